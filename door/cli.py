@@ -1,0 +1,108 @@
+"""The ``cribbage-door`` command: serve (the default) and selfplay."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+from engine.selfplay import PlayerFactory, RandomPlayer, Totals, run_selfplay, wilson_interval
+
+PLAYER_KINDS = ("random", "easy", "normal", "expert")
+
+
+def player_factory(kind: str) -> PlayerFactory:
+    """A factory for a seat: "random" plays any legal card; the rest are computer levels."""
+    if kind == "random":
+        return RandomPlayer
+    from engine.ai import ComputerPlayer
+
+    def make(rng: random.Random) -> ComputerPlayer:
+        return ComputerPlayer(kind, rng)
+
+    return make
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cribbage-door", description=__doc__)
+    commands = parser.add_subparsers(dest="command")
+    selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
+    selfplay.add_argument("--games", type=int, default=1000)
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    selfplay.add_argument("--runs", choices=("free", "exact"), default="free")
+    selfplay.add_argument("--counting", choices=("auto", "manual"), default="auto")
+    selfplay.add_argument("--a", choices=PLAYER_KINDS, default="random", help="player A")
+    selfplay.add_argument("--b", choices=PLAYER_KINDS, default="random", help="player B")
+    return parser
+
+
+def format_totals(totals: Totals, seconds: float, a: str, b: str) -> str:
+    lines = []
+    games_per_second = totals.games / seconds if seconds else 0.0
+    lines.append(
+        f"Games: {totals.games:,} in {seconds:.1f} s ({games_per_second:,.0f} games/s), "
+        f"{totals.hands:,} complete hands, {totals.actions:,} actions, no illegal state"
+    )
+    seat_labels = []
+    for seat, wins in enumerate(totals.wins_by_seat):
+        share = wins / totals.games if totals.games else 0.0
+        seat_labels.append(f"seat {seat + 1} {wins:,} ({share:.1%})")
+    lines.append("Wins by seat: " + ", ".join(seat_labels))
+    a_wins = totals.wins_by_label.get("A", 0)
+    low, high = wilson_interval(a_wins, totals.games)
+    rate = a_wins / totals.games if totals.games else 0.0
+    lines.append(
+        f"A ({a}) against B ({b}): A wins {a_wins:,} of {totals.games:,} = {rate:.1%} "
+        f"(95% CI {low:.1%} to {high:.1%})"
+    )
+    lines.append(f"Skunks: {totals.skunks:,}, double skunks: {totals.double_skunks:,}")
+    lines.append("")
+    categories = ("pegging", "hand", "crib", "heels", "muggins")
+    lines.append(f"{'points per hand':<16}" + "".join(f"{c:>9}" for c in categories) + "    total")
+    roles = sorted(
+        {role for role, _ in totals.points_by_role},
+        key=lambda role: (role != "dealer", role),
+    )
+    for role in roles:
+        values = [totals.average(role, category) for category in categories]
+        row = "".join(f"{value:9.2f}" for value in values)
+        lines.append(f"{role:<16}{row}{sum(values):9.2f}")
+    return "\n".join(lines)
+
+
+def selfplay_command(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print("cribbage-door: --games must be at least 1", file=sys.stderr)
+        return 2
+    print(
+        f"Self-play: {args.games:,} games, {args.players} players, runs {args.runs}, "
+        f"counting {args.counting}, seed {args.seed}, A={args.a} B={args.b}"
+    )
+    started = time.perf_counter()
+    totals = run_selfplay(
+        args.games,
+        args.seed,
+        players=args.players,
+        runs=args.runs,
+        a=player_factory(args.a),
+        b=player_factory(args.b),
+        counting=args.counting,
+    )
+    print(format_totals(totals, time.perf_counter() - started, args.a, args.b))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "selfplay":
+        return selfplay_command(args)
+    from door.serve import serve_command
+
+    return serve_command(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
