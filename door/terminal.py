@@ -1,0 +1,427 @@
+"""The one seam between transports (telnet, SSH, a BBS's stdio) and the screens.
+
+Screens see a ``Terminal``: they ``write`` Unicode text, ``await flush()``, ``await
+read_key()`` and read ``size``, ``charset`` and ``color_mode``. ``StreamTerminal`` holds
+everything transports have in common, so an adapter only wraps its connection as a
+``ByteSource`` and a ``ByteSink``, reports resizes with ``resize()`` and calls ``start()``.
+``FakeTerminal`` is a ``StreamTerminal`` over memory with a pyte screen on its output, for
+tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Final, Protocol
+
+import pyte
+
+from door.ansi import ColorMode, color_mode_for_terminal_type
+from door.charset import Charset, charset_for_terminal_type, decode, encode
+from door.keys import ESCAPE_TIMEOUT, Key, KeyDecoder, encode_key
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SIZE: Final = (80, 24)
+"""Assumed (cols, rows) when the transport reports none, as ``ssh -T`` does (0x0)."""
+
+MAX_TYPEAHEAD: Final = 256
+"""Keys waiting for a screen beyond this are dropped, as a BBS drops excess type-ahead."""
+
+MAX_HELD_OUTPUT: Final = 256 * 1024
+"""Bytes held while output is paused; past this, output resumes on its own rather than
+letting a caller who never sends Ctrl-Q grow the door's memory."""
+
+ResizeListener = Callable[[int, int], None]
+
+
+class Disconnected(Exception):
+    """The caller's line has dropped: hung up, killed, or closed by the door."""
+
+
+class Terminal(Protocol):
+    """What a screen may do with the caller's terminal."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(cols, rows), never zero."""
+        ...
+
+    @property
+    def term_type(self) -> str | None:
+        """The terminal type as the caller's client reported it, or None."""
+        ...
+
+    @property
+    def charset(self) -> Charset: ...
+
+    @charset.setter
+    def charset(self, charset: Charset) -> None: ...
+
+    @property
+    def color_mode(self) -> ColorMode: ...
+
+    @color_mode.setter
+    def color_mode(self, mode: ColorMode) -> None: ...
+
+    @property
+    def idle(self) -> float:
+        """Seconds since the caller last pressed a key."""
+        ...
+
+    async def read_key(self) -> Key:
+        """The next key; raises Disconnected once the line has dropped."""
+        ...
+
+    def write(self, text: str) -> None:
+        """Queue ``text``, encoded in the current charset. Never raises; after the line has
+        dropped the text is discarded and the next ``read_key``/``flush`` raises."""
+        ...
+
+    async def flush(self) -> None:
+        """Wait until written text has gone out; raises Disconnected if the line dropped.
+        Returns at once while the caller has paused output with Ctrl-S."""
+        ...
+
+    def on_resize(self, listener: ResizeListener) -> Callable[[], None]:
+        """Call ``listener(cols, rows)`` on every resize; returns a function that stops it."""
+        ...
+
+    def close(self) -> None:
+        """Send any held output and end the connection. Safe to call more than once."""
+        ...
+
+
+class ByteSource(Protocol):
+    """A transport's input. ``read`` returns what has arrived (bytes, or text from a
+    transport that decodes), returns empty when the caller hangs up, and must tolerate
+    being cancelled, because the ESC timeout cancels a pending read."""
+
+    async def read(self) -> bytes | str: ...
+
+
+class ByteSink(Protocol):
+    """A transport's output."""
+
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+# Errors a source or sink raises when the line drops. Adapters for libraries with their
+# own exception types (asyncssh's ConnectionLost) translate them or raise Disconnected.
+_LINE_ERRORS: Final = (OSError, EOFError, Disconnected)
+
+
+class StreamTerminal:
+    """A ``Terminal`` over a byte source and sink.
+
+    A background task reads input as soon as ``start()`` is called, so Ctrl-S and Ctrl-Q
+    take effect even while no screen is waiting for a key. Those two are consumed here:
+    Ctrl-S holds all output until Ctrl-Q. Every other key waits for ``read_key``.
+    """
+
+    def __init__(
+        self,
+        source: ByteSource,
+        sink: ByteSink,
+        *,
+        term_type: str | None = None,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        charset: Charset | None = None,
+        color_mode: ColorMode | None = None,
+        escape_timeout: float = ESCAPE_TIMEOUT,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._source = source
+        self._sink = sink
+        self._term_type = term_type
+        self._cols, self._rows = size
+        self._charset = charset if charset is not None else charset_for_terminal_type(term_type)
+        self._color_mode = (
+            color_mode if color_mode is not None else color_mode_for_terminal_type(term_type)
+        )
+        self._escape_timeout = escape_timeout
+        self._clock = clock
+        self._decoder = KeyDecoder()
+        self._keys: asyncio.Queue[Key | None] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self._resize_listeners: list[ResizeListener] = []
+        self._held_output = bytearray()
+        self._paused = False
+        self._dropped = False
+        self._closed = False
+        self._last_key_at = clock()
+        self._inputs_read = 0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self._cols or DEFAULT_SIZE[0], self._rows or DEFAULT_SIZE[1])
+
+    @property
+    def term_type(self) -> str | None:
+        return self._term_type
+
+    @property
+    def charset(self) -> Charset:
+        return self._charset
+
+    @charset.setter
+    def charset(self, charset: Charset) -> None:
+        self._charset = charset
+
+    @property
+    def color_mode(self) -> ColorMode:
+        return self._color_mode
+
+    @color_mode.setter
+    def color_mode(self, mode: ColorMode) -> None:
+        self._color_mode = mode
+
+    @property
+    def idle(self) -> float:
+        return self._clock() - self._last_key_at
+
+    @property
+    def paused(self) -> bool:
+        """The caller pressed Ctrl-S and output is held until Ctrl-Q."""
+        return self._paused
+
+    @property
+    def connected(self) -> bool:
+        return not (self._dropped or self._closed)
+
+    def start(self) -> None:
+        """Begin reading input. Needs a running event loop; later calls do nothing."""
+        if self._reader is None and not self._closed:
+            self._reader = asyncio.get_running_loop().create_task(self._read_input())
+
+    async def read_key(self) -> Key:
+        self.start()
+        key = await self._keys.get()
+        if key is None:
+            # Leave the end marker for any later call.
+            self._keys.put_nowait(None)
+            raise Disconnected("the caller's line has dropped")
+        return key
+
+    def write(self, text: str) -> None:
+        if not self.connected:
+            return
+        data = encode(text, self._charset)
+        if self._paused:
+            self._held_output += data
+            if len(self._held_output) > MAX_HELD_OUTPUT:
+                self._resume_output()
+        else:
+            self._sink.write(data)
+
+    async def flush(self) -> None:
+        if not self.connected:
+            raise Disconnected("the caller's line has dropped")
+        if self._paused:
+            return
+        try:
+            await self._sink.drain()
+        except _LINE_ERRORS as error:
+            self._line_dropped()
+            raise Disconnected("the caller's line dropped while sending") from error
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Called by the transport when the caller's window changes size."""
+        self._cols, self._rows = cols, rows
+        effective_cols, effective_rows = self.size
+        for listener in list(self._resize_listeners):
+            listener(effective_cols, effective_rows)
+
+    def on_resize(self, listener: ResizeListener) -> Callable[[], None]:
+        self._resize_listeners.append(listener)
+
+        def stop() -> None:
+            if listener in self._resize_listeners:
+                self._resize_listeners.remove(listener)
+
+        return stop
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        if not self._dropped and self._held_output:
+            self._resume_output()
+        self._closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+        self._keys.put_nowait(None)
+        self._sink.close()
+
+    async def _read_input(self) -> None:
+        try:
+            while True:
+                data = await self._next_input()
+                if data is None:
+                    continue
+                self._inputs_read += 1
+                if not data:
+                    return
+                self._accept(self._decoder.feed(data))
+        except _LINE_ERRORS:
+            pass
+        except Exception:
+            # A transport bug must not pass for a quiet hang-up, nor vanish unlogged
+            # inside a task nobody awaits.
+            logger.exception("reading the caller's input failed")
+        finally:
+            self._line_dropped()
+
+    async def _next_input(self) -> bytes | str | None:
+        """The next input, or None when a lone ESC timed out and became the Escape key."""
+        if not self._decoder.pending_escape:
+            return await self._source.read()
+        try:
+            return await asyncio.wait_for(self._source.read(), self._escape_timeout)
+        except TimeoutError:
+            self._accept(self._decoder.flush())
+            return None
+
+    def _accept(self, keys: list[Key]) -> None:
+        if keys:
+            self._last_key_at = self._clock()
+        for key in keys:
+            if key == Key.CTRL_S:
+                self._paused = True
+            elif key == Key.CTRL_Q:
+                self._resume_output()
+            elif self._keys.qsize() < MAX_TYPEAHEAD:
+                self._keys.put_nowait(key)
+
+    def _resume_output(self) -> None:
+        self._paused = False
+        if self._held_output:
+            held, self._held_output = bytes(self._held_output), bytearray()
+            self._sink.write(held)
+
+    def _line_dropped(self) -> None:
+        if self._dropped or self._closed:
+            return
+        self._dropped = True
+        self._held_output.clear()
+        self._keys.put_nowait(None)
+
+
+class _MemorySource:
+    def __init__(self) -> None:
+        self.chunks: asyncio.Queue[bytes | str] = asyncio.Queue()
+        self.pushed = 0
+
+    def push(self, data: bytes | str) -> None:
+        self.pushed += 1
+        self.chunks.put_nowait(data)
+
+    async def read(self) -> bytes | str:
+        return await self.chunks.get()
+
+
+class _ScreenSink:
+    """Collects output bytes and shows them on a pyte screen, decoded as the terminal
+    would with the charset in force when they arrive."""
+
+    def __init__(self, screen: pyte.Screen, charset: Callable[[], Charset]) -> None:
+        self.output = bytearray()
+        self.closed = False
+        self._stream = pyte.Stream(screen)
+        self._charset = charset
+
+    def write(self, data: bytes) -> None:
+        self.output += data
+        self._stream.feed(decode(data, self._charset()))
+
+    async def drain(self) -> None:
+        if self.closed:
+            raise ConnectionResetError("the fake terminal was closed")
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class FakeTerminal(StreamTerminal):
+    """A terminal in memory for tests: push the caller's keys in, read the screen out.
+
+    >>> async def demo() -> list[str]:
+    ...     terminal = FakeTerminal(cols=10, rows=2)
+    ...     terminal.push_keys("hi", Key.ENTER)
+    ...     keys = [await terminal.read_key() for _ in range(3)]
+    ...     terminal.write("\\u2660 ok")
+    ...     return [repr(key) for key in keys] + terminal.display
+    >>> asyncio.run(demo())
+    ["Key.printable('h')", "Key.printable('i')", 'Key.ENTER', '♠ ok      ', '          ']
+    """
+
+    def __init__(
+        self,
+        cols: int = 80,
+        rows: int = 24,
+        term_type: str | None = "xterm-256color",
+        *,
+        charset: Charset | None = None,
+        color_mode: ColorMode | None = None,
+        escape_timeout: float = ESCAPE_TIMEOUT,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self._input = _MemorySource()
+        self._screen_sink = _ScreenSink(self.screen, lambda: self.charset)
+        super().__init__(
+            self._input,
+            self._screen_sink,
+            term_type=term_type,
+            size=(cols, rows),
+            charset=charset,
+            color_mode=color_mode,
+            escape_timeout=escape_timeout,
+            clock=clock,
+        )
+
+    @property
+    def output(self) -> bytes:
+        """Every byte sent to the caller so far."""
+        return bytes(self._screen_sink.output)
+
+    @property
+    def display(self) -> list[str]:
+        """The caller's screen, one string per row."""
+        lines: list[str] = self.screen.display
+        return lines
+
+    @property
+    def sink_closed(self) -> bool:
+        return self._screen_sink.closed
+
+    def push_bytes(self, data: bytes | str) -> None:
+        """Bytes arriving from the caller, exactly as given (split as given)."""
+        self._input.push(data)
+
+    def push_keys(self, *keys: Key | str) -> None:
+        """Key presses, each sent as its own read; a string types its characters."""
+        for key in keys:
+            if isinstance(key, Key):
+                self.push_bytes(encode_key(key))
+            else:
+                self.push_bytes(key.encode("utf-8"))
+
+    def hang_up(self) -> None:
+        """The caller drops the line."""
+        self.push_bytes(b"")
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.screen.resize(lines=rows or DEFAULT_SIZE[1], columns=cols or DEFAULT_SIZE[0])
+        super().resize(cols, rows)
+
+    async def settle(self) -> None:
+        """Wait until the input task has taken in everything pushed so far."""
+        self.start()
+        while self.connected and self._inputs_read < self._input.pushed:
+            await asyncio.sleep(0)
