@@ -1,0 +1,147 @@
+"""The door's configuration: a frozen dataclass read from TOML, passed in, never global.
+
+Every setting has a default, so the server starts with no file at all. A file
+may set any of them; an unknown key, a wrong type or an out-of-range value is
+a ConfigError whose one-line message names the file and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONFIG_PATH = Path("config/door.toml")
+
+
+class ConfigError(Exception):
+    """A configuration file or value that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    telnet_port: int = 2323
+    ssh_port: int = 2222
+    data_dir: str = "data"
+    max_sessions: int = 300
+    idle_warning_seconds: int = 240
+    idle_timeout_seconds: int = 300
+    # Old ciphers and key exchange for cryptlib-based BBS clients (SyncTERM).
+    ssh_legacy_algorithms: bool = False
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    runs: str = "free"
+    counting: str = "auto"
+    level: str = "normal"
+
+
+@dataclass(frozen=True)
+class DoorConfig:
+    bbs_name: str = "Cribbage Door"
+    sysop: str = "Sysop"
+
+
+@dataclass(frozen=True)
+class Config:
+    server: ServerConfig = field(default_factory=ServerConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    door: DoorConfig = field(default_factory=DoorConfig)
+
+
+_SECTIONS: dict[str, type] = {"server": ServerConfig, "game": GameConfig, "door": DoorConfig}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "game.runs": ("free", "exact"),
+    "game.counting": ("auto", "manual"),
+    "game.level": ("easy", "normal", "expert"),
+}
+_RANGES: dict[str, tuple[int, int]] = {
+    "server.telnet_port": (0, 65535),
+    "server.ssh_port": (0, 65535),
+    "server.max_sessions": (1, 100_000),
+    "server.idle_warning_seconds": (5, 86_400),
+    "server.idle_timeout_seconds": (10, 86_400),
+}
+
+
+def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
+    if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ConfigError(f"{where}: {key} must be a whole number, not {value!r}")
+    if expected is bool and not isinstance(value, bool):
+        raise ConfigError(f"{where}: {key} must be true or false, not {value!r}")
+    if expected is str and (not isinstance(value, str) or not value.strip()):
+        raise ConfigError(f"{where}: {key} must be a non-empty string, not {value!r}")
+    if key in _CHOICES and value not in _CHOICES[key]:
+        raise ConfigError(
+            f"{where}: {key} must be one of {', '.join(_CHOICES[key])}, not {value!r}"
+        )
+    if key in _RANGES:
+        low, high = _RANGES[key]
+        if not low <= value <= high:
+            raise ConfigError(f"{where}: {key} must be from {low} to {high}, not {value}")
+    return value
+
+
+def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
+    """Build a Config from parsed TOML (or any nested mapping); raises ConfigError."""
+    sections: dict[str, Any] = {}
+    for section_name, section_cls in _SECTIONS.items():
+        raw = data.get(section_name, {})
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{where}: [{section_name}] must be a table")
+        known = {f.name: f for f in dataclasses.fields(section_cls)}
+        values = {}
+        for key, value in raw.items():
+            dotted = f"{section_name}.{key}"
+            if key not in known:
+                raise ConfigError(f"{where}: unknown key {dotted}")
+            # annotations are strings under `from __future__ import annotations`
+            expected = {"int": int, "str": str, "bool": bool}[str(known[key].type)]
+            values[key] = _check_value(where, dotted, expected, value)
+        sections[section_name] = section_cls(**values)
+    for name in data:
+        if name not in sections:
+            raise ConfigError(f"{where}: unknown section [{name}]")
+    config = Config(**sections)
+    if config.server.idle_warning_seconds >= config.server.idle_timeout_seconds:
+        raise ConfigError(
+            f"{where}: server.idle_warning_seconds must be less than server.idle_timeout_seconds"
+        )
+    return config
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Read ``path``, or config/door.toml when it exists, or use the defaults.
+
+    Raises ConfigError for a file named but missing, unreadable, not TOML, or
+    holding a bad value.
+    """
+    if path is None:
+        if not DEFAULT_CONFIG_PATH.exists():
+            return Config()
+        path = DEFAULT_CONFIG_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read it ({error})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    return config_from_mapping(data, str(path))
+
+
+def with_overrides(config: Config, **overrides: Any) -> Config:
+    """Apply command-line flags (None means not given) to the server section, checked."""
+    server = {key: value for key, value in overrides.items() if value is not None}
+    if not server:
+        return config
+    merged = {**dataclasses.asdict(config.server), **server}
+    data = {**dataclasses.asdict(config), "server": merged}
+    return config_from_mapping(data, "command line")
