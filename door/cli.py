@@ -1,4 +1,7 @@
-"""The ``cribbage-door`` command: serve (the default) and selfplay."""
+"""The ``cribbage-door`` command: serve (the default) and selfplay.
+
+With no command, or ``serve``, it runs the door server.
+"""
 
 from __future__ import annotations
 
@@ -26,8 +29,13 @@ def player_factory(kind: str) -> PlayerFactory:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from door.serve import add_serve_arguments
+
     parser = argparse.ArgumentParser(prog="cribbage-door", description=__doc__)
+    add_serve_arguments(parser)
     commands = parser.add_subparsers(dest="command")
+    serve = commands.add_parser("serve", help="run the door server (the default)")
+    add_serve_arguments(serve)
     selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument("--seed", type=int, default=1)

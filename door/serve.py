@@ -1,0 +1,147 @@
+"""``cribbage-door serve``: load the configuration, listen, and shut down cleanly."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from door import thinking
+from door.config import Config, ConfigError, load_config, with_overrides
+from door.server import Door
+
+logger = logging.getLogger("door")
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
+    parser.add_argument("--host", help="address to listen on")
+    parser.add_argument("--telnet-port", type=int, metavar="N", help="0 disables telnet")
+    parser.add_argument("--ssh-port", type=int, metavar="N", help="0 disables SSH")
+    parser.add_argument("--data-dir", metavar="DIR", help="where host keys and data live")
+
+
+@dataclass
+class Listening:
+    """What the server is listening on, reported once it is ready."""
+
+    telnet: tuple[str, int] | None = None
+    ssh: tuple[str, int] | None = None
+    servers: list[Any] = field(default_factory=list)
+
+
+def _bound(server: Any) -> tuple[str, int]:
+    address = server.sockets[0].getsockname()
+    return (str(address[0]), int(address[1]))
+
+
+async def start_listeners(door: Door, config: Config) -> Listening:
+    """Open the configured listeners; raises ConfigError naming the key for a port in use."""
+    from door.ssh import start_ssh
+    from door.telnet import start_telnet
+
+    server = config.server
+    listening = Listening()
+    try:
+        if server.telnet_port:
+            telnet = await start_telnet(door, server.host, server.telnet_port)
+            listening.servers.append(telnet)
+            listening.telnet = _bound(telnet)
+    except OSError as error:
+        raise ConfigError(
+            f"server.telnet_port: cannot listen on {server.host}:{server.telnet_port}"
+            f" ({error.strerror or error})"
+        ) from None
+    try:
+        if server.ssh_port:
+            ssh = await start_ssh(
+                door,
+                server.host,
+                server.ssh_port,
+                Path(server.data_dir),
+                server.ssh_legacy_algorithms,
+            )
+            listening.servers.append(ssh)
+            listening.ssh = _bound(ssh)
+    except OSError as error:
+        for opened in listening.servers:
+            opened.close()
+        raise ConfigError(
+            f"server.ssh_port: cannot listen on {server.host}:{server.ssh_port}"
+            f" ({error.strerror or error})"
+        ) from None
+    return listening
+
+
+async def run_server(
+    config: Config,
+    *,
+    stop: asyncio.Event | None = None,
+    on_ready: Callable[[Listening], None] | None = None,
+) -> None:
+    """Serve until ``stop`` is set (or SIGINT/SIGTERM), then tell callers and close."""
+    door = Door(config)
+    listening = await start_listeners(door, config)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    if listening.telnet:
+        logger.info("telnet: listening on %s port %d", *listening.telnet)
+    if listening.ssh:
+        logger.info("ssh: listening on %s port %d", *listening.ssh)
+    if not listening.servers:
+        logger.warning("both listeners are disabled (port 0): nothing to serve")
+    if on_ready is not None:
+        on_ready(listening)
+    try:
+        await stop.wait()
+    finally:
+        logger.info("shutting down: telling %d caller(s)", door.caller_count)
+        await door.shut_down()
+        for server in listening.servers:
+            server.close()
+        for server in listening.servers:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(server.wait_closed(), 3.0)
+        thinking.shutdown()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
+        config = with_overrides(
+            config,
+            host=getattr(args, "host", None),
+            telnet_port=getattr(args, "telnet_port", None),
+            ssh_port=getattr(args, "ssh_port", None),
+            data_dir=getattr(args, "data_dir", None),
+        )
+    except ConfigError as error:
+        print(f"cribbage-door: {error}", file=sys.stderr)
+        return 2
+
+    async def main() -> None:
+        await run_server(config)
+
+    try:
+        asyncio.run(main())
+    except ConfigError as error:
+        print(f"cribbage-door: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    print("cribbage-door: stopped.", file=sys.stderr)
+    return 0

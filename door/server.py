@@ -1,0 +1,69 @@
+"""The door itself: every connected caller, whatever the transport, and their sessions."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+
+from door.config import Config
+from door.idle import IdleGuardTerminal
+from door.session import Caller, run_session
+from door.terminal import Disconnected, Terminal
+
+logger = logging.getLogger(__name__)
+
+FULL_MESSAGE = "\r\nSorry, the door is full right now. Please call back later.\r\n"
+SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Goodbye! ***\r\n"
+
+
+class Door:
+    """Holds the sessions in progress, so they can be counted, told and closed."""
+
+    def __init__(self, config: Config, rng: random.Random | None = None) -> None:
+        self.config = config
+        self.rng = rng or random.Random()
+        self.terminals: set[Terminal] = set()
+        self.closing = False
+
+    @property
+    def caller_count(self) -> int:
+        return len(self.terminals)
+
+    async def serve_caller(self, terminal: Terminal, caller: Caller) -> None:
+        """Run one caller's session to its end; never lets an error escape to the transport."""
+        if self.closing or len(self.terminals) >= self.config.server.max_sessions:
+            terminal.write(FULL_MESSAGE)
+            with contextlib.suppress(Disconnected):
+                await terminal.flush()
+            terminal.close()
+            return
+        server = self.config.server
+        guarded = IdleGuardTerminal(
+            terminal, server.idle_warning_seconds, server.idle_timeout_seconds
+        )
+        self.terminals.add(terminal)
+        try:
+            await run_session(guarded, self.config, caller, random.Random(self.rng.getrandbits(64)))
+        except Exception:
+            logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)
+        finally:
+            self.terminals.discard(terminal)
+            terminal.close()
+
+    async def shut_down(self) -> None:
+        """Tell every caller the door is closing, then hang up on them."""
+        self.closing = True
+        for terminal in list(self.terminals):
+            terminal.write(SHUTDOWN_MESSAGE)
+        await asyncio.gather(
+            *(self._flush_quietly(terminal) for terminal in list(self.terminals)),
+        )
+        for terminal in list(self.terminals):
+            terminal.close()
+
+    @staticmethod
+    async def _flush_quietly(terminal: Terminal) -> None:
+        with contextlib.suppress(Disconnected, OSError):
+            await asyncio.wait_for(terminal.flush(), 2.0)

@@ -1,0 +1,118 @@
+"""Scripted telnet and SSH callers for tests, over real loopback sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+import telnetlib3
+
+from door.config import Config, config_from_mapping
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_config(data_dir: Path, **server: Any) -> Config:
+    settings = {
+        "host": "127.0.0.1",
+        "telnet_port": free_port(),
+        "ssh_port": free_port(),
+        "data_dir": str(data_dir),
+        **server,
+    }
+    return config_from_mapping({"server": settings})
+
+
+class Caller:
+    """A screen the server's bytes are fed into, and a way to send keys."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.received = 0
+        self.closed = False
+
+    def feed(self, data: bytes) -> None:
+        self.received += len(data)
+        self.stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, text: str, timeout: float = 10.0) -> None:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while text not in self.text:
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"{text!r} never appeared; screen:\n{self.text}")
+            await asyncio.sleep(0.02)
+
+    async def send(self, data: bytes | str) -> None:
+        raise NotImplementedError
+
+
+class TelnetCaller(Caller):
+    async def connect(self, port: int) -> None:
+        self.reader, self.writer = await telnetlib3.open_connection(
+            "127.0.0.1",
+            port,
+            encoding=False,
+            term="xterm-256color",
+            cols=80,
+            rows=24,
+            connect_minwait=0.05,
+        )
+        self.pump = asyncio.create_task(self._pump())
+
+    async def _pump(self) -> None:
+        while True:
+            data = await self.reader.read(4096)
+            if not data:
+                self.closed = True
+                return
+            self.feed(data)
+
+    async def send(self, data: bytes | str) -> None:
+        self.writer.write(data.encode() if isinstance(data, str) else data)
+        await self.writer.drain()
+
+    def hang_up(self) -> None:
+        self.writer.close()
+
+
+class SSHCaller(Caller):
+    async def connect(self, port: int, username: str = "sshcaller") -> None:
+        self.connection = await asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username=username,
+            known_hosts=None,
+            password="x",
+            client_keys=None,
+        )
+        self.process = await self.connection.create_process(
+            term_type="xterm", term_size=(80, 24), encoding=None
+        )
+        self.pump = asyncio.create_task(self._pump())
+
+    async def _pump(self) -> None:
+        while True:
+            data = await self.process.stdout.read(4096)
+            if not data:
+                self.closed = True
+                return
+            self.feed(data)
+
+    async def send(self, data: bytes | str) -> None:
+        self.process.stdin.write(data.encode() if isinstance(data, str) else data)
+
+    def hang_up(self) -> None:
+        self.connection.close()
