@@ -291,6 +291,7 @@ def main() -> int:
             "[server]\nidle_warning_seconds = 600\nidle_timeout_seconds = 900\n"
             "max_sessions = 1000\n"
         )
+        server_log = open(Path(data_dir) / "server.log", "wb")  # noqa: SIM115
         server = subprocess.Popen(
             [
                 sys.executable,
@@ -306,7 +307,7 @@ def main() -> int:
                 data_dir,
             ],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=server_log,
         )
         try:
             deadline = time.monotonic() + 20
@@ -319,7 +320,10 @@ def main() -> int:
             asyncio.run(run_bots(args, telnet_port, ssh_port, server.pid))
         finally:
             server.terminate()
+            stopped = time.monotonic()
             server.wait(60)
+            print(f"Server stopped {time.monotonic() - stopped:.1f} s after SIGTERM")
+            server_log.close()
     return 0
 
 

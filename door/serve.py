@@ -120,6 +120,8 @@ async def run_server(
 
 def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    # asyncssh logs every channel and packet exchange at INFO: too much for a door log.
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
     try:
         config = load_config(Path(args.config) if getattr(args, "config", None) else None)
         config = with_overrides(
