@@ -31,6 +31,7 @@ MAX_TYPEAHEAD: Final = 256
 """Keys waiting for a screen beyond this are dropped, as a BBS drops excess type-ahead."""
 
 MAX_HELD_OUTPUT: Final = 256 * 1024
+MAX_UNFLUSHED_OUTPUT: Final = 64 * 1024
 """Bytes held while output is paused; past this, output resumes on its own rather than
 letting a caller who never sends Ctrl-Q grow the door's memory."""
 
@@ -172,6 +173,8 @@ class StreamTerminal:
 
     @charset.setter
     def charset(self, charset: Charset) -> None:
+        # What was written under the old charset goes out before the switch.
+        self._send_written()
         self._charset = charset
 
     @property
@@ -210,21 +213,21 @@ class StreamTerminal:
         return key
 
     def write(self, text: str) -> None:
+        # Output is gathered until flush(): a screen drawn in many small writes
+        # then goes out as one transport write (for SSH, one encrypted packet
+        # rather than dozens).
         if not self.connected:
             return
-        data = encode(text, self._charset)
-        if self._paused:
-            self._held_output += data
-            if len(self._held_output) > MAX_HELD_OUTPUT:
-                self._resume_output()
-        else:
-            self._sink.write(data)
+        self._held_output += encode(text, self._charset)
+        if len(self._held_output) > (MAX_HELD_OUTPUT if self._paused else MAX_UNFLUSHED_OUTPUT):
+            self._resume_output()
 
     async def flush(self) -> None:
         if not self.connected:
             raise Disconnected("the caller's line has dropped")
         if self._paused:
             return
+        self._resume_output()
         try:
             await self._sink.drain()
         except _LINE_ERRORS as error:
@@ -297,6 +300,10 @@ class StreamTerminal:
                 self._resume_output()
             elif self._keys.qsize() < MAX_TYPEAHEAD:
                 self._keys.put_nowait(key)
+
+    def _send_written(self) -> None:
+        if not self._paused and self.connected:
+            self._resume_output()
 
     def _resume_output(self) -> None:
         self._paused = False
@@ -387,12 +394,16 @@ class FakeTerminal(StreamTerminal):
 
     @property
     def output(self) -> bytes:
-        """Every byte sent to the caller so far."""
+        """Every byte sent to the caller so far (written output counts as sent:
+        the real terminal sends it at the next flush, which every screen makes
+        before it waits for a key; the socket tests check that)."""
+        self._send_written()
         return bytes(self._screen_sink.output)
 
     @property
     def display(self) -> list[str]:
         """The caller's screen, one string per row."""
+        self._send_written()
         lines: list[str] = self.screen.display
         return lines
 

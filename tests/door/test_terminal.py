@@ -100,6 +100,7 @@ async def test_crlf_split_across_reads_is_one_enter() -> None:
 async def test_ctrl_s_holds_output_until_ctrl_q() -> None:
     terminal = FakeTerminal(cols=20, rows=3)
     terminal.write("before ")
+    await terminal.flush()
     terminal.push_keys(Key.CTRL_S)
     await terminal.settle()
     assert terminal.paused
@@ -233,9 +234,10 @@ async def test_drain_failure_is_a_disconnect() -> None:
     terminal = StreamTerminal(_FailingSource(ConnectionResetError()), sink)
     sink.closed = True
     terminal.write("hello")
-    assert sink.written == [b"hello"]
+    assert sink.written == []  # written output waits for flush
     with pytest.raises(Disconnected):
         await terminal.flush()
+    assert sink.written == [b"hello"]
     assert not terminal.connected
 
 
