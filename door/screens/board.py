@@ -1,0 +1,111 @@
+"""The cribbage board: 121 holes a side, twice around, two pegs a player.
+
+Each side has an outer lane, holes 1-60 from left to right, and an inner lane that comes
+back, holes 61-120 from right to left, ending in the game hole (121) at the left. Holes
+are in groups of five, as on a wooden board. Side 0's lanes are above the middle rail,
+side 1's below it, so both outer lanes run along the board's edges, whose rails carry
+the hole numbers of the first lap::
+
+    ┌───────5────10────15── ... ──60─┐
+    │ ·  ····· ····· ····· ... ·····─┐  │   side 0, holes 1-60  →
+    │ •  ····· ····· ····· ... ·····─┘  │   side 0, holes 120-61 ←, game hole •
+    │  Alice 45 (above)      Computer 38 (below)
+    │ •  ····· ····· ····· ... ·····─┐  │   side 1, holes 120-61 ←
+    │ ·  ····· ····· ····· ... ·····─┘  │   side 1, holes 1-60  →
+    └───────5────10────15── ... ──60─┘
+
+A player's front peg (``█``) stands at the score and the rear peg (``▒``) at the score
+before the last points, so the last move can be read off the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from door.canvas import Canvas
+from door.screens import theme
+
+BOARD_HEIGHT: Final = 7
+BOARD_WIDTH: Final = 80
+LANE_HOLES: Final = 60
+GAME_HOLE: Final = 121
+FIRST_HOLE_COL: Final = 4
+START_COL: Final = 2
+"""Where pegs stand before the first point (outer lane) and after 121 (inner lane)."""
+
+FRONT_PEG: Final = "█"
+REAR_PEG: Final = "▒"
+HOLE: Final = "·"
+GAME_HOLE_MARK: Final = "•"
+
+
+def hole_column(index: int) -> int:
+    """Column of the ``index``-th hole from the left of a lane (0..59), groups of five."""
+    return FIRST_HOLE_COL + index + index // 5
+
+
+def _lane_rows(side: int, top: int) -> tuple[int, int]:
+    """(outer, inner) rows of a side."""
+    return (top + 1, top + 2) if side == 0 else (top + 5, top + 4)
+
+
+def peg_position(side: int, score: int, top: int = 0) -> tuple[int, int]:
+    """The (row, col) of the hole for ``score`` on ``side``'s lanes of a board at ``top``."""
+    outer, inner = _lane_rows(side, top)
+    if score <= 0:
+        return outer, START_COL
+    if score <= LANE_HOLES:
+        return outer, hole_column(score - 1)
+    if score < GAME_HOLE:
+        return inner, hole_column(2 * LANE_HOLES - score)
+    return inner, START_COL
+
+
+def draw_board(
+    canvas: Canvas,
+    top: int,
+    scores: Sequence[int],
+    previous_scores: Sequence[int],
+    names: Sequence[str],
+) -> None:
+    """The board for two sides, in rows ``top`` to ``top + 6``."""
+    last = BOARD_WIDTH - 1
+    rail = "─" * (BOARD_WIDTH - 2)
+    canvas.put(top, 0, "┌" + rail + "┐", theme.WOOD)
+    canvas.put(top + BOARD_HEIGHT - 1, 0, "└" + rail + "┘", theme.WOOD)
+    for hole in range(5, LANE_HOLES + 1, 5):
+        label = str(hole)
+        right = hole_column(hole - 1)
+        for row in (top, top + BOARD_HEIGHT - 1):
+            canvas.put(row, right - len(label) + 1, label, theme.WOOD)
+    for row in range(top + 1, top + BOARD_HEIGHT - 1):
+        canvas.put(row, 0, "│", theme.WOOD)
+        canvas.put(row, last, "│", theme.WOOD)
+    turn_col = hole_column(LANE_HOLES - 1) + 1
+    for side in (0, 1):
+        outer, inner = _lane_rows(side, top)
+        for row in (outer, inner):
+            for index in range(LANE_HOLES):
+                canvas.put(row, hole_column(index), HOLE, theme.HOLE)
+        canvas.put(outer, START_COL, HOLE, theme.HOLE)
+        canvas.put(inner, START_COL, GAME_HOLE_MARK, theme.BRIGHT)
+        # The lane turns at the right-hand end from hole 60 into hole 61.
+        upper, lower = min(outer, inner), max(outer, inner)
+        canvas.put(upper, turn_col, "─┐", theme.WOOD)
+        canvas.put(lower, turn_col, "─┘", theme.WOOD)
+    _draw_names(canvas, top + 3, scores, names)
+    for side in (0, 1):
+        style = theme.PLAYER_STYLES[side]
+        front, rear = scores[side], previous_scores[side]
+        if rear != front:
+            canvas.put(*peg_position(side, rear, top), REAR_PEG, style)
+        canvas.put(*peg_position(side, front, top), FRONT_PEG, style)
+
+
+def _draw_names(canvas: Canvas, row: int, scores: Sequence[int], names: Sequence[str]) -> None:
+    """The middle rail says whose lanes are which."""
+    upper = f"{names[0]} {scores[0]} (above)"
+    lower = f"{names[1]} {scores[1]} (below)"
+    canvas.put(row, 3, upper, theme.PLAYER_STYLES[0])
+    canvas.put(row, BOARD_WIDTH - 3 - len(lower), lower, theme.PLAYER_STYLES[1])

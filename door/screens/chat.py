@@ -1,0 +1,104 @@
+"""The game log with chat, and the line the caller is typing into.
+
+Game events and chat share one scrolling window, as a BBS door's chat window does: the
+caller reads what the computer just did and what was said in the same place.
+"""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from dataclasses import dataclass
+from typing import Final
+
+from door.ansi import sanitize
+from door.canvas import Canvas, Style
+from door.screens import theme
+from door.screens.layout import (
+    ENTRY_ROW,
+    LOG_ROWS,
+    LOG_RULE_ROW,
+    LOG_TOP,
+    SCREEN_COLS,
+    TEXT_WIDTH,
+)
+
+MAX_CHAT_LENGTH: Final = 60
+KEPT_LINES: Final = 100
+
+# What the computer says back: short, and never pretending to read the caller's words.
+CANNED_REPLIES: Final = (
+    "Good luck!",
+    "Let's see what the cards say.",
+    "Fifteen two and the rest is luck.",
+    "I'll be watching that crib.",
+    "Nice to have company at the board.",
+    "Shuffle up and deal.",
+    "May your starter be a five.",
+)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One screen line of the log, in segments of differently styled text."""
+
+    segments: tuple[tuple[str, Style], ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(text for text, _ in self.segments)
+
+
+class GameLog:
+    """The last lines of play and chat, wrapped to the screen."""
+
+    def __init__(self, width: int = TEXT_WIDTH) -> None:
+        self.width = width
+        self.lines: list[LogLine] = []
+
+    def add(self, text: str, style: Style = theme.TEXT) -> None:
+        for line in textwrap.wrap(text, self.width, subsequent_indent="  ") or [""]:
+            self.lines.append(LogLine(((line, style),)))
+        del self.lines[:-KEPT_LINES]
+
+    def chat(self, speaker: str, text: str, speaker_style: Style) -> None:
+        """A chat line: the speaker's name in their colour, then what they said."""
+        prefix = f"{speaker}: "
+        wrapped = textwrap.wrap(
+            text, self.width, initial_indent=prefix, subsequent_indent="  "
+        ) or [prefix]
+        first = wrapped[0][len(prefix) :]
+        self.lines.append(LogLine(((prefix, speaker_style), (first, theme.BRIGHT))))
+        for line in wrapped[1:]:
+            self.lines.append(LogLine(((line, theme.BRIGHT),)))
+        del self.lines[:-KEPT_LINES]
+
+    def last(self, count: int = LOG_ROWS) -> list[LogLine]:
+        return self.lines[-count:]
+
+
+def clean_chat(text: str) -> str:
+    """What a caller typed, safe to show to anyone."""
+    return sanitize(text, MAX_CHAT_LENGTH).strip()
+
+
+def canned_reply(rng: random.Random) -> str:
+    return rng.choice(CANNED_REPLIES)
+
+
+def draw_log(canvas: Canvas, log: GameLog) -> None:
+    canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
+    for offset, line in enumerate(log.last()):
+        col = 1
+        for text, style in line.segments:
+            col = canvas.put(LOG_TOP + offset, col, text, style)
+
+
+def draw_entry(canvas: Canvas, prompt: str, text: str, limit: int) -> tuple[int, int]:
+    """The line being typed; returns where the cursor stands."""
+    col = canvas.put(ENTRY_ROW, 1, prompt, theme.LABEL)
+    shown = text[-(SCREEN_COLS - 3 - col) :] if text else ""
+    end = canvas.put(ENTRY_ROW, col, shown, theme.BRIGHT)
+    if len(text) < limit:
+        canvas.fill(ENTRY_ROW, end, min(limit - len(text), SCREEN_COLS - 2 - end), "_", theme.DIM)
+    return ENTRY_ROW, min(end, SCREEN_COLS - 2)

@@ -1,0 +1,61 @@
+"""The two cuts: for first deal (low card deals), and for the starter (pick a card)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from door.canvas import Canvas, Color, Style
+from door.screens import theme
+from door.screens.cards import CARD_HEIGHT, draw_card
+from door.screens.layout import CARDS_COL, GUTTER_COL, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW
+from engine.cards import Card
+
+SELECTED_CARD: Final = Style(Color.CYAN, bold=True)
+
+
+@dataclass(frozen=True)
+class CutForDealPanel:
+    """The cards each player cut for the deal and who deals first."""
+
+    draws: tuple[tuple[int, Card], ...]
+    dealer: int
+
+
+@dataclass(frozen=True)
+class CutPanel:
+    """The deck fanned out for the cut; ``selected`` is the card number chosen so far."""
+
+    stock_size: int
+    selected: int | None = None
+
+
+def draw_cut_for_deal(canvas: Canvas, panel: CutForDealPanel, names: Sequence[str]) -> None:
+    canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Cut for", theme.LABEL)
+    canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, "the deal", theme.LABEL)
+    col = CARDS_COL
+    for seat, card in panel.draws:
+        canvas.put(PLAY_NUMBERS_ROW, col, names[seat][:12], theme.PLAYER_STYLES[seat])
+        draw_card(canvas, PLAY_CARDS_ROW, col, card)
+        col += 14
+    canvas.put(PLAY_CARDS_ROW + 1, col, "Low card deals:", theme.TEXT)
+    canvas.put(PLAY_CARDS_ROW + 2, col, f"{names[panel.dealer]} deals first.", theme.BRIGHT)
+
+
+def draw_cut(canvas: Canvas, panel: CutPanel) -> None:
+    """The stock as a fan of card edges, one column each, numbered every five."""
+    canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Cut the", theme.LABEL)
+    canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, "deck", theme.LABEL)
+    for number in range(1, panel.stock_size + 1):
+        col = CARDS_COL + number - 1
+        if number == 1 or number % 5 == 0:
+            label = str(number)
+            canvas.put(PLAY_NUMBERS_ROW, col - len(label) + 1, label, theme.LABEL)
+        chosen = number == panel.selected
+        for row in range(PLAY_CARDS_ROW, PLAY_CARDS_ROW + CARD_HEIGHT):
+            if chosen:
+                # A solid block reads as the chosen card even without colour.
+                canvas.put(row, col, "█", SELECTED_CARD)
+            else:
+                canvas.put(row, col, "▒", theme.CARD_BACK)

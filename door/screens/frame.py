@@ -1,0 +1,48 @@
+"""The lines around the game: the header at the top, the message and status lines below."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from door.canvas import Canvas
+from door.screens import theme
+from door.screens.layout import HEADER_ROW, MESSAGE_ROW, SCREEN_COLS, STATUS_ROW
+
+
+def draw_header(
+    canvas: Canvas,
+    names: Sequence[str],
+    scores: Sequence[int],
+    dealer: int | None,
+    middles: Sequence[str] = (),
+) -> None:
+    """Both players with their scores, who deals (and so owns the crib), and between
+    them the first of ``middles`` that fits (longest first, say)."""
+    parts = []
+    for seat in (0, 1):
+        marker = " (dealer, crib)" if seat == dealer else ""
+        parts.append((f"{names[seat]} {scores[seat]}", marker, theme.PLAYER_STYLES[seat]))
+    (left, left_marker, left_style), (right, right_marker, right_style) = parts
+    col = canvas.put(HEADER_ROW, 1, left, left_style)
+    col = canvas.put(HEADER_ROW, col, left_marker, theme.BRIGHT)
+    right_col = SCREEN_COLS - 1 - len(right) - len(right_marker)
+    end = canvas.put(HEADER_ROW, right_col, right, right_style)
+    canvas.put(HEADER_ROW, end, right_marker, theme.BRIGHT)
+    room = right_col - col - 4
+    middle = next((text for text in middles if len(text) <= room), "")
+    canvas.put(HEADER_ROW, col + 2 + (room - len(middle)) // 2, middle, theme.LABEL)
+
+
+def draw_message(canvas: Canvas, text: str, *, error: bool = False) -> None:
+    style = theme.ERROR if error else theme.MESSAGE
+    canvas.put(MESSAGE_ROW, 1, text[: SCREEN_COLS - 2], style)
+
+
+def draw_status(canvas: Canvas, text: str) -> None:
+    """The keys that work now, on a bar across the bottom.
+
+    The bar stops one column short of the right edge: writing the bottom-right cell makes
+    BBS terminals scroll.
+    """
+    width = SCREEN_COLS - 1
+    canvas.put(STATUS_ROW, 0, (" " + text)[:width].ljust(width), theme.STATUS)

@@ -1,0 +1,101 @@
+"""The whole game screen, composed from its parts, for one state of the table.
+
+``TableView`` is everything the caller sees that is not in the ``Game`` itself (the bar,
+the marks, the log, the message, the open panel or overlay); ``draw_table`` renders it
+with the game into a fresh canvas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from door.canvas import Canvas
+from door.screens.board import draw_board
+from door.screens.chat import GameLog, draw_entry, draw_log
+from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
+from door.screens.dialog import Dialog, draw_dialog
+from door.screens.frame import draw_header, draw_message, draw_status
+from door.screens.game_over import GameOverPanel, draw_game_over
+from door.screens.help import HelpOverlay, draw_help
+from door.screens.layout import BOARD_TOP
+from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
+from door.screens.show import ShowPanel, draw_show
+from door.screens.theme import CALLER_SEAT, COMPUTER_SEAT
+from engine.game import Game, Phase
+
+Panel = CutForDealPanel | CutPanel | ShowPanel | GameOverPanel
+Overlay = HelpOverlay | Dialog
+
+_CARDS_OUT = (Phase.DISCARD, Phase.CUT, Phase.PLAY)
+
+
+@dataclass
+class Entry:
+    """A line the caller is typing: chat, a card number, a count."""
+
+    prompt: str
+    text: str = ""
+    limit: int = 60
+
+
+@dataclass
+class TableView:
+    names: tuple[str, str]
+    game: Game
+    header: tuple[str, ...] = ()
+    """Texts for the middle of the header, longest first: the first that fits is shown."""
+    hand: HandState = field(default_factory=HandState)
+    message: str = ""
+    error: bool = False
+    status: str = ""
+    log: GameLog = field(default_factory=GameLog)
+    entry: Entry | None = None
+    panel: Panel | None = None
+    overlay: Overlay | None = None
+
+
+def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
+    """The frame for ``view``, and where the cursor belongs (None: hidden)."""
+    canvas = Canvas()
+    game, names, panel = view.game, view.names, view.panel
+    dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.dealer
+    draw_header(canvas, names, game.scores, dealer, view.header)
+    draw_board(canvas, BOARD_TOP, game.scores, game.previous_scores, names)
+    if isinstance(panel, ShowPanel):
+        draw_show(canvas, panel, names)
+    else:
+        cards_out = game.phase in _CARDS_OUT
+        if isinstance(panel, CutForDealPanel):
+            draw_cut_for_deal(canvas, panel, names)
+        elif isinstance(panel, CutPanel):
+            draw_cut(canvas, panel)
+        elif cards_out:
+            draw_played(canvas, game.plays, game.count_cards, game.phase is Phase.PLAY)
+        if cards_out:
+            crib_owner = "Yours" if game.dealer == CALLER_SEAT else f"{names[COMPUTER_SEAT]}'s"
+            draw_side_panel(
+                canvas,
+                starter=game.starter,
+                dealt=True,
+                crib_cards=len(game.crib),
+                crib_owner=crib_owner,
+                opponent=names[COMPUTER_SEAT],
+                opponent_cards=len(game.hand(COMPUTER_SEAT)),
+            )
+        draw_hand(canvas, view.hand)
+        draw_log(canvas, view.log)
+        if isinstance(panel, GameOverPanel):
+            draw_game_over(canvas, panel, names)
+    cursor = None
+    if view.entry is not None:
+        entry = view.entry
+        cursor = draw_entry(canvas, entry.prompt, entry.text, entry.limit)
+    draw_message(canvas, view.message, error=view.error)
+    draw_status(canvas, view.status)
+    if isinstance(view.overlay, HelpOverlay):
+        draw_help(canvas, view.overlay)
+        cursor = None
+    elif isinstance(view.overlay, Dialog):
+        draw_dialog(canvas, view.overlay)
+        cursor = None
+    return canvas, cursor

@@ -1,0 +1,81 @@
+"""The help overlay: the text of config/help.txt in a frame over the game, page by page.
+
+The text lives in a file so the sysop can edit it without touching code. A line holding
+only ``---`` starts a new page.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Final
+
+from door.canvas import Canvas
+from door.screens import theme
+from door.texts import load_text
+
+HELP_FILE: Final = "help.txt"
+PAGE_BREAK: Final = "---"
+
+TOP, LEFT, HEIGHT, WIDTH = 1, 2, 21, 76
+TEXT_LINES: Final = HEIGHT - 2
+TEXT_WIDTH: Final = WIDTH - 4
+
+
+def default_help() -> str:
+    """config/help.txt (./config first, then the checkout's), read once per process."""
+    return load_text(HELP_FILE, f"Help is not available: no config/{HELP_FILE} was found.")
+
+
+def paginate(text: str, width: int = TEXT_WIDTH, lines: int = TEXT_LINES) -> list[list[str]]:
+    """Wrap ``text`` to ``width`` and cut it into pages of ``lines``."""
+    pages: list[list[str]] = [[]]
+    for raw in text.expandtabs(4).splitlines():
+        if raw.strip() == PAGE_BREAK:
+            if pages[-1]:
+                pages.append([])
+            continue
+        indent = raw[: len(raw) - len(raw.lstrip())]
+        wrapped = textwrap.wrap(raw, width, subsequent_indent=indent) or [""]
+        for line in wrapped:
+            if len(pages[-1]) == lines:
+                pages.append([])
+            if line or pages[-1]:  # no blank line at the top of a page
+                pages[-1].append(line)
+    if not pages[-1] and len(pages) > 1:
+        pages.pop()
+    return pages
+
+
+@dataclass(frozen=True)
+class HelpOverlay:
+    pages: tuple[tuple[str, ...], ...]
+    page: int = 0
+
+    @classmethod
+    def from_text(cls, text: str) -> HelpOverlay:
+        return cls(tuple(tuple(page) for page in paginate(text)))
+
+    def turned(self, by: int) -> HelpOverlay:
+        return HelpOverlay(self.pages, max(0, min(len(self.pages) - 1, self.page + by)))
+
+    @property
+    def last_page(self) -> bool:
+        return self.page >= len(self.pages) - 1
+
+
+def draw_help(canvas: Canvas, overlay: HelpOverlay) -> None:
+    canvas.clear(TOP, LEFT, HEIGHT, WIDTH, theme.OVERLAY)
+    title = f"Help: page {overlay.page + 1} of {len(overlay.pages)}"
+    canvas.box(
+        TOP,
+        LEFT,
+        HEIGHT,
+        WIDTH,
+        theme.OVERLAY,
+        title=title,
+        title_style=theme.OVERLAY_TITLE,
+        double=True,
+    )
+    for offset, line in enumerate(overlay.pages[overlay.page]):
+        canvas.put(TOP + 1 + offset, LEFT + 2, line, theme.OVERLAY)

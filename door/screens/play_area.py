@@ -1,0 +1,133 @@
+"""The middle of the game screen: the cards played, the count, the starter and crib, the
+computer's cards and the caller's hand with its highlight bar."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from door.canvas import Canvas
+from door.screens import theme
+from door.screens.cards import (
+    CARD_STEP,
+    CARD_WIDTH,
+    draw_back,
+    draw_card,
+    draw_empty,
+    draw_small_backs,
+)
+from door.screens.layout import (
+    CARDS_COL,
+    GUTTER_COL,
+    HAND_CARDS_ROW,
+    HAND_LABEL_ROW,
+    PLAY_CARDS_ROW,
+    PLAY_NUMBERS_ROW,
+    RIGHT_PANEL_COL,
+)
+from engine.cards import Card
+from engine.game import Play
+
+GONE_MARK = "x"
+"""Shown above a card played in an earlier count of this hand."""
+
+
+@dataclass(frozen=True)
+class HandState:
+    """The caller's cards as shown, and what the keys have done to them.
+
+    ``bar`` is the index of the card under the highlight bar (None: no bar, it is not
+    the caller's move); ``marked`` are the cards chosen for the crib; ``unplayable``
+    are drawn dimmed (they would take the count past 31).
+    """
+
+    cards: tuple[Card, ...] = ()
+    bar: int | None = None
+    marked: frozenset[Card] = field(default_factory=frozenset)
+    unplayable: frozenset[Card] = field(default_factory=frozenset)
+
+
+def card_label(number: int, *, bar: bool, marked: bool) -> str:
+    """The five characters above a card in the hand.
+
+    The card's key (1-6), with ``>`` ``<`` around the one under the bar and ``*`` on both
+    sides of a marked one, so terminals without colour show the bar and marks too:
+    ``"  3  "``, ``"> 3 <"``, ``" *3* "``, ``">*3*<"``.
+    """
+    star = "*" if marked else " "
+    return f"{'>' if bar else ' '}{star}{number}{star}{'<' if bar else ' '}"
+
+
+def draw_hand(canvas: Canvas, hand: HandState, title: str = "Your hand") -> None:
+    if hand.cards:
+        canvas.put(HAND_CARDS_ROW + 1, GUTTER_COL, title[: CARDS_COL - 2], theme.LABEL)
+    for index, card in enumerate(hand.cards):
+        col = CARDS_COL + index * CARD_STEP
+        under_bar = index == hand.bar
+        marked = card in hand.marked
+        label_style = theme.BAR if under_bar else theme.MARKED if marked else theme.LABEL
+        canvas.put(
+            HAND_LABEL_ROW, col, card_label(index + 1, bar=under_bar, marked=marked), label_style
+        )
+        draw_card(
+            canvas,
+            HAND_CARDS_ROW,
+            col,
+            card,
+            bar=under_bar,
+            marked=marked,
+            dim=card in hand.unplayable,
+        )
+
+
+def current_count_numbers(plays: Sequence[Play], count_cards: Sequence[Card]) -> list[str]:
+    """What stands above each played card: its play number if it is on the current count,
+    ``x`` if it went in an earlier count."""
+    live_round = plays[-1].round if plays and count_cards else None
+    return [str(play.number) if play.round == live_round else GONE_MARK for play in plays]
+
+
+def draw_played(
+    canvas: Canvas, plays: Sequence[Play], count_cards: Sequence[Card], show_count: bool
+) -> None:
+    if show_count:
+        count = sum(card.pips for card in count_cards)
+        canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
+        canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
+    numbers = current_count_numbers(plays, count_cards)
+    for index, (play, number) in enumerate(zip(plays, numbers, strict=True)):
+        col = CARDS_COL + index * CARD_STEP
+        style = theme.PLAYER_STYLES[play.seat] if number != GONE_MARK else theme.DIM
+        canvas.put(PLAY_NUMBERS_ROW, col + (CARD_WIDTH - len(number)) // 2, number, style)
+        draw_card(canvas, PLAY_CARDS_ROW, col, play.card, dim=number == GONE_MARK)
+
+
+def draw_side_panel(
+    canvas: Canvas,
+    *,
+    starter: Card | None,
+    dealt: bool,
+    crib_cards: int,
+    crib_owner: str,
+    opponent: str,
+    opponent_cards: int,
+) -> None:
+    """Starter and crib on the right, with whose crib it is and what the computer holds."""
+    starter_col, crib_col = RIGHT_PANEL_COL + 1, RIGHT_PANEL_COL + 9
+    canvas.put(PLAY_NUMBERS_ROW, starter_col - 1, "Starter", theme.LABEL)
+    canvas.put(PLAY_NUMBERS_ROW, crib_col, "Crib", theme.LABEL)
+    if starter is not None:
+        draw_card(canvas, PLAY_CARDS_ROW, starter_col, starter)
+    elif dealt:
+        draw_back(canvas, PLAY_CARDS_ROW, starter_col)
+    else:
+        draw_empty(canvas, PLAY_CARDS_ROW, starter_col)
+    if crib_cards:
+        draw_back(canvas, PLAY_CARDS_ROW, crib_col)
+    else:
+        draw_empty(canvas, PLAY_CARDS_ROW, crib_col)
+    if crib_owner:
+        canvas.put(HAND_LABEL_ROW, crib_col - 1, crib_owner[:12], theme.TEXT)
+    if dealt:
+        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, f"{opponent} holds {opponent_cards}"[:18])
+        draw_small_backs(canvas, HAND_CARDS_ROW + 1, RIGHT_PANEL_COL, opponent_cards)

@@ -1,0 +1,128 @@
+"""The show: a hand or the crib laid out with the starter, its count and the breakdown.
+
+In manual counting the caller first sees only the cards and types a count; then the
+panel tells what the claim earned (muggins included) and shows the full breakdown.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from door.canvas import Canvas
+from door.screens import theme
+from door.screens.cards import CARD_STEP, card_face, draw_card
+from door.screens.layout import ENTRY_ROW, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, TEXT_WIDTH
+from door.screens.theme import CALLER_SEAT
+from engine.cards import Card
+from engine.events import ShowScored
+from engine.scoring import ScoreItem
+
+RESULT_ROW = PLAY_CARDS_ROW + 3
+ANNOUNCE_ROWS = 3
+ITEMS_END = ENTRY_ROW
+"""The breakdown fills the rows down to the typing line."""
+LEFT = 2
+
+
+@dataclass(frozen=True)
+class ShowPanel:
+    """The hand being shown; ``scored`` is None while the caller has yet to claim."""
+
+    seat: int
+    is_crib: bool
+    cards: tuple[Card, ...]
+    starter: Card
+    scored: ShowScored | None = None
+
+
+def _points(number: int) -> str:
+    return f"{number} point{'' if number == 1 else 's'}"
+
+
+def show_title(seat: int, is_crib: bool, names: Sequence[str]) -> str:
+    """``Your hand``, ``Your crib``, ``Computer's hand``..."""
+    owner = "Your" if seat == CALLER_SEAT else f"{names[seat]}'s"
+    return f"{owner} {'crib' if is_crib else 'hand'}"
+
+
+def result_text(scored: ShowScored, names: Sequence[str]) -> str:
+    """What the count earned, in words, including any muggins."""
+    true = scored.score.total
+    title = show_title(scored.seat, scored.is_crib, names)
+    caller = scored.seat == CALLER_SEAT
+    owner = "You" if caller else names[scored.seat]
+    other = names[scored.muggins_seat] if scored.muggins_seat is not None else ""
+    if scored.muggins_seat == CALLER_SEAT:
+        other = "you"
+    said = "said" if caller else "says"
+    if scored.claim is None:
+        text = f"{title} counts {_points(true)}."
+    elif scored.claim == true:
+        text = f"{owner} {said} {scored.claim}: right. {title} counts {_points(true)}."
+    elif scored.claim > true:
+        text = f"{owner} {said} {scored.claim}, but it counts {true}. "
+        if scored.muggins:
+            text += f"Muggins! {owner} score{'' if caller else 's'} nothing and {other} "
+            text += f"take{'' if other == 'you' else 's'} {true}."
+        else:
+            text += f"{owner} score{'' if caller else 's'} nothing."
+    else:
+        text = (
+            f"{owner} {said} {scored.claim}, but it counts {true}. {owner} "
+            f"score{'' if caller else 's'} {scored.claim} and {other} "
+            f"take{'' if other == 'you' else 's'} the {scored.muggins} missed (muggins)."
+        )
+    if scored.remark:
+        text += " " + scored.remark
+    return text
+
+
+_SHORT_KINDS = {"fifteen": "15", "pair royal": "3 of a kind", "double pair royal": "4 of a kind"}
+
+
+def item_text(item: ScoreItem, *, short: bool = False) -> str:
+    """``fifteen 5♥ 10♠ = 2``; ``short`` spells the kind briefly (``15``, ``run``)."""
+    kind = item.kind
+    if short:
+        kind = "run" if kind.startswith("run") else _SHORT_KINDS.get(kind, kind)
+    cards = sorted(item.cards, key=lambda card: (card.rank, card.suit.value))
+    return f"{kind} {' '.join(card_face(card) for card in cards)} = {item.points}"
+
+
+def draw_show(canvas: Canvas, panel: ShowPanel, names: Sequence[str]) -> None:
+    canvas.put(PLAY_NUMBERS_ROW, LEFT, show_title(panel.seat, panel.is_crib, names), theme.TITLE)
+    for index, card in enumerate(panel.cards):
+        draw_card(canvas, PLAY_CARDS_ROW, LEFT + index * CARD_STEP, card)
+    starter_col = LEFT + len(panel.cards) * CARD_STEP + 3
+    canvas.put(PLAY_NUMBERS_ROW, starter_col - 1, "Starter", theme.LABEL)
+    draw_card(canvas, PLAY_CARDS_ROW, starter_col, panel.starter)
+    scored = panel.scored
+    if scored is None:
+        return
+    result_style = theme.ERROR if scored.muggins else theme.BRIGHT
+    row = RESULT_ROW
+    for line in textwrap.wrap(result_text(scored, names), TEXT_WIDTH)[:2]:
+        canvas.put(row, 1, line, result_style)
+        row += 1
+    for line in textwrap.wrap(scored.score.announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:
+        canvas.put(row, LEFT, line, theme.TEXT)
+        row += 1
+    _draw_items(canvas, scored.score.items, row)
+
+
+def _draw_items(canvas: Canvas, items: Sequence[ScoreItem], top: int) -> None:
+    rows = ITEMS_END - top
+    if not items or rows <= 0:
+        return
+    columns = min(3, -(-len(items) // rows))
+    width = (TEXT_WIDTH - 2) // columns
+    for index, item in enumerate(items[: columns * rows]):
+        column, row = divmod(index, rows)
+        text = item_text(item)
+        if len(text) > width - 1:
+            text = item_text(item, short=True)
+        if len(text) > width - 1:
+            text = text[: width - 3] + ".."
+        canvas.put(top + row, LEFT + column * width, text, theme.LABEL)

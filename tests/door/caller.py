@@ -1,0 +1,131 @@
+"""A scripted caller for table tests: a FakeTerminal that knows when the door waits for a
+key, and a driver that answers whatever the status line asks for."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pyte
+
+from door.keys import Key
+from door.terminal import FakeTerminal
+
+TIMEOUT = 60.0
+
+
+def run_async(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(asyncio.wait_for(test(*args, **kwargs), TIMEOUT))
+
+    return run
+
+
+def screen_of(terminal: FakeTerminal) -> pyte.Screen:
+    """The caller's screen with everything written so far on it (a terminal may gather
+    writes until its next flush; reading ``output`` counts them as sent)."""
+    terminal.output  # noqa: B018
+    return terminal.screen
+
+
+class KeyboardTerminal(FakeTerminal):
+    """Counts keys pressed and read, so a test can wait until the door wants the next."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pressed = 0
+        self.read = 0
+        self.reading = False
+
+    def press(self, *keys: Key | str) -> None:
+        for key in keys:
+            self.pressed += 1 if isinstance(key, Key) else len(key)
+            self.push_keys(key)
+
+    async def read_key(self) -> Key:
+        self.reading = True
+        try:
+            key = await super().read_key()
+        finally:
+            self.reading = False
+        self.read += 1
+        return key
+
+    async def until_waiting(self, task: asyncio.Future[Any]) -> None:
+        """Return once every key pressed has been read and the door waits for another
+        (or the game has ended)."""
+        while not (self.reading and self.read == self.pressed) and not task.done():
+            await asyncio.sleep(0.001)
+        if task.done() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
+
+    @property
+    def status(self) -> str:
+        return self.display[23]
+
+    @property
+    def message(self) -> str:
+        return self.display[22].strip()
+
+    def cell(self, row: int, col: int) -> pyte.screens.Char:
+        return self.screen.buffer[row][col]
+
+    def find(self, text: str) -> tuple[int, int] | None:
+        """(row, col) where ``text`` first shows on screen, or None."""
+        for row, line in enumerate(self.display):
+            col = line.find(text)
+            if col >= 0:
+                return row, col
+        return None
+
+    def shows(self, text: str) -> bool:
+        return self.find(text) is not None
+
+    def score(self, name: str) -> int:
+        """A player's score as the board's middle rail shows it."""
+        match = re.search(rf"{re.escape(name)} (\d+) \((?:above|below)\)", self.display[4])
+        assert match, self.display[4]
+        return int(match.group(1))
+
+
+def answer(status: str, play_again: bool = False) -> tuple[Key | str, ...]:
+    """The keys a caller presses for what the status line says works now."""
+    if "blank line: deal" in status:
+        return (Key.ENTER,)
+    if "RETURN mark" in status:
+        return (Key.ENTER, Key.RIGHT)
+    if "RETURN throw" in status:
+        return (Key.ENTER,)
+    if "RETURN cut" in status:
+        return ("7", Key.ENTER)
+    if "RETURN play" in status:
+        return (Key.ENTER,)
+    if "RETURN go on" in status:
+        return (Key.ENTER,)
+    if "your count" in status:
+        return ("0", Key.ENTER)
+    if "y play again" in status:
+        return ("y" if play_again else "n",)
+    raise AssertionError(f"the status line offers nothing to press: {status!r}")
+
+
+async def play_through(
+    terminal: KeyboardTerminal,
+    task: asyncio.Future[Any],
+    *,
+    stop: Callable[[KeyboardTerminal], bool] = lambda terminal: False,
+    play_again: bool = False,
+    max_steps: int = 2000,
+) -> int:
+    """Press what the status line asks for until the game ends or ``stop`` says so;
+    returns the number of steps taken."""
+    for step in range(max_steps):
+        await terminal.until_waiting(task)
+        if task.done() or stop(terminal):
+            return step
+        terminal.press(*answer(terminal.status, play_again))
+    raise AssertionError("the game did not end")
