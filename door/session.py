@@ -7,10 +7,13 @@ import random
 from dataclasses import dataclass, field
 
 from door.ansi import CLEAR_SCREEN, HIDE_CURSOR, SHOW_CURSOR, Color, Palette, at, sanitize
+from door.canvas import Canvas, Renderer
 from door.charset import Charset
 from door.config import Config
 from door.keys import Key
 from door.line_input import Cancelled, read_line
+from door.screens.frame import draw_status
+from door.screens.help import HelpOverlay, default_help, draw_help
 from door.terminal import Disconnected, Terminal
 from door.texts import load_text
 
@@ -146,42 +149,50 @@ async def main_menu(
 async def play_computer(
     terminal: Terminal, name: str, choices: MenuChoices, rng: random.Random
 ) -> None:
-    from door.table import GameOptions, play_against_computer
+    from door.table import GameOptions, GameResult, play_against_computer
 
     options = GameOptions(runs=choices.runs, counting=choices.counting, level=choices.level)
+
+    def finished(result: GameResult) -> None:
+        if result.caller_won:
+            choices.games_won += 1
+        else:
+            choices.games_lost += 1
+        skunk = f" ({result.skunk})" if result.skunk else ""
+        outcome = "You won" if result.caller_won else "The computer won"
+        high = max(result.caller_score, result.computer_score)
+        low = min(result.caller_score, result.computer_score)
+        choices.notes.append(f"{outcome} {high} to {low}{skunk}.")
+
     result = await play_against_computer(
-        terminal, options, name, rng=random.Random(rng.getrandbits(64))
+        terminal, options, name, rng=random.Random(rng.getrandbits(64)), on_game_over=finished
     )
     if result.quit:
         choices.notes.append("Game abandoned.")
-        return
-    if result.caller_won:
-        choices.games_won += 1
-    else:
-        choices.games_lost += 1
-    skunk = f" ({result.skunk})" if result.skunk else ""
-    outcome = "You won" if result.caller_won else "The computer won"
-    choices.notes.append(
-        f"{outcome} {max(result.caller_score, result.computer_score)} to "
-        f"{min(result.caller_score, result.computer_score)}{skunk}."
-    )
 
 
 async def show_help(terminal: Terminal) -> None:
-    """Page through config/help.txt, twenty lines at a time."""
-    palette = Palette(terminal.color_mode)
-    lines = load_text("help.txt", "Help is not installed on this board.").splitlines()
-    page_size = 20
-    pages = [lines[i : i + page_size] for i in range(0, len(lines), page_size)] or [[]]
-    for number, page in enumerate(pages, start=1):
-        terminal.write(CLEAR_SCREEN)
-        for row, line in enumerate(page, start=1):
-            terminal.write(at(row, 1) + line[:79])
-        prompt = f"Page {number} of {len(pages)}: any key for more, Q to stop"
-        terminal.write(at(23, 1) + palette.paint(prompt, fg=Color.CYAN, bold=True))
-        await terminal.flush()
-        key = await terminal.read_key()
-        if key.is_printable and key.char.lower() == "q":
-            return
-
-
+    """The same help pages as in a game, over a blank screen."""
+    overlay = HelpOverlay.from_text(default_help())
+    renderer = Renderer(terminal)
+    try:
+        while True:
+            canvas = Canvas()
+            draw_help(canvas, overlay)
+            more = "PgDn/RETURN next page  PgUp back  " if not overlay.last_page else "PgUp back  "
+            draw_status(canvas, more + "any other key: back to the menu")
+            renderer.render(canvas)
+            await terminal.flush()
+            key = await terminal.read_key()
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            elif key in (Key.PGDN, Key.DOWN, Key.RIGHT, Key.ENTER, Key.printable(" ")):
+                if overlay.last_page and key in (Key.ENTER, Key.printable(" ")):
+                    return
+                overlay = overlay.turned(1)
+            elif key in (Key.PGUP, Key.UP, Key.LEFT):
+                overlay = overlay.turned(-1)
+            else:
+                return
+    finally:
+        renderer.close()
