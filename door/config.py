@@ -38,6 +38,8 @@ class GameConfig:
     runs: str = "free"
     counting: str = "auto"
     level: str = "normal"
+    # How long each of the computer's moves stays on screen before the next.
+    computer_pause_seconds: float = 0.8
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "game.counting": ("auto", "manual"),
     "game.level": ("easy", "normal", "expert"),
 }
-_RANGES: dict[str, tuple[int, int]] = {
+_RANGES: dict[str, tuple[float, float]] = {
+    "game.computer_pause_seconds": (0, 10),
     "server.telnet_port": (0, 65535),
     "server.ssh_port": (0, 65535),
     "server.max_sessions": (1, 100_000),
@@ -71,6 +74,10 @@ _RANGES: dict[str, tuple[int, int]] = {
 def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
     if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise ConfigError(f"{where}: {key} must be a whole number, not {value!r}")
+    if expected is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{where}: {key} must be a number, not {value!r}")
+        value = float(value)
     if expected is bool and not isinstance(value, bool):
         raise ConfigError(f"{where}: {key} must be true or false, not {value!r}")
     if expected is str and (not isinstance(value, str) or not value.strip()):
@@ -100,7 +107,7 @@ def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
             if key not in known:
                 raise ConfigError(f"{where}: unknown key {dotted}")
             # annotations are strings under `from __future__ import annotations`
-            expected = {"int": int, "str": str, "bool": bool}[str(known[key].type)]
+            expected = {"int": int, "str": str, "bool": bool, "float": float}[str(known[key].type)]
             values[key] = _check_value(where, dotted, expected, value)
         sections[section_name] = section_cls(**values)
     for name in data:

@@ -132,7 +132,7 @@ async def main_menu(
         if char == "q" or key == Key.CTRL_C:
             return
         if char == "p" or key == Key.ENTER:
-            await play_computer(terminal, name, choices, rng)
+            await play_computer(terminal, name, choices, rng, config.game.computer_pause_seconds)
         elif char in ("1", "2"):
             choices.runs = "free" if char == "1" else "exact"
         elif char == "a":
@@ -147,7 +147,7 @@ async def main_menu(
 
 
 async def play_computer(
-    terminal: Terminal, name: str, choices: MenuChoices, rng: random.Random
+    terminal: Terminal, name: str, choices: MenuChoices, rng: random.Random, pause: float
 ) -> None:
     from door.table import GameOptions, GameResult, play_against_computer
 
@@ -165,7 +165,12 @@ async def play_computer(
         choices.notes.append(f"{outcome} {high} to {low}{skunk}.")
 
     result = await play_against_computer(
-        terminal, options, name, rng=random.Random(rng.getrandbits(64)), on_game_over=finished
+        terminal,
+        options,
+        name,
+        rng=random.Random(rng.getrandbits(64)),
+        pause=pause,
+        on_game_over=finished,
     )
     if result.quit:
         choices.notes.append("Game abandoned.")
