@@ -21,6 +21,7 @@ and when the caller switches character set or colour mode.
 from __future__ import annotations
 
 import asyncio
+import functools
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ Cell = tuple[str, Style]
 BLANK: Final[Cell] = (" ", PLAIN)
 
 
+@functools.lru_cache(maxsize=4096)
 def _one_cell(char: str) -> str:
     """``char`` if a terminal draws it in exactly one cell, else ``?``.
 
@@ -77,6 +79,13 @@ def _one_cell(char: str) -> str:
     return char if char.isprintable() else "?"
 
 
+@functools.lru_cache(maxsize=4096)
+def _one_cell_each(text: str) -> str:
+    """``text`` with every character that would not take exactly one cell made ``?``
+    (cached: frames redraw the same rails, lanes and card edges every time)."""
+    return "".join(map(_one_cell, text))
+
+
 class Canvas:
     """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips."""
 
@@ -87,12 +96,13 @@ class Canvas:
 
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
         """Write ``text`` from ``row``, ``col``; returns the column after it."""
-        if 0 <= row < self.rows:
-            line = self.cells[row]
-            for offset, char in enumerate(text):
-                x = col + offset
-                if 0 <= x < self.cols:
-                    line[x] = (_one_cell(char), style)
+        start, end = max(col, 0), min(col + len(text), self.cols)
+        if 0 <= row < self.rows and start < end:
+            chunk = text[start - col : end - col]
+            if not (chunk.isascii() and chunk.isprintable()):
+                chunk = _one_cell_each(chunk)
+            # One slice assignment: screens redraw every cell of every frame.
+            self.cells[row][start:end] = [(char, style) for char in chunk]
         return col + len(text)
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
@@ -221,6 +231,8 @@ class Renderer:
         sent = [row[:] for row in previous]
         for y in range(rows):
             new_row, old_row = canvas.cells[y], previous[y]
+            if new_row == old_row:
+                continue  # most rows of most frames: one comparison, no per-cell work
             changed = [
                 x for x in range(cols) if new_row[x] != old_row[x] and (y, x) not in forbidden
             ]

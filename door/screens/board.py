@@ -38,6 +38,8 @@ FRONT_PEG: Final = "█"
 REAR_PEG: Final = "▒"
 HOLE: Final = "·"
 GAME_HOLE_MARK: Final = "•"
+LANE: Final = " ".join([HOLE * 5] * (LANE_HOLES // 5))
+"""A lane's 60 holes in groups of five, drawn in one piece."""
 
 
 def hole_column(index: int) -> int:
@@ -62,6 +64,19 @@ def peg_position(side: int, score: int, top: int = 0) -> tuple[int, int]:
     return inner, START_COL
 
 
+def _rail_with_numbers() -> str:
+    """The inside of the top and bottom rails, numbered every fifth hole of the first lap."""
+    rail = ["─"] * (BOARD_WIDTH - 2)
+    for hole in range(5, LANE_HOLES + 1, 5):
+        label = str(hole)
+        right = hole_column(hole - 1)
+        rail[right - len(label) : right] = label  # rail[0] is board column 1
+    return "".join(rail)
+
+
+RAIL_WITH_NUMBERS: Final = _rail_with_numbers()
+
+
 def draw_board(
     canvas: Canvas,
     top: int,
@@ -71,14 +86,8 @@ def draw_board(
 ) -> None:
     """The board for two sides, in rows ``top`` to ``top + 6``."""
     last = BOARD_WIDTH - 1
-    rail = "─" * (BOARD_WIDTH - 2)
-    canvas.put(top, 0, "┌" + rail + "┐", theme.WOOD)
-    canvas.put(top + BOARD_HEIGHT - 1, 0, "└" + rail + "┘", theme.WOOD)
-    for hole in range(5, LANE_HOLES + 1, 5):
-        label = str(hole)
-        right = hole_column(hole - 1)
-        for row in (top, top + BOARD_HEIGHT - 1):
-            canvas.put(row, right - len(label) + 1, label, theme.WOOD)
+    canvas.put(top, 0, "┌" + RAIL_WITH_NUMBERS + "┐", theme.WOOD)
+    canvas.put(top + BOARD_HEIGHT - 1, 0, "└" + RAIL_WITH_NUMBERS + "┘", theme.WOOD)
     for row in range(top + 1, top + BOARD_HEIGHT - 1):
         canvas.put(row, 0, "│", theme.WOOD)
         canvas.put(row, last, "│", theme.WOOD)
@@ -86,8 +95,7 @@ def draw_board(
     for side in (0, 1):
         outer, inner = _lane_rows(side, top)
         for row in (outer, inner):
-            for index in range(LANE_HOLES):
-                canvas.put(row, hole_column(index), HOLE, theme.HOLE)
+            canvas.put(row, FIRST_HOLE_COL, LANE, theme.HOLE)
         canvas.put(outer, START_COL, HOLE, theme.HOLE)
         canvas.put(inner, START_COL, GAME_HOLE_MARK, theme.BRIGHT)
         # The lane turns at the right-hand end from hole 60 into hole 61.
