@@ -1,0 +1,480 @@
+"""The account screens as coroutines, each taking the caller's Terminal and the Store:
+choosing how to come in (log in, sign up, guest), logging in, signing up, the offer to
+resume a saved game, a statistics screen and the leaderboard. Plus the checks the SSH
+server makes before a session, and whether a guest's name is someone's handle.
+
+Every store failure is shown to the caller and ends the screen, never the call:
+``StorageUnavailableError`` leaves the caller a guest (``None`` where an account would
+be), and any other ``StoreError`` is a refusal the form shows before asking again.
+``door.terminal.Disconnected`` is not caught: the session ends the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import textwrap
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from door.canvas import Canvas, Renderer
+from door.keys import DESELECT_KEYS, Key
+from door.screens import theme
+from door.screens.account import (
+    FORM_KEYS,
+    FormField,
+    FormView,
+    draw_form,
+    draw_leaderboard,
+    draw_stats,
+    draw_title,
+)
+from door.screens.frame import draw_message, draw_status
+from door.storage.errors import (
+    AccountLockedError,
+    LoginError,
+    PasswordRuleError,
+    StorageUnavailableError,
+    StoreError,
+)
+from door.storage.rules import (
+    MAX_HANDLE_LENGTH,
+    MAX_PASSWORD_LENGTH,
+    MIN_HANDLE_LENGTH,
+    MIN_PASSWORD_LENGTH,
+    check_password,
+    handle_key,
+)
+from door.storage.store import Account, SavedGame, Store
+from door.terminal import Terminal
+
+logger = logging.getLogger(__name__)
+
+NEW_USER: Final = "new"
+GUEST_USER: Final = "guest"
+LOGIN_ATTEMPTS: Final = 3
+"""Wrong passwords allowed on one visit to the log-in screen before it closes."""
+WRONG_PASSWORD_DELAY: Final = 1.0
+"""Seconds a wrong password waits before the next try: slows guessing down."""
+LEADERBOARD_SIZE: Final = 10
+NOTICE_WIDTH: Final = 64
+NOTICE_LINES: Final = 8
+DEFAULT_MIN_GAMES: Final = 10
+
+HANDLE_NOTES: Final = (
+    f"Handle: {MIN_HANDLE_LENGTH} to {MAX_HANDLE_LENGTH} letters, digits, spaces, _ - or .",
+    "starting with a letter (ADA and ada are the same handle).",
+    f"Password: at least {MIN_PASSWORD_LENGTH} characters, typed twice.",
+)
+
+
+class _Back(Exception):
+    """The caller pressed Esc: leave the screen."""
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """How a caller came in: with an account, or as a guest (``account`` None)."""
+
+    account: Account | None
+
+    @property
+    def guest(self) -> bool:
+        return self.account is None
+
+
+# --- the first screen -------------------------------------------------------------------
+
+
+async def choose_arrival(terminal: Terminal, store: Store | None, bbs_name: str) -> Arrival:
+    """Ask a telnet caller (or an SSH caller without an account) how they come in:
+    L log in, N new account, G guest. Without a store (accounts are off) it says so
+    once and the caller comes in as a guest."""
+    renderer = Renderer(terminal)
+    message, error = "", False
+    try:
+        if store is None:
+            await _notice(
+                renderer,
+                terminal,
+                bbs_name,
+                "Accounts are off today: you play as a guest.",
+            )
+            return Arrival(None)
+        while True:
+            renderer.render(_draw_arrival(bbs_name, message, error))
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            message, error = "", False
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            elif char == "l" or key == Key.ENTER:
+                account = await log_in(terminal, store)
+                if account is not None:
+                    return Arrival(account)
+            elif char == "n":
+                account = await sign_up(terminal, store)
+                if account is not None:
+                    return Arrival(account)
+            elif char == "g":
+                return Arrival(None)
+            else:
+                message, error = "Press L to log in, N for a new account or G for a guest.", True
+            renderer.invalidate()  # the sub-screen drew over everything
+    finally:
+        renderer.close()
+
+
+_ARRIVAL_CHOICES: Final = (
+    ("L", "Log in with your handle and password"),
+    ("N", "New here? Make an account: your record and saved games are kept"),
+    ("G", "Play as a guest (nothing is kept)"),
+)
+
+
+def _draw_arrival(bbs_name: str, message: str, error: bool) -> Canvas:
+    canvas = Canvas()
+    draw_title(canvas, f"Welcome to {bbs_name}")
+    for number, (key, text) in enumerate(_ARRIVAL_CHOICES):
+        canvas.put(6 + 2 * number, 8, f"{key:>2}", theme.TITLE)
+        canvas.put(6 + 2 * number, 12, text)
+    draw_message(canvas, message, error=error)
+    draw_status(canvas, "L log in  N new account  G guest")
+    return canvas
+
+
+# --- log in -----------------------------------------------------------------------------
+
+
+async def log_in(
+    terminal: Terminal,
+    store: Store,
+    *,
+    handle: str = "",
+    wrong_password_delay: float = WRONG_PASSWORD_DELAY,
+) -> Account | None:
+    """Handle and password (shown as stars); the account, or None if the caller gave up
+    (Esc), got the password wrong too often, is locked out, or the store failed."""
+    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
+    password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
+    view = FormView("Log in", [handle_field, password_field], status=FORM_KEYS)
+    renderer = Renderer(terminal)
+    try:
+        view.active = 1 if handle_field.text else 0
+        for _ in range(LOGIN_ATTEMPTS):
+            try:
+                if view.active == 0:
+                    await _type(renderer, terminal, view)
+                    if not handle_field.text.strip():
+                        view.message, view.error = "Type your handle.", True
+                        continue
+                    view.active = 1
+                await _type(renderer, terminal, view)
+            except _Back:
+                return None
+            try:
+                account = await store.verify_login(handle_field.text, password_field.text)
+            except AccountLockedError as locked:
+                await _notice(renderer, terminal, view.title, str(locked))
+                return None
+            except LoginError as wrong:
+                # Back to the handle (kept, RETURN accepts it), in case that was the typo.
+                password_field.text = ""
+                view.active = 0
+                view.message, view.error = str(wrong), True
+                if wrong_password_delay:
+                    renderer.render(*draw_form(view))
+                    await terminal.flush()
+                    await asyncio.sleep(wrong_password_delay)
+                continue
+            except StorageUnavailableError as failure:
+                await _notice(renderer, terminal, view.title, str(failure))
+                return None
+            logger.info("%r logged in", account.handle)
+            return account
+        await _notice(renderer, terminal, view.title, "Too many wrong passwords for now.")
+        return None
+    finally:
+        renderer.close()
+
+
+# --- sign up ------------------------------------------------------------------------------
+
+
+async def sign_up(terminal: Terminal, store: Store, *, handle: str = "") -> Account | None:
+    """A new account: a handle (checked as it is entered), a password typed twice. The
+    account, or None if the caller went back (Esc) or the store failed."""
+    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
+    password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
+    again_field = FormField("Password again:", MAX_PASSWORD_LENGTH, secret=True)
+    view = FormView(
+        "New account",
+        [handle_field, password_field, again_field],
+        notes=HANDLE_NOTES,
+        status=FORM_KEYS,
+    )
+    renderer = Renderer(terminal)
+    try:
+        while True:
+            try:
+                kept = await _ask_new_handle(renderer, terminal, store, view)
+                await _ask_new_password(renderer, terminal, view, kept)
+            except _Back:
+                return None
+            except StorageUnavailableError as failure:
+                await _notice(renderer, terminal, view.title, str(failure))
+                return None
+            try:
+                account = await store.create_account(kept, password_field.text)
+            except StorageUnavailableError as failure:
+                await _notice(renderer, terminal, view.title, str(failure))
+                return None
+            except StoreError as refused:  # someone took the handle a moment ago
+                view.message, view.error = str(refused), True
+                view.active = 0
+                continue
+            await _notice(
+                renderer,
+                terminal,
+                view.title,
+                f"Welcome, {account.handle}! Your account is ready.",
+                error=False,
+            )
+            return account
+    finally:
+        renderer.close()
+
+
+async def _ask_new_handle(
+    renderer: Renderer, terminal: Terminal, store: Store, view: FormView
+) -> str:
+    handle_field = view.fields[0]
+    view.active = 0
+    while True:
+        await _type(renderer, terminal, view)
+        try:
+            kept = await store.check_new_handle(handle_field.text)
+        except StorageUnavailableError:
+            raise
+        except StoreError as refused:
+            view.message, view.error = str(refused), True
+            continue
+        handle_field.text = kept
+        view.message, view.error = "", False
+        return kept
+
+
+async def _ask_new_password(
+    renderer: Renderer, terminal: Terminal, view: FormView, handle: str
+) -> None:
+    _, password_field, again_field = view.fields
+    while True:
+        view.active = 1
+        password_field.text = again_field.text = ""
+        await _type(renderer, terminal, view)
+        try:
+            check_password(password_field.text, handle)
+        except PasswordRuleError as refused:
+            view.message, view.error = str(refused), True
+            continue
+        view.message, view.error = "", False
+        view.active = 2
+        await _type(renderer, terminal, view)
+        if again_field.text == password_field.text:
+            return
+        view.message, view.error = "The two passwords differ: type it again.", True
+
+
+# --- a saved game ------------------------------------------------------------------------
+
+ResumeChoice = Literal["resume", "abandon", "later"]
+_RESUME_KEYS: Final[dict[str, ResumeChoice]] = {"r": "resume", "a": "abandon", "l": "later"}
+
+
+async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
+    """Tell a caller who logs in about their unfinished game and ask what to do:
+    R resume it, A abandon it (a loss, as quitting would be), L leave it for later."""
+    game = saved.resume()
+    names = [seat.name for seat in saved.seats]
+    sides = [
+        " & ".join(names[seat] for seat in range(game.players) if game.side_of(seat) == side)
+        for side in range(game.sides)
+    ]
+    score = ", ".join(f"{side} {points}" for side, points in zip(sides, game.scores, strict=True))
+    when = saved.updated_at.strftime("%Y-%m-%d %H:%M UTC")
+    lines = (
+        f"You have a game in progress, last played {when}.",
+        f"Hand {max(game.hand_number, 1)}, the score: {score}.",
+        "",
+        "R  resume it where it stopped",
+        "A  abandon it (it counts as a loss, as quitting does)",
+        "L  leave it for later",
+    )
+    renderer = Renderer(terminal)
+    message = ""
+    try:
+        while True:
+            canvas = Canvas()
+            draw_title(canvas, "Your saved game")
+            for row, line in enumerate(lines, start=5):
+                canvas.put(row, 8, line, theme.TEXT)
+            draw_message(canvas, message, error=bool(message))
+            draw_status(canvas, "R resume  A abandon  L later")
+            renderer.render(canvas)
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            choice: ResumeChoice | None = {"r": "resume", "a": "abandon", "l": "later"}.get(char)  # type: ignore[assignment]
+            if choice is not None:
+                return choice
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            else:
+                message = "Press R to resume, A to abandon or L for later."
+    finally:
+        renderer.close()
+
+
+# --- statistics and the leaderboard -------------------------------------------------------
+
+
+async def show_stats(terminal: Terminal, store: Store, handle: str) -> None:
+    """A caller's statistics, per mode and in all; any key goes back."""
+    renderer = Renderer(terminal)
+    try:
+        try:
+            stats = await store.stats_for(handle)
+        except StoreError as failure:
+            await _notice(renderer, terminal, "Statistics", str(failure))
+            return
+        if stats is None:
+            await _notice(renderer, terminal, "Statistics", f"Nobody has the handle {handle}.")
+            return
+        while True:
+            renderer.render(draw_stats(stats))
+            await terminal.flush()
+            if await terminal.read_key() == Key.CTRL_L:
+                renderer.invalidate()
+                continue
+            return
+    finally:
+        renderer.close()
+
+
+async def show_leaderboard(
+    terminal: Terminal, store: Store, *, min_games: int = DEFAULT_MIN_GAMES
+) -> None:
+    """The top ten by games won; R switches to win rate (among those with ``min_games``
+    games or more), W back; any other key leaves."""
+    renderer = Renderer(terminal)
+    order = "wins"
+    try:
+        while True:
+            try:
+                entries = await store.leaderboard(
+                    "wins" if order == "wins" else "win_rate",
+                    limit=LEADERBOARD_SIZE,
+                    min_games=min_games,
+                )
+            except StoreError as failure:
+                await _notice(renderer, terminal, "Leaderboard", str(failure))
+                return
+            renderer.render(draw_leaderboard(entries, order, min_games))
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            elif char == "r":
+                order = "win_rate"
+            elif char == "w":
+                order = "wins"
+            else:
+                return
+    finally:
+        renderer.close()
+
+
+# --- guests and SSH ---------------------------------------------------------------------
+
+
+async def name_is_an_account(store: Store | None, name: str) -> bool:
+    """Whether a guest's chosen name is someone's handle (a guest may not take it). With
+    no store, or a failing one, nobody can be told apart, so it says False."""
+    if store is None:
+        return False
+    try:
+        return await store.account(name) is not None
+    except StoreError:
+        return False
+
+
+def ssh_needs_auth(username: str) -> bool:
+    """False for the SSH users that come in without a password: ``new`` (who signs up)
+    and ``guest``; every other user name is a handle to authenticate."""
+    return handle_key(username) not in (NEW_USER, GUEST_USER)
+
+
+async def ssh_password_login(store: Store | None, username: str, password: str) -> Account | None:
+    """The account an SSH password logs in, or None (wrong, locked, or no store: then
+    the client may try again as ``guest``)."""
+    if store is None:
+        return None
+    try:
+        return await store.verify_login(username, password)
+    except StoreError as refused:
+        logger.info("SSH password log-in for %r refused: %s", username, refused)
+        return None
+
+
+async def ssh_key_login(store: Store | None, username: str, public_key: str) -> Account | None:
+    """The account, if ``public_key`` (an OpenSSH line) is attached to the account whose
+    handle is ``username``; else None."""
+    if store is None:
+        return None
+    try:
+        account = await store.account_for_public_key(public_key)
+    except StoreError:
+        return None
+    if account is None or handle_key(account.handle) != handle_key(username):
+        return None
+    return account
+
+
+# --- typing into a form -------------------------------------------------------------------
+
+
+async def _type(renderer: Renderer, terminal: Terminal, view: FormView) -> None:
+    """Let the caller type into the active field until RETURN; Esc raises _Back."""
+    entry = view.fields[view.active]
+    while True:
+        renderer.render(*draw_form(view))
+        await terminal.flush()
+        key = await terminal.read_key()
+        if key == Key.ENTER:
+            return
+        if key == Key.ESCAPE:
+            raise _Back
+        if key == Key.CTRL_L:
+            renderer.invalidate()
+        elif key in DESELECT_KEYS:
+            entry.text = entry.text[:-1]
+        elif key.is_printable and len(entry.text) < entry.limit:
+            entry.text += key.char
+            view.message, view.error = "", False
+
+
+async def _notice(
+    renderer: Renderer, terminal: Terminal, title: str, text: str, *, error: bool = True
+) -> None:
+    """Show ``text`` (wrapped, mid-screen) until the caller presses a key."""
+    canvas = Canvas()
+    draw_title(canvas, title)
+    style = theme.ERROR if error else theme.MESSAGE
+    for row, line in enumerate(textwrap.wrap(text, NOTICE_WIDTH)[:NOTICE_LINES], start=8):
+        canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, style)
+    draw_status(canvas, "any key: go on")
+    renderer.render(canvas)
+    await terminal.flush()
+    await terminal.read_key()

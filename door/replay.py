@@ -1,0 +1,65 @@
+"""``cribbage-door replay GAME_ID``: print a game from the database as text.
+
+The game is rebuilt from its recording (see engine/record.py), so the log shows the deal,
+the throws, the cut, every card played with what it pegged, the show with breakdowns and
+the result, exactly as the game went. The database is the one the server uses: the
+config file's ``[database] url``, or SQLite in ``server.data_dir``; ``--database URL``
+names another.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from door.config import ConfigError, load_config
+from door.storage.settings import DatabaseSettings, database_url
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number")
+    parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
+    parser.add_argument("--data-dir", metavar="DIR", help="where the SQLite database lives")
+    parser.add_argument("--database", metavar="URL", help="a database URL to read instead")
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    """Print the game's log; 0 when printed, 1 when there is no such game or the database
+    cannot be read, 2 for a bad configuration."""
+    try:
+        config = load_config(Path(args.config) if args.config else None)
+    except ConfigError as error:
+        print(f"cribbage-door replay: {error}", file=sys.stderr)
+        return 2
+    # Until the config loader knows [database] this falls back to its defaults.
+    settings: DatabaseSettings = getattr(config, "database", DatabaseSettings())
+    if args.database:
+        settings = DatabaseSettings(url=args.database)
+    url = database_url(settings, args.data_dir or config.server.data_dir)
+    # The store logs why a database cannot be used (file, reason): that is the message.
+    logging.basicConfig(level=logging.WARNING, format="cribbage-door replay: %(message)s")
+    return asyncio.run(_print_log(url, args.game_id))
+
+
+async def _print_log(url: str, game_id: int) -> int:
+    from door.storage.errors import StorageUnavailableError, StoreError
+    from door.storage.store import Store
+
+    try:
+        store = await Store.open(url)
+    except StorageUnavailableError:
+        return 1  # already logged, with the file and the reason
+    try:
+        lines = await store.game_log(game_id)
+    except StorageUnavailableError:
+        return 1
+    except StoreError as error:
+        print(f"cribbage-door replay: {error}", file=sys.stderr)
+        return 1
+    finally:
+        await store.close()
+    print("\n".join(lines))
+    return 0

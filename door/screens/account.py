@@ -1,0 +1,225 @@
+"""The account screens drawn from their state: the log-in and sign-up forms, a caller's
+statistics and the leaderboard. Pure: each function fills a Canvas; door/accounts.py runs
+the screens.
+
+::
+
+    0       title bar
+    2-      the form's box, or the table
+    22      message line (red for a refusal)
+    23      status line: the keys that work now
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from door.canvas import Canvas
+from door.screens import theme
+from door.screens.frame import draw_message, draw_status
+from door.screens.layout import SCREEN_COLS
+from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
+
+FORM_TOP: Final = 3
+FORM_LEFT: Final = 8
+FORM_WIDTH: Final = 64
+LABEL_WIDTH: Final = 20
+TABLE_TOP: Final = 3
+MASK: Final = "*"
+FORM_KEYS: Final = "RETURN next  BS erase  Esc back"
+
+
+@dataclass
+class FormField:
+    label: str
+    limit: int
+    secret: bool = False
+    text: str = ""
+
+    @property
+    def shown(self) -> str:
+        """What the caller sees typed: a password only as stars."""
+        return MASK * len(self.text) if self.secret else self.text
+
+
+@dataclass
+class FormView:
+    """A titled box of lines of explanation and fields; ``active`` is the field being
+    typed in (its end gets the cursor)."""
+
+    title: str
+    fields: list[FormField]
+    notes: tuple[str, ...] = ()
+    active: int = 0
+    message: str = ""
+    error: bool = False
+    status: str = FORM_KEYS
+
+
+def draw_title(canvas: Canvas, text: str) -> None:
+    canvas.fill(0, 0, SCREEN_COLS, " ", theme.STATUS)
+    canvas.put(0, 1, text[: SCREEN_COLS - 2], theme.STATUS)
+
+
+def draw_form(view: FormView) -> tuple[Canvas, tuple[int, int]]:
+    """The form and where the cursor goes (the end of the active field's text)."""
+    canvas = Canvas()
+    draw_title(canvas, view.title)
+    # Borders, a blank row, the notes and a blank row after them, a field every other row.
+    height = 3 + len(view.notes) + (1 if view.notes else 0) + 2 * len(view.fields)
+    canvas.box(
+        FORM_TOP,
+        FORM_LEFT,
+        height,
+        FORM_WIDTH,
+        theme.LABEL,
+        title=view.title,
+        title_style=theme.TITLE,
+        double=True,
+    )
+    row = FORM_TOP + 2
+    for note in view.notes:
+        canvas.put(row, FORM_LEFT + 3, note[: FORM_WIDTH - 6], theme.TEXT)
+        row += 1
+    if view.notes:
+        row += 1
+    cursor = (row, FORM_LEFT + 3 + LABEL_WIDTH)
+    for number, entry in enumerate(view.fields):
+        label_style = theme.BRIGHT if number == view.active else theme.LABEL
+        canvas.put(row, FORM_LEFT + 3, entry.label, label_style)
+        col = FORM_LEFT + 3 + LABEL_WIDTH
+        canvas.put(row, col, entry.shown, theme.BRIGHT)
+        if number == view.active:
+            cursor = (row, col + len(entry.shown))
+        row += 2
+    draw_message(canvas, view.message, error=view.error)
+    draw_status(canvas, view.status)
+    return canvas, cursor
+
+
+# --- statistics -----------------------------------------------------------------------
+
+_STAT_HEADINGS: Final = (
+    ("Opponent, runs, count", 30, "<"),
+    ("Games", 6, ">"),
+    ("Won", 5, ">"),
+    ("Lost", 5, ">"),
+    ("Win%", 6, ">"),
+    ("Skunks", 8, ">"),
+    ("Peg", 6, ">"),
+    ("Hand", 6, ">"),
+    ("Crib", 6, ">"),
+)
+MAX_MODE_ROWS: Final = 10
+
+
+def mode_name(line: StatLine) -> str:
+    if line.opponent == "all":
+        return "All modes"
+    return f"{line.opponent} {line.runs} {line.counting}"
+
+
+def stat_row(line: StatLine) -> str:
+    """One row of the table: Peg is pegging points per hand dealt, Hand and Crib the
+    average show, Skunks given/taken."""
+    cells = (
+        mode_name(line),
+        str(line.games),
+        str(line.wins),
+        str(line.losses),
+        f"{line.win_rate:.0%}",
+        f"{line.skunks_given}/{line.skunks_taken}",
+        f"{line.pegging_per_hand:.1f}",
+        f"{line.average_hand:.1f}",
+        f"{line.average_crib:.1f}",
+    )
+    return "".join(
+        f"{cell[:width]:{align}{width}}"
+        for cell, (_, width, align) in zip(cells, _STAT_HEADINGS, strict=True)
+    )
+
+
+def draw_stats(stats: PlayerStats, message: str = "") -> Canvas:
+    canvas = Canvas()
+    account = stats.account
+    since = account.created_at.strftime("%Y-%m-%d")
+    draw_title(canvas, f"Statistics for {account.handle}  (member since {since})")
+    headings = "".join(f"{name:{align}{width}}" for name, width, align in _STAT_HEADINGS)
+    canvas.put(TABLE_TOP - 1, 1, headings, theme.LABEL)
+    row = TABLE_TOP
+    if not stats.modes:
+        canvas.put(row + 1, 1, "No finished games yet: play one and come back!", theme.TEXT)
+    shown = stats.modes[:MAX_MODE_ROWS]
+    for line in shown:
+        canvas.put(row, 1, stat_row(line), theme.TEXT)
+        row += 1
+    if len(stats.modes) > len(shown):
+        canvas.put(row, 1, f"... and {len(stats.modes) - len(shown)} more modes", theme.DIM)
+        row += 1
+    total = stats.total
+    if stats.modes:
+        canvas.put(row, 1, "─" * (SCREEN_COLS - 2), theme.DIM)
+        canvas.put(row + 1, 1, stat_row(total), theme.BRIGHT)
+        row += 3
+        best = "none yet"
+        if total.best_hand_cards:
+            *hand, starter = total.best_hand_cards.split()
+            best = f"{total.best_hand_score} points, {' '.join(hand)} with {starter} cut"
+        details = (
+            f"Best hand: {best}",
+            f"Points: {total.pegging_points} pegging, {total.hand_points} in hands, "
+            f"{total.crib_points} in cribs, over {total.hands_dealt} hands",
+            f"Muggins: took {total.muggins_taken} points from others, "
+            f"gave away {total.muggins_given}",
+            f"Double skunks: gave {total.double_skunks_given}, took {total.double_skunks_taken}",
+        )
+        for offset, text in enumerate(details):
+            canvas.put(row + offset, 1, text[: SCREEN_COLS - 2], theme.TEXT)
+    draw_message(canvas, message)
+    draw_status(canvas, "Skunks given/taken  Peg: pegging per hand  any key: back")
+    return canvas
+
+
+# --- leaderboard ----------------------------------------------------------------------
+
+
+def leaderboard_title(order: str, min_games: int) -> str:
+    if order == "wins":
+        return "Leaderboard: most games won"
+    return f"Leaderboard: best win rate (at least {min_games} games)"
+
+
+def draw_leaderboard(
+    entries: Sequence[LeaderboardEntry], order: str, min_games: int, message: str = ""
+) -> Canvas:
+    canvas = Canvas()
+    draw_title(canvas, leaderboard_title(order, min_games))
+    left = 12
+    canvas.put(
+        TABLE_TOP,
+        left,
+        f"{'#':>3}  {'Handle':<22}{'Games':>6}{'Won':>6}{'Lost':>6}{'Win%':>7}",
+        theme.LABEL,
+    )
+    if not entries:
+        empty = (
+            "No games have been played yet."
+            if order == "wins"
+            else f"Nobody has played {min_games} games yet."
+        )
+        canvas.put(TABLE_TOP + 2, left, empty, theme.TEXT)
+    for offset, entry in enumerate(entries):
+        style = theme.TITLE if entry.place == 1 else theme.TEXT
+        canvas.put(
+            TABLE_TOP + 2 + offset,
+            left,
+            f"{entry.place:>3}  {entry.handle:<22}{entry.games:>6}{entry.wins:>6}"
+            f"{entry.losses:>6}{entry.win_rate:>7.0%}",
+            style,
+        )
+    draw_message(canvas, message)
+    other = "R best win rate" if order == "wins" else "W most wins"
+    draw_status(canvas, f"{other}  any other key: back")
+    return canvas

@@ -1,0 +1,67 @@
+"""What the store raises. Every message is written to be shown to a caller as it is.
+
+::
+
+    StoreError
+    ├── StorageUnavailableError   the database cannot be opened, read or written:
+    │                             callers can still play as guests
+    ├── GameNotFoundError
+    └── AccountError
+        ├── HandleError           a handle that breaks the rules
+        │   └── HandleTakenError  ...or that someone already has (in any case)
+        ├── PasswordRuleError     a password that breaks the rules
+        ├── LoginError            wrong handle or password
+        │   └── AccountLockedError  too many wrong passwords: try again later
+        └── SshKeyError           a public key that cannot be read or is someone else's
+"""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of everything the store raises on purpose."""
+
+
+class StorageUnavailableError(StoreError):
+    """The database cannot be used. ``str()`` is for callers; ``detail`` says for the
+    sysop's log which database and what went wrong."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail or message
+
+
+class GameNotFoundError(StoreError):
+    """No game has that number (or it is no longer open to save)."""
+
+
+class AccountError(StoreError):
+    """Something about an account, its handle, password or keys."""
+
+
+class HandleError(AccountError):
+    """A handle that breaks the rules."""
+
+
+class HandleTakenError(HandleError):
+    """A handle someone already has, compared without regard to case."""
+
+
+class PasswordRuleError(AccountError):
+    """A new password that breaks the rules (too short, the handle, control characters)."""
+
+
+class LoginError(AccountError):
+    """Wrong handle or password; deliberately does not say which."""
+
+
+class AccountLockedError(LoginError):
+    """Too many wrong passwords in a short time; ``seconds_left`` until the lock lifts."""
+
+    def __init__(self, message: str, seconds_left: int) -> None:
+        super().__init__(message)
+        self.seconds_left = seconds_left
+
+
+class SshKeyError(AccountError):
+    """A public key that cannot be read, or that belongs to another account."""

@@ -1,0 +1,1 @@
+"""The revisions, oldest first by their down_revision chain. Alembic skips this file."""

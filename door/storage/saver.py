@@ -1,0 +1,137 @@
+"""Saving a game after every action, without making the game wait for the database.
+
+A ``GameSaver`` is the ``on_action`` hook of an ``engine.record.RecordedGame``: the game
+calls it (synchronously) after each action, and it hands the newest recording to one
+writer task per game, which writes it as soon as the previous write is done. Writes
+never pile up: a writer that falls behind skips to the newest recording. So a crash or
+restart loses at most the action being written, and a slow disk never slows the play.
+
+When the game ends (someone reaches 121) the saver closes it in the store itself: the
+log and every seated account's statistics. A caller who quits is settled with
+``forfeit(seat)``. A line that drops settles nothing: the game stays open to resume.
+
+The saver never raises into the game. If the store fails, the saver logs it, stops
+saving that game, and says so in ``failure`` (the game plays on as a guest's would).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from door.storage.errors import StorageUnavailableError, StoreError
+from door.storage.store import Seat, Store
+from engine.game import Phase
+from engine.record import Action, RecordedGame, Recording
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class _SavedGame:
+    """One game of the table's run and its row in the store."""
+
+    game: RecordedGame
+    game_id: int | None = None
+    settled: bool = False
+
+
+def opponent_kind(players: int, callers: int, level: str) -> str:
+    """The name statistics are kept under for whom a caller played: "computer-normal"
+    against the computer alone, "people" when other callers sat in; "-3p" or "-4p" is
+    added for three and four players."""
+    kind = "people" if callers > 1 else f"computer-{level}"
+    return kind if players == 2 else f"{kind}-{players}p"
+
+
+class GameSaver:
+    """Keeps one table's games saved; see the module docstring.
+
+    ``seats`` says who sits where (accounts and names), ``opponent`` the kind of
+    opponent the statistics are kept under ("computer-normal", "human"...). Pass the
+    ``game`` and its ``game_id`` when resuming a saved game, so it goes on in its row.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        seats: Sequence[Seat],
+        opponent: str,
+        *,
+        game: RecordedGame | None = None,
+        game_id: int | None = None,
+    ) -> None:
+        self.store = store
+        self.seats = tuple(seats)
+        self.opponent = opponent
+        self.failure: StoreError | None = None
+        self._current = _SavedGame(game, game_id) if game is not None else None
+        # Newest first-unwritten state of each game, oldest game first: a game's states
+        # are coalesced, but a finished game's last state is never lost to the next's.
+        self._queue: list[tuple[_SavedGame, Recording, bool]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    @property
+    def game_id(self) -> int | None:
+        """The current game's number in the store (None until its first save)."""
+        return self._current.game_id if self._current is not None else None
+
+    def action_taken(self, game: RecordedGame, action: Action) -> None:
+        """The game's ``on_action`` hook: save the game as it now stands."""
+        if self._current is None or self._current.game is not game:
+            self._current = _SavedGame(game)  # the next game of a play-again run
+        state = (self._current, game.recording, game.phase is Phase.OVER)
+        if self._queue and self._queue[-1][0] is self._current:
+            self._queue[-1] = state
+        else:
+            self._queue.append(state)
+        if self.failure is None and (self._writer is None or self._writer.done()):
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def flush(self) -> None:
+        """Wait until everything handed over so far is written (or the store failed)."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+
+    async def forfeit(self, seat: int) -> None:
+        """The caller in ``seat`` left the game unfinished: it is a loss for their side.
+
+        Does nothing if the game was never saved or is already settled.
+        """
+        await self.flush()
+        saved = self._current
+        if self.failure is not None or saved is None or saved.game_id is None or saved.settled:
+            return
+        try:
+            await self.store.finish_game(saved.game_id, saved.game.recording, forfeited_by=seat)
+            saved.settled = True
+        except StoreError as error:
+            self._failed(error)
+
+    async def _write(self) -> None:
+        while self._queue and self.failure is None:
+            saved, recording, over = self._queue.pop(0)
+            try:
+                if saved.game_id is None:
+                    saved.game_id = await self.store.start_game(
+                        recording, self.seats, self.opponent
+                    )
+                    logger.info("game %d saved for %s", saved.game_id, self._names())
+                elif not over:
+                    await self.store.save_game(saved.game_id, recording)
+                if over and not saved.settled:
+                    await self.store.finish_game(saved.game_id, recording)
+                    saved.settled = True
+            except StoreError as error:
+                self._failed(error)
+
+    def _failed(self, error: StoreError) -> None:
+        self.failure = error
+        self._queue.clear()
+        if not isinstance(error, StorageUnavailableError):  # that one the store logged
+            logger.error("games for %s are no longer saved: %s", self._names(), error)
+
+    def _names(self) -> str:
+        return ", ".join(seat.name for seat in self.seats)

@@ -1,0 +1,172 @@
+"""The tables, in SQLAlchemy Core. The migrations in door/storage/migrations build exactly
+this (a test compares them), so change both together: add a revision, never edit one.
+
+accounts      one row per caller with a handle
+ssh_keys      public keys that log an account in over SSH
+player_stats  running totals per account and per mode (runs rule x counting x opponent)
+games         every game saved as it is played (its recording, after each action)
+game_seats    who sat where in a game: an account, or a name only (guest, computer)
+game_logs     finished games: the final recording and the result, for replay
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    text,
+)
+
+# Constraint names are spelled out so that migrations can name them on every database.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """A moment, stored as UTC without a zone (SQLite has none) and read back as UTC."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: Dialect) -> Any:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("store moments with their time zone")
+        return value.astimezone(dt.UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> dt.datetime | None:
+        if value is None:
+            return None
+        moment: dt.datetime = value
+        return moment.replace(tzinfo=dt.UTC)
+
+
+def _counter(name: str) -> Column[int]:
+    return Column(name, Integer, nullable=False, server_default=text("0"))
+
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("handle", String(20), nullable=False),
+    # The handle lowercased: two handles differing only in case are one handle.
+    Column("handle_key", String(20), nullable=False, unique=True),
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("last_login_at", UTCDateTime),
+    # Wrong passwords since first_failed_at; reaching the limit sets locked_until.
+    _counter("failed_logins"),
+    Column("first_failed_at", UTCDateTime),
+    Column("locked_until", UTCDateTime),
+)
+
+ssh_keys = Table(
+    "ssh_keys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    # "type base64", without the comment: the form keys are compared in.
+    Column("public_key", Text, nullable=False, unique=True),
+    Column("added_at", UTCDateTime, nullable=False),
+)
+
+STAT_COUNTERS = (
+    "games",
+    "wins",
+    "losses",
+    "skunks_given",
+    "skunks_taken",
+    "double_skunks_given",
+    "double_skunks_taken",
+    "pegging_points",
+    "hand_points",
+    "crib_points",
+    "muggins_taken",
+    "muggins_given",
+    "hands_dealt",
+    "hands_shown",
+    "cribs_shown",
+)
+"""The player_stats columns that only ever add up."""
+
+player_stats = Table(
+    "player_stats",
+    metadata,
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("runs", String(8), primary_key=True),
+    Column("counting", String(8), primary_key=True),
+    Column("opponent", String(24), primary_key=True),
+    *(_counter(name) for name in STAT_COUNTERS),
+    _counter("best_hand_score"),
+    # The best hand's four cards and the starter, e.g. "5H 5D 5C JS 5S".
+    Column("best_hand_cards", String(20)),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("players", Integer, nullable=False),
+    Column("runs", String(8), nullable=False),
+    Column("counting", String(8), nullable=False),
+    Column("opponent", String(24), nullable=False),
+    # engine.record.Recording as JSON, rewritten after every action.
+    Column("recording", Text, nullable=False),
+    # How many actions that recording holds: a late, older save never overwrites a newer.
+    _counter("actions"),
+    Column("finished", Boolean, nullable=False, server_default=text("false")),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
+    Column("name", String(20), nullable=False),
+    Index(None, "account_id"),
+)
+
+game_logs = Table(
+    "game_logs",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("recording", Text, nullable=False),
+    # JSON: winner side, final scores, skunks, who forfeited (see door.storage.stats).
+    Column("result", Text, nullable=False),
+    Column("finished_at", UTCDateTime, nullable=False),
+)

@@ -1,0 +1,150 @@
+"""A recorded game told as plain text, line by line: the deal, the throws, the cut, every
+card played with what it pegged, the show with its breakdowns, and the result.
+
+The lines come from replaying the recording, so the log can never disagree with the game.
+Cards are written in the engine's notation (``5H``, ``TD``): the log is for a console,
+a file or an e-mail, where suit symbols may not survive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import format_cards
+from engine.events import (
+    CardPlayed,
+    CountReset,
+    CutForDeal,
+    Event,
+    GameOver,
+    GoSaid,
+    HandDealt,
+    Pegged,
+    ShowScored,
+    StarterCut,
+)
+from engine.record import Action, RecordedGame, Recording, replay_steps
+
+INDENT = "  "
+
+
+def default_names(players: int) -> tuple[str, ...]:
+    return tuple(f"Player {seat + 1}" for seat in range(players))
+
+
+def game_log(recording: Recording, names: Sequence[str] | None = None) -> list[str]:
+    """The whole game as text lines; ``names`` holds one name per seat.
+
+    Raises RecordingError if the recording does not replay.
+    """
+    names = tuple(names) if names else default_names(recording.players)
+    if len(names) != recording.players:
+        names = default_names(recording.players)
+    counting = "by the players, with muggins" if recording.counting == "manual" else "by the door"
+    lines = [
+        f"Cribbage for {recording.players}: {', '.join(names)}.",
+        f"Pegging runs {'in any order' if recording.runs == 'free' else 'in exact order'}; "
+        f"the show is counted {counting}.",
+    ]
+    finished = False
+    for action, events, game in replay_steps(recording):
+        lines.extend(_action_lines(action, events, game, names))
+        finished = finished or any(isinstance(event, GameOver) for event in events)
+    if not finished:
+        lines.extend(["", "The game was not finished."])
+    return lines
+
+
+def _action_lines(
+    action: Action, events: Sequence[Event], game: RecordedGame, names: Sequence[str]
+) -> list[str]:
+    lines: list[str] = []
+    if action.name == "discard":
+        seat, thrown = action.args
+        assert isinstance(seat, int) and isinstance(thrown, tuple)
+        lines.append(f"{INDENT}{names[seat]} throws {' '.join(thrown)} to the crib.")
+    for event in events:
+        lines.extend(_event_lines(event, game, names))
+    return lines
+
+
+def _event_lines(event: Event, game: RecordedGame, names: Sequence[str]) -> list[str]:
+    if isinstance(event, CutForDeal):
+        cuts = ", ".join(f"{names[seat]} cuts {card}" for seat, card in event.draws)
+        outcome = "a tie, cut again" if event.dealer is None else f"{names[event.dealer]} deals"
+        return [f"Cut for deal: {cuts}: {outcome}."]
+    if isinstance(event, HandDealt):
+        lines = ["", f"Hand {event.hand_number}: {names[event.dealer]} deals."]
+        for seat in range(game.players):
+            lines.append(f"{INDENT}{names[seat]} is dealt {format_cards(game.hand(seat))}.")
+        if game.players == 3:
+            lines.append(f"{INDENT}One card goes to the crib from the deck: {game.crib[0]}.")
+        return lines
+    if isinstance(event, StarterCut):
+        return [
+            f"{INDENT}{names[event.cutter]} cuts card {event.position}: "
+            f"the starter is {event.card}."
+        ]
+    if isinstance(event, CardPlayed):
+        return [f"{INDENT}{names[event.seat]} plays {event.card}, count {event.count}."]
+    if isinstance(event, GoSaid):
+        return [f"{INDENT}{names[event.seat]} cannot play: go."]
+    if isinstance(event, CountReset):
+        if event.leader is None:
+            return ["", f"{INDENT}The show (starter {game.starter}):"]
+        return [f"{INDENT}The count starts again at 0."]
+    if isinstance(event, Pegged):
+        score = _score_line(game, names, event)
+        if event.reason in ("hand", "crib"):
+            return [f"{INDENT}{INDENT}{names[event.seat]} pegs {event.points} ({score})."]
+        if event.reason.startswith("muggins"):
+            return [f"{INDENT}{INDENT}Muggins! {names[event.seat]} takes {event.points} ({score})."]
+        return [
+            f"{INDENT}{INDENT}{event.reason[0].upper()}{event.reason[1:]}: "
+            f"{names[event.seat]} pegs {event.points} ({_score_line(game, names, event)})."
+        ]
+    if isinstance(event, ShowScored):
+        return _show_lines(event, names)
+    if isinstance(event, GameOver):
+        return _game_over_lines(event, game, names)
+    return []
+
+
+def _side_name(game: RecordedGame, names: Sequence[str], side: int) -> str:
+    seats = [seat for seat in range(game.players) if game.side_of(seat) == side]
+    return " and ".join(names[seat] for seat in seats)
+
+
+def _score_line(game: RecordedGame, names: Sequence[str], event: Pegged) -> str:
+    """The pegging side's score after these points: ``Alice 17``."""
+    return f"{_side_name(game, names, event.side)} {event.score}"
+
+
+def _show_lines(event: ShowScored, names: Sequence[str]) -> list[str]:
+    whose = f"{names[event.seat]}'s {'crib' if event.is_crib else 'hand'}"
+    score = event.score
+    head = f"{INDENT}{whose} {format_cards(score.hand)}: {score.total}."
+    lines = [head]
+    lines.extend(f"{INDENT}{INDENT}{item}" for item in score.items)
+    lines.append(f"{INDENT}{INDENT}{score.announcement}")
+    if event.claim is not None:
+        if event.claim > score.total:
+            verdict = "too many, so nothing scores"
+        elif event.claim < score.total:
+            verdict = f"{score.total - event.claim} missed"
+        else:
+            verdict = "right"
+        lines.append(f"{INDENT}{INDENT}{names[event.seat]} claims {event.claim}: {verdict}.")
+        if event.remark:
+            lines.append(f"{INDENT}{INDENT}{event.remark}")
+    return lines  # the points follow as Pegged events
+
+
+def _game_over_lines(event: GameOver, game: RecordedGame, names: Sequence[str]) -> list[str]:
+    scores = ", ".join(
+        f"{_side_name(game, names, side)} {score}" for side, score in enumerate(event.scores)
+    )
+    lines = ["", f"{_side_name(game, names, event.winner_side)} won the game: {scores}."]
+    for side, kind in event.skunks:
+        lines.append(f"{_side_name(game, names, side)} took a {kind}.")
+    return lines
