@@ -1,6 +1,7 @@
-"""The ``cribbage-door`` command: serve (the default) and selfplay.
+"""The ``cribbage-door`` command: serve (the default), console, sysop-password, selfplay.
 
-With no command, or ``serve``, it runs the door server.
+With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
+at this terminal; ``sysop-password`` prints the hash for ``[sysop] password_hash``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
     serve = commands.add_parser("serve", help="run the door server (the default)")
     add_serve_arguments(serve)
+    console = commands.add_parser(
+        "console", help="run the door server with the sysop at this terminal"
+    )
+    add_serve_arguments(console)
+    console.add_argument(
+        "--log-file", metavar="FILE", help="where the log goes (default: door-console.log)"
+    )
+    commands.add_parser(
+        "sysop-password", help="ask for the sysop's password and print its hash for the config"
+    )
     selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument("--seed", type=int, default=1)
@@ -103,10 +114,33 @@ def selfplay_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def sysop_password_command() -> int:
+    """Ask twice for a password (without echo) and print the config line with its hash."""
+    import getpass
+
+    from door.sysop import hash_password
+
+    password = getpass.getpass("Sysop password: ")
+    if len(password) < 8:
+        print("cribbage-door: use at least 8 characters", file=sys.stderr)
+        return 2
+    if getpass.getpass("Again: ") != password:
+        print("cribbage-door: the two passwords differ", file=sys.stderr)
+        return 2
+    print(f'password_hash = "{hash_password(password)}"')
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "selfplay":
         return selfplay_command(args)
+    if args.command == "console":
+        from door.console import console_command
+
+        return console_command(args)
+    if args.command == "sysop-password":
+        return sysop_password_command()
     from door.serve import serve_command
 
     return serve_command(args)

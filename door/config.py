@@ -40,12 +40,26 @@ class GameConfig:
     level: str = "normal"
     # How long each of the computer's moves stays on screen before the next.
     computer_pause_seconds: float = 0.8
+    # How long a game between callers waits for one whose line dropped before the
+    # computer takes their seat (the others may hand it over sooner).
+    reconnect_wait_seconds: float = 120.0
 
 
 @dataclass(frozen=True)
 class DoorConfig:
     bbs_name: str = "Cribbage Door"
-    sysop: str = "Sysop"
+
+
+@dataclass(frozen=True)
+class SysopConfig:
+    """The sysop's account. Nobody else may use ``name``. Over SSH the sysop logs in with
+    the password whose hash is ``password_hash`` (made by ``cribbage-door sysop-password``;
+    empty: no password login) or with one of ``authorized_keys`` (OpenSSH public key
+    lines). On the machine itself, ``cribbage-door console`` needs neither."""
+
+    name: str = "Sysop"
+    password_hash: str = ""
+    authorized_keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -53,9 +67,17 @@ class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     game: GameConfig = field(default_factory=GameConfig)
     door: DoorConfig = field(default_factory=DoorConfig)
+    sysop: SysopConfig = field(default_factory=SysopConfig)
 
 
-_SECTIONS: dict[str, type] = {"server": ServerConfig, "game": GameConfig, "door": DoorConfig}
+_SECTIONS: dict[str, type] = {
+    "server": ServerConfig,
+    "game": GameConfig,
+    "door": DoorConfig,
+    "sysop": SysopConfig,
+}
+_MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash"})
+_HASH_PREFIXES: tuple[str, ...] = ("scrypt$", "$argon2")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "game.runs": ("free", "exact"),
     "game.counting": ("auto", "manual"),
@@ -63,6 +85,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 _RANGES: dict[str, tuple[float, float]] = {
     "game.computer_pause_seconds": (0, 10),
+    "game.reconnect_wait_seconds": (1, 3600),
     "server.telnet_port": (0, 65535),
     "server.ssh_port": (0, 65535),
     "server.max_sessions": (1, 100_000),
@@ -80,8 +103,22 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         value = float(value)
     if expected is bool and not isinstance(value, bool):
         raise ConfigError(f"{where}: {key} must be true or false, not {value!r}")
-    if expected is str and (not isinstance(value, str) or not value.strip()):
+    if expected is str and not isinstance(value, str):
+        raise ConfigError(f"{where}: {key} must be a string, not {value!r}")
+    if expected is str and key not in _MAY_BE_EMPTY and not value.strip():
         raise ConfigError(f"{where}: {key} must be a non-empty string, not {value!r}")
+    if key == "sysop.password_hash" and value and not value.startswith(_HASH_PREFIXES):
+        raise ConfigError(
+            f"{where}: {key} must be a hash from 'cribbage-door sysop-password', not a password"
+        )
+    if expected is tuple:
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(item, str) and len(item.split()) >= 2 for item in value
+        ):
+            raise ConfigError(
+                f"{where}: {key} must be a list of public key lines ('ssh-ed25519 AAAA...')"
+            )
+        value = tuple(item.strip() for item in value)
     if key in _CHOICES and value not in _CHOICES[key]:
         raise ConfigError(
             f"{where}: {key} must be one of {', '.join(_CHOICES[key])}, not {value!r}"
@@ -107,7 +144,13 @@ def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
             if key not in known:
                 raise ConfigError(f"{where}: unknown key {dotted}")
             # annotations are strings under `from __future__ import annotations`
-            expected = {"int": int, "str": str, "bool": bool, "float": float}[str(known[key].type)]
+            expected = {
+                "int": int,
+                "str": str,
+                "bool": bool,
+                "float": float,
+                "tuple[str, ...]": tuple,
+            }[str(known[key].type)]
             values[key] = _check_value(where, dotted, expected, value)
         sections[section_name] = section_cls(**values)
     for name in data:

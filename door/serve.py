@@ -85,8 +85,12 @@ async def run_server(
     *,
     stop: asyncio.Event | None = None,
     on_ready: Callable[[Listening], None] | None = None,
+    on_door: Callable[[Door], None] | None = None,
 ) -> None:
-    """Serve until ``stop`` is set (or SIGINT/SIGTERM), then tell callers and close."""
+    """Serve until ``stop`` is set (or SIGINT/SIGTERM), then tell callers and close.
+
+    ``on_door`` is given the door once it listens (the console runs the sysop's session
+    in it)."""
     door = Door(config)
     listening = await start_listeners(door, config)
     stop = stop or asyncio.Event()
@@ -102,6 +106,8 @@ async def run_server(
         logger.warning("both listeners are disabled (port 0): nothing to serve")
     if on_ready is not None:
         on_ready(listening)
+    if on_door is not None:
+        on_door(door)
     try:
         await stop.wait()
     finally:

@@ -9,6 +9,7 @@ import random
 
 from door.config import Config
 from door.idle import IdleGuardTerminal
+from door.presence import Presence
 from door.session import Caller, run_session
 from door.terminal import Disconnected, Terminal
 
@@ -19,20 +20,27 @@ SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Good
 
 
 class Door:
-    """Holds the sessions in progress, so they can be counted, told and closed."""
+    """Holds the sessions in progress, so they can be counted, told and closed, and the
+    ``Presence`` they share: who is online, the lobby, the tables."""
 
     def __init__(self, config: Config, rng: random.Random | None = None) -> None:
         self.config = config
         self.rng = rng or random.Random()
         self.terminals: set[Terminal] = set()
+        self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
         self.closing = False
 
     @property
     def caller_count(self) -> int:
         return len(self.terminals)
 
-    async def serve_caller(self, terminal: Terminal, caller: Caller) -> None:
-        """Run one caller's session to its end; never lets an error escape to the transport."""
+    async def serve_caller(
+        self, terminal: Terminal, caller: Caller, *, idle_guard: bool = True
+    ) -> None:
+        """Run one caller's session to its end; never lets an error escape to the transport.
+
+        ``idle_guard`` hangs up on a caller who presses nothing for too long (not on the
+        sysop at the local console)."""
         if self.closing or len(self.terminals) >= self.config.server.max_sessions:
             terminal.write(FULL_MESSAGE)
             with contextlib.suppress(Disconnected):
@@ -40,12 +48,15 @@ class Door:
             terminal.close()
             return
         server = self.config.server
-        guarded = IdleGuardTerminal(
-            terminal, server.idle_warning_seconds, server.idle_timeout_seconds
-        )
+        session_terminal: Terminal = terminal
+        if idle_guard:
+            session_terminal = IdleGuardTerminal(
+                terminal, server.idle_warning_seconds, server.idle_timeout_seconds
+            )
         self.terminals.add(terminal)
         try:
-            await run_session(guarded, self.config, caller, random.Random(self.rng.getrandbits(64)))
+            rng = random.Random(self.rng.getrandbits(64))
+            await run_session(session_terminal, self.config, caller, rng, self.presence)
         except Exception:
             logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)
         finally:
@@ -55,6 +66,7 @@ class Door:
     async def shut_down(self) -> None:
         """Tell every caller the door is closing, then hang up on them."""
         self.closing = True
+        self.presence.close_tables()
         for terminal in list(self.terminals):
             terminal.write(SHUTDOWN_MESSAGE)
         await asyncio.gather(

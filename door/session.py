@@ -1,17 +1,22 @@
-"""One caller's way through the door: welcome, name, menu, games, goodbye."""
+"""One caller's way through the door: welcome, name, the lobby, games, goodbye.
+
+A caller whose line dropped in the middle of a game with other people, and who calls
+back under the same name, goes straight back to their seat.
+"""
 
 from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from door.ansi import CLEAR_SCREEN, HIDE_CURSOR, SHOW_CURSOR, Color, Palette, at, sanitize
+from door.ansi import CLEAR_SCREEN, HIDE_CURSOR, SHOW_CURSOR, Color, Palette, at
 from door.canvas import Canvas, Renderer
-from door.charset import Charset
 from door.config import Config
 from door.keys import Key
 from door.line_input import Cancelled, read_line
+from door.lobby import Lobby, MenuChoices
+from door.presence import IN_THE_LOBBY, MAX_NAME_LENGTH, Member, NameInUse, Presence, clean_name
 from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help
 from door.terminal import Disconnected, Terminal
@@ -19,52 +24,80 @@ from door.texts import load_text
 
 logger = logging.getLogger(__name__)
 
-MAX_NAME_LENGTH = 20
-LEVELS = ("easy", "normal", "expert")
-CHARSET_NAMES = {Charset.UTF8: "UTF-8", Charset.CP437: "CP437 (BBS)", Charset.ASCII: "plain ASCII"}
-CHARSET_CYCLE = (Charset.UTF8, Charset.CP437, Charset.ASCII)
+__all__ = ["Caller", "MenuChoices", "clean_name", "run_session"]
 
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is on the line: a name already known (SSH user), how they came, from where."""
+    """Who is on the line: a name already known (SSH user), how they came, from where,
+    and whether they proved to be the sysop (SSH key or password, or the local console)."""
 
     name: str | None
     transport: str
     peer: str = ""
-
-
-@dataclass
-class MenuChoices:
-    runs: str = "free"
-    counting: str = "auto"
-    level: str = "normal"
-    games_won: int = 0
-    games_lost: int = 0
-    notes: list[str] = field(default_factory=list)
-
-
-def clean_name(text: str) -> str:
-    return " ".join(sanitize(text, MAX_NAME_LENGTH).split())
+    sysop: bool = False
 
 
 async def run_session(
-    terminal: Terminal, config: Config, caller: Caller, rng: random.Random | None = None
+    terminal: Terminal,
+    config: Config,
+    caller: Caller,
+    rng: random.Random | None = None,
+    presence: Presence | None = None,
 ) -> None:
-    """Serve one caller until they quit or the line drops; always closes the terminal."""
+    """Serve one caller until they quit or the line drops; always closes the terminal.
+
+    ``presence`` is the door's registry of who is online (a session alone gets its own)."""
     rng = rng or random.Random()
+    presence = presence or Presence(config.sysop.name)
+    member: Member | None = None
     try:
         terminal.write(HIDE_CURSOR)
-        name = clean_name(caller.name or "") or await ask_name(terminal, config)
-        logger.info("%s caller %r from %s", caller.transport, name, caller.peer)
+        member = await sign_in(terminal, config, caller, presence)
+        logger.info("%s caller %r from %s", caller.transport, member.name, caller.peer)
         choices = MenuChoices(config.game.runs, config.game.counting, config.game.level)
-        await main_menu(terminal, config, name, choices, rng)
-        terminal.write(f"{SHOW_CURSOR}{CLEAR_SCREEN}Thanks for playing, {name}. Goodbye!\r\n")
+        lobby = Lobby(presence, member, config, choices, rng, lambda: show_help(terminal))
+        await rejoin_game(presence, member, lobby)
+        await lobby.run()
+        terminal.write(
+            f"{SHOW_CURSOR}{CLEAR_SCREEN}Thanks for playing, {member.name}. Goodbye!\r\n"
+        )
         await terminal.flush()
     except Disconnected:
         logger.info("%s caller from %s disconnected", caller.transport, caller.peer)
     finally:
+        if member is not None:
+            presence.leave(member)
         terminal.close()
+
+
+async def sign_in(terminal: Terminal, config: Config, caller: Caller, presence: Presence) -> Member:
+    """Put the caller online under their name, asking for one (again) until it is free."""
+    name = clean_name(caller.name or "")
+    if caller.sysop:
+        name = config.sysop.name
+    message = ""
+    while True:
+        if name:
+            try:
+                return presence.join(name, terminal, sysop=caller.sysop)
+            except NameInUse as taken:
+                message = f"Sorry, {taken}. Please choose another name."
+        name = await ask_name(terminal, config, message)
+
+
+async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> None:
+    """Back to the seat a game kept for this caller when their line dropped."""
+    table = presence.table_waiting_for(member.name)
+    if table is None:
+        return
+    person = table.rejoin(member.name, member.terminal)
+    if person is None:
+        return
+    presence.notice(f"{member.name} is back at {table.title}.")
+    member.seat = person
+    await lobby.go_where_called()
+    presence.set_place(member, IN_THE_LOBBY)
 
 
 def draw_welcome(terminal: Terminal, config: Config) -> None:
@@ -76,14 +109,13 @@ def draw_welcome(terminal: Terminal, config: Config) -> None:
     terminal.write(at(7, 4) + palette.paint(f"Welcome to {config.door.bbs_name}!", bold=True))
 
 
-async def ask_name(terminal: Terminal, config: Config) -> str:
+async def ask_name(terminal: Terminal, config: Config, message: str = "") -> str:
     palette = Palette(terminal.color_mode)
-    message = ""
     while True:
         draw_welcome(terminal, config)
         terminal.write(at(9, 4) + "The caller enters their name as player 1.")
         if message:
-            terminal.write(at(13, 4) + palette.paint(message, fg=Color.RED, bold=True))
+            terminal.write(at(13, 4) + palette.paint(message[:76], fg=Color.RED, bold=True))
         terminal.write(at(11, 4) + "Your name: " + SHOW_CURSOR)
         try:
             name = clean_name(await read_line(terminal, MAX_NAME_LENGTH))
@@ -93,87 +125,6 @@ async def ask_name(terminal: Terminal, config: Config) -> str:
         if name:
             return name
         message = "Please type a name (letters, digits, spaces), then press RETURN."
-
-
-def draw_menu(terminal: Terminal, config: Config, name: str, choices: MenuChoices) -> None:
-    palette = Palette(terminal.color_mode)
-    draw_welcome(terminal, config)
-    terminal.write(at(7, 4) + palette.paint(f"Welcome, {name}!", bold=True) + "\x1b[K")
-    if choices.games_won or choices.games_lost:
-        terminal.write(f"   Games this call: {choices.games_won} won, {choices.games_lost} lost.")
-
-    def option(row: int, key: str, text: str, chosen: bool = False) -> None:
-        mark = palette.paint(" <", fg=Color.YELLOW, bold=True) if chosen else ""
-        key_text = palette.paint(f"{key:>2}", fg=Color.YELLOW, bold=True)
-        terminal.write(at(row, 6) + f"{key_text}  {text}{mark}")
-
-    option(9, "P", "Play the computer")
-    option(11, "1", "Pegging runs in any order (7-5-6 is a run)", choices.runs == "free")
-    option(12, "2", "Pegging runs in exact order (5-6-7 or 7-6-5 only)", choices.runs == "exact")
-    counting = "you count your hands (muggins!)" if choices.counting == "manual" else "automatic"
-    option(13, "A", f"Counting the show: {counting}")
-    option(14, "D", f"Difficulty: {choices.level}")
-    option(15, "S", f"Character set: {CHARSET_NAMES[terminal.charset]}")
-    option(16, "?", "Help")
-    option(17, "Q", "Quit")
-    for row, note in enumerate(choices.notes[-2:], start=19):
-        terminal.write(at(row, 6) + palette.paint(note[:72], fg=Color.GREEN))
-    terminal.write(at(22, 6) + "Press a key: " + palette.paint("P 1 2 A D S ? Q", bold=True))
-
-
-async def main_menu(
-    terminal: Terminal, config: Config, name: str, choices: MenuChoices, rng: random.Random
-) -> None:
-    while True:
-        draw_menu(terminal, config, name, choices)
-        await terminal.flush()
-        key = await terminal.read_key()
-        char = key.char.lower() if key.is_printable else ""
-        if char == "q" or key == Key.CTRL_C:
-            return
-        if char == "p" or key == Key.ENTER:
-            await play_computer(terminal, name, choices, rng, config.game.computer_pause_seconds)
-        elif char in ("1", "2"):
-            choices.runs = "free" if char == "1" else "exact"
-        elif char == "a":
-            choices.counting = "manual" if choices.counting == "auto" else "auto"
-        elif char == "d":
-            choices.level = LEVELS[(LEVELS.index(choices.level) + 1) % len(LEVELS)]
-        elif char == "s":
-            position = CHARSET_CYCLE.index(terminal.charset)
-            terminal.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
-        elif char == "?" or key == Key.F1:
-            await show_help(terminal)
-
-
-async def play_computer(
-    terminal: Terminal, name: str, choices: MenuChoices, rng: random.Random, pause: float
-) -> None:
-    from door.table import GameOptions, GameResult, play_against_computer
-
-    options = GameOptions(runs=choices.runs, counting=choices.counting, level=choices.level)
-
-    def finished(result: GameResult) -> None:
-        if result.caller_won:
-            choices.games_won += 1
-        else:
-            choices.games_lost += 1
-        skunk = f" ({result.skunk})" if result.skunk else ""
-        outcome = "You won" if result.caller_won else "The computer won"
-        high = max(result.caller_score, result.computer_score)
-        low = min(result.caller_score, result.computer_score)
-        choices.notes.append(f"{outcome} {high} to {low}{skunk}.")
-
-    result = await play_against_computer(
-        terminal,
-        options,
-        name,
-        rng=random.Random(rng.getrandbits(64)),
-        pause=pause,
-        on_game_over=finished,
-    )
-    if result.quit:
-        choices.notes.append("Game abandoned.")
 
 
 async def show_help(terminal: Terminal) -> None:

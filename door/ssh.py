@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,10 @@ import asyncssh
 from asyncssh.encryption import get_default_encryption_algs
 from asyncssh.kex import get_default_kex_algs
 
+from door.config import ConfigError, SysopConfig
 from door.server import Door
 from door.session import Caller
+from door.sysop import verify_password
 from door.terminal import StreamTerminal
 
 logger = logging.getLogger(__name__)
@@ -57,10 +60,46 @@ class _SSHSink:
 
 
 class DoorSSHServer(asyncssh.SSHServer):
-    """Until accounts exist, anyone may log in and the user name is their name."""
+    """Callers log in under any user name, which becomes their name, with no password;
+    the sysop's name alone needs the sysop's password or one of the sysop's keys."""
+
+    def __init__(self, sysop: SysopConfig, sysop_keys: frozenset[bytes]) -> None:
+        self.sysop = sysop
+        self.sysop_keys = sysop_keys
+
+    def _is_sysop(self, username: str) -> bool:
+        return username.casefold() == self.sysop.name.casefold()
 
     def begin_auth(self, username: str) -> bool:
-        return False
+        return self._is_sysop(username)
+
+    def password_auth_supported(self) -> bool:
+        return bool(self.sysop.password_hash)
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        if not self._is_sysop(username) or not self.sysop.password_hash:
+            return False
+        # scrypt and argon2 are meant to be slow: keep them off the event loop.
+        return await asyncio.to_thread(verify_password, self.sysop.password_hash, password)
+
+    def public_key_auth_supported(self) -> bool:
+        return bool(self.sysop_keys)
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        return self._is_sysop(username) and key.public_data in self.sysop_keys
+
+
+def sysop_keys(sysop: SysopConfig) -> frozenset[bytes]:
+    """The sysop's authorized keys; a ConfigError names the key line that does not read."""
+    keys = set()
+    for number, line in enumerate(sysop.authorized_keys, start=1):
+        try:
+            keys.add(asyncssh.import_public_key(line).public_data)
+        except (asyncssh.KeyImportError, ValueError) as error:
+            raise ConfigError(
+                f"sysop.authorized_keys: key {number} is not an OpenSSH public key ({error})"
+            ) from None
+    return frozenset(keys)
 
 
 def load_host_keys(data_dir: Path) -> list[asyncssh.SSHKey]:
@@ -98,16 +137,25 @@ async def start_ssh(
         source.terminal = terminal
         terminal.start()
         peer = process.get_extra_info("peername")
-        name = process.get_extra_info("username")
-        caller = Caller(name=name, transport="ssh", peer=f"{peer[0]}:{peer[1]}" if peer else "")
+        name = process.get_extra_info("username") or ""
+        # Only the sysop's password or key gets a connection in under the sysop's name.
+        is_sysop = name.casefold() == sysop.name.casefold()
+        caller = Caller(
+            name=name,
+            transport="ssh",
+            peer=f"{peer[0]}:{peer[1]}" if peer else "",
+            sysop=is_sysop,
+        )
         await door.serve_caller(terminal, caller)
 
+    sysop = door.config.sysop
+    keys = sysop_keys(sysop)
     options: dict[str, Any] = {}
     if legacy_algorithms:
         options["kex_algs"] = [*get_default_kex_algs(), *LEGACY_KEX]
         options["encryption_algs"] = [*get_default_encryption_algs(), *LEGACY_CIPHERS]
     return await asyncssh.create_server(
-        DoorSSHServer,
+        lambda: DoorSSHServer(sysop, keys),
         host,
         port,
         server_host_keys=load_host_keys(data_dir),

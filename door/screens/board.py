@@ -16,6 +16,10 @@ the hole numbers of the first lap::
 
 A player's front peg (``█``) stands at the score and the rear peg (``▒``) at the score
 before the last points, so the last move can be read off the board.
+
+Three sides (the three-handed game) need six lanes in the same seven rows: the lanes
+then follow each other under the top rail, side 0's first, and there is neither a
+middle rail nor a bottom one (the header names the players and their scores).
 """
 
 from __future__ import annotations
@@ -47,14 +51,16 @@ def hole_column(index: int) -> int:
     return FIRST_HOLE_COL + index + index // 5
 
 
-def _lane_rows(side: int, top: int) -> tuple[int, int]:
+def _lane_rows(side: int, top: int, sides: int = 2) -> tuple[int, int]:
     """(outer, inner) rows of a side."""
+    if sides == 3:
+        return (top + 1 + 2 * side, top + 2 + 2 * side)
     return (top + 1, top + 2) if side == 0 else (top + 5, top + 4)
 
 
-def peg_position(side: int, score: int, top: int = 0) -> tuple[int, int]:
+def peg_position(side: int, score: int, top: int = 0, sides: int = 2) -> tuple[int, int]:
     """The (row, col) of the hole for ``score`` on ``side``'s lanes of a board at ``top``."""
-    outer, inner = _lane_rows(side, top)
+    outer, inner = _lane_rows(side, top, sides)
     if score <= 0:
         return outer, START_COL
     if score <= LANE_HOLES:
@@ -84,16 +90,20 @@ def draw_board(
     previous_scores: Sequence[int],
     names: Sequence[str],
 ) -> None:
-    """The board for two sides, in rows ``top`` to ``top + 6``."""
+    """The board for two or three sides, in rows ``top`` to ``top + 6``."""
+    sides = len(scores)
     last = BOARD_WIDTH - 1
     canvas.put(top, 0, "┌" + RAIL_WITH_NUMBERS + "┐", theme.WOOD)
-    canvas.put(top + BOARD_HEIGHT - 1, 0, "└" + RAIL_WITH_NUMBERS + "┘", theme.WOOD)
-    for row in range(top + 1, top + BOARD_HEIGHT - 1):
+    lane_rows_end = top + BOARD_HEIGHT
+    if sides == 2:
+        canvas.put(top + BOARD_HEIGHT - 1, 0, "└" + RAIL_WITH_NUMBERS + "┘", theme.WOOD)
+        lane_rows_end -= 1
+    for row in range(top + 1, lane_rows_end):
         canvas.put(row, 0, "│", theme.WOOD)
         canvas.put(row, last, "│", theme.WOOD)
     turn_col = hole_column(LANE_HOLES - 1) + 1
-    for side in (0, 1):
-        outer, inner = _lane_rows(side, top)
+    for side in range(sides):
+        outer, inner = _lane_rows(side, top, sides)
         for row in (outer, inner):
             canvas.put(row, FIRST_HOLE_COL, LANE, theme.HOLE)
         canvas.put(outer, START_COL, HOLE, theme.HOLE)
@@ -102,13 +112,14 @@ def draw_board(
         upper, lower = min(outer, inner), max(outer, inner)
         canvas.put(upper, turn_col, "─┐", theme.WOOD)
         canvas.put(lower, turn_col, "─┘", theme.WOOD)
-    _draw_names(canvas, top + 3, scores, names)
-    for side in (0, 1):
+    if sides == 2:
+        _draw_names(canvas, top + 3, scores, names)
+    for side in range(sides):
         style = theme.PLAYER_STYLES[side]
         front, rear = scores[side], previous_scores[side]
         if rear != front:
-            canvas.put(*peg_position(side, rear, top), REAR_PEG, style)
-        canvas.put(*peg_position(side, front, top), FRONT_PEG, style)
+            canvas.put(*peg_position(side, rear, top, sides), REAR_PEG, style)
+        canvas.put(*peg_position(side, front, top, sides), FRONT_PEG, style)
 
 
 def _draw_names(canvas: Canvas, row: int, scores: Sequence[int], names: Sequence[str]) -> None:

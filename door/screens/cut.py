@@ -35,10 +35,13 @@ def draw_cut_for_deal(canvas: Canvas, panel: CutForDealPanel, names: Sequence[st
     canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Cut for", theme.LABEL)
     canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, "the deal", theme.LABEL)
     col = CARDS_COL
+    step = 14 if len(panel.draws) == 2 else 12  # four cuts and the verdict fit in 80
     for seat, card in panel.draws:
-        canvas.put(PLAY_NUMBERS_ROW, col, names[seat][:12], theme.PLAYER_STYLES[seat])
+        side = seat % 2 if len(panel.draws) == 4 else seat  # partners share a colour
+        style = theme.PLAYER_STYLES[side]
+        canvas.put(PLAY_NUMBERS_ROW, col, names[seat][: step - 2], style)
         draw_card(canvas, PLAY_CARDS_ROW, col, card)
-        col += 14
+        col += step
     canvas.put(PLAY_CARDS_ROW + 1, col, "Low card deals:", theme.TEXT)
     canvas.put(PLAY_CARDS_ROW + 2, col, f"{names[panel.dealer]} deals first.", theme.BRIGHT)
 

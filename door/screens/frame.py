@@ -16,8 +16,14 @@ def draw_header(
     dealer: int | None,
     middles: Sequence[str] = (),
 ) -> None:
-    """Both players with their scores, who deals (and so owns the crib), and between
-    them the first of ``middles`` that fits (longest first, say)."""
+    """Every side with its score, which side deals (and so owns the crib), and in the
+    room left the first of ``middles`` that fits (longest first, say).
+
+    Two sides stand at the two ends of the line; three stand side by side from the left,
+    with a shorter dealer mark, and the middle text goes to the right of them."""
+    if len(names) != 2:
+        _draw_header_row(canvas, names, scores, dealer, middles)
+        return
     parts = []
     for seat in (0, 1):
         marker = " (dealer, crib)" if seat == dealer else ""
@@ -31,6 +37,24 @@ def draw_header(
     room = right_col - col - 4
     middle = next((text for text in middles if len(text) <= room), "")
     canvas.put(HEADER_ROW, col + 2 + (room - len(middle)) // 2, middle, theme.LABEL)
+
+
+def _draw_header_row(
+    canvas: Canvas,
+    names: Sequence[str],
+    scores: Sequence[int],
+    dealer: int | None,
+    middles: Sequence[str],
+) -> None:
+    col = 1
+    for side, name in enumerate(names):
+        col = canvas.put(HEADER_ROW, col, f"{name} {scores[side]}", theme.PLAYER_STYLES[side])
+        if side == dealer:
+            col = canvas.put(HEADER_ROW, col, " (crib)", theme.BRIGHT)
+        col += 3
+    room = SCREEN_COLS - 1 - col
+    middle = next((text for text in middles if len(text) <= room), "")
+    canvas.put(HEADER_ROW, SCREEN_COLS - 1 - len(middle), middle, theme.LABEL)
 
 
 def draw_message(canvas: Canvas, text: str, *, error: bool = False) -> None:

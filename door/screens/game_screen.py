@@ -1,8 +1,10 @@
 """The whole game screen, composed from its parts, for one state of the table.
 
-``TableView`` is everything the caller sees that is not in the ``Game`` itself (the bar,
-the marks, the log, the message, the open panel or overlay); ``draw_table`` renders it
-with the game into a fresh canvas.
+``TableView`` is everything one person at the table sees that is not in the ``Game``
+itself (the bar, the marks, the log, the message, the open panel or overlay); ``draw_table``
+renders it with the game into a fresh canvas. Each player has a view of their own, whose
+``viewer`` is their seat: their own hand face up, everyone else's face down. A watcher's
+view has no ``viewer`` and shows no hand.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from door.screens.frame import draw_header, draw_message, draw_status
 from door.screens.game_over import GameOverPanel, draw_game_over
 from door.screens.help import HelpOverlay, draw_help
 from door.screens.layout import BOARD_TOP
+from door.screens.narration import side_names
 from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
 from door.screens.show import ShowPanel, draw_show
-from door.screens.theme import CALLER_SEAT, COMPUTER_SEAT
+from door.screens.theme import CALLER_SEAT
 from engine.game import Game, Phase
 
 Panel = CutForDealPanel | CutPanel | ShowPanel | GameOverPanel
@@ -40,7 +43,8 @@ class Entry:
 
 @dataclass
 class TableView:
-    names: tuple[str, str]
+    names: tuple[str, ...]
+    """Every seat's name, in seat order."""
     game: Game
     header: tuple[str, ...] = ()
     """Texts for the middle of the header, longest first: the first that fits is shown."""
@@ -52,17 +56,20 @@ class TableView:
     entry: Entry | None = None
     panel: Panel | None = None
     overlay: Overlay | None = None
+    viewer: int | None = CALLER_SEAT
+    """The seat whose hand this view shows, or None for a watcher."""
 
 
 def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
     """The frame for ``view``, and where the cursor belongs (None: hidden)."""
     canvas = Canvas()
-    game, names, panel = view.game, view.names, view.panel
-    dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.dealer
-    draw_header(canvas, names, game.scores, dealer, view.header)
-    draw_board(canvas, BOARD_TOP, game.scores, game.previous_scores, names)
+    game, names, panel, viewer = view.game, view.names, view.panel, view.viewer
+    sides = side_names(names, game.sides)
+    dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.side_of(game.dealer)
+    draw_header(canvas, sides, game.scores, dealer, view.header)
+    draw_board(canvas, BOARD_TOP, game.scores, game.previous_scores, sides)
     if isinstance(panel, ShowPanel):
-        draw_show(canvas, panel, names)
+        draw_show(canvas, panel, names, viewer)
     else:
         cards_out = game.phase in _CARDS_OUT
         if isinstance(panel, CutForDealPanel):
@@ -70,22 +77,26 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
         elif isinstance(panel, CutPanel):
             draw_cut(canvas, panel)
         elif cards_out:
-            draw_played(canvas, game.plays, game.count_cards, game.phase is Phase.PLAY)
+            draw_played(canvas, game.plays, game.count_cards, game.phase is Phase.PLAY, game.sides)
         if cards_out:
-            crib_owner = "Yours" if game.dealer == CALLER_SEAT else f"{names[COMPUTER_SEAT]}'s"
+            crib_owner = "Yours" if game.dealer == viewer else f"{names[game.dealer]}'s"
+            others = [
+                (names[seat], len(game.hand(seat)))
+                for seat in range(game.players)
+                if seat != viewer
+            ]
             draw_side_panel(
                 canvas,
                 starter=game.starter,
                 dealt=True,
                 crib_cards=len(game.crib),
                 crib_owner=crib_owner,
-                opponent=names[COMPUTER_SEAT],
-                opponent_cards=len(game.hand(COMPUTER_SEAT)),
+                others=others,
             )
         draw_hand(canvas, view.hand)
         draw_log(canvas, view.log)
         if isinstance(panel, GameOverPanel):
-            draw_game_over(canvas, panel, names)
+            draw_game_over(canvas, panel, sides, _side_of(game, viewer))
     cursor = None
     if view.entry is not None:
         entry = view.entry
@@ -99,3 +110,7 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
         draw_dialog(canvas, view.overlay)
         cursor = None
     return canvas, cursor
+
+
+def _side_of(game: Game, seat: int | None) -> int | None:
+    return None if seat is None else game.side_of(seat)

@@ -30,6 +30,9 @@ from engine.game import Play
 
 GONE_MARK = "x"
 """Shown above a card played in an earlier count of this hand."""
+PLAYED_SHOWN = (RIGHT_PANEL_COL - CARDS_COL) // CARD_STEP
+"""Played cards that fit left of the side panel: all eight of a two-handed hand; with
+three or four players only the latest are shown."""
 
 
 @dataclass(frozen=True)
@@ -88,16 +91,23 @@ def current_count_numbers(plays: Sequence[Play], count_cards: Sequence[Card]) ->
 
 
 def draw_played(
-    canvas: Canvas, plays: Sequence[Play], count_cards: Sequence[Card], show_count: bool
+    canvas: Canvas,
+    plays: Sequence[Play],
+    count_cards: Sequence[Card],
+    show_count: bool,
+    sides: int = 2,
 ) -> None:
+    """The cards laid this hand with their play numbers, each in its side's colour."""
     if show_count:
         count = sum(card.pips for card in count_cards)
         canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
         canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
     numbers = current_count_numbers(plays, count_cards)
-    for index, (play, number) in enumerate(zip(plays, numbers, strict=True)):
+    latest = list(zip(plays, numbers, strict=True))[-PLAYED_SHOWN:]
+    for index, (play, number) in enumerate(latest):
         col = CARDS_COL + index * CARD_STEP
-        style = theme.PLAYER_STYLES[play.seat] if number != GONE_MARK else theme.DIM
+        side = play.seat % sides
+        style = theme.PLAYER_STYLES[side] if number != GONE_MARK else theme.DIM
         canvas.put(PLAY_NUMBERS_ROW, col + (CARD_WIDTH - len(number)) // 2, number, style)
         draw_card(canvas, PLAY_CARDS_ROW, col, play.card, dim=number == GONE_MARK)
 
@@ -109,10 +119,10 @@ def draw_side_panel(
     dealt: bool,
     crib_cards: int,
     crib_owner: str,
-    opponent: str,
-    opponent_cards: int,
+    others: Sequence[tuple[str, int]],
 ) -> None:
-    """Starter and crib on the right, with whose crib it is and what the computer holds."""
+    """Starter and crib on the right, with whose crib it is and how many cards each of
+    the other players holds (face down)."""
     starter_col, crib_col = RIGHT_PANEL_COL + 1, RIGHT_PANEL_COL + 9
     canvas.put(PLAY_NUMBERS_ROW, starter_col - 1, "Starter", theme.LABEL)
     canvas.put(PLAY_NUMBERS_ROW, crib_col, "Crib", theme.LABEL)
@@ -128,6 +138,14 @@ def draw_side_panel(
         draw_empty(canvas, PLAY_CARDS_ROW, crib_col)
     if crib_owner:
         canvas.put(HAND_LABEL_ROW, crib_col - 1, crib_owner[:12], theme.TEXT)
-    if dealt:
-        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, f"{opponent} holds {opponent_cards}"[:18])
-        draw_small_backs(canvas, HAND_CARDS_ROW + 1, RIGHT_PANEL_COL, opponent_cards)
+    if not dealt:
+        return
+    if len(others) == 1:
+        name, cards = others[0]
+        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, f"{name} holds {cards}"[:18])
+        draw_small_backs(canvas, HAND_CARDS_ROW + 1, RIGHT_PANEL_COL, cards)
+        return
+    # One row each: the name, then a narrow back per card.
+    for row, (name, cards) in enumerate(others[:3], start=HAND_CARDS_ROW):
+        col = canvas.put(row, RIGHT_PANEL_COL, f"{name[:11]:<12}", theme.TEXT)
+        canvas.put(row, col, "▒" * cards, theme.CARD_BACK)

@@ -41,20 +41,23 @@ def _points(number: int) -> str:
     return f"{number} point{'' if number == 1 else 's'}"
 
 
-def show_title(seat: int, is_crib: bool, names: Sequence[str]) -> str:
-    """``Your hand``, ``Your crib``, ``Computer's hand``..."""
-    owner = "Your" if seat == CALLER_SEAT else f"{names[seat]}'s"
+def show_title(
+    seat: int, is_crib: bool, names: Sequence[str], viewer: int | None = CALLER_SEAT
+) -> str:
+    """``Your hand``, ``Your crib``, ``Computer's hand``... as ``viewer`` reads it."""
+    owner = "Your" if seat == viewer else f"{names[seat]}'s"
     return f"{owner} {'crib' if is_crib else 'hand'}"
 
 
-def result_text(scored: ShowScored, names: Sequence[str]) -> str:
-    """What the count earned, in words, including any muggins."""
+def result_text(scored: ShowScored, names: Sequence[str], viewer: int | None = CALLER_SEAT) -> str:
+    """What the count earned, in words, including any muggins, as ``viewer`` reads it:
+    the owner's opponents read the claim and who took the muggins points too."""
     true = scored.score.total
-    title = show_title(scored.seat, scored.is_crib, names)
-    caller = scored.seat == CALLER_SEAT
+    title = show_title(scored.seat, scored.is_crib, names, viewer)
+    caller = scored.seat == viewer
     owner = "You" if caller else names[scored.seat]
     other = names[scored.muggins_seat] if scored.muggins_seat is not None else ""
-    if scored.muggins_seat == CALLER_SEAT:
+    if scored.muggins_seat is not None and scored.muggins_seat == viewer:
         other = "you"
     said = "said" if caller else "says"
     if scored.claim is None:
@@ -91,8 +94,11 @@ def item_text(item: ScoreItem, *, short: bool = False) -> str:
     return f"{kind} {' '.join(card_face(card) for card in cards)} = {item.points}"
 
 
-def draw_show(canvas: Canvas, panel: ShowPanel, names: Sequence[str]) -> None:
-    canvas.put(PLAY_NUMBERS_ROW, LEFT, show_title(panel.seat, panel.is_crib, names), theme.TITLE)
+def draw_show(
+    canvas: Canvas, panel: ShowPanel, names: Sequence[str], viewer: int | None = CALLER_SEAT
+) -> None:
+    title = show_title(panel.seat, panel.is_crib, names, viewer)
+    canvas.put(PLAY_NUMBERS_ROW, LEFT, title, theme.TITLE)
     for index, card in enumerate(panel.cards):
         draw_card(canvas, PLAY_CARDS_ROW, LEFT + index * CARD_STEP, card)
     starter_col = LEFT + len(panel.cards) * CARD_STEP + 3
@@ -103,7 +109,7 @@ def draw_show(canvas: Canvas, panel: ShowPanel, names: Sequence[str]) -> None:
         return
     result_style = theme.ERROR if scored.muggins else theme.BRIGHT
     row = RESULT_ROW
-    for line in textwrap.wrap(result_text(scored, names), TEXT_WIDTH)[:2]:
+    for line in textwrap.wrap(result_text(scored, names, viewer), TEXT_WIDTH)[:2]:
         canvas.put(row, 1, line, result_style)
         row += 1
     for line in textwrap.wrap(scored.score.announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:

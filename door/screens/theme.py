@@ -9,10 +9,12 @@ from door.canvas import PLAIN, Color, Style
 CALLER_SEAT: Final = 0
 COMPUTER_SEAT: Final = 1
 
-# Each player's name, score and pegs share a colour, different from the other's.
+# Each side's name, score and pegs share a colour, different from the others'. A side is
+# a player, or in the four-handed game a partnership (seats 0 and 2, seats 1 and 3).
 PLAYER_STYLES: Final = (
     Style(Color.GREEN, bold=True),
     Style(Color.MAGENTA, bold=True),
+    Style(Color.CYAN, bold=True),
 )
 
 TEXT: Final = PLAIN

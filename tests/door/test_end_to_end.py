@@ -1,13 +1,17 @@
-"""Whole games over real sockets: one telnet caller and one SSH caller at once."""
+"""Whole games over real sockets: a telnet caller and an SSH caller, each against the
+computer, and against each other with a dropped line in the middle."""
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from door.config import config_from_mapping
 from door.keys import encode_key
 from door.serve import Listening, run_server
-from tests.door.caller import answer
+from door.server import Door
+from door.table import Table
+from tests.door.caller import answer, answer_at_table
 from tests.door.netclients import Caller, SSHCaller, TelnetCaller, free_port
 
 QUIET = 0.12  # seconds without output: the door is waiting for a key
@@ -79,3 +83,111 @@ def test_a_telnet_and_an_ssh_caller_each_play_a_whole_game(tmp_path: Path) -> No
         rail = screen.splitlines()[4]
         shown = sorted(int(n) for n in re.findall(r" (\d+) \((?:above|below)\)", rail))
         assert shown == sorted([winner_score, loser_score]), rail
+
+
+async def play_until(callers: list[Caller], stop: Callable[[], bool], limit: float = 300) -> None:
+    """Each caller presses what their status line asks for once their screen has been
+    still for a moment, until ``stop`` says so."""
+    deadline = asyncio.get_running_loop().time() + limit
+    seen = [-1] * len(callers)
+    while not stop():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("the game never got there:\n" + callers[0].text)
+        await asyncio.sleep(QUIET / 2)
+        for index, caller in enumerate(callers):
+            if caller.received != seen[index]:
+                seen[index] = caller.received  # still drawing: look again later
+                continue
+            keys = answer_at_table(caller.screen.display[23])
+            for key in keys or ():
+                await caller.send(key if isinstance(key, str) else encode_key(key))
+            if keys:
+                seen[index] = -1
+
+
+def test_two_callers_chat_play_drop_and_call_back_over_telnet_and_ssh(tmp_path: Path) -> None:
+    config = config_from_mapping(
+        {
+            "server": {
+                "telnet_port": free_port(),
+                "ssh_port": free_port(),
+                "data_dir": str(tmp_path),
+            },
+            "game": {"computer_pause_seconds": 0},
+        }
+    )
+
+    async def scenario() -> tuple[Table, list[str], tuple[int, ...]]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        opened: asyncio.Future[Door] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(
+            run_server(config, stop=stop, on_ready=ready.set_result, on_door=opened.set_result)
+        )
+        listening = await asyncio.wait_for(ready, 10)
+        door = await opened
+        assert listening.telnet and listening.ssh
+        tess, sam = TelnetCaller(), SSHCaller()
+        await tess.connect(listening.telnet[1])
+        await tess.wait_for("Your name:")
+        await tess.send("Tess\r")
+        await tess.wait_for("Press a key from the menu")
+        await sam.connect(listening.ssh[1], username="Sam")
+        await tess.wait_for("Sam ")
+        number = re.search(r"(\d)\s+Sam ", tess.text)
+        assert number, tess.text
+        await tess.send("w" + number.group(1))  # Tess challenges Sam: Tess is player 1
+        await sam.wait_for("Tess challenges you")
+        await sam.send("y")
+        await tess.wait_for("Chat: ")
+        await sam.wait_for("Chat: ")
+        table = door.presence.tables[0]
+        assert table.names == ("Tess", "Sam")
+
+        # Before the first hand both chat; the dealer's blank line deals.
+        dealer, other = (tess, sam) if table.game.dealer == 0 else (sam, tess)
+        other_name = table.names[1 - table.game.dealer]
+        await other.send("hello from across the table\r")
+        await dealer.wait_for(f"{other_name}: hello from across the table")
+        await other.wait_for(f"{other_name}: hello from across the table")
+        await dealer.send("\r")
+        await tess.wait_for("RETURN mark")
+
+        # Into the second hand, then Tess's line drops.
+        await play_until([tess, sam], lambda: table.game.hand_number >= 2)
+        tess.hang_up()
+        await sam.wait_for("Tess's line has dropped.")
+        await play_until([sam], lambda: "p computer plays for Tess" in sam.screen.display[23])
+        standing = tuple(table.game.scores)
+
+        # Tess calls back under the same name and is back at her seat.
+        tess = TelnetCaller()
+        await tess.connect(listening.telnet[1])
+        await tess.wait_for("Your name:")
+        await tess.send("Tess\r")
+        await tess.wait_for("You are back at the table")
+        await sam.wait_for("Tess is back.")
+        assert tuple(table.game.scores) == standing
+
+        await play_until([tess, sam], lambda: table.over, limit=400)
+        await tess.wait_for("Game over")
+        await sam.wait_for("Game over")
+        screens = [tess.text, sam.text]
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return table, screens, standing
+
+    table, screens, standing = asyncio.run(scenario())
+    scores = tuple(table.game.scores)
+    assert max(scores) >= 121 > min(scores)
+    assert all(now >= then for now, then in zip(scores, standing, strict=True))
+    winner = table.game.winner_side
+    assert winner is not None
+    high, low = max(scores), min(scores)
+    tess_headline = f"You win, {high} to {low}!" if winner == 0 else f"Sam wins, {high} to {low}."
+    sam_headline = f"You win, {high} to {low}!" if winner == 1 else f"Tess wins, {high} to {low}."
+    assert tess_headline in screens[0] and sam_headline in screens[1]
+    for screen in screens:
+        rail = screen.splitlines()[4]
+        assert f"Tess {scores[0]} (above)" in rail and f"Sam {scores[1]} (below)" in rail
+    assert not any(seat.computer_plays for seat in table.seats)  # nobody handed Tess over

@@ -1,0 +1,188 @@
+"""The lobby: who is on and where, the lobby chat, the game options and the keys.
+
+::
+
+    0       the door's name, and "Welcome, <name>!"
+    1-9     who is on: number, name, where they are, idle time (seven a page)
+    10-15   the lobby chat, the latest at the bottom
+    16-19   the keys: play, challenge, watch; the game options; the sysop's keys
+    20      a challenge waiting for an answer, or a note for this caller
+    21      the line being typed (chat, whom to challenge...)
+    22      message line
+    23      status line
+
+Also the private chat the sysop pages a caller into, drawn over the same frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from door.canvas import Canvas, Style
+from door.screens import theme
+from door.screens.chat import draw_entry
+from door.screens.frame import draw_message, draw_status
+from door.screens.layout import ENTRY_ROW, SCREEN_COLS
+
+WHO_TOP: Final = 3
+WHO_ROWS: Final = 7
+CHAT_RULE: Final = 10
+CHAT_TOP: Final = 11
+CHAT_ROWS: Final = 5
+KEYS_TOP: Final = 17
+NOTICE_ROW: Final = 20
+PRIVATE_TOP: Final = 2
+PRIVATE_ROWS: Final = 18
+
+BROADCAST: Final = theme.ERROR
+NOTICE: Final = theme.DIM
+YOU: Final = Style(theme.PLAYER_STYLES[0].fg, bold=True)
+
+
+@dataclass(frozen=True)
+class WhoLine:
+    name: str
+    where: str
+    idle_seconds: float
+    you: bool = False
+    sysop: bool = False
+    chosen: bool = False
+
+
+@dataclass(frozen=True)
+class ChatText:
+    speaker: str
+    text: str
+    kind: str = "chat"
+
+
+@dataclass
+class LobbyView:
+    title: str
+    name: str
+    who: Sequence[WhoLine] = ()
+    chat: Sequence[ChatText] = ()
+    options: str = ""
+    sysop: bool = False
+    notice: str = ""
+    notice_urgent: bool = False
+    entry_prompt: str | None = None
+    entry_text: str = ""
+    entry_limit: int = 60
+    message: str = ""
+    error: bool = False
+    status: str = ""
+    private_with: str | None = None
+    """Set while the sysop and a caller are in a private chat: the other one's name."""
+    private_lines: Sequence[ChatText] = field(default_factory=tuple)
+
+
+def idle_text(seconds: float) -> str:
+    """``0:07``, ``12:30``, ``2h05``: short enough for the idle column."""
+    whole = int(seconds)
+    if whole >= 3600:
+        return f"{whole // 3600}h{whole % 3600 // 60:02d}"
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
+    canvas = Canvas()
+    canvas.put(0, 1, view.title[:40], theme.TITLE)
+    welcome = f"Welcome, {view.name}!"
+    canvas.put(0, SCREEN_COLS - 1 - len(welcome), welcome, theme.BRIGHT)
+    if view.private_with is not None:
+        _draw_private(canvas, view)
+    else:
+        _draw_who(canvas, view.who)
+        _draw_chat(canvas, view.chat)
+        _draw_keys(canvas, view)
+    if view.notice:
+        style = theme.OVERLAY_TITLE if view.notice_urgent else theme.LABEL
+        canvas.put(NOTICE_ROW, 1, view.notice[: SCREEN_COLS - 2], style)
+    cursor = None
+    if view.entry_prompt is not None:
+        cursor = draw_entry(canvas, view.entry_prompt, view.entry_text, view.entry_limit)
+    draw_message(canvas, view.message, error=view.error)
+    draw_status(canvas, view.status)
+    return canvas, cursor
+
+
+def _rule(canvas: Canvas, row: int, title: str) -> None:
+    canvas.fill(row, 0, SCREEN_COLS, "─", theme.DIM)
+    canvas.put(row, 2, f" {title} ", theme.LABEL)
+
+
+def _draw_who(canvas: Canvas, who: Sequence[WhoLine]) -> None:
+    _rule(canvas, 1, f"Who is on ({len(who)})")
+    canvas.put(2, 1, f"{'#':>2}  {'Name':<24}{'Where':<40}{'Idle':>6}", theme.LABEL)
+    shown = list(who[:WHO_ROWS])
+    if len(who) > WHO_ROWS:
+        shown = shown[: WHO_ROWS - 1]
+    for offset, line in enumerate(shown):
+        row = WHO_TOP + offset
+        name = line.name + (" (you)" if line.you else "") + (" (sysop)" if line.sysop else "")
+        style = YOU if line.you else theme.TITLE if line.sysop else theme.BRIGHT
+        mark = "*" if line.chosen else " "
+        number_style = theme.BAR if line.chosen else theme.LABEL
+        canvas.put(row, 1, f"{offset + 1:>2}{mark}", number_style)
+        canvas.put(row, 5, name[:23], style)
+        canvas.put(row, 29, line.where[:39], theme.TEXT)
+        canvas.put(row, 69, f"{idle_text(line.idle_seconds):>6}", theme.DIM)
+    if len(who) > WHO_ROWS:
+        canvas.put(WHO_TOP + WHO_ROWS - 1, 5, f"... and {len(who) - len(shown)} more", theme.DIM)
+
+
+def _chat_segments(line: ChatText) -> list[tuple[str, Style]]:
+    if line.kind == "notice" or not line.speaker:
+        return [(line.text, NOTICE)]
+    if line.kind == "broadcast":
+        return [(f"*** {line.speaker}: ", BROADCAST), (line.text, theme.BRIGHT)]
+    return [(f"{line.speaker}: ", theme.PLAYER_STYLES[1]), (line.text, theme.BRIGHT)]
+
+
+def _draw_chat_lines(canvas: Canvas, lines: Sequence[ChatText], top: int, rows: int) -> None:
+    for offset, line in enumerate(list(lines)[-rows:]):
+        col = 1
+        for text, style in _chat_segments(line):
+            room = SCREEN_COLS - 1 - col
+            if room <= 0:
+                break
+            col = canvas.put(top + offset, col, text[:room], style)
+
+
+def _draw_chat(canvas: Canvas, chat: Sequence[ChatText]) -> None:
+    _rule(canvas, CHAT_RULE, "Lobby chat")
+    _draw_chat_lines(canvas, chat, CHAT_TOP, CHAT_ROWS)
+
+
+def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
+    canvas.fill(KEYS_TOP - 1, 0, SCREEN_COLS, "─", theme.DIM)
+    rows = [
+        "P Play the computer   W Challenge   V Watch a game   C Chat   ? Help   Q Quit",
+        view.options,
+    ]
+    if view.sysop:
+        rows.append("Sysop: O page into chat   H host a game   K disconnect   B broadcast")
+    for offset, text in enumerate(rows):
+        _put_keys(canvas, KEYS_TOP + offset, text)
+
+
+def _put_keys(canvas: Canvas, row: int, text: str) -> None:
+    """A line of "K what" pairs, with each key letter picked out in yellow."""
+    col = 1
+    for word_index, word in enumerate(text.split("   ")):
+        if word_index:
+            col += 3
+        key, _, rest = word.partition(" ")
+        is_key = len(key) <= 3 and (key.isupper() or not key.isalpha())
+        col = canvas.put(row, col, key, theme.TITLE if is_key else theme.TEXT)
+        if rest:
+            col = canvas.put(row, col, " " + rest, theme.TEXT)
+
+
+def _draw_private(canvas: Canvas, view: LobbyView) -> None:
+    _rule(canvas, 1, f"Private chat with {view.private_with}")
+    _draw_chat_lines(canvas, view.private_lines, PRIVATE_TOP, PRIVATE_ROWS)
+    canvas.fill(ENTRY_ROW - 1, 0, SCREEN_COLS, "─", theme.DIM)
