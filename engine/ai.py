@@ -1,0 +1,446 @@
+"""The computer player: what to throw to the crib and which card to play.
+
+Three levels:
+
+``easy``
+    Legal and simple: a random discard and a random card that fits.
+``normal``
+    Keeps the four cards with the best expected show (over every starter),
+    paying no attention to the crib beyond breaking ties; plays the card that
+    pegs most now.
+``expert``
+    Discards by the exact expected value of the kept hand plus (own crib) or
+    minus (the opponent's) the exact expected crib, the opponent's crib cards
+    weighted by how often players really throw them; pegs by an expectimax
+    search over the cards the opponent may hold. Near 121 both choices
+    maximise the chance to win instead of expected points.
+
+Both choices are pure functions of their arguments and the ``rng`` given;
+``ComputerPlayer`` adapts them to ``engine.selfplay.Player`` for a ``Game``.
+
+>>> from engine import parse_cards
+>>> from engine.cards import format_cards
+>>> format_cards(choose_discard(parse_cards("5H 5D JC QS 2H 9C"), dealer=True))
+'2H 9C'
+>>> format_cards([choose_play(parse_cards("TD 5S 2C"), parse_cards("KH"))])
+'5S'
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Final
+
+import numpy as np
+
+from engine.ai_discard import (
+    Unseen,
+    crib_distributions_pair,
+    crib_values_pair,
+    crib_values_single,
+    hand_distributions,
+    hand_values,
+    splits,
+)
+from engine.ai_pegging import PIPS, PegSearch, linear_utility, peg_points, unseen_ranks
+from engine.ai_position import GOAL, Position, shipped_position
+from engine.ai_tables import RANK_TABLE, AiTables, FloatArray, load_tables
+from engine.cards import FULL_DECK, Card, Rank
+from engine.errors import IllegalActionError
+from engine.scoring import RUNS_RULES, score_show
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+LEVELS: Final = ("easy", "normal", "expert")
+# From this score on (either side) choices weigh the chance to win, not points.
+ENDGAME_FROM: Final = 81
+# An opponent's crib costs less with three players: it feeds one of two rivals.
+_OPPONENT_CRIB_SHARE: Final = {2: 1.0, 3: 0.5, 4: 1.0}
+
+
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise IllegalActionError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+
+
+def _distinct(cards: Sequence[Card], what: str) -> None:
+    if len(set(cards)) != len(cards):
+        raise IllegalActionError(f"{what} holds a card twice")
+
+
+# --- the discard --------------------------------------------------------------
+
+
+def choose_discard(
+    hand: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    level: str = "expert",
+    my_score: int = 0,
+    opp_score: int = 0,
+    rng: random.Random | None = None,
+    crib_is_ours: bool | None = None,
+) -> tuple[Card, ...]:
+    """The cards to throw to the crib: two of six with two players, one of five otherwise.
+
+    ``dealer`` says whether the crib is ours; with four players a partner's
+    crib is ours too, which ``crib_is_ours`` can say instead. The cards come
+    back in the order they are held. Raises IllegalActionError for a hand of
+    the wrong size or with a repeated card, an unknown level or player count.
+    """
+    _check_level(level)
+    if players not in (2, 3, 4):
+        raise IllegalActionError("cribbage is for 2, 3 or 4 players")
+    size = 6 if players == 2 else 5
+    if len(hand) != size:
+        raise IllegalActionError(f"with {players} players a hand to discard from has {size} cards")
+    _distinct(hand, "the hand")
+    ours = dealer if crib_is_ours is None else crib_is_ours
+    throw = 2 if players == 2 else 1
+    if level == "easy":
+        picked = set((rng or random.Random()).sample(list(hand), throw))
+        return tuple(card for card in hand if card in picked)
+    options = splits(hand, throw)
+    unseen = Unseen.excluding(hand)
+    keeps = [kept for kept, _ in options]
+    values = hand_values(keeps, unseen)
+    if level == "normal":
+        # Ties (common with court cards) go to the throw that suits the crib's owner.
+        crude = np.array([_crude_crib(thrown) for _, thrown in options])
+        best = int(np.argmax(values + 1e-3 * (crude if ours else -crude)))
+        return options[best][1]
+    return options[_expert_discard(options, unseen, values, ours, players, my_score, opp_score)][1]
+
+
+def _crude_crib(thrown: Sequence[Card]) -> float:
+    """Points the thrown cards make together, with a point for each five."""
+    points = sum(1.0 for card in thrown if card.pips == 5)
+    for a, b in itertools.combinations(thrown, 2):
+        points += 2 * (a.rank == b.rank) + 2 * (a.pips + b.pips == 15)
+    return points
+
+
+def _expert_discard(
+    options: Sequence[tuple[tuple[Card, ...], tuple[Card, ...]]],
+    unseen: Unseen,
+    hand_ev: FloatArray,
+    ours: bool,
+    players: int,
+    my_score: int,
+    opp_score: int,
+    tables: AiTables | None = None,
+    position: Position | None = None,
+) -> int:
+    """Index of the best option for the expert (see ``choose_discard``)."""
+    tables = tables or load_tables()
+    throws = [thrown for _, thrown in options]
+    if players == 2:
+        weight = tables.throw_weight["pone" if ours else "dealer"]
+        crib_ev = crib_values_pair(throws, unseen, weight)
+        sign = 1.0 if ours else -1.0
+    else:
+        crib_ev = crib_values_single([thrown[0] for thrown in throws], unseen)
+        sign = 1.0 if ours else -_OPPONENT_CRIB_SHARE[players]
+    values = hand_ev + sign * crib_ev
+    if players == 2 and max(my_score, opp_score) >= ENDGAME_FROM:
+        position = position or shipped_position()
+        chances = _discard_chances(
+            options, unseen, weight, ours, my_score, opp_score, tables, position
+        )
+        # Points only break ties between equal chances (a sure win or loss).
+        values = chances + 1e-7 * values
+    return int(np.argmax(values))
+
+
+def _discard_chances(
+    options: Sequence[tuple[tuple[Card, ...], tuple[Card, ...]]],
+    unseen: Unseen,
+    weight: FloatArray,
+    ours: bool,
+    my_score: int,
+    opp_score: int,
+    tables: AiTables,
+    position: Position,
+) -> FloatArray:
+    hands = hand_distributions([kept for kept, _ in options], unseen)
+    cribs = crib_distributions_pair([thrown for _, thrown in options], unseen, weight)
+    dist = tables.distributions
+    chances = np.zeros(len(options))
+    for row in range(len(options)):
+        if ours:
+            my_show = np.convolve(hands[row], cribs[row])
+            opp_show = dist.pone_hand
+        else:
+            my_show = hands[row]
+            opp_show = np.convolve(dist.dealer_hand, cribs[row])
+        chances[row] = position.deal_chance(my_score, opp_score, ours, my_show, opp_show)
+    return chances
+
+
+# --- the play -----------------------------------------------------------------
+
+
+def choose_play(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    *,
+    played: Sequence[Card] = (),
+    starter: Card | None = None,
+    runs: str = "free",
+    level: str = "expert",
+    my_score: int = 0,
+    opp_score: int = 0,
+    opp_cards_left: int = 4,
+    dealer: bool = False,
+    rng: random.Random | None = None,
+    opp_said_go: bool = False,
+    discards: Sequence[Card] = (),
+    kept: Sequence[Card] | None = None,
+    opp_min_pips: int = 1,
+) -> Card | None:
+    """The card to lay on the count, or None when no card fits (a go).
+
+    ``hand`` is our unplayed cards, ``count_cards`` the current count in play
+    order, ``played`` every card laid this hand; ``discards`` (our crib cards)
+    and ``kept`` (our four cards for the show) sharpen the expert's view of
+    what is unseen and of the end of the game. ``opp_said_go`` says the
+    opponent has already passed on this count; ``opp_min_pips`` that every
+    card they still hold has at least that many pips (they said go on an
+    earlier count at 31 minus one less). Raises IllegalActionError for an
+    unknown level or runs rule, a count past 31, or a repeated card.
+    """
+    _check_level(level)
+    if runs not in RUNS_RULES:
+        raise IllegalActionError(f"runs must be 'free' or 'exact', not {runs!r}")
+    _distinct(hand, "the hand")
+    count = sum(card.pips for card in count_cards)
+    if count > 31:
+        raise IllegalActionError(f"the count cannot pass 31 (these cards make {count})")
+    legal = [card for card in hand if card.pips + count <= 31]
+    if not legal:
+        return None
+    if level == "easy":
+        return (rng or random.Random()).choice(legal)
+    exact = runs == "exact"
+    seq = tuple(int(card.rank) for card in count_cards)
+    if level == "normal":
+        # Most points now; among equals keep the low cards for later counts.
+        return max(
+            legal,
+            key=lambda card: (peg_points(seq + (int(card.rank),), count + card.pips, exact), card),
+        )
+    seen = {*hand, *played, *count_cards, *discards}
+    if starter is not None:
+        seen.add(starter)
+    unseen = unseen_ranks([int(card.rank) for card in seen])
+    # The search uses the unseen cards only as the pool the opponent's hand
+    # comes from, so what their go ruled out leaves the pool.
+    unseen = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
+    opp_cards = max(0, min(opp_cards_left, sum(unseen)))
+    search = _pegging_search(exact, my_score, opp_score, dealer, kept, starter, discards)
+    mine = tuple(sorted(int(card.rank) for card in hand))
+    depth = _search_depth(mine, opp_cards)
+    values = search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
+    # Equal values: keep the higher card back (low cards play late in a count).
+    best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
+    return next(card for card in legal if int(card.rank) == best_rank)
+
+
+def _search_depth(mine: tuple[int, ...], opp_cards: int) -> int:
+    """Plies to look ahead: four (us, them, us, them), six for the last three cards."""
+    return 6 if len(mine) + opp_cards <= 3 else 4
+
+
+def _pegging_search(
+    exact: bool,
+    my_score: int,
+    opp_score: int,
+    dealer: bool,
+    kept: Sequence[Card] | None,
+    starter: Card | None,
+    discards: Sequence[Card],
+) -> PegSearch:
+    if max(my_score, opp_score) < ENDGAME_FROM:
+        return PegSearch(exact, linear_utility)
+    my_score, opp_score = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
+    known = kept is not None and len(kept) == 4 and starter is not None
+    after = _chances_after_the_play(
+        dealer,
+        tuple(kept) if known and kept is not None else None,
+        starter if known else None,
+        tuple(discards) if known and len(discards) == 2 else None,
+    )
+    # The search stops any line at 121, so the indices stay on the board.
+    mine_from = after[my_score:]
+
+    def chance(mine: int, theirs: int) -> float:
+        return mine_from[mine][opp_score + theirs]
+
+    return PegSearch(exact, chance, my_score, opp_score, goal_mode=True)
+
+
+def _crib_given_starter(
+    discards: tuple[Card, ...], starter: Card, kept: tuple[Card, ...], weight: FloatArray
+) -> FloatArray:
+    """Our crib's distribution once the starter is known, over the pone's two
+    cards, weighted by how often a pone throws them."""
+    seen = {*discards, *kept, starter}
+    others = np.array([card.index for card in FULL_DECK if card not in seen])
+    first, second = np.triu_indices(len(others), 1)
+    x, y = others[first], others[second]
+    d1, d2 = discards
+    points = RANK_TABLE[d1.index // 4, d2.index // 4, x // 4, y // 4, starter.index // 4]
+    points = points.astype(np.intp)
+    suit = starter.index % 4
+    if d1.suit is starter.suit and d2.suit is starter.suit:
+        points += 5 * ((x % 4 == suit) & (y % 4 == suit))
+    nob = (Rank.JACK - 1) * 4 + suit  # the index of the jack of the starter's suit
+    if nob in (d1.index, d2.index):
+        points += 1
+    else:
+        points += (x == nob) | (y == nob)
+    crib = np.bincount(points, weights=weight[x // 4, y // 4], minlength=30)[:30]
+    result: FloatArray = crib / crib.sum()
+    return result
+
+
+@lru_cache(maxsize=8)
+def _chances_after_the_play(
+    dealer: bool,
+    kept: tuple[Card, ...] | None,
+    starter: Card | None,
+    discards: tuple[Card, ...] | None,
+) -> tuple[tuple[float, ...], ...]:
+    """Our chance to win once the play ends, by [our score][their score].
+
+    The same for every play of a deal, so it is worked out once. Tuples, not
+    an array: the search reads it thousands of times.
+    """
+    tables = load_tables()
+    dist = tables.distributions
+    if kept is None or starter is None:
+        my_show = dist.dealer_hand if dealer else dist.pone_hand
+    else:
+        my_show = np.zeros(30)
+        my_show[score_show(kept, starter).total] = 1.0
+    if dealer:
+        if kept is None or starter is None or discards is None:
+            crib = dist.crib
+        else:
+            crib = _crib_given_starter(discards, starter, kept, tables.throw_weight["pone"])
+        my_show = np.convolve(my_show, crib)
+        opp_show = dist.pone_hand
+    else:
+        opp_show = np.convolve(dist.dealer_hand, dist.crib)
+    after = shipped_position().after_pegging(dealer, my_show, opp_show)
+    return tuple(tuple(row) for row in after.tolist())
+
+
+# --- a seat at a Game ---------------------------------------------------------
+
+
+class ComputerPlayer:
+    """A computer seat for ``engine.game.Game`` (the ``engine.selfplay.Player`` protocol).
+
+    It sees only what its seat may see: its own cards, the cards played, the
+    starter, the scores and how many cards each player holds.
+    """
+
+    def __init__(self, level: str = "expert", rng: random.Random | None = None) -> None:
+        _check_level(level)
+        self.level = level
+        self.rng = rng if rng is not None else random.Random()
+        self._thrown: dict[tuple[int, int, int], tuple[Card, ...]] = {}
+
+    def __repr__(self) -> str:
+        return f"ComputerPlayer({self.level!r})"
+
+    def _scores(self, game: Game, seat: int) -> tuple[int, int]:
+        mine = game.score_of(seat)
+        theirs = max(score for side, score in enumerate(game.scores) if side != game.side_of(seat))
+        return mine, theirs
+
+    def discard(self, game: Game, seat: int) -> Sequence[Card]:
+        my_score, opp_score = self._scores(game, seat)
+        thrown = choose_discard(
+            game.hand(seat),
+            dealer=game.dealer == seat,
+            players=game.players,
+            level=self.level,
+            my_score=my_score,
+            opp_score=opp_score,
+            rng=self.rng,
+            crib_is_ours=game.side_of(game.dealer) == game.side_of(seat),
+        )
+        self._thrown = {(id(game), game.hand_number, seat): thrown}
+        return thrown
+
+    def cut(self, game: Game, seat: int) -> int:
+        return self.rng.randint(1, game.stock_size)
+
+    def play(self, game: Game, seat: int) -> Card:
+        my_score, opp_score = self._scores(game, seat)
+        current = game.plays[-len(game.count_cards) :] if game.count_cards else []
+        # We are to play again on a count we played last: everyone else has said go.
+        opp_said_go = bool(current) and current[-1].seat == seat
+        card = choose_play(
+            game.hand(seat),
+            game.count_cards,
+            played=[play.card for play in game.plays],
+            starter=game.starter,
+            runs=game.runs,
+            level=self.level,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=len(game.hand(game.seat_after(seat))),
+            dealer=game.side_of(game.dealer) == game.side_of(seat),
+            rng=self.rng,
+            opp_said_go=opp_said_go,
+            discards=self._thrown.get((id(game), game.hand_number, seat), ()),
+            kept=game.kept(seat) or None,
+            opp_min_pips=_least_pips_left(game, seat) if game.players == 2 else 1,
+        )
+        if card is None:  # the game only asks a seat that can play
+            raise IllegalActionError("no card of this hand fits on the count")
+        return card
+
+    def claim(self, game: Game, seat: int) -> int:
+        """The true count of the hand being shown: the computer never miscounts."""
+        showing = game.showing
+        if showing is None or game.starter is None:
+            raise IllegalActionError("there is no hand to count now")
+        shown_seat, is_crib = showing
+        cards = game.crib if is_crib else game.kept(shown_seat)
+        return score_show(cards, game.starter, crib=is_crib).total
+
+
+def _least_pips_left(game: Game, seat: int) -> int:
+    """What the other player's goes this hand tell of the cards they still hold.
+
+    Two players only. When we played twice running on a count, they had said
+    go in between; when a count ended short of 31, neither player could add a
+    card. Either way nothing they held fitted, so every card they still hold
+    has more pips than was left to 31 then.
+    """
+    least = 1
+    plays = game.plays
+    count = 0
+    for number, play in enumerate(plays):
+        if number and plays[number - 1].round != play.round:
+            count = 0
+        count += play.card.pips
+        later = plays[number + 1] if number + 1 < len(plays) else None
+        if later is None:
+            if play.seat == seat and game.count_cards and game.turn == seat:
+                least = max(least, 32 - count)  # they have just said go on this count
+        elif later.round != play.round:
+            if count < 31:
+                least = max(least, 32 - count)
+        elif play.seat == seat and later.seat == seat:
+            least = max(least, 32 - count)
+    return least

@@ -1,0 +1,238 @@
+"""Exact expected values of a kept hand and of the crib, for every possible discard.
+
+Everything is counted over the cards the player cannot see (46 with two
+players, 47 with three or four). The suit-free part of a show (fifteens,
+pairs, runs) depends only on the five ranks, so instead of scoring each of
+the 45,540 (opponent's two cards, starter) completions of a crib one by one
+we weight each (rank, rank, rank) completion by how many card combinations
+make it and gather the points from ``RANK_TABLE``; flush and nob, the two
+suit-dependent items, are counted in closed form. The results are exact (the
+tests compare them with brute-force ``score_show`` loops).
+
+The opponent's two crib cards are weighted by ``throw_weight``: how much more
+often a real player throws that pair of ranks than a random thrower would.
+A uniform weight gives the plain average over all unseen pairs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.ai_tables import RANK_TABLE, RANKS, UNIFORM_WEIGHT, FloatArray
+from engine.cards import Card
+
+JACK: Final = 10  # rank index of the jack
+MAX_POINTS: Final = 30  # histogram length: a show scores 0..29
+SUITS: Final = 4
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """The cards a player cannot see, as counts the formulas need."""
+
+    present: npt.NDArray[np.bool_]  # [rank, suit]
+    ranks: FloatArray  # cards left of each rank
+    suits: FloatArray  # cards left of each suit
+    total: int
+
+    @classmethod
+    def excluding(cls, seen: Sequence[Card]) -> Unseen:
+        present = np.ones((RANKS, SUITS), dtype=bool)
+        for card in seen:
+            present[card.index // 4, card.index % 4] = False
+        return cls(
+            present,
+            present.sum(axis=1).astype(np.float64),
+            present.sum(axis=0).astype(np.float64),
+            int(present.sum()),
+        )
+
+
+def _ranks(cards: Sequence[Card]) -> list[int]:
+    return [card.index // 4 for card in cards]
+
+
+# --- the kept hand ---------------------------------------------------------
+
+
+def _hand_suit_points(keep: Sequence[Card], unseen: Unseen) -> FloatArray:
+    """Flush and nob points of a kept hand for a starter of each suit."""
+    points = np.zeros(SUITS)
+    suits = [card.index % 4 for card in keep]
+    if len(set(suits)) == 1:
+        points += 4
+        points[suits[0]] += 1
+    for card in keep:
+        if card.index // 4 == JACK:
+            points[card.index % 4] += 1
+    return points
+
+
+def hand_values(keeps: Sequence[Sequence[Card]], unseen: Unseen) -> FloatArray:
+    """Expected show points of each four-card hand over every unseen starter."""
+    ranks = np.array([_ranks(keep) for keep in keeps], dtype=np.intp)
+    rank_part = RANK_TABLE[ranks[:, 0], ranks[:, 1], ranks[:, 2], ranks[:, 3]] @ unseen.ranks
+    suit_part = np.array([_hand_suit_points(keep, unseen) @ unseen.suits for keep in keeps])
+    result: FloatArray = (rank_part + suit_part) / unseen.total
+    return result
+
+
+def hand_distributions(keeps: Sequence[Sequence[Card]], unseen: Unseen) -> FloatArray:
+    """For each hand, the probability of each show total 0..29 over the unseen starters."""
+    out = np.zeros((len(keeps), MAX_POINTS))
+    present = unseen.present
+    starter_rank, starter_suit = np.nonzero(present)
+    for row, keep in enumerate(keeps):
+        r = _ranks(keep)
+        points = RANK_TABLE[r[0], r[1], r[2], r[3]][starter_rank].astype(np.intp)
+        points += _hand_suit_points(keep, unseen).astype(np.intp)[starter_suit]
+        out[row] = np.bincount(points, minlength=MAX_POINTS)[:MAX_POINTS]
+    result: FloatArray = out / unseen.total
+    return result
+
+
+# --- the crib, two players (two cards from each) ----------------------------
+
+
+@dataclass(frozen=True)
+class _CribWeights:
+    """Per-decision sums shared by every discard: see ``crib_values_pair``."""
+
+    rank_weight: FloatArray  # [rx, ry, rs] weighted count of (x, y, starter) completions
+    total: float
+    flush: FloatArray  # per suit: weighted completions that are all that suit
+    nob_if_thrown: FloatArray  # per suit: weighted completions nobbing a thrown jack
+    nob_unseen: float  # weighted completions nobbing a jack the opponent may throw
+
+
+def _crib_weights(unseen: Unseen, weight: FloatArray) -> _CribWeights:
+    n = unseen.ranks
+    eye = np.eye(RANKS)
+    # Ordered opponent pairs (x, y) by ranks, then the starter from what is left.
+    pairs = n[:, None] * (n[None, :] - eye) * weight
+    left = n[None, None, :] - eye[:, None, :] - eye[None, :, :]
+    rank_weight = pairs[:, :, None] * left
+    total = float(rank_weight.sum())
+    pair_total = float(pairs.sum())
+    diagonal = np.diag(weight)
+    # Weighted ordered pairs that include a given card of rank r: 2 * (R[r] - w[r, r]).
+    row = weight @ n
+    flush = np.zeros(SUITS)
+    nob_if_thrown = np.zeros(SUITS)
+    nob_unseen = 0.0
+    for suit in range(SUITS):
+        c = unseen.present[:, suit].astype(np.float64)
+        suited_pairs = c @ weight @ c - c @ diagonal
+        flush[suit] = 5 * suited_pairs * (unseen.suits[suit] - 2)
+        # Starter s of this suit, the jack of this suit thrown by us: any pair without s.
+        nob_if_thrown[suit] = float(c @ (pair_total - 2 * (row - diagonal)))
+        if unseen.present[JACK, suit]:
+            # Starter s of this suit (not the jack), the jack among the opponent's pair.
+            others = c.copy()
+            others[JACK] = 0
+            with_jack = 2 * (row[JACK] - weight[JACK, JACK] - weight[JACK])
+            nob_unseen += float(others @ with_jack)
+    return _CribWeights(rank_weight, total, flush, nob_if_thrown, nob_unseen)
+
+
+def crib_values_pair(
+    throws: Sequence[Sequence[Card]], unseen: Unseen, weight: FloatArray = UNIFORM_WEIGHT
+) -> FloatArray:
+    """Expected crib points for each two-card throw, the other two cards being unseen.
+
+    ``weight[r1, r2]`` scales how likely the opponent is to throw ranks r1, r2.
+    """
+    w = _crib_weights(unseen, weight)
+    ranks = np.array([_ranks(throw) for throw in throws], dtype=np.intp)
+    gathered = RANK_TABLE[ranks[:, 0], ranks[:, 1]].reshape(len(throws), -1)
+    values = gathered @ w.rank_weight.ravel()
+    for row, (a, b) in enumerate(throws):
+        if a.suit is b.suit:
+            values[row] += w.flush[a.index % 4]
+        values[row] += w.nob_unseen
+        for card in (a, b):
+            if card.index // 4 == JACK:
+                values[row] += w.nob_if_thrown[card.index % 4]
+    result: FloatArray = values / w.total
+    return result
+
+
+def crib_distributions_pair(
+    throws: Sequence[Sequence[Card]], unseen: Unseen, weight: FloatArray = UNIFORM_WEIGHT
+) -> FloatArray:
+    """Approximate crib-point distributions per throw (flush and nob as independent extras)."""
+    w = _crib_weights(unseen, weight)
+    flat = w.rank_weight.ravel() / w.total
+    out = np.zeros((len(throws), MAX_POINTS))
+    for row, (a, b) in enumerate(throws):
+        points = RANK_TABLE[a.index // 4, b.index // 4].ravel().astype(np.intp)
+        counted = np.bincount(points, weights=flat, minlength=MAX_POINTS)[:MAX_POINTS]
+        dist = counted.astype(np.float64)
+        nob = w.nob_unseen + sum(
+            w.nob_if_thrown[card.index % 4] for card in (a, b) if card.index // 4 == JACK
+        )
+        dist = _add_bernoulli(dist, nob / w.total, 1)
+        if a.suit is b.suit:
+            dist = _add_bernoulli(dist, w.flush[a.index % 4] / w.total / 5, 5)
+        out[row] = dist
+    return out
+
+
+def _add_bernoulli(dist: FloatArray, p: float, points: int) -> FloatArray:
+    shifted = np.zeros_like(dist)
+    shifted[points:] = dist[:-points]
+    result: FloatArray = (1 - p) * dist + p * shifted
+    return result
+
+
+# --- the crib, three and four players (one card from each) -----------------
+
+
+def crib_values_single(throws: Sequence[Card], unseen: Unseen) -> FloatArray:
+    """Expected crib points for each one-card throw; the other three cards are unseen.
+
+    With three players the fourth crib card comes from the deck, with four from
+    the partner; both are taken as random unseen cards.
+    """
+    n = unseen.ranks
+    eye = np.eye(RANKS)
+    x = n[:, None, None, None]
+    y = n[None, :, None, None] - eye[:, :, None, None]
+    z = n[None, None, :, None] - eye[:, None, :, None] - eye[None, :, :, None]
+    s = n[None, None, None, :] - eye[:, None, None, :] - eye[None, :, None, :]
+    s = s - eye[None, None, :, :]
+    weight = (x * y * z * s).ravel()
+    big_n = unseen.total
+    total = float(big_n * (big_n - 1) * (big_n - 2) * (big_n - 3))
+    ranks = np.array([card.index // 4 for card in throws], dtype=np.intp)
+    values = RANK_TABLE[ranks].reshape(len(throws), -1) @ weight
+    m = unseen.suits
+    jack_unseen = [suit for suit in range(SUITS) if unseen.present[JACK, suit]]
+    # A jack among the three unseen crib cards, the starter of its suit.
+    nob_unseen = sum((m[suit] - 1) * 3 * (big_n - 2) * (big_n - 3) for suit in jack_unseen)
+    for row, card in enumerate(throws):
+        suit = card.index % 4
+        values[row] += 5 * m[suit] * (m[suit] - 1) * (m[suit] - 2) * (m[suit] - 3)
+        values[row] += nob_unseen
+        if card.index // 4 == JACK:
+            values[row] += m[suit] * (big_n - 1) * (big_n - 2) * (big_n - 3)
+    result: FloatArray = values / total
+    return result
+
+
+# --- all the ways to split a hand -------------------------------------------
+
+
+def splits(hand: Sequence[Card], throw: int) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """Every (kept, thrown) split of ``hand`` with ``throw`` cards thrown, in a fixed order."""
+    result = []
+    for thrown in itertools.combinations(range(len(hand)), throw):
+        kept = tuple(card for i, card in enumerate(hand) if i not in thrown)
+        result.append((kept, tuple(hand[i] for i in thrown)))
+    return result
