@@ -195,6 +195,8 @@ async def telnet_bot(index: int, port: int, seconds: float, start_game: bool) ->
         await writer.drain()
 
     pumping = asyncio.create_task(pump())
+    await bot.wait_for(b"G guest")  # the arrival screen: log in, new account or guest
+    await send(b"g")
     await bot.wait_for(b"Your name:")
     await send(f"Bot{index}\r".encode())
     await drive(bot, send, seconds, start_game)
@@ -205,8 +207,9 @@ async def telnet_bot(index: int, port: int, seconds: float, start_game: bool) ->
 
 async def ssh_bot(index: int, port: int, seconds: float, start_game: bool) -> Bot:
     bot = Bot(f"ssh{index}")
+    # SSH user "guest" plays without an account (and gives a name), as bots do.
     connection = await asyncssh.connect(
-        "127.0.0.1", port, username=f"SshBot{index}", known_hosts=None, client_keys=None
+        "127.0.0.1", port, username="guest", known_hosts=None, client_keys=None
     )
     process = await connection.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
 
@@ -218,6 +221,8 @@ async def ssh_bot(index: int, port: int, seconds: float, start_game: bool) -> Bo
         process.stdin.write(data)
 
     pumping = asyncio.create_task(pump())
+    await bot.wait_for(b"Your name:")
+    await send(f"SshBot{index}\r".encode())
     await drive(bot, send, seconds, start_game)
     connection.close()
     pumping.cancel()

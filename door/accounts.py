@@ -12,6 +12,8 @@ be), and any other ``StoreError`` is a refusal the form shows before asking agai
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import logging
 import textwrap
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ from door.storage.errors import (
     AccountLockedError,
     LoginError,
     PasswordRuleError,
+    SshKeyError,
     StorageUnavailableError,
     StoreError,
 )
@@ -44,6 +47,7 @@ from door.storage.rules import (
     MIN_PASSWORD_LENGTH,
     check_password,
     handle_key,
+    normalize_public_key,
 )
 from door.storage.store import Account, SavedGame, Store
 from door.terminal import Terminal
@@ -68,6 +72,10 @@ HANDLE_NOTES: Final = (
 )
 
 
+_CONTROL_CHARACTER_KEYS: Final = frozenset({Key.TAB, Key.CTRL_C, Key.CTRL_S, Key.CTRL_Q})
+"""Keys that are control characters typed, as the decoder reports them by name."""
+
+
 class _Back(Exception):
     """The caller pressed Esc: leave the screen."""
 
@@ -86,20 +94,21 @@ class Arrival:
 # --- the first screen -------------------------------------------------------------------
 
 
-async def choose_arrival(terminal: Terminal, store: Store | None, bbs_name: str) -> Arrival:
+async def choose_arrival(
+    terminal: Terminal,
+    store: Store | None,
+    bbs_name: str,
+    *,
+    unavailable: str = "Accounts are off today: you play as a guest.",
+) -> Arrival:
     """Ask a telnet caller (or an SSH caller without an account) how they come in:
     L log in, N new account, G guest. Without a store (accounts are off) it says so
-    once and the caller comes in as a guest."""
+    once, in the words of ``unavailable``, and the caller comes in as a guest."""
     renderer = Renderer(terminal)
     message, error = "", False
     try:
         if store is None:
-            await _notice(
-                renderer,
-                terminal,
-                bbs_name,
-                "Accounts are off today: you play as a guest.",
-            )
+            await _notice(renderer, terminal, bbs_name, unavailable)
             return Arrival(None)
         while True:
             renderer.render(_draw_arrival(bbs_name, message, error))
@@ -325,7 +334,7 @@ async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
             await terminal.flush()
             key = await terminal.read_key()
             char = key.char.lower() if key.is_printable else ""
-            choice: ResumeChoice | None = {"r": "resume", "a": "abandon", "l": "later"}.get(char)  # type: ignore[assignment]
+            choice = _RESUME_KEYS.get(char)
             if choice is not None:
                 return choice
             if key == Key.CTRL_L:
@@ -396,6 +405,47 @@ async def show_leaderboard(
         renderer.close()
 
 
+# --- questions ---------------------------------------------------------------------------
+
+
+async def show_notice(terminal: Terminal, title: str, text: str) -> None:
+    """Tell the caller ``text`` (wrapped, mid-screen) until they press a key."""
+    renderer = Renderer(terminal)
+    try:
+        await _notice(renderer, terminal, title, text)
+    finally:
+        renderer.close()
+
+
+async def yes_or_no(terminal: Terminal, title: str, question: str) -> bool:
+    """Ask ``question`` (wrapped, mid-screen); True for Y, False for N or Esc."""
+    renderer = Renderer(terminal)
+    message = ""
+    try:
+        while True:
+            canvas = Canvas()
+            draw_title(canvas, title)
+            lines = textwrap.wrap(question, NOTICE_WIDTH)[:NOTICE_LINES]
+            for row, line in enumerate(lines, start=8):
+                canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, theme.TEXT)
+            draw_message(canvas, message, error=bool(message))
+            draw_status(canvas, "Y yes  N no")
+            renderer.render(canvas)
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            if char == "y":
+                return True
+            if char == "n" or key == Key.ESCAPE:
+                return False
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            else:
+                message = "Press Y for yes or N for no."
+    finally:
+        renderer.close()
+
+
 # --- guests and SSH ---------------------------------------------------------------------
 
 
@@ -428,6 +478,45 @@ async def ssh_password_login(store: Store | None, username: str, password: str) 
         return None
 
 
+def key_fingerprint(public_key: str) -> str:
+    """An OpenSSH public key line as ``ssh ssh-ed25519 SHA256:...``, the way
+    ``ssh-keygen -l`` prints it, so a caller can tell which of their keys it is."""
+    key = normalize_public_key(public_key)
+    key_type, encoded = key.split()
+    digest = hashlib.sha256(base64.b64decode(encoded)).digest()
+    return f"{key_type} SHA256:{base64.b64encode(digest).decode().rstrip('=')}"
+
+
+async def offer_ssh_key(
+    terminal: Terminal, store: Store, account: Account, public_key: str
+) -> None:
+    """After an SSH log-in by password: offer to attach the key the caller's SSH client
+    offered, so that the next log-in needs no password. A refusal or a store failure is
+    shown and the caller goes on."""
+    try:
+        fingerprint = key_fingerprint(public_key)
+    except SshKeyError:
+        return  # a key type the door does not keep
+    question = (
+        f"Your SSH client offered the key {fingerprint}. Attach it to {account.handle}, "
+        "so that next time you log in with the key and no password?"
+    )
+    if not await yes_or_no(terminal, "Log in with a key", question):
+        return
+    renderer = Renderer(terminal)
+    try:
+        try:
+            await store.add_ssh_key(account.id, public_key)
+        except StoreError as refused:
+            await _notice(renderer, terminal, "Log in with a key", str(refused))
+            return
+        logger.info("%r attached an SSH key (%s)", account.handle, fingerprint)
+        done = f"Done: the key {fingerprint} now logs you in as {account.handle}."
+        await _notice(renderer, terminal, "Log in with a key", done, error=False)
+    finally:
+        renderer.close()
+
+
 async def ssh_key_login(store: Store | None, username: str, public_key: str) -> Account | None:
     """The account, if ``public_key`` (an OpenSSH line) is attached to the account whose
     handle is ``username``; else None."""
@@ -446,8 +535,13 @@ async def ssh_key_login(store: Store | None, username: str, public_key: str) -> 
 
 
 async def _type(renderer: Renderer, terminal: Terminal, view: FormView) -> None:
-    """Let the caller type into the active field until RETURN; Esc raises _Back."""
+    """Let the caller type into the active field until RETURN; Esc raises _Back.
+
+    A key the field cannot take is answered on the message line, never dropped without
+    a word: a character past the field's limit, or a control key (Tab, Ctrl-C...). The
+    key decoder drops other control bytes before any screen sees them."""
     entry = view.fields[view.active]
+    what = entry.label.split()[0].rstrip(":").lower()  # "Password again:" -> password
     while True:
         renderer.render(*draw_form(view))
         await terminal.flush()
@@ -463,6 +557,21 @@ async def _type(renderer: Renderer, terminal: Terminal, view: FormView) -> None:
         elif key.is_printable and len(entry.text) < entry.limit:
             entry.text += key.char
             view.message, view.error = "", False
+        elif key.is_printable:
+            view.message = f"A {what} can be at most {entry.limit} characters long."
+            view.error = True
+        elif key in _CONTROL_CHARACTER_KEYS:
+            view.message = (
+                f"A {what} cannot contain control characters ({key.name.value}): "
+                "type letters and digits, RETURN when done."
+            )
+            view.error = True
+        else:
+            view.message = (
+                f"The {key.name.value} key does nothing here: type the {what}, "
+                "RETURN when done, Esc to go back."
+            )
+            view.error = True
 
 
 async def _notice(

@@ -1,7 +1,9 @@
-"""The ``cribbage-door`` command: serve (the default), console, sysop-password, selfplay.
+"""The ``cribbage-door`` command: serve (the default), console, sysop-password, replay,
+selfplay.
 
 With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
-at this terminal; ``sysop-password`` prints the hash for ``[sysop] password_hash``.
+at this terminal; ``sysop-password`` prints the hash for ``[sysop] password_hash``;
+``replay GAME_ID`` prints a game from the database as text.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ def player_factory(kind: str) -> PlayerFactory:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments
 
     parser = argparse.ArgumentParser(prog="cribbage-door", description=__doc__)
@@ -47,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "sysop-password", help="ask for the sysop's password and print its hash for the config"
     )
+    replay = commands.add_parser("replay", help="print a game from the database as text")
+    add_replay_arguments(replay)
     selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument("--seed", type=int, default=1)
@@ -141,6 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return console_command(args)
     if args.command == "sysop-password":
         return sysop_password_command()
+    if args.command == "replay":
+        from door.replay import replay_command
+
+        return replay_command(args)
     from door.serve import serve_command
 
     return serve_command(args)

@@ -13,6 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from door.storage.settings import (
+    DatabaseSettings,
+    DatabaseSettingsError,
+    database_settings_from_mapping,
+)
+
 DEFAULT_CONFIG_PATH = Path("config/door.toml")
 
 
@@ -68,6 +74,8 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     door: DoorConfig = field(default_factory=DoorConfig)
     sysop: SysopConfig = field(default_factory=SysopConfig)
+    database: DatabaseSettings = field(default_factory=DatabaseSettings)
+    """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
 
 
 _SECTIONS: dict[str, type] = {
@@ -153,10 +161,15 @@ def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
             }[str(known[key].type)]
             values[key] = _check_value(where, dotted, expected, value)
         sections[section_name] = section_cls(**values)
+    # [database] is checked by the storage layer's own reader, which knows its rules.
+    try:
+        database = database_settings_from_mapping(data.get("database", {}), where)
+    except DatabaseSettingsError as error:
+        raise ConfigError(str(error)) from None
     for name in data:
-        if name not in sections:
+        if name not in sections and name != "database":
             raise ConfigError(f"{where}: unknown section [{name}]")
-    config = Config(**sections)
+    config = Config(**sections, database=database)
     if config.server.idle_warning_seconds >= config.server.idle_timeout_seconds:
         raise ConfigError(
             f"{where}: server.idle_warning_seconds must be less than server.idle_timeout_seconds"

@@ -164,6 +164,7 @@ def console_command(args: argparse.Namespace) -> int:
         filename=str(Path(getattr(args, "log_file", None) or "door-console.log")),
     )
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         config = load_config(Path(args.config) if getattr(args, "config", None) else None)
         config = with_overrides(

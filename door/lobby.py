@@ -3,6 +3,8 @@
 From here a caller plays the computer (``P``), challenges other callers or the sysop
 (``W``, with the game options set here: runs ``1``/``2``, counting ``A``, players ``G``),
 accepts or declines a challenge (``Y``/``N``), watches a game (``V``) or chats (``C``).
+When accounts are on, ``L`` shows the leaderboard and, for a caller who logged in, ``R``
+their record (statistics).
 The sysop also pages a caller into a private chat (``O``), hosts a game with a caller who
 is then player 1 (``H``), disconnects a caller (``K``) and broadcasts to everyone (``B``).
 
@@ -19,13 +21,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+from door.accounts import show_leaderboard, show_stats
 from door.canvas import Renderer
 from door.charset import Charset
 from door.config import Config
 from door.keys import DESELECT_KEYS, Key
 from door.presence import IN_THE_LOBBY, ChatLine, Member, Presence
+from door.records import KeptGame, Records
 from door.screens.chat import MAX_CHAT_LENGTH
 from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
+from door.storage.store import Account, SavedGame
 from door.table import GameOptions, GameResult, Person, Table, play_against_computer
 from door.terminal import Disconnected
 
@@ -95,6 +100,7 @@ class Lobby:
         choices: MenuChoices,
         rng: random.Random,
         show_help: Callable[[], Awaitable[None]],
+        records: Records | None = None,
     ) -> None:
         self.presence = presence
         self.member = member
@@ -103,8 +109,14 @@ class Lobby:
         self.choices = choices
         self.rng = rng
         self.show_help = show_help
+        self.records = records or Records()
         self.renderer = Renderer(self.terminal)
-        self.view = LobbyView(config.door.bbs_name, member.name, sysop=member.sysop)
+        self.view = LobbyView(
+            config.door.bbs_name,
+            member.name,
+            sysop=member.sysop,
+            account_keys=_account_keys(self.records, member),
+        )
         self.picked: list[Member] = []
 
     async def run(self) -> None:
@@ -164,6 +176,15 @@ class Lobby:
         elif char == "?" or key == Key.F1:
             await self.show_help()
             self.renderer.invalidate()
+        elif char == "r" and self.records.store is not None:
+            if member.account is None:
+                member.tell("Guests have no record: log in next time to keep yours.")
+            else:
+                await self.away_from_lobby(
+                    show_stats(self.terminal, self.records.store, member.name)
+                )
+        elif char == "l" and self.records.store is not None:
+            await self.away_from_lobby(show_leaderboard(self.terminal, self.records.store))
         elif key == Key.CTRL_L:
             self.renderer.invalidate()
         elif member.sysop and char in ("o", "h", "k", "b"):
@@ -251,10 +272,27 @@ class Lobby:
         who = "you" if room.closed_by == member.name else room.closed_by
         member.tell(f"The chat with {other.name} is over ({who} left it).")
 
+    async def away_from_lobby(self, screen: Awaitable[None]) -> None:
+        """Show another screen (statistics, the leaderboard), then the lobby again."""
+        self.presence.set_place(self.member, "reading the records")
+        try:
+            await screen
+        finally:
+            self.presence.set_place(self.member, IN_THE_LOBBY)
+            self.renderer.invalidate()
+
     # --- games ---------------------------------------------------------------------
 
-    async def play_computer(self) -> None:
+    async def play_computer(self, saved: SavedGame | None = None) -> None:
+        """Games against the computer until the caller stops; ``saved`` resumes that game
+        first. A caller who logged in has each game saved as it goes (door/records.py)."""
         member, choices = self.member, self.choices
+        rng = random.Random(self.rng.getrandbits(64))
+        kept: KeptGame | None = None
+        if saved is not None:
+            kept = self.records.resume(saved)
+        elif member.account is not None:
+            kept = self.records.computer_game(member.account, choices.options(), rng)
         self.presence.set_place(member, "playing the computer")
         tables: list[Table] = []
 
@@ -262,33 +300,60 @@ class Lobby:
             tables.append(table)
             self.presence.add_table(table)
             self.presence.set_place(member, "playing the computer", table)
+            if saved is not None:
+                hand = max(table.game.hand_number, 1)
+                table.announce(f"Your saved game goes on where it stopped, in hand {hand}.")
 
         try:
             result = await play_against_computer(
                 self.terminal,
-                choices.options(),
+                kept.options if kept is not None else choices.options(),
                 member.name,
-                rng=random.Random(self.rng.getrandbits(64)),
+                rng=rng,
                 pause=self.config.game.computer_pause_seconds,
                 on_game_over=lambda result: self.choices.count(result, "The computer"),
                 on_table=on_table,
+                game=kept.game if kept is not None else None,
             )
         finally:
             for table in tables:
                 self.presence.remove_table(table)
             self.presence.set_place(member, IN_THE_LOBBY)
             self.renderer.invalidate()
+            if kept is not None:
+                # Only a caller who chose to quit loses the game; a dropped line or the
+                # door closing leaves it saved, to resume on the next call.
+                if tables and tables[0].given_up:
+                    await kept.saver.forfeit(0)
+                await kept.saver.flush()
         if result.quit:
             choices.notes.append("Game abandoned.")
 
     def make_table(self, options: GameOptions, names: list[str | None]) -> Table:
-        return Table(
+        accounts = [self.account_of(name) for name in names]
+        rng = random.Random(self.rng.getrandbits(64))
+        game = self.records.game_between_callers(options, accounts, rng)
+        callers = sum(name is not None for name in names)
+
+        def game_over(result: GameResult) -> None:
+            self.records.record_game_between_callers(table.game, table.names, accounts, callers)
+
+        table = Table(
             options,
             names,
-            rng=random.Random(self.rng.getrandbits(64)),
+            rng=rng,
             pause=self.config.game.computer_pause_seconds,
             reconnect_wait=self.config.game.reconnect_wait_seconds,
+            game=game,
+            account_ids=[account.id if account is not None else None for account in accounts],
+            on_game_over=game_over,
         )
+        return table
+
+    def account_of(self, name: str | None) -> Account | None:
+        """The account of the caller online as ``name`` (None: a guest, the computer)."""
+        member = self.presence.find(name) if name is not None else None
+        return member.account if member is not None else None
 
     async def challenge(self) -> None:
         member = self.member
@@ -503,6 +568,15 @@ async def disconnect(member: Member) -> None:
     with contextlib.suppress(Disconnected, OSError):
         await member.terminal.flush()
     member.terminal.close()
+
+
+def _account_keys(records: Records, member: Member) -> str:
+    """The lobby's line of account keys: none when accounts are off."""
+    if records.store is None:
+        return ""
+    if member.account is None:
+        return "L Leaderboard  (a guest's games are not kept: log in to keep a record)"
+    return "R Your record   L Leaderboard  (your games are saved as you play)"
 
 
 def _winner_name(table: Table) -> str:

@@ -17,13 +17,16 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from door.ansi import sanitize
 from door.inbox import Inbox
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
 from door.table import GameOptions, Person, Table
 from door.terminal import Terminal
+
+if TYPE_CHECKING:
+    from door.storage.store import Account
 
 MAX_NAME_LENGTH: Final = 20
 KEPT_CHAT_LINES: Final = 100
@@ -47,10 +50,20 @@ class ChatLine:
 class Member:
     """A caller (or the sysop) who is online."""
 
-    def __init__(self, name: str, terminal: Terminal, *, sysop: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        terminal: Terminal,
+        *,
+        sysop: bool = False,
+        account: Account | None = None,
+    ) -> None:
         self.name = name
         self.terminal = terminal
         self.sysop = sysop
+        self.account = account
+        """The account the caller logged in to (their name is its handle); None for a
+        guest and for the sysop."""
         self.inbox = Inbox(terminal)
         self.place = IN_THE_LOBBY
         self.joined = time.monotonic()
@@ -143,9 +156,16 @@ class Presence:
 
     # --- who is here ----------------------------------------------------------------
 
-    def join(self, name: str, terminal: Terminal, *, sysop: bool = False) -> Member:
-        """Put ``name`` online. Raises NameInUse if someone online has it, or if it is
-        the sysop's name and this is not the sysop."""
+    def join(
+        self,
+        name: str,
+        terminal: Terminal,
+        *,
+        sysop: bool = False,
+        account: Account | None = None,
+    ) -> Member:
+        """Put ``name`` online (logged in to ``account``, if any). Raises NameInUse if
+        someone online has it, or if it is the sysop's name and this is not the sysop."""
         clean = clean_name(name)
         key = clean.casefold()
         if not clean:
@@ -154,7 +174,7 @@ class Presence:
             raise NameInUse(f"{clean} is the sysop's name")
         if key in self.members:
             raise NameInUse(f"{clean} is online already")
-        member = Member(clean, terminal, sysop=sysop)
+        member = Member(clean, terminal, sysop=sysop, account=account)
         self.members[key] = member
         self.notice(f"{clean} has come in.")
         return member
@@ -303,17 +323,13 @@ class Presence:
             self.tables.remove(table)
             self.changed()
 
-    def table_waiting_for(self, name: str) -> Table | None:
+    def table_waiting_for(self, name: str, account_id: int | None = None) -> Table | None:
         """A game still going in which ``name``'s seat waits for them (or is played by
-        the computer since their line dropped)."""
-        key = name.casefold()
+        the computer since their line dropped). A seat taken by someone logged in waits
+        only for the same account (``account_id``)."""
         for table in self.tables:
-            if table.over:
-                continue
-            for seat in table.seats:
-                waiting = seat.human and not seat.left and seat.person is None
-                if waiting and seat.name.casefold() == key:
-                    return table
+            if not table.over and table.waits_for(name, account_id) is not None:
+                return table
         return None
 
     def watchable(self) -> list[Table]:

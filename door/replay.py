@@ -34,8 +34,7 @@ def replay_command(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"cribbage-door replay: {error}", file=sys.stderr)
         return 2
-    # Until the config loader knows [database] this falls back to its defaults.
-    settings: DatabaseSettings = getattr(config, "database", DatabaseSettings())
+    settings = config.database
     if args.database:
         settings = DatabaseSettings(url=args.database)
     url = database_url(settings, args.data_dir or config.server.data_dir)

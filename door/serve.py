@@ -15,6 +15,7 @@ from typing import Any
 
 from door import thinking
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.records import Records
 from door.server import Door
 
 logger = logging.getLogger("door")
@@ -89,10 +90,16 @@ async def run_server(
 ) -> None:
     """Serve until ``stop`` is set (or SIGINT/SIGTERM), then tell callers and close.
 
+    The database is opened first; if it cannot be used the door serves guests only.
     ``on_door`` is given the door once it listens (the console runs the sysop's session
     in it)."""
-    door = Door(config)
-    listening = await start_listeners(door, config)
+    records = await Records.open(config)
+    door = Door(config, records=records)
+    try:
+        listening = await start_listeners(door, config)
+    except BaseException:
+        await records.close()
+        raise
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -118,6 +125,7 @@ async def run_server(
         for server in listening.servers:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 3.0)
+        await records.close()
         thinking.shutdown()
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -126,8 +134,10 @@ async def run_server(
 
 def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    # asyncssh logs every channel and packet exchange at INFO: too much for a door log.
+    # asyncssh logs every channel and packet exchange at INFO, and alembic each step of
+    # checking the schema: too much for a door log.
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         config = load_config(Path(args.config) if getattr(args, "config", None) else None)
         config = with_overrides(

@@ -1,4 +1,5 @@
-"""The door itself: every connected caller, whatever the transport, and their sessions."""
+"""The door itself: every connected caller, whatever the transport, their sessions, and
+what they share: who is online (``Presence``) and the database (``Records``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import random
 from door.config import Config
 from door.idle import IdleGuardTerminal
 from door.presence import Presence
+from door.records import Records
 from door.session import Caller, run_session
 from door.terminal import Disconnected, Terminal
 
@@ -17,18 +19,26 @@ logger = logging.getLogger(__name__)
 
 FULL_MESSAGE = "\r\nSorry, the door is full right now. Please call back later.\r\n"
 SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Goodbye! ***\r\n"
+SESSION_END_WAIT_SECONDS = 5.0
+"""How long shutting down waits for sessions to end (each saves its game on the way)."""
 
 
 class Door:
-    """Holds the sessions in progress, so they can be counted, told and closed, and the
-    ``Presence`` they share: who is online, the lobby, the tables."""
+    """Holds the sessions in progress, so they can be counted, told and closed, the
+    ``Presence`` they share (who is online, the lobby, the tables) and the ``Records``
+    (accounts and saved games; without any given, accounts are off)."""
 
-    def __init__(self, config: Config, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, config: Config, rng: random.Random | None = None, records: Records | None = None
+    ) -> None:
         self.config = config
         self.rng = rng or random.Random()
+        self.records = records or Records()
         self.terminals: set[Terminal] = set()
         self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
         self.closing = False
+        self._sessions: set[asyncio.Future[None]] = set()
+        """One future per session in progress, done when it has ended."""
 
     @property
     def caller_count(self) -> int:
@@ -54,17 +64,24 @@ class Door:
                 terminal, server.idle_warning_seconds, server.idle_timeout_seconds
             )
         self.terminals.add(terminal)
+        ended = asyncio.get_running_loop().create_future()
+        self._sessions.add(ended)
         try:
             rng = random.Random(self.rng.getrandbits(64))
-            await run_session(session_terminal, self.config, caller, rng, self.presence)
+            await run_session(
+                session_terminal, self.config, caller, rng, self.presence, self.records
+            )
         except Exception:
             logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)
         finally:
             self.terminals.discard(terminal)
             terminal.close()
+            self._sessions.discard(ended)
+            ended.set_result(None)
 
     async def shut_down(self) -> None:
-        """Tell every caller the door is closing, then hang up on them."""
+        """Tell every caller the door is closing, hang up on them, and wait (boundedly)
+        for their sessions to end, so that games in progress are saved as they stand."""
         self.closing = True
         self.presence.close_tables()
         for terminal in list(self.terminals):
@@ -74,6 +91,8 @@ class Door:
         )
         for terminal in list(self.terminals):
             terminal.close()
+        if self._sessions:
+            await asyncio.wait(set(self._sessions), timeout=SESSION_END_WAIT_SECONDS)
 
     @staticmethod
     async def _flush_quietly(terminal: Terminal) -> None:

@@ -11,9 +11,18 @@ import asyncssh
 from asyncssh.encryption import get_default_encryption_algs
 from asyncssh.kex import get_default_kex_algs
 
+from door.accounts import (
+    GUEST_USER,
+    NEW_USER,
+    ssh_key_login,
+    ssh_needs_auth,
+    ssh_password_login,
+)
 from door.config import ConfigError, SysopConfig
 from door.server import Door
 from door.session import Caller
+from door.storage.rules import handle_key
+from door.storage.store import Account, Store
 from door.sysop import verify_password
 from door.terminal import StreamTerminal
 
@@ -59,34 +68,106 @@ class _SSHSink:
         self.process.exit(0)
 
 
-class DoorSSHServer(asyncssh.SSHServer):
-    """Callers log in under any user name, which becomes their name, with no password;
-    the sysop's name alone needs the sysop's password or one of the sysop's keys."""
+AUTH_BANNER = (
+    "Log in with your handle and password, or a key attached to your account.\r\n"
+    'No account? Connect as user "new" to make one, or as "guest" to play as a guest.\r\n'
+)
 
-    def __init__(self, sysop: SysopConfig, sysop_keys: frozenset[bytes]) -> None:
+
+class DoorSSHServer(asyncssh.SSHServer):
+    """How an SSH caller gets in; one per connection.
+
+    The sysop's name needs the sysop's password or one of the sysop's keys. With
+    accounts on (a ``store``), every other user name is a handle that needs its password
+    or a key attached to the account, except ``new`` (who signs up) and ``guest`` (who
+    gives a name), who come in without either. With accounts off, anyone comes in under
+    their user name.
+
+    ``caller`` says who came in. It trusts an account only for the user name the
+    connection finally authenticated as: SSH lets a client change user names between
+    attempts, and a key is looked up (and an account found) before the client proves it
+    holds the key, so an account found for another user name proves nothing."""
+
+    def __init__(
+        self, sysop: SysopConfig, sysop_keys: frozenset[bytes], store: Store | None = None
+    ) -> None:
         self.sysop = sysop
         self.sysop_keys = sysop_keys
+        self.store = store
+        self.account: Account | None = None
+        """The account the last password or key checked belongs to."""
+        self.by_password = False
+        self.offered_keys: list[tuple[str, str]] = []
+        """(user name, OpenSSH public key line) for each key the client offered that
+        logs nobody in."""
+        self._connection: asyncssh.SSHServerConnection | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connection = conn
 
     def _is_sysop(self, username: str) -> bool:
         return username.casefold() == self.sysop.name.casefold()
 
     def begin_auth(self, username: str) -> bool:
-        return self._is_sysop(username)
+        if self._is_sysop(username):
+            return True
+        if self.store is None or not ssh_needs_auth(username):
+            return False
+        if self._connection is not None:
+            # Said before the password prompt: how to get in without an account.
+            self._connection.send_auth_banner(AUTH_BANNER)
+        return True
 
     def password_auth_supported(self) -> bool:
-        return bool(self.sysop.password_hash)
+        return bool(self.sysop.password_hash) or self.store is not None
 
     async def validate_password(self, username: str, password: str) -> bool:
-        if not self._is_sysop(username) or not self.sysop.password_hash:
-            return False
-        # scrypt and argon2 are meant to be slow: keep them off the event loop.
-        return await asyncio.to_thread(verify_password, self.sysop.password_hash, password)
+        if self._is_sysop(username):
+            if not self.sysop.password_hash:
+                return False
+            # scrypt and argon2 are meant to be slow: keep them off the event loop.
+            return await asyncio.to_thread(verify_password, self.sysop.password_hash, password)
+        self.account = await ssh_password_login(self.store, username, password)
+        self.by_password = self.account is not None
+        return self.by_password
 
     def public_key_auth_supported(self) -> bool:
-        return bool(self.sysop_keys)
+        return bool(self.sysop_keys) or self.store is not None
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        return self._is_sysop(username) and key.public_data in self.sysop_keys
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self._is_sysop(username):
+            return key.public_data in self.sysop_keys
+        line = key.export_public_key().decode("ascii").strip()
+        account = await ssh_key_login(self.store, username, line)
+        if account is None:
+            if (handle_key(username), line) not in self.offered_keys:
+                self.offered_keys.append((handle_key(username), line))
+            return False
+        self.account, self.by_password = account, False
+        return True
+
+    def caller(self, username: str, peer: str) -> Caller:
+        """Who came in, for the session; ``username`` is the one the connection
+        authenticated as."""
+        if self._is_sysop(username):
+            # Only the sysop's password or key gets a connection in under this name.
+            return Caller(name=self.sysop.name, transport="ssh", peer=peer, sysop=True)
+        key = handle_key(username)
+        if key == NEW_USER:
+            return Caller(None, "ssh", peer, arriving_as="new")
+        if key == GUEST_USER:
+            return Caller(None, "ssh", peer, arriving_as="guest")
+        if self.store is None:
+            return Caller(username, "ssh", peer)  # accounts are off: the user name is the name
+        account = self.account
+        if account is None or handle_key(account.handle) != key:
+            # Cannot happen (asyncssh let in a handle only with its password or key), but
+            # if it did, the caller has proven nothing: they choose how to come in.
+            return Caller(None, "ssh", peer)
+        offered = tuple(line for user, line in self.offered_keys if user == key)
+        return Caller(
+            None, "ssh", peer, account=account, offered_keys=offered if self.by_password else ()
+        )
 
 
 def sysop_keys(sysop: SysopConfig) -> frozenset[bytes]:
@@ -137,25 +218,22 @@ async def start_ssh(
         source.terminal = terminal
         terminal.start()
         peer = process.get_extra_info("peername")
-        name = process.get_extra_info("username") or ""
-        # Only the sysop's password or key gets a connection in under the sysop's name.
-        is_sysop = name.casefold() == sysop.name.casefold()
-        caller = Caller(
-            name=name,
-            transport="ssh",
-            peer=f"{peer[0]}:{peer[1]}" if peer else "",
-            sysop=is_sysop,
-        )
+        username = process.get_extra_info("username") or ""
+        connection = process.get_extra_info("connection")
+        server = connection.get_owner() if connection is not None else None
+        assert isinstance(server, DoorSSHServer)
+        caller = server.caller(username, f"{peer[0]}:{peer[1]}" if peer else "")
         await door.serve_caller(terminal, caller)
 
     sysop = door.config.sysop
     keys = sysop_keys(sysop)
+    store = door.records.store
     options: dict[str, Any] = {}
     if legacy_algorithms:
         options["kex_algs"] = [*get_default_kex_algs(), *LEGACY_KEX]
         options["encryption_algs"] = [*get_default_encryption_algs(), *LEGACY_CIPHERS]
     return await asyncssh.create_server(
-        lambda: DoorSSHServer(sysop, keys),
+        lambda: DoorSSHServer(sysop, keys, store),
         host,
         port,
         server_host_keys=load_host_keys(data_dir),

@@ -23,6 +23,11 @@ goes back to its caller if they call back before the game ends.
 ``play_against_computer`` is the simplest table: one caller at seat 0 ("player 1")
 against the computer, with "play again?" after each game.
 
+A table may be given a game already under way (a saved game the caller resumes): the
+host picks it up from whatever phase it stands in, down to a discard half made, a count
+half played or a show half counted. The table knows nothing of saving; whoever builds
+the game hangs a saver on it (see door/records.py).
+
 Keys that work everywhere (the status line always lists the ones that work now): ``?``
 or F1 help, Ctrl-L redraws everything, ``c`` opens a chat line, ``q`` (or Ctrl-C) asks
 before quitting. While the caller is typing a line, ``?`` (on an empty line) and F1 still
@@ -128,6 +133,7 @@ async def play_against_computer(
     help_text: str | None = None,
     on_game_over: Callable[[GameResult], None] | None = None,
     on_table: Callable[[Table], None] | None = None,
+    game: Game | None = None,
 ) -> GameResult:
     """Play games of cribbage against the computer until the caller stops.
 
@@ -137,7 +143,9 @@ async def play_against_computer(
     unfinished. ``rng`` shuffles every deck (and seeds the computer's choices); ``pause``
     is how long the computer's moves are held on screen; ``help_text`` defaults to the
     contents of config/help.txt; ``on_table`` is told the table once it is set (so it can
-    be listed and watched). Raises ``door.terminal.Disconnected`` if the line drops.
+    be listed and watched). ``game``, if given, is played instead of a new one: a game
+    being recorded, or a saved game to resume where it stands. Raises
+    ``door.terminal.Disconnected`` if the line drops.
     """
     table = Table(
         options,
@@ -146,6 +154,7 @@ async def play_against_computer(
         pause=pause,
         help_text=help_text,
         on_game_over=on_game_over,
+        game=game,
     )
     person = table.sit(0, terminal)
     if on_table is not None:
@@ -179,11 +188,21 @@ class _Abandoned(Exception):
 class Seat:
     """One place at the table: played by a caller, or by the computer."""
 
-    def __init__(self, index: int, name: str, human: bool, computer: ComputerPlayer) -> None:
+    def __init__(
+        self,
+        index: int,
+        name: str,
+        human: bool,
+        computer: ComputerPlayer,
+        account_id: int | None = None,
+    ) -> None:
         self.index = index
         self.name = name
         self.human = human
         """A caller's seat (even while the computer stands in for them)."""
+        self.account_id = account_id
+        """The account of the caller who sat down here, if they logged in: only that
+        account may take the seat back after a dropped line."""
         self.computer = computer
         self.person: Person | None = None
         self.computer_plays = not human
@@ -784,6 +803,10 @@ class Table:
     Call ``sit`` for each caller's seat (and ``watch`` for anyone watching) with their
     terminal, ``start`` to begin, and have each caller's session await their
     ``Person.attend()``. ``close`` stops the game if it is still going.
+
+    ``game`` is the game to play (by default a new one shuffled by ``rng``); it may be
+    one under way. ``account_ids`` holds, per seat, the account of the caller sitting
+    there (None for a guest or the computer).
     """
 
     def __init__(
@@ -797,9 +820,13 @@ class Table:
         reconnect_wait: float = DEFAULT_RECONNECT_WAIT,
         on_game_over: Callable[[GameResult], None] | None = None,
         on_change: Callable[[], None] | None = None,
+        game: Game | None = None,
+        account_ids: Sequence[int | None] | None = None,
     ) -> None:
         if len(names) != options.players:
             raise ValueError(f"{options.players} players need {options.players} seats")
+        if game is not None and game.players != options.players:
+            raise ValueError(f"a game for {game.players} cannot be played by {options.players}")
         self.options = options
         self.rng = rng
         self.pause_seconds = pause
@@ -808,12 +835,14 @@ class Table:
         self.on_game_over = on_game_over
         self.on_change = on_change
         self.chat_rng = random.Random(rng.getrandbits(64))
-        self.seats = _make_seats(names, options.level, rng)
+        self.seats = _make_seats(names, options.level, rng, account_ids)
         self.names = tuple(seat.name for seat in self.seats)
         self.solo = sum(seat.human for seat in self.seats) == 1
         """One caller against the computer: no waiting for them if they drop, and
         "play again?" at the end."""
-        self.game = Game(options.players, runs=options.runs, counting=options.counting, rng=rng)
+        self.game = game or Game(
+            options.players, runs=options.runs, counting=options.counting, rng=rng
+        )
         self.watchers: list[Person] = []
         self.header: tuple[str, ...] = ()
         self.panel: Panel | None = None
@@ -853,6 +882,12 @@ class Table:
     def first_opponent_name(self) -> str:
         return self.names[1]
 
+    @property
+    def given_up(self) -> bool:
+        """The caller of a game against the computer chose to quit it: not a dropped
+        line, nor the door closing (those leave a saved game to resume)."""
+        return self.quit_result is not None
+
     def sit(self, index: int, terminal: Terminal) -> Person:
         """The caller of seat ``index`` sits down with ``terminal``."""
         seat = self.seats[index]
@@ -863,30 +898,38 @@ class Table:
         seat.returned.set()
         return person
 
-    def rejoin(self, name: str, terminal: Terminal) -> Person | None:
-        """The caller ``name`` is back after their line dropped: their seat again, where
-        the game stands; None if no seat here is waiting for them."""
+    def waits_for(self, name: str, account_id: int | None = None) -> Seat | None:
+        """The seat ``name`` may take back: a caller's seat of that name whose caller is
+        gone, and, if they had logged in, only for the same account."""
         key = name.casefold()
         for seat in self.seats:
             if (
                 seat.human
                 and not seat.left
                 and seat.person is None
-                and (seat.name.casefold() == key)
+                and seat.name.casefold() == key
+                and seat.account_id in (None, account_id)
             ):
-                if self.over:
-                    return None
-                was_computer = seat.computer_plays
-                seat.computer_plays = False
-                person = self.sit(seat.index, terminal)
-                person.view.log.add("You are back at the table, where the game stands.")
-                back = f"{seat.name} is back."
-                if was_computer:
-                    back += f" {seat.name} plays from the next decision on."
-                self.announce(back, exclude=person)
-                self.changed()
-                return person
+                return seat
         return None
+
+    def rejoin(self, name: str, terminal: Terminal, account_id: int | None = None) -> Person | None:
+        """The caller ``name`` (logged in to ``account_id``, if any) is back after their
+        line dropped: their seat again, where the game stands; None if no seat here is
+        waiting for them."""
+        seat = self.waits_for(name, account_id)
+        if seat is None or self.over:
+            return None
+        was_computer = seat.computer_plays
+        seat.computer_plays = False
+        person = self.sit(seat.index, terminal)
+        person.view.log.add("You are back at the table, where the game stands.")
+        back = f"{seat.name} is back."
+        if was_computer:
+            back += f" {seat.name} plays from the next decision on."
+        self.announce(back, exclude=person)
+        self.changed()
+        return person
 
     def watch(self, name: str, terminal: Terminal) -> Person:
         person = Person(self, name, terminal, None)
@@ -1018,23 +1061,29 @@ class Table:
             self.announce("A new game: the loser of the last one deals first.", theme.TITLE)
 
     async def play_game(self, game: Game) -> None:
-        if game.phase is Phase.CUT_FOR_DEAL:
-            self.cut_for_deal(game)
-        while True:
-            await self.before_deal(game)
-            self.log(game.deal())
-            self.panel = None
-            await self.discard(game)
-            await self.cut(game)
-            if _over(game):  # two for his heels took the dealer to 121
-                await self.pause()
-                return
-            await self.pegging(game)
-            if _over(game):
-                return
-            await self.show(game)
-            if _over(game):
-                return
+        """Play ``game`` to its end from whatever phase it is in: a new game starts with
+        the cut for deal, a resumed one goes on mid-hand (each step below copes with a
+        discard half made, a count half played or a show half counted)."""
+        if game.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL):
+            self.set_header(game)
+        while not _over(game):
+            phase = game.phase
+            if phase is Phase.CUT_FOR_DEAL:
+                self.cut_for_deal(game)
+            elif phase is Phase.DEAL:
+                await self.before_deal(game)
+                self.log(game.deal())
+                self.panel = None
+            elif phase is Phase.DISCARD:
+                await self.discard(game)
+            elif phase is Phase.CUT:
+                await self.cut(game)
+                if _over(game):  # two for his heels took the dealer to 121
+                    await self.pause()
+            elif phase is Phase.PLAY:
+                await self.pegging(game)
+            elif phase is Phase.SHOW:
+                await self.show(game)
 
     def cut_for_deal(self, game: Game) -> None:
         events = game.cut_for_deal()
@@ -1074,13 +1123,15 @@ class Table:
         waits for the others before pushing their cards over."""
         self.set_header(game)
         self.changed()
-        computers = [seat for seat in self.seats if seat.computer_plays]
+        # A resumed game may have some throws in the crib already.
+        throwing = [seat for seat in self.seats if not game.has_discarded(seat.index)]
+        computers = [seat for seat in throwing if seat.computer_plays]
         thoughts = {
             seat: asyncio.ensure_future(self.think(seat.computer.discard, game, seat.index))
             for seat in computers
         }
         try:
-            await _all(*(self.discard_for(seat) for seat in self.seats if seat not in thoughts))
+            await _all(*(self.discard_for(seat) for seat in throwing if seat not in thoughts))
             for seat, thought in thoughts.items():
                 thrown = _checked_throw(await thought, game, seat.index)
                 self.log(game.discard(seat.index, thrown))
@@ -1387,7 +1438,13 @@ class Table:
         return GameResult(game.winner_side == side, mine, theirs, skunks.get(loser), False, scores)
 
 
-def _make_seats(names: Sequence[str | None], level: str, rng: random.Random) -> list[Seat]:
+def _make_seats(
+    names: Sequence[str | None],
+    level: str,
+    rng: random.Random,
+    account_ids: Sequence[int | None] | None = None,
+) -> list[Seat]:
+    accounts = list(account_ids) if account_ids is not None else [None] * len(names)
     seats = []
     computers = 0
     for index, name in enumerate(names):
@@ -1399,7 +1456,7 @@ def _make_seats(names: Sequence[str | None], level: str, rng: random.Random) -> 
             seats.append(Seat(index, shown, False, computer))
         else:
             shown = sanitize(name, MAX_NAME_LENGTH).strip() or f"Player {index + 1}"
-            seats.append(Seat(index, shown, True, computer))
+            seats.append(Seat(index, shown, True, computer, accounts[index]))
     return seats
 
 
@@ -1411,6 +1468,8 @@ async def _never_computer() -> bool:
 async def _all(*steps: Coroutine[Any, Any, None]) -> None:
     """Run ``steps`` together; the first failure cancels the rest and is raised."""
     tasks = [asyncio.ensure_future(step) for step in steps]
+    if not tasks:  # a resumed discard in which every caller has thrown already
+        return
     try:
         done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
         for task in done:

@@ -4,8 +4,9 @@
 
     0       the door's name, and "Welcome, <name>!"
     1-9     who is on: number, name, where they are, idle time (seven a page)
-    10-15   the lobby chat, the latest at the bottom
-    16-19   the keys: play, challenge, watch; the game options; the sysop's keys
+    10-14   the lobby chat, the latest at the bottom
+    15-19   the keys: play, challenge, watch; the game options; the record and the
+            leaderboard (when accounts are on); the sysop's keys
     20      a challenge waiting for an answer, or a note for this caller
     21      the line being typed (chat, whom to challenge...)
     22      message line
@@ -30,8 +31,8 @@ WHO_TOP: Final = 3
 WHO_ROWS: Final = 7
 CHAT_RULE: Final = 10
 CHAT_TOP: Final = 11
-CHAT_ROWS: Final = 5
-KEYS_TOP: Final = 17
+CHAT_ROWS: Final = 4
+KEYS_TOP: Final = 16
 NOTICE_ROW: Final = 20
 PRIVATE_TOP: Final = 2
 PRIVATE_ROWS: Final = 18
@@ -66,6 +67,8 @@ class LobbyView:
     chat: Sequence[ChatText] = ()
     options: str = ""
     sysop: bool = False
+    account_keys: str = ""
+    """The keys for statistics and the leaderboard; empty when accounts are off."""
     notice: str = ""
     notice_urgent: bool = False
     entry_prompt: str | None = None
@@ -163,6 +166,8 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
         "P Play the computer   W Challenge   V Watch a game   C Chat   ? Help   Q Quit",
         view.options,
     ]
+    if view.account_keys:
+        rows.append(view.account_keys)
     if view.sysop:
         rows.append("Sysop: O page into chat   H host a game   K disconnect   B broadcast")
     for offset, text in enumerate(rows):

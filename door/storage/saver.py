@@ -50,7 +50,7 @@ class GameSaver:
     """Keeps one table's games saved; see the module docstring.
 
     ``seats`` says who sits where (accounts and names), ``opponent`` the kind of
-    opponent the statistics are kept under ("computer-normal", "human"...). Pass the
+    opponent the statistics are kept under ("computer-normal", "people"...). Pass the
     ``game`` and its ``game_id`` when resuming a saved game, so it goes on in its row.
     """
 

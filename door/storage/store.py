@@ -247,9 +247,10 @@ class Store:
         try:
             parsed = make_url(url)
         except ArgumentError:
+            detail = f"database URL {name!r} cannot be read"
+            logger.error("%s", detail)  # as every other reason not to open is
             raise StorageUnavailableError(
-                _caller_message("the database is not set up right"),
-                f"database URL {name!r} cannot be read",
+                _caller_message("the database is not set up right"), detail
             ) from None
         if parsed.get_backend_name() == "sqlite":
             try:
@@ -519,7 +520,7 @@ class Store:
         """Save a new game (usually before its first action); returns its number.
 
         ``seats`` names who sits where, one per seat; ``opponent`` is the kind of
-        opponent the statistics are kept under, such as "computer-normal" or "human".
+        opponent the statistics are kept under, such as "computer-normal" or "people".
         """
         async with self._transaction() as connection:
             return await self._insert_game(connection, recording, seats, opponent)

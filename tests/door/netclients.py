@@ -48,15 +48,57 @@ class Caller:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
+    @property
+    def words(self) -> str:
+        """The screen as one line of words, so a sentence wrapped over rows reads whole."""
+        return " ".join(self.text.split())
+
     async def wait_for(self, text: str, timeout: float = 10.0) -> None:
+        """Until ``text`` shows on the screen, on one row or wrapped over several."""
         deadline = asyncio.get_running_loop().time() + timeout
-        while text not in self.text:
+        words = " ".join(text.split())
+        while text not in self.text and words not in self.words:
             if asyncio.get_running_loop().time() > deadline:
                 raise AssertionError(f"{text!r} never appeared; screen:\n{self.text}")
             await asyncio.sleep(0.02)
 
+    async def wait_for_close(self, timeout: float = 10.0) -> None:
+        """Until the server closes the connection."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not self.closed:
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError("the connection never closed")
+            await asyncio.sleep(0.02)
+
     async def send(self, data: bytes | str) -> None:
         raise NotImplementedError
+
+    async def give_name(self, name: str) -> None:
+        """Answer the guest's name prompt."""
+        await self.wait_for("Your name:")
+        await self.send(f"{name}\r")
+
+    async def come_as_guest(self, name: str) -> None:
+        """From the telnet arrival screen (log in, new account, guest): a guest."""
+        await self.wait_for("G guest")
+        await self.send("g")
+        await self.give_name(name)
+
+    async def sign_up(self, handle: str, password: str) -> None:
+        """From the arrival screen: a new account, then on to the lobby."""
+        await self.wait_for("G guest")
+        await self.send("n")
+        await self.wait_for("Password again:")
+        await self.send(f"{handle}\r{password}\r{password}\r")
+        await self.wait_for("Your account is ready.")
+        await self.send("\r")
+
+    async def log_in(self, handle: str, password: str) -> None:
+        """From the arrival screen: log in (what follows depends on the account)."""
+        await self.wait_for("G guest")
+        await self.send("l")
+        await self.wait_for("Password:")
+        await self.send(f"{handle}\r{password}\r")
 
 
 class TelnetCaller(Caller):
@@ -89,14 +131,22 @@ class TelnetCaller(Caller):
 
 
 class SSHCaller(Caller):
-    async def connect(self, port: int, username: str = "sshcaller") -> None:
+    async def connect(
+        self,
+        port: int,
+        username: str = "guest",
+        password: str | None = None,
+        client_keys: list[asyncssh.SSHKey] | None = None,
+    ) -> None:
+        """Log in as ``username``: "guest" and "new" need nothing, a handle its
+        ``password`` or one of ``client_keys``."""
         self.connection = await asyncssh.connect(
             "127.0.0.1",
             port,
             username=username,
             known_hosts=None,
-            password="x",
-            client_keys=None,
+            password=password,
+            client_keys=client_keys,
         )
         self.process = await self.connection.create_process(
             term_type="xterm", term_size=(80, 24), encoding=None

@@ -31,6 +31,9 @@ def test_no_file_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         ("server = 3\n", "[server]"),
         ("[server]\nidle_warning_seconds = 400\n", "server.idle_warning_seconds"),
         ("[server\nport=1", "not valid TOML"),
+        ("[database]\nlockout_seconds = 0\n", "database.lockout_seconds"),
+        ("[database]\nurl = 'mysql://x'\n", "database.url"),
+        ("[database]\npasword = 'x'\n", "database.pasword"),
     ],
 )
 def test_a_bad_value_names_the_file_and_the_key(tmp_path: Path, text: str, names: str) -> None:
@@ -63,3 +66,12 @@ def test_config_is_frozen() -> None:
     config = config_from_mapping({"game": {"counting": "manual"}})
     with pytest.raises(AttributeError):
         config.game.counting = "auto"  # type: ignore[misc]
+
+
+def test_the_database_section_is_read_with_the_rest() -> None:
+    config = config_from_mapping(
+        {"database": {"url": "postgresql://door@db/cribbage", "max_failed_logins": 3}}
+    )
+    assert config.database.url == "postgresql://door@db/cribbage"
+    assert config.database.max_failed_logins == 3
+    assert with_overrides(config, telnet_port=0).database == config.database

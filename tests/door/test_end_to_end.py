@@ -64,9 +64,9 @@ def test_a_telnet_and_an_ssh_caller_each_play_a_whole_game(tmp_path: Path) -> No
         assert listening.telnet and listening.ssh
         telnet, ssh = TelnetCaller(), SSHCaller()
         await telnet.connect(listening.telnet[1])
-        await ssh.connect(listening.ssh[1], username="Sam")
-        await telnet.wait_for("Your name:")
-        await telnet.send("Tess\r")
+        await ssh.connect(listening.ssh[1], username="guest")
+        await telnet.come_as_guest("Tess")
+        await ssh.give_name("Sam")
         screens = await asyncio.wait_for(
             asyncio.gather(play_one_game(telnet), play_one_game(ssh)), 600
         )
@@ -129,10 +129,10 @@ def test_two_callers_chat_play_drop_and_call_back_over_telnet_and_ssh(tmp_path: 
         assert listening.telnet and listening.ssh
         tess, sam = TelnetCaller(), SSHCaller()
         await tess.connect(listening.telnet[1])
-        await tess.wait_for("Your name:")
-        await tess.send("Tess\r")
+        await tess.come_as_guest("Tess")
         await tess.wait_for("Press a key from the menu")
-        await sam.connect(listening.ssh[1], username="Sam")
+        await sam.connect(listening.ssh[1], username="guest")
+        await sam.give_name("Sam")
         await tess.wait_for("Sam ")
         number = re.search(r"(\d)\s+Sam ", tess.text)
         assert number, tess.text
@@ -163,8 +163,7 @@ def test_two_callers_chat_play_drop_and_call_back_over_telnet_and_ssh(tmp_path: 
         # Tess calls back under the same name and is back at her seat.
         tess = TelnetCaller()
         await tess.connect(listening.telnet[1])
-        await tess.wait_for("Your name:")
-        await tess.send("Tess\r")
+        await tess.come_as_guest("Tess")
         await tess.wait_for("You are back at the table")
         await sam.wait_for("Tess is back.")
         assert tuple(table.game.scores) == standing

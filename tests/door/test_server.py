@@ -20,11 +20,11 @@ def test_telnet_and_ssh_callers_reach_the_menu_and_are_told_of_shutdown(tmp_path
         assert listening.telnet and listening.ssh
         telnet, ssh = TelnetCaller(), SSHCaller()
         await telnet.connect(listening.telnet[1])
-        await ssh.connect(listening.ssh[1], username="Carol")
-        await telnet.wait_for("Your name:")
-        await telnet.send("Dave\r")
+        await ssh.connect(listening.ssh[1], username="guest")
+        await telnet.come_as_guest("Dave")
         await telnet.wait_for("Welcome, Dave!")
-        await ssh.wait_for("Welcome, Carol!")  # the SSH user name is the caller's name
+        await ssh.give_name("Carol")  # SSH user "guest" comes in without a password
+        await ssh.wait_for("Welcome, Carol!")
         stop.set()
         await asyncio.wait_for(server, 10)
         await telnet.wait_for("shutting the door down")

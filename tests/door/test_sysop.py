@@ -110,17 +110,24 @@ def test_the_sysop_logs_in_over_ssh_with_the_password_or_a_key(tmp_path: Path) -
         ):
             with pytest.raises(asyncssh.PermissionDenied):
                 await log_in(port, **credentials)
-        # Anyone else still comes in under their own name without a password...
+        # A guest comes in without a password, but not under the sysop's name...
         carol = SSHCaller()
-        await carol.connect(port, username="Carol")
+        await carol.connect(port, username="guest")
+        await carol.give_name("Boss")
+        await carol.wait_for("Please choose another name.")
+        await carol.send("Carol\r")
         await carol.wait_for("Welcome, Carol!")
         assert "Sysop: O page" not in carol.text
-        # ... and nobody takes the sysop's name over telnet.
+        # ... nor over telnet, nor as a new account.
         telnet = TelnetCaller()
         await telnet.connect(listening.telnet[1])
-        await telnet.wait_for("Your name:")
-        await telnet.send("boss\r")
+        await telnet.come_as_guest("boss")
         await telnet.wait_for("Please choose another name.")
+        newcomer = TelnetCaller()
+        await newcomer.connect(listening.telnet[1])
+        await newcomer.wait_for("G guest")
+        await newcomer.send("nBOSS\r")
+        await newcomer.wait_for("is kept for the door itself")
         stop.set()
         await asyncio.wait_for(server, 10)
 

@@ -2,8 +2,8 @@
 flight: the game saved before the kill resumes at the same state.
 
 This kills a process that plays and saves a game through the same GameSaver the door
-uses. The whole-server version of this test (telnet caller, SIGKILL the server, restart,
-log back in, resume) needs the session to use the saver; see the note at the end.
+uses. The whole-server version of this test (a telnet caller, SIGKILL the server,
+restart, log back in, resume) is tests/door/test_crash_restart.py.
 """
 
 from __future__ import annotations
@@ -72,14 +72,3 @@ async def test_a_game_killed_mid_play_resumes_at_the_state_last_saved(
     while expected.actions_taken < actions:
         _next_action(expected, seats)
     assert snapshot(saved.resume()) == snapshot(expected)
-
-
-# For the lead, once the session saves games (door/storage/saver.py) and offers resume:
-# the same test end to end lives best beside tests/door/test_end_to_end.py. Start
-# `python -m door.cli serve --telnet-port 0 --ssh-port 0 --data-dir TMP` in a subprocess
-# (it reports its port in the log), connect a telnet client (tests/door/netclients.py),
-# sign up as Ada, start a game against the computer with computer_pause_seconds = 0,
-# play until the hand is in the play phase, read the screen (pyte), then
-# os.kill(server.pid, SIGKILL), start the server again on the same data dir, connect,
-# log in as Ada, answer "resume" and check the board shows the same scores, the same
-# cards in hand and the same count as before the kill.

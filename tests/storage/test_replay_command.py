@@ -67,3 +67,14 @@ def test_replay_from_a_damaged_database_says_which_file_and_why(
     (tmp_path / "cribbage.sqlite3").write_bytes(b"not sqlite" * 100)
     assert replay_command(parse("1", "--data-dir", str(tmp_path))) == 1
     assert "cribbage.sqlite3: the database file is damaged" in caplog.text
+
+
+def test_cribbage_door_replay_is_a_command_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from door.cli import main
+
+    game_id = asyncio.run(store_game(tmp_path, played_game(103)))
+    assert main(["replay", str(game_id), "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Game {game_id}, started ") and "won the game" in out
