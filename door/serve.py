@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -81,6 +82,19 @@ async def start_listeners(door: Door, config: Config) -> Listening:
     return listening
 
 
+def prepare_computer_player() -> None:
+    """Load the computer's tables now rather than in the first caller's game, then
+    put everything long-lived out of the garbage collector's sight: a full
+    collection over those objects would otherwise land inside some decision."""
+    from engine.ai_position import shipped_position
+    from engine.ai_tables import load_tables
+
+    load_tables()
+    shipped_position()
+    gc.collect()
+    gc.freeze()
+
+
 async def run_server(
     config: Config,
     *,
@@ -94,6 +108,7 @@ async def run_server(
     ``on_door`` is given the door once it listens (the console runs the sysop's session
     in it)."""
     records = await Records.open(config)
+    prepare_computer_player()
     door = Door(config, records=records)
     try:
         listening = await start_listeners(door, config)
