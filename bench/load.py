@@ -58,8 +58,12 @@ class Bot:
     received: bytearray = field(default_factory=bytearray)
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
     failed: str = ""
+    pressing: bool = False
+    bytes_while_pressing: int = 0
 
     def feed(self, data: bytes) -> None:
+        if self.pressing:
+            self.bytes_while_pressing += len(data)
         self.received += data
         self.arrived.set()
 
@@ -103,6 +107,7 @@ async def drive(bot: Bot, send, seconds: float, start_game: bool) -> None:
         if LOCKSTEP:
             start = 0.25 * (int(time.monotonic() / 0.25) + 1)
         deadline = time.monotonic() + seconds
+        bot.pressing = True
         turn = 0
         while time.monotonic() < deadline:
             await asyncio.sleep(max(0.0, start + 0.25 * turn - time.monotonic()))
@@ -261,6 +266,8 @@ def report(args, bots, cpu_used, wall, rss_before, rss_loaded) -> None:
     failed = [bot for bot in finished if bot.failed]
     latencies = sorted(lat for bot in finished for lat in bot.latencies)
     unanswered = sum(bot.unanswered for bot in finished)
+    keys_pressed = sum(len(bot.latencies) + bot.unanswered for bot in finished)
+    bytes_after_start = sum(bot.bytes_while_pressing for bot in finished)
     sessions = args.telnet + args.ssh
     timing = "all at the same instant" if args.lockstep else "each bot at its own phase"
     print(f"Keys every 250 ms, {timing}")
@@ -281,6 +288,9 @@ def report(args, bots, cpu_used, wall, rss_before, rss_loaded) -> None:
             f"max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms; "
             f"{unanswered} keys unanswered before the next key was due"
         )
+    if keys_pressed:
+        per_key = bytes_after_start / keys_pressed
+        print(f"Bytes to the bots while pressing keys: {per_key:,.0f} per key")
     print(
         f"Server CPU: {cpu_used / wall:.1%} of one core over {wall:.0f} s "
         f"= {cpu_used / wall / sessions * 1000:.2f} ms CPU per session per second"

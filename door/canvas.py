@@ -23,9 +23,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple
 
 from door.ansi import (
     CLEAR_SCREEN,
@@ -46,9 +45,12 @@ SCREEN_ROWS: Final = 24
 __all__ = ["Canvas", "Cell", "Color", "PLAIN", "Renderer", "SCREEN_COLS", "SCREEN_ROWS", "Style"]
 
 
-@dataclass(frozen=True, slots=True)
-class Style:
-    """How a cell is drawn; ``None`` colours are the terminal's defaults."""
+class Style(NamedTuple):
+    """How a cell is drawn; ``None`` colours are the terminal's defaults.
+
+    A tuple, not a dataclass, so that comparing two cells (done for every cell
+    of every changed row) stays in C instead of calling a Python ``__eq__``.
+    """
 
     fg: Color | None = None
     bg: Color | None = None
@@ -86,6 +88,29 @@ def _one_cell_each(text: str) -> str:
     return "".join(map(_one_cell, text))
 
 
+_INTERNED_CELLS: dict[Cell, Cell] = {}
+_MAX_INTERNED_CELLS: Final = 50_000
+
+
+def _interned(cell: Cell) -> Cell:
+    if len(_INTERNED_CELLS) >= _MAX_INTERNED_CELLS:
+        _INTERNED_CELLS.clear()  # a flood of rare characters; start over
+    return _INTERNED_CELLS.setdefault(cell, cell)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cells(text: str, style: Style) -> tuple[Cell, ...]:
+    """The cells that draw ``text`` in ``style``, each one shared by every canvas.
+
+    Every session keeps whole screens of cells (the frame being drawn, the frame
+    last sent). Were each cell its own tuple, hundreds of sessions would hold
+    millions of objects for the garbage collector to walk, and a full collection
+    would stall every caller for a tenth of a second. Shared, there are only as
+    many cells as distinct characters and styles in use.
+    """
+    return tuple(_interned((char, style)) for char in text)
+
+
 class Canvas:
     """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips."""
 
@@ -102,7 +127,7 @@ class Canvas:
             if not (chunk.isascii() and chunk.isprintable()):
                 chunk = _one_cell_each(chunk)
             # One slice assignment: screens redraw every cell of every frame.
-            self.cells[row][start:end] = [(char, style) for char in chunk]
+            self.cells[row][start:end] = _cells(chunk, style)
         return col + len(text)
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
@@ -136,6 +161,14 @@ class Canvas:
         self.put(top + height - 1, left, bl + h * (width - 2) + br, style)
         if title:
             self.put(top, left + 2, f" {title[: width - 6]} ", title_style or style)
+
+    def paste(self, top: int, rows: Sequence[Sequence[Cell]]) -> None:
+        """Copy whole rows of cells (a drawing cached elsewhere) in from row ``top``."""
+        for offset, cells in enumerate(rows):
+            row = top + offset
+            if 0 <= row < self.rows:
+                width = min(len(cells), self.cols)
+                self.cells[row][:width] = cells[:width]
 
     def cell(self, row: int, col: int) -> Cell:
         return self.cells[row][col]
@@ -225,39 +258,43 @@ class Renderer:
         rows = min(canvas.rows, term_rows)
         cols = min(canvas.cols, term_cols)
         forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
+        colour = palette.enabled
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
         current_style: Style | None = PLAIN if out else None
         position: tuple[int, int] | None = (0, 0) if out else None
-        sent = [row[:] for row in previous]
+        # Rows are copied only when they change; unchanged ones are shared with
+        # the previous frame, which nothing else holds.
+        sent = list(previous)
         for y in range(rows):
             new_row, old_row = canvas.cells[y], previous[y]
             if new_row == old_row:
                 continue  # most rows of most frames: one comparison, no per-cell work
-            changed = [
-                x for x in range(cols) if new_row[x] != old_row[x] and (y, x) not in forbidden
-            ]
+            skip = {x for row, x in forbidden if row == y}
+            changed = [x for x in range(cols) if new_row[x] != old_row[x] and x not in skip]
             blank_from = _trailing_blanks_start(new_row, cols)
             erased = [x for x in changed if x >= blank_from]
             erase = len(erased) > _MAX_GAP
             if erase:
                 changed = [x for x in changed if x < blank_from]
+            sent_row = sent[y] = old_row[:]
             for start, end in _spans(changed):
                 if position != (y, start):
                     out.append(at(y + 1, start + 1))
                     position = (y, start)
                 for x in range(start, end + 1):
-                    if (y, x) in forbidden:
+                    if x in skip:
                         # Only reachable inside a merged span: skip it with a cursor move.
                         position = None
                         continue
-                    char, style = new_row[x]
+                    cell = new_row[x]
+                    char, style = cell
                     if position is None:
                         out.append(at(y + 1, x + 1))
-                    if palette.enabled and style != current_style:
+                    if colour and style != current_style:
                         out.append(palette.style(style.fg, style.bg, bold=style.bold))
                         current_style = style
                     out.append(char)
-                    sent[y][x] = new_row[x]
+                    sent_row[x] = cell
                     # Writing the last column leaves the cursor in a pending-wrap state
                     # that terminals disagree about: treat the position as unknown.
                     position = (y, x + 1) if x + 1 < term_cols else None
@@ -266,12 +303,12 @@ class Renderer:
                 if position != (y, blank_from):
                     out.append(at(y + 1, blank_from + 1))
                     position = (y, blank_from)
-                if palette.enabled and current_style != PLAIN:
+                if colour and current_style != PLAIN:
                     out.append(RESET)  # erased cells take the current background
                     current_style = PLAIN
                 out.append(CLEAR_TO_END_OF_LINE)
-                sent[y][blank_from:cols] = [BLANK] * (cols - blank_from)
-        if palette.enabled and current_style not in (None, PLAIN):
+                sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
+        if colour and current_style not in (None, PLAIN):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, position)
         self._sent = sent

@@ -24,10 +24,11 @@ middle rail nor a bottom one (the header names the players and their scores).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
-from door.canvas import Canvas
+from door.canvas import Canvas, Cell
 from door.screens import theme
 
 BOARD_HEIGHT: Final = 7
@@ -91,6 +92,32 @@ def draw_board(
     names: Sequence[str],
 ) -> None:
     """The board for two or three sides, in rows ``top`` to ``top + 6``."""
+    # The board is the largest thing on the screen and changes only when someone
+    # scores, while frames are drawn on every key: paste it from a cache.
+    rows = _board_rows(canvas.cols, top, tuple(scores), tuple(previous_scores), tuple(names))
+    canvas.paste(top, rows)
+
+
+@functools.lru_cache(maxsize=512)
+def _board_rows(
+    cols: int,
+    top: int,
+    scores: tuple[int, ...],
+    previous_scores: tuple[int, ...],
+    names: tuple[str, ...],
+) -> tuple[tuple[Cell, ...], ...]:
+    scratch = Canvas(cols, top + BOARD_HEIGHT)
+    _draw_board(scratch, top, scores, previous_scores, names)
+    return tuple(tuple(scratch.cells[row]) for row in range(top, top + BOARD_HEIGHT))
+
+
+def _draw_board(
+    canvas: Canvas,
+    top: int,
+    scores: Sequence[int],
+    previous_scores: Sequence[int],
+    names: Sequence[str],
+) -> None:
     sides = len(scores)
     last = BOARD_WIDTH - 1
     canvas.put(top, 0, "┌" + RAIL_WITH_NUMBERS + "┐", theme.WOOD)
