@@ -25,8 +25,8 @@ import tty
 from pathlib import Path
 from typing import Any
 
-from door.config import Config, ConfigError, load_config, with_overrides
-from door.serve import add_serve_arguments, run_server
+from door.config import Config, ConfigError
+from door.serve import add_serve_arguments, config_from_args, quiet_library_loggers, run_server
 from door.server import Door
 from door.session import Caller
 from door.terminal import DEFAULT_SIZE, StreamTerminal
@@ -163,17 +163,9 @@ def console_command(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         filename=str(Path(getattr(args, "log_file", None) or "door-console.log")),
     )
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    quiet_library_loggers()
     try:
-        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
-        config = with_overrides(
-            config,
-            host=getattr(args, "host", None),
-            telnet_port=getattr(args, "telnet_port", None),
-            ssh_port=getattr(args, "ssh_port", None),
-            data_dir=getattr(args, "data_dir", None),
-        )
+        config = config_from_args(args)
     except ConfigError as error:
         print(f"cribbage-door: {error}", file=sys.stderr)
         return 2

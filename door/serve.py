@@ -147,21 +147,32 @@ async def run_server(
                 loop.remove_signal_handler(signum)
 
 
-def serve_command(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    # asyncssh logs every channel and packet exchange at INFO, and alembic each step of
-    # checking the schema: too much for a door log.
+def quiet_library_loggers() -> None:
+    """asyncssh logs every channel and packet exchange at INFO, and alembic each step of
+    checking the schema: too much for a door log."""
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    """The config file named by ``--config`` (or the default), with the flags applied.
+
+    Raises ConfigError, whose one-line message names the file and the key."""
+    config = load_config(Path(args.config) if getattr(args, "config", None) else None)
+    return with_overrides(
+        config,
+        host=getattr(args, "host", None),
+        telnet_port=getattr(args, "telnet_port", None),
+        ssh_port=getattr(args, "ssh_port", None),
+        data_dir=getattr(args, "data_dir", None),
+    )
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    quiet_library_loggers()
     try:
-        config = load_config(Path(args.config) if getattr(args, "config", None) else None)
-        config = with_overrides(
-            config,
-            host=getattr(args, "host", None),
-            telnet_port=getattr(args, "telnet_port", None),
-            ssh_port=getattr(args, "ssh_port", None),
-            data_dir=getattr(args, "data_dir", None),
-        )
+        config = config_from_args(args)
     except ConfigError as error:
         print(f"cribbage-door: {error}", file=sys.stderr)
         return 2

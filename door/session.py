@@ -274,20 +274,16 @@ async def show_help(terminal: Terminal) -> None:
         while True:
             canvas = Canvas()
             draw_help(canvas, overlay)
-            more = "PgDn/RETURN next page  PgUp back  " if not overlay.last_page else "PgUp back  "
-            draw_status(canvas, more + "any other key: back to the menu")
+            draw_status(canvas, overlay.status("the menu"))
             renderer.render(canvas)
             await terminal.flush()
             key = await terminal.read_key()
             if key == Key.CTRL_L:
                 renderer.invalidate()
-            elif key in (Key.PGDN, Key.DOWN, Key.RIGHT, Key.ENTER, Key.printable(" ")):
-                if overlay.last_page and key in (Key.ENTER, Key.printable(" ")):
-                    return
-                overlay = overlay.turned(1)
-            elif key in (Key.PGUP, Key.UP, Key.LEFT):
-                overlay = overlay.turned(-1)
-            else:
+                continue
+            turned = overlay.after(key)
+            if turned is None:
                 return
+            overlay = turned
     finally:
         renderer.close()

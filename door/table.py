@@ -666,22 +666,18 @@ class Person:
         try:
             while True:
                 self.view.overlay = overlay
-                turn = "PgDn/RETURN next page  PgUp back" if not overlay.last_page else "PgUp back"
-                self.view.status = f"{turn}  any other key: back to the game"
+                self.view.status = overlay.status("the game")
                 await self.draw()
                 key = await self.inbox.next()
                 if key is None:
                     continue
                 if key == Key.CTRL_L:
                     self.renderer.invalidate()
-                elif key in (Key.PGDN, Key.DOWN, Key.RIGHT, Key.ENTER, Key.printable(" ")):
-                    if overlay.last_page and key in (Key.ENTER, Key.printable(" ")):
-                        return
-                    overlay = overlay.turned(1)
-                elif key in (Key.PGUP, Key.UP, Key.LEFT):
-                    overlay = overlay.turned(-1)
-                else:
+                    continue
+                turned = overlay.after(key)
+                if turned is None:
                     return
+                overlay = turned
         finally:
             self.view.overlay = None
             self.view.status = saved_status

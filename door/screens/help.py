@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from door.canvas import Canvas
+from door.keys import Key
 from door.screens import theme
 from door.texts import load_text
 
@@ -62,6 +63,27 @@ class HelpOverlay:
     @property
     def last_page(self) -> bool:
         return self.page >= len(self.pages) - 1
+
+    def after(self, key: Key) -> HelpOverlay | None:
+        """The overlay once ``key`` is pressed: a page on or back, or None to close it
+        (RETURN or space on the last page, or any key that does not turn pages)."""
+        if key in _PAGE_ON:
+            if self.last_page and key in _CLOSE_ON_LAST_PAGE:
+                return None
+            return self.turned(1)
+        if key in _PAGE_BACK:
+            return self.turned(-1)
+        return None
+
+    def status(self, back_to: str) -> str:
+        """The status line while the help is open."""
+        turn = "PgUp back" if self.last_page else "PgDn/RETURN next page  PgUp back"
+        return f"{turn}  any other key: back to {back_to}"
+
+
+_PAGE_ON: Final = (Key.PGDN, Key.DOWN, Key.RIGHT, Key.ENTER, Key.printable(" "))
+_CLOSE_ON_LAST_PAGE: Final = (Key.ENTER, Key.printable(" "))
+_PAGE_BACK: Final = (Key.PGUP, Key.UP, Key.LEFT)
 
 
 def draw_help(canvas: Canvas, overlay: HelpOverlay) -> None:
