@@ -11,6 +11,7 @@
 
 from engine.cards import FULL_DECK, Card, Deck, Rank, Suit, format_cards, parse_cards, pip_total
 from engine.errors import CribbageError, IllegalActionError, InvalidClaimError, NotationError
+from engine.game import Game, Phase, Play
 from engine.scoring import (
     ScoreItem,
     ShowScore,
@@ -26,9 +27,12 @@ __all__ = [
     "Card",
     "CribbageError",
     "Deck",
+    "Game",
     "IllegalActionError",
     "InvalidClaimError",
     "NotationError",
+    "Phase",
+    "Play",
     "Rank",
     "ScoreItem",
     "ShowScore",

@@ -352,3 +352,15 @@ def test_importing_the_engine_loads_no_io() -> None:
     )
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert output.stdout.strip() == "[]", output.stderr
+
+
+def test_the_public_api_comes_from_the_top_level_package() -> None:
+    import engine
+
+    for name in ("parse_cards", "score_show", "score_peg", "Game", "CribbageError"):
+        assert hasattr(engine, name), name
+    assert engine.score_show(parse_cards("5H 5D JS QC"), C("5S")).total == 21
+    assert isinstance(engine.score_peg(parse_cards("7S 5H 6D"), "free"), int)
+    game = engine.Game(2, rng=random.Random(4), dealer=1)
+    game.deal()
+    assert len(game.hand(0)) == 6
