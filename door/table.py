@@ -462,7 +462,7 @@ class Person:
             if moved is not None:
                 bar = moved
             elif _digit(key) is not None:
-                error = f"You hold {len(cards)} cards: press 1 to {len(cards)}."
+                error = _no_such_card(len(cards))
             elif key == Key.ENTER:
                 if len(marked) == need:
                     return marked
@@ -540,8 +540,7 @@ class Person:
             if moved is not None:
                 bar = moved
             elif _digit(key) is not None:
-                error = f"You hold {len(cards)} card{'s' if len(cards) > 1 else ''}: "
-                error += f"press 1 to {len(cards)}." if len(cards) > 1 else "press 1."
+                error = _no_such_card(len(cards))
             elif key == Key.ENTER:
                 if cards[bar] in unplayable:
                     total = game.count + cards[bar].pips
@@ -1538,6 +1537,13 @@ def _checked_throw(thrown: Sequence[Card] | None, game: Game, seat: int) -> Sequ
 def _digit(key: Key) -> int | None:
     """The digit a key types (ASCII 0-9 only: ``int("²")`` would raise), or None."""
     return int(key.char) if key.is_printable and key.char in "0123456789" else None
+
+
+def _no_such_card(held: int) -> str:
+    """What a card number past the hand gets."""
+    if held == 1:
+        return "You hold 1 card: press 1."
+    return f"You hold {held} cards: press 1 to {held}."
 
 
 def _move_bar(bar: int, key: Key, size: int, *, digits: bool = True) -> int | None:
