@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from door.config import Config, ConfigError
-from door.serve import add_serve_arguments, config_from_args, quiet_library_loggers, run_server
+from door.serve import config_from_args, quiet_library_loggers, run_server
 from door.server import Door
 from door.session import Caller
 from door.terminal import DEFAULT_SIZE, StreamTerminal
@@ -150,10 +150,6 @@ async def _again(in_fd: int, out_fd: int) -> bool:
         return False
     finally:
         terminal.close()
-
-
-def add_console_arguments(parser: argparse.ArgumentParser) -> None:
-    add_serve_arguments(parser)
 
 
 def console_command(args: argparse.Namespace) -> int:

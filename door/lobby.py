@@ -57,8 +57,6 @@ class MenuChoices:
     counting: str = "auto"
     level: str = "normal"
     players: int = 2
-    games_won: int = 0
-    games_lost: int = 0
     notes: list[str] = field(default_factory=list)
 
     def options(self) -> GameOptions:
@@ -70,14 +68,10 @@ class MenuChoices:
         )
 
     def count(self, result: GameResult, opponent: str) -> None:
-        """Keep the score of this call and a line about the game."""
+        """Keep a line about how the game went, for the lobby."""
         if result.quit:
             self.notes.append("Game abandoned.")
             return
-        if result.caller_won:
-            self.games_won += 1
-        else:
-            self.games_lost += 1
         skunk = f" ({result.skunk})" if result.skunk else ""
         outcome = "You won" if result.caller_won else f"{opponent} won"
         high = max(result.caller_score, result.computer_score)

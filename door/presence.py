@@ -332,9 +332,6 @@ class Presence:
                 return table
         return None
 
-    def watchable(self) -> list[Table]:
-        return [table for table in self.tables if not table.over]
-
     def close_tables(self) -> None:
         for table in list(self.tables):
             table.close()

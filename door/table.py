@@ -848,7 +848,6 @@ class Table:
         self.over = False
         self.abandoned = False
         self.failure: BaseException | None = None
-        self.last_result: GameResult | None = None
         self.quit_result: GameResult | None = None
         self._host: asyncio.Task[None] | None = None
         self._thinking: list[asyncio.Future[Any]] = []
@@ -932,10 +931,6 @@ class Table:
         self.watchers.append(person)
         self.announce(f"{name} is watching.", exclude=person)
         return person
-
-    def seat_of(self, name: str) -> Seat | None:
-        key = name.casefold()
-        return next((s for s in self.seats if s.human and s.name.casefold() == key), None)
 
     def person_dropped(self, person: Person) -> None:
         """A line dropped: tell the others; the game waits for the seat when it needs it."""
@@ -1042,7 +1037,6 @@ class Table:
             await self.play_game(game)
             self.panel = self.game_over_panel()
             result = self.result_for(0 if self.solo else None)
-            self.last_result = result
             if self.on_game_over is not None:
                 self.on_game_over(result)
             if not self.solo:

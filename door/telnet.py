@@ -39,7 +39,7 @@ class _TelnetSink:
         self.writer.close()
 
 
-class DoorTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
+class DoorTelnetServer(telnetlib3.TelnetServer):
     """Passes window-size changes on to the caller's terminal."""
 
     terminal: StreamTerminal | None = None
@@ -88,10 +88,3 @@ def _peer_text(peer: Any) -> str:
     if isinstance(peer, tuple) and len(peer) >= 2:
         return f"{peer[0]}:{peer[1]}"
     return str(peer or "")
-
-
-def listening_port(server: Any) -> int:
-    sockets = server.sockets or ()
-    for sock in sockets:
-        return int(sock.getsockname()[1])
-    raise RuntimeError("the telnet server is not listening")

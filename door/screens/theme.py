@@ -7,7 +7,6 @@ from typing import Final
 from door.canvas import PLAIN, Color, Style
 
 CALLER_SEAT: Final = 0
-COMPUTER_SEAT: Final = 1
 
 # Each side's name, score and pegs share a colour, different from the others'. A side is
 # a player, or in the four-handed game a partnership (seats 0 and 2, seats 1 and 3).
