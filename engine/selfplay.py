@@ -160,7 +160,6 @@ class Totals:
     games: int = 0
     wins_by_seat: list[int] = field(default_factory=list)
     wins_by_label: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    games_by_label: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     skunks: int = 0
     double_skunks: int = 0
     hands: int = 0
@@ -217,8 +216,6 @@ def run_selfplay(
         totals.games += 1
         totals.wins_by_seat[record.winner_seat] += 1
         totals.wins_by_label[labels[record.winner_seat]] += 1
-        for label in set(labels):
-            totals.games_by_label[label] += 1
         for _, kind in record.skunks:
             if kind == "skunk":
                 totals.skunks += 1
