@@ -8,7 +8,7 @@ the cursor moves, colour changes and characters that make the difference. A full
 happens on the first frame, after ``invalidate()`` (Ctrl-L, line noise), after a resize,
 and when the caller switches character set or colour mode.
 
->>> from door.terminal import FakeTerminal
+>>> from tests.door.fake_terminal import FakeTerminal
 >>> terminal = FakeTerminal(cols=20, rows=3)
 >>> renderer = Renderer(terminal)
 >>> canvas = Canvas(20, 3)

@@ -12,7 +12,7 @@ from typing import Any
 import pyte
 
 from door.keys import Key
-from door.terminal import FakeTerminal
+from tests.door.fake_terminal import FakeTerminal
 
 TIMEOUT = 60.0
 

@@ -15,10 +15,10 @@ from door.screens.board import (
 )
 from door.screens.cards import card_face, draw_back, draw_card
 from door.screens.play_area import HandState, card_label, current_count_numbers, draw_hand
-from door.terminal import FakeTerminal
 from engine.cards import Card, parse_cards
 from engine.game import Play
 from tests.door.caller import screen_of
+from tests.door.fake_terminal import FakeTerminal
 
 TOP = 1
 NAMES = ("Alice", "Computer")

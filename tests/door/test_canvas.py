@@ -11,8 +11,9 @@ import door.canvas
 from door.ansi import CLEAR_SCREEN, Color
 from door.canvas import PLAIN, Canvas, Renderer, Style
 from door.charset import Charset
-from door.terminal import FakeTerminal, StreamTerminal
+from door.terminal import StreamTerminal
 from tests.door.caller import screen_of
+from tests.door.fake_terminal import FakeTerminal
 
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
 CURSOR_MOVE = re.compile(rb"\x1b\[\d+;\d+H")

@@ -5,7 +5,7 @@ import pytest
 from door.idle import IdleGuardTerminal, IdleTimeout
 from door.keys import Key
 from door.line_input import Cancelled, read_line
-from door.terminal import FakeTerminal
+from tests.door.fake_terminal import FakeTerminal
 
 
 class Clock:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import door.terminal
 from door.ansi import Color, ColorMode, Palette, at
 from door.charset import Charset
 from door.keys import Key
@@ -19,10 +18,11 @@ from door.terminal import (
     MAX_HELD_OUTPUT,
     MAX_TYPEAHEAD,
     Disconnected,
-    FakeTerminal,
     StreamTerminal,
     Terminal,
 )
+from tests.door import fake_terminal
+from tests.door.fake_terminal import FakeTerminal
 
 TIMEOUT = 2.0
 
@@ -325,6 +325,6 @@ def test_size_without_a_pty_falls_back_to_80_by_24() -> None:
 
 
 def test_module_examples_run() -> None:
-    results = doctest.testmod(door.terminal)
+    results = doctest.testmod(fake_terminal)
     assert results.attempted > 0
     assert results.failed == 0
