@@ -1,9 +1,10 @@
-"""The ``cribbage-door`` command: serve (the default), console, sysop-password, replay,
-selfplay.
+"""The ``cribbage-door`` command: serve (the default), console, init, systemd-unit,
+sysop-password, replay, selfplay.
 
 With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
-at this terminal; ``sysop-password`` prints the hash for ``[sysop] password_hash``;
-``replay GAME_ID`` prints a game from the database as text.
+at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
+``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
+for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text.
 """
 
 from __future__ import annotations
@@ -32,10 +33,17 @@ def player_factory(kind: str) -> PlayerFactory:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from door import version
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments
+    from door.setup_files import add_init_arguments
 
-    parser = argparse.ArgumentParser(prog="cribbage-door", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="cribbage-door",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"cribbage-door {version()}")
     add_serve_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     serve = commands.add_parser("serve", help="run the door server (the default)")
@@ -45,8 +53,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_serve_arguments(console)
     console.add_argument(
-        "--log-file", metavar="FILE", help="where the log goes (default: door-console.log)"
+        "--log-file",
+        metavar="FILE",
+        help="where the log goes (default: door-console.log in the data folder)",
     )
+    init = commands.add_parser(
+        "init", help="write an editable door.toml, help text and art (never overwrites)"
+    )
+    add_init_arguments(init)
+    commands.add_parser("systemd-unit", help="print a systemd unit that runs the door")
     commands.add_parser(
         "sysop-password", help="ask for the sysop's password and print its hash for the config"
     )
@@ -144,6 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from door.console import console_command
 
         return console_command(args)
+    if args.command in ("init", "systemd-unit"):
+        from door.setup_files import init_command, systemd_unit_command
+
+        return init_command(args) if args.command == "init" else systemd_unit_command(args)
     if args.command == "sysop-password":
         return sysop_password_command()
     if args.command == "replay":

@@ -2,7 +2,8 @@
 
 Every setting has a default, so the server starts with no file at all. A file
 may set any of them; an unknown key, a wrong type or an out-of-range value is
-a ConfigError whose one-line message names the file and the key.
+a ConfigError whose one-line message names the file and the key. Which file is read is
+decided by ``door.paths.find_config``.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from door.paths import ConfigLocation, find_config, user_data_dir
 from door.storage.settings import (
     DatabaseSettings,
     DatabaseSettingsError,
     database_settings_from_mapping,
 )
-
-DEFAULT_CONFIG_PATH = Path("config/door.toml")
 
 
 class ConfigError(Exception):
@@ -31,12 +31,19 @@ class ServerConfig:
     host: str = "127.0.0.1"
     telnet_port: int = 2323
     ssh_port: int = 2222
-    data_dir: str = "data"
+    # "" means the user's data folder (door/paths.py); a relative path in a config file
+    # is taken from that file's folder.
+    data_dir: str = ""
     max_sessions: int = 300
     idle_warning_seconds: int = 240
     idle_timeout_seconds: int = 300
     # Old ciphers and key exchange for cryptlib-based BBS clients (SyncTERM).
     ssh_legacy_algorithms: bool = False
+
+    @property
+    def data_path(self) -> Path:
+        """The data folder as an absolute path."""
+        return Path(self.data_dir).expanduser().absolute() if self.data_dir else user_data_dir()
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,13 @@ class Config:
     sysop: SysopConfig = field(default_factory=SysopConfig)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
+    location: ConfigLocation = ConfigLocation(None, "built in")
+    """Which file this came from (not a setting: the file cannot set it)."""
+
+    @property
+    def texts_dir(self) -> Path | None:
+        """The sysop's folder of texts and art: the config file's own folder."""
+        return None if self.location.path is None else self.location.path.parent
 
 
 _SECTIONS: dict[str, type] = {
@@ -84,7 +98,7 @@ _SECTIONS: dict[str, type] = {
     "door": DoorConfig,
     "sysop": SysopConfig,
 }
-_MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash"})
+_MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash", "server.data_dir"})
 _HASH_PREFIXES: tuple[str, ...] = ("scrypt$", "$argon2")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "game.runs": ("free", "exact"),
@@ -178,33 +192,47 @@ def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
 
 
 def load_config(path: Path | None = None) -> Config:
-    """Read ``path``, or config/door.toml when it exists, or use the defaults.
+    """Read ``path``, or else the first file of the search order (door/paths.py), or
+    else use the packaged defaults. A relative ``server.data_dir`` is made absolute from
+    the file's folder.
 
     Raises ConfigError for a file named but missing, unreadable, not TOML, or
     holding a bad value.
     """
-    if path is None:
-        if not DEFAULT_CONFIG_PATH.exists():
-            return Config()
-        path = DEFAULT_CONFIG_PATH
+    location = find_config(path)
+    if location.path is None:
+        return Config(location=location)
+    path = location.path
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such config file") from None
+        raise ConfigError(f"{path}: no such config file ({location.found_by})") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a config file") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read it ({error})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    return config_from_mapping(data, str(path))
+    config = config_from_mapping(data, str(path))
+    data_dir = config.server.data_dir
+    if data_dir and not Path(data_dir).expanduser().is_absolute():
+        anchored = str((path.parent / data_dir).absolute())
+        config = dataclasses.replace(
+            config, server=dataclasses.replace(config.server, data_dir=anchored)
+        )
+    return dataclasses.replace(config, location=location)
 
 
 def with_overrides(config: Config, **overrides: Any) -> Config:
-    """Apply command-line flags (None means not given) to the server section, checked."""
+    """Apply command-line flags (None means not given) to the server section, checked.
+    A relative ``data_dir`` flag is taken from the current folder."""
     server = {key: value for key, value in overrides.items() if value is not None}
     if not server:
         return config
+    if server.get("data_dir"):
+        server["data_dir"] = str(Path(server["data_dir"]).expanduser().absolute())
     merged = {**dataclasses.asdict(config.server), **server}
-    data = {**dataclasses.asdict(config), "server": merged}
-    return config_from_mapping(data, "command line")
+    checked = config_from_mapping({"server": merged}, "command line")
+    return dataclasses.replace(config, server=checked.server)

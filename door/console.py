@@ -26,12 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from door.config import Config, ConfigError
+from door.paths import DataDirError, ensure_writable_dir
 from door.serve import config_from_args, quiet_library_loggers, run_server
 from door.server import Door
 from door.session import Caller
 from door.terminal import DEFAULT_SIZE, StreamTerminal
 
 logger = logging.getLogger(__name__)
+
+CONSOLE_LOG = "door-console.log"
+"""The console's log, in the data folder: the terminal is the sysop's screen."""
 
 READ_SIZE = 1024
 AGAIN_PROMPT = (
@@ -154,17 +158,21 @@ async def _again(in_fd: int, out_fd: int) -> bool:
 
 def console_command(args: argparse.Namespace) -> int:
     """Run the door with the sysop on this terminal; the terminal is raw until it ends."""
+    try:
+        config = config_from_args(args)
+        log_file = Path(args.log_file) if getattr(args, "log_file", None) else None
+        if log_file is None:
+            log_file = ensure_writable_dir(config.server.data_path) / CONSOLE_LOG
+    except (ConfigError, DataDirError) as error:
+        print(f"cribbage-door: {error}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=logging.INFO,
         format="%(asctime)s %(levelname)s %(message)s",
-        filename=str(Path(getattr(args, "log_file", None) or "door-console.log")),
+        filename=str(log_file),
     )
     quiet_library_loggers()
-    try:
-        config = config_from_args(args)
-    except ConfigError as error:
-        print(f"cribbage-door: {error}", file=sys.stderr)
-        return 2
+    print(f"cribbage-door: the log goes to {log_file}", file=sys.stderr)
     in_fd, out_fd = sys.stdin.fileno(), sys.stdout.fileno()
     if not os.isatty(in_fd):
         print("cribbage-door: the console needs a terminal on standard input", file=sys.stderr)

@@ -68,7 +68,7 @@ class Records:
         settings = config.database
         try:
             store = await Store.open(
-                database_url(settings, config.server.data_dir),
+                database_url(settings, config.server.data_path),
                 policy=LoginPolicy.from_settings(settings),
                 reserved_handles=(config.sysop.name,),
             )

@@ -37,7 +37,7 @@ def replay_command(args: argparse.Namespace) -> int:
     settings = config.database
     if args.database:
         settings = DatabaseSettings(url=args.database)
-    url = database_url(settings, args.data_dir or config.server.data_dir)
+    url = database_url(settings, args.data_dir or config.server.data_path)
     # The store logs why a database cannot be used (file, reason): that is the message.
     logging.basicConfig(level=logging.WARNING, format="cribbage-door replay: %(message)s")
     return asyncio.run(_print_log(url, args.game_id))

@@ -9,15 +9,19 @@ import gc
 import logging
 import signal
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from door import thinking
+from door import thinking, version
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.paths import DataDirError, ensure_writable_dir
 from door.records import Records
 from door.server import Door
+from door.storage.settings import database_url
+from door.texts import use_texts_dir
 
 logger = logging.getLogger("door")
 
@@ -67,7 +71,7 @@ async def start_listeners(door: Door, config: Config) -> Listening:
                 door,
                 server.host,
                 server.ssh_port,
-                Path(server.data_dir),
+                server.data_path,
                 server.ssh_legacy_algorithms,
             )
             listening.servers.append(ssh)
@@ -107,6 +111,8 @@ async def run_server(
     The database is opened first; if it cannot be used the door serves guests only.
     ``on_door`` is given the door once it listens (the console runs the sysop's session
     in it)."""
+    started = time.monotonic()
+    log_start(config)
     records = await Records.open(config)
     prepare_computer_player()
     door = Door(config, records=records)
@@ -125,7 +131,8 @@ async def run_server(
     if listening.ssh:
         logger.info("ssh: listening on %s port %d", *listening.ssh)
     if not listening.servers:
-        logger.warning("both listeners are disabled (port 0): nothing to serve")
+        logger.warning("both listeners are disabled (port 0): only the console can come in")
+    logger.info("ready in %.2f s", time.monotonic() - started)
     if on_ready is not None:
         on_ready(listening)
     if on_door is not None:
@@ -145,6 +152,39 @@ async def run_server(
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
+
+
+def log_start(config: Config) -> None:
+    """Make sure the data folder can be written (else ConfigError naming it), and say in
+    the log where the door keeps its things: config file, data, database, texts."""
+    try:
+        data_path = ensure_writable_dir(config.server.data_path)
+    except DataDirError as error:
+        raise ConfigError(str(error)) from None
+    logger.info("cribbage-door %s starting", version())
+    logger.info("config: %s", config.location.describe())
+    logger.info("data directory: %s", data_path)
+    logger.info("database: %s", _without_password(database_url(config.database, data_path)))
+    for name, source in use_texts_dir(config.texts_dir).items():
+        logger.info("text %s: %s", name, source)
+
+
+def _without_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # an unparsable URL: the store says so when it opens it
+        return "(a database URL that cannot be parsed)"
+
+
+def check_something_to_serve(config: Config) -> None:
+    """A server with both ports 0 would sit there serving nobody: say so instead."""
+    if not config.server.telnet_port and not config.server.ssh_port:
+        raise ConfigError(
+            "server.telnet_port and server.ssh_port are both 0: nothing to serve"
+            " (set a port, or use --telnet-port/--ssh-port)"
+        )
 
 
 def quiet_library_loggers() -> None:
@@ -173,6 +213,7 @@ def serve_command(args: argparse.Namespace) -> int:
     quiet_library_loggers()
     try:
         config = config_from_args(args)
+        check_something_to_serve(config)
     except ConfigError as error:
         print(f"cribbage-door: {error}", file=sys.stderr)
         return 2

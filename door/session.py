@@ -43,7 +43,7 @@ from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help
 from door.storage.store import Account
 from door.terminal import Disconnected, Terminal
-from door.texts import load_text
+from door.texts import WELCOME_ART, load_text
 
 logger = logging.getLogger(__name__)
 
@@ -242,7 +242,7 @@ async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> None:
 def draw_welcome(terminal: Terminal, config: Config) -> None:
     palette = Palette(terminal.color_mode)
     terminal.write(CLEAR_SCREEN)
-    art = load_text("art/welcome.txt", "   CRIBBAGE DOOR\n")
+    art = load_text(WELCOME_ART, "   CRIBBAGE DOOR\n")
     for row, line in enumerate(art.splitlines()[:8], start=2):
         terminal.write(at(row, 1) + palette.paint(line[:79], fg=Color.CYAN, bold=True))
     terminal.write(at(7, 4) + palette.paint(f"Welcome to {config.door.bbs_name}!", bold=True))

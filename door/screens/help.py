@@ -1,4 +1,4 @@
-"""The help overlay: the text of config/help.txt in a frame over the game, page by page.
+"""The help overlay: the help text (door/texts.py) in a frame over the game, page by page.
 
 The text lives in a file so the sysop can edit it without touching code. A line holding
 only ``---`` starts a new page.
@@ -13,9 +13,8 @@ from typing import Final
 from door.canvas import Canvas
 from door.keys import Key
 from door.screens import theme
-from door.texts import load_text
+from door.texts import HELP_TEXT, load_text
 
-HELP_FILE: Final = "help.txt"
 PAGE_BREAK: Final = "---"
 
 TOP, LEFT, HEIGHT, WIDTH = 1, 2, 21, 76
@@ -24,8 +23,8 @@ TEXT_WIDTH: Final = WIDTH - 4
 
 
 def default_help() -> str:
-    """config/help.txt (./config first, then the checkout's), read once per process."""
-    return load_text(HELP_FILE, f"Help is not available: no config/{HELP_FILE} was found.")
+    """help.txt, the sysop's copy or the packaged one, read once per process."""
+    return load_text(HELP_TEXT, "Help is not available: this install has no help.txt.")
 
 
 def paginate(text: str, width: int = TEXT_WIDTH, lines: int = TEXT_LINES) -> list[list[str]]:

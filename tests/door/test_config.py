@@ -1,20 +1,76 @@
+import dataclasses
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from door.config import Config, ConfigError, config_from_mapping, load_config, with_overrides
+from door.paths import CONFIG_ENV, user_config_dir, user_data_dir
 
-REPO_CONFIG = Path(__file__).resolve().parents[2] / "config" / "door.toml"
+PACKAGED_CONFIG = Path(str(resources.files("door.resources").joinpath("door.toml")))
 
 
-def test_the_shipped_config_file_holds_the_defaults() -> None:
-    assert load_config(REPO_CONFIG) == Config()
+def settings_only(config: Config) -> Config:
+    """The config without the record of which file it came from."""
+    return dataclasses.replace(config, location=Config().location)
+
+
+def test_the_packaged_config_file_holds_the_defaults() -> None:
+    assert settings_only(load_config(PACKAGED_CONFIG)) == Config()
 
 
 def test_no_file_means_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     config = load_config()
     assert config.server.telnet_port == 2323 and config.server.host == "127.0.0.1"
+    assert config.location.path is None and "cribbage-door init" in config.location.describe()
+    assert config.texts_dir is None
+    assert config.server.data_path == user_data_dir()
+
+
+def write_config(path: Path, telnet_port: int) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"[server]\ntelnet_port = {telnet_port}\n")
+    return path
+
+
+def test_the_search_order_is_flag_then_environment_then_here_then_user_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    user = write_config(user_config_dir() / "door.toml", 4004)
+    try:
+        assert load_config().server.telnet_port == 4004
+        write_config(tmp_path / "config" / "door.toml", 4003)
+        assert load_config().server.telnet_port == 4003
+        monkeypatch.setenv(CONFIG_ENV, str(write_config(tmp_path / "env.toml", 4002)))
+        assert load_config().server.telnet_port == 4002
+        flag = write_config(tmp_path / "flag.toml", 4001)
+        config = load_config(flag)
+        assert config.server.telnet_port == 4001
+        assert config.location.path == flag and config.texts_dir == tmp_path
+    finally:
+        user.unlink()
+
+
+def test_an_environment_variable_naming_no_file_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CONFIG_ENV, str(tmp_path / "gone.toml"))
+    with pytest.raises(ConfigError, match=f"gone.toml: no such config file .{CONFIG_ENV}"):
+        load_config()
+
+
+def test_a_relative_data_dir_is_taken_from_the_config_files_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "etc" / "door.toml"
+    path.parent.mkdir()
+    path.write_text('[server]\ndata_dir = "state"\n')
+    assert load_config(path).server.data_path == tmp_path / "etc" / "state"
+    flagged = with_overrides(load_config(path), data_dir="here")
+    assert flagged.server.data_path == tmp_path / "here"
 
 
 @pytest.mark.parametrize(
