@@ -67,6 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay = commands.add_parser("replay", help="print a game from the database as text")
     add_replay_arguments(replay)
+    winprob = commands.add_parser(
+        "winprob", help="each player's chance to win from the scores before a deal"
+    )
+    winprob.add_argument("scores", type=int, nargs="+", metavar="SCORE", help="seat 1's, seat 2's")
+    winprob.add_argument(
+        "--dealer", type=int, required=True, metavar="SEAT", help="who deals next (from 1)"
+    )
     selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument("--seed", type=int, default=1)
@@ -134,6 +141,30 @@ def selfplay_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def winprob_command(args: argparse.Namespace) -> int:
+    """Print each seat's chance to win before the deal; seats are numbered from 1."""
+    from engine.errors import CribbageError
+    from engine.winprob import win_chances
+
+    if not 1 <= args.dealer <= len(args.scores):
+        print(
+            f"cribbage-door winprob: --dealer must be a seat from 1 to {len(args.scores)}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        chances = win_chances(args.scores, args.dealer - 1)
+    except CribbageError as error:
+        print(f"cribbage-door winprob: {error}", file=sys.stderr)
+        return 2
+    print(f"Before the deal, seat {args.dealer} dealing:")
+    width = max(len(str(score)) for score in args.scores)
+    for seat, (score, chance) in enumerate(zip(args.scores, chances, strict=True), start=1):
+        role = "dealer" if seat == args.dealer else "pone"
+        print(f"  seat {seat} ({role:<6} on {score:>{width}}): {chance:6.1%}")
+    return 0
+
+
 def sysop_password_command() -> int:
     """Ask twice for a password (without echo) and print the config line with its hash."""
     import getpass
@@ -155,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "selfplay":
         return selfplay_command(args)
+    if args.command == "winprob":
+        return winprob_command(args)
     if args.command == "console":
         from door.console import console_command
 
