@@ -50,7 +50,7 @@ from engine.ai_position import GOAL, Position, shipped_position
 from engine.ai_tables import RANK_TABLE, AiTables, FloatArray, load_tables
 from engine.cards import FULL_DECK, Card, Rank
 from engine.errors import IllegalActionError
-from engine.scoring import RUNS_RULES, score_show
+from engine.scoring import RUNS_RULES, score_peg, score_show
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -384,6 +384,9 @@ class ComputerPlayer:
         return self.rng.randint(1, game.stock_size)
 
     def play(self, game: Game, seat: int) -> Card:
+        winning = winning_play(game, seat)
+        if winning is not None:
+            return winning  # a certain win beats any plan for points, at every level
         my_score, opp_score = self._scores(game, seat)
         current = game.plays[-len(game.count_cards) :] if game.count_cards else []
         # We are to play again on a count we played last: everyone else has said go.
@@ -417,6 +420,25 @@ class ComputerPlayer:
         shown_seat, is_crib = showing
         cards = game.crib if is_crib else game.kept(shown_seat)
         return score_show(cards, game.starter, crib=is_crib).total
+
+
+def winning_play(game: Game, seat: int) -> Card | None:
+    """A card whose play wins the game outright for ``seat``, if there is one.
+
+    Counted are what the card pegs on the count (fifteen, thirty-one, pairs, runs) and,
+    when it is the last card anyone holds, one for last: points the game awards the
+    moment the card is laid, whatever anyone else holds.
+    """
+    need = GOAL - game.score_of(seat)
+    cards_left = sum(len(game.hand(other)) for other in range(game.players))
+    for card in game.playable(seat):
+        count = [*game.count_cards, card]
+        points = score_peg(count, game.runs)
+        if cards_left == 1 and sum(c.pips for c in count) != 31:
+            points += 1
+        if points >= need:
+            return card
+    return None
 
 
 def _least_pips_left(game: Game, seat: int) -> int:

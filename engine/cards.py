@@ -40,6 +40,8 @@ class Rank(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """Read ``A 2..9 T J Q K`` (any case) or ``10``; raises NotationError."""
+        if not isinstance(text, str):
+            raise NotationError(f"{text!r} is not a rank: use A, 2-9, T (or 10), J, Q or K")
         token = text.strip().upper()
         if token == "10":
             return cls.TEN
@@ -69,6 +71,8 @@ class Suit(enum.Enum):
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Read ``S H D C`` (any case) or a suit symbol; raises NotationError."""
+        if not isinstance(text, str):
+            raise NotationError(f"{text!r} is not a suit: use S, H, D or C")
         token = text.strip()
         for suit in cls:
             if token.upper() == suit.value or token in _SYMBOL_ALIASES[suit]:
@@ -146,6 +150,8 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read a card such as ``TD``, ``10d``, ``QH`` or ``5♠``; raises NotationError."""
+        if not isinstance(text, str):
+            raise NotationError(f"{text!r} is not a card: write rank then suit, e.g. 5H or TD")
         token = text.strip()
         if len(token) < 2:
             raise NotationError(f"{text!r} is not a card: write rank then suit, e.g. 5H or TD")
@@ -193,6 +199,8 @@ def parse_cards(text: str) -> list[Card]:
 
     Raises NotationError naming the first bad token, or on a repeated card.
     """
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a list of cards: write them as text, e.g. 5H 5D")
     cards = [Card.parse(token) for token in _SEPARATORS.split(text.strip()) if token]
     seen: set[Card] = set()
     for card in cards:

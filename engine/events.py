@@ -65,7 +65,8 @@ class CountReset:
 
 @dataclass(frozen=True)
 class Pegged:
-    """Points moved a peg. ``reason`` is a short phrase such as "fifteen two" or "his heels"."""
+    """Points moved a peg. ``reason`` is a short phrase such as "fifteen two" or "his heels".
+    ``points`` are those the peg moved: a count that would pass 121 stops in the game hole."""
 
     seat: int
     side: int
@@ -101,12 +102,15 @@ class HandOver:
 
 @dataclass(frozen=True)
 class GameOver:
-    """``skunks`` names each losing side left under 91 ("skunk") or 61 ("double skunk")."""
+    """``skunks`` names each losing side left under 91 ("skunk") or 61 ("double skunk").
+    ``scores`` never pass 121. ``forfeited_by`` is the side that left the game, when it
+    ended that way; ``winner_seat`` is then the winning side's first seat."""
 
     winner_side: int
     winner_seat: int
     scores: tuple[int, ...]
     skunks: tuple[tuple[int, str], ...]
+    forfeited_by: int | None = None
 
 
 Event = (

@@ -30,15 +30,43 @@ from engine.events import (
     ShowScored,
     StarterCut,
 )
+from engine.outcome import (
+    DOUBLE_SKUNK_LINE,
+    SKUNK_LINE,
+    WINNING_SCORE,
+    Outcome,
+    SkunkKind,
+    skunk_kind,
+)
 from engine.scoring import RUNS_RULES, RunsRule, ScoreItem, peg_items, score_show
+
+__all__ = [
+    "COUNTING_MODES",
+    "DOUBLE_SKUNK_LINE",
+    "MAX_CLAIM",
+    "NINETEEN",
+    "NINETEEN_REMARK",
+    "SKUNK_LINE",
+    "WINNING_SCORE",
+    "CountingMode",
+    "Game",
+    "Phase",
+    "Play",
+    "parse_claim",
+]
 
 CountingMode = Literal["auto", "manual"]
 COUNTING_MODES: Final = ("auto", "manual")
-WINNING_SCORE: Final = 121
-SKUNK_LINE: Final = 91
-DOUBLE_SKUNK_LINE: Final = 61
 MAX_CLAIM: Final = 29
+NINETEEN: Final = 19
+"""No hand counts 19, so "nineteen" is the cribbage player's word for a hand of nothing: a
+claim of 19 is a claim of nothing (and, with muggins, the next player takes the count)."""
 NINETEEN_REMARK: Final = "Nineteen! That's a cribbage player's word for nothing: no hand counts 19."
+
+
+def _whole_number(value: object) -> bool:
+    """An int that is not a bool (True is an int to Python, never a seat or a card number)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Phase(enum.Enum):
@@ -81,14 +109,16 @@ class Game:
         rng: random.Random | None = None,
         dealer: int | None = None,
     ) -> None:
-        if players not in (2, 3, 4):
-            raise IllegalActionError("cribbage is for 2, 3 or 4 players")
-        if runs not in RUNS_RULES:
+        if not _whole_number(players) or players not in (2, 3, 4):
+            raise IllegalActionError(f"cribbage is for 2, 3 or 4 players, not {players!r}")
+        if not isinstance(runs, str) or runs not in RUNS_RULES:
             raise IllegalActionError(f"runs must be 'free' or 'exact', not {runs!r}")
-        if counting not in COUNTING_MODES:
+        if not isinstance(counting, str) or counting not in COUNTING_MODES:
             raise IllegalActionError(f"counting must be 'auto' or 'manual', not {counting!r}")
-        if dealer is not None and not 0 <= dealer < players:
-            raise IllegalActionError(f"there is no seat {dealer}")
+        if dealer is not None and (not _whole_number(dealer) or not 0 <= dealer < players):
+            raise IllegalActionError(f"there is no seat {dealer!r} to deal")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise IllegalActionError(f"rng must be a random.Random, not {type(rng).__name__}")
         self.players: Final = players
         self.runs: Final[RunsRule] = runs
         self.counting: Final[CountingMode] = counting
@@ -100,6 +130,7 @@ class Game:
         self.dealer = 0 if dealer is None else dealer
         self.hand_number = 0
         self.winner_side: int | None = None
+        self._outcome: Outcome | None = None
         self._held: list[list[Card]] = [[] for _ in range(players)]
         self._kept: list[tuple[Card, ...]] = [() for _ in range(players)]
         self._discarded = [False] * players
@@ -227,8 +258,8 @@ class Game:
         self._check_seat(seat)
         if self._discarded[seat]:
             raise IllegalActionError("You have already thrown your cards to the crib.")
-        thrown = list(cards)
         need = self.discard_count
+        thrown = _cards_given(cards, need)
         if len(thrown) != need or len(set(thrown)) != need:
             raise IllegalActionError(
                 f"Throw {need} different card{'s' if need > 1 else ''} to the crib."
@@ -254,7 +285,7 @@ class Game:
         outside the cut or for a position off the stock.
         """
         self._require(Phase.CUT)
-        if not isinstance(position, int) or not 1 <= position <= len(self._stock):
+        if not _whole_number(position) or not 1 <= position <= len(self._stock):
             raise IllegalActionError(f"Pick a card from 1 to {len(self._stock)}.")
         starter = self._stock[position - 1]
         self.starter = starter
@@ -274,6 +305,8 @@ class Game:
         """
         self._require(Phase.PLAY)
         self._check_turn(seat)
+        if not isinstance(card, Card):
+            raise IllegalActionError(f"Play one of your cards, not {card!r}.")
         if card not in self._held[seat]:
             raise IllegalActionError(f"You do not hold {card}.")
         if self.count + card.pips > 31:
@@ -307,10 +340,11 @@ class Game:
         In automatic counting pass no claim. In manual counting the owner
         claims a number: an over-claim scores nothing and the next player
         takes the true count (muggins); an under-claim scores the claim and
-        the next player takes what was missed. Raises InvalidClaimError for a
-        claim that is not a whole number from 0 to 29 (nothing changes, so it
-        can be entered again) and IllegalActionError outside the show or for
-        a claim in automatic counting.
+        the next player takes what was missed. A claim of 19 ("nineteen", which
+        no hand scores) is a claim of nothing: the next player takes the count.
+        Raises InvalidClaimError for a claim that is not a whole number from 0 to
+        29 (nothing changes, so it can be entered again) and IllegalActionError
+        outside the show or for a claim in automatic counting.
         """
         self._require(Phase.SHOW)
         seat, is_crib = self._show_order[0]
@@ -326,12 +360,14 @@ class Game:
         true = score.total
         if claimed is None or claimed == true:
             awarded, muggins = true, 0
+        elif claimed == NINETEEN:
+            awarded, muggins = 0, true  # "nineteen" claims nothing; the count is missed
         elif claimed > true:
             awarded, muggins = 0, true
         else:
             awarded, muggins = claimed, true - claimed
         muggins_seat = self.seat_after(seat) if muggins else None
-        remark = NINETEEN_REMARK if claimed == 19 else ""
+        remark = NINETEEN_REMARK if claimed == NINETEEN else ""
         shown = ShowScored(seat, is_crib, score, claimed, awarded, muggins, muggins_seat, remark)
         self.shows.append(shown)
         self._show_order.pop(0)
@@ -351,6 +387,31 @@ class Game:
                 events.append(HandOver(self.dealer))
 
         return self._settle(events, peg_show)
+
+    def forfeit(self, seat: int) -> list[Event]:
+        """``seat`` leaves the game before its end: their side loses it.
+
+        With two sides the other side wins; with three players the best placed of the
+        other two (the first after the leaver on equal scores). Nobody is skunked by a
+        forfeit. Raises IllegalActionError for a seat that does not exist or a game that
+        is already over.
+        """
+        self._check_seat(seat)
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("The game is over.")
+        leaver = self.side_of(seat)
+        others = [(seat + offset) % self.players for offset in range(1, self.players)]
+        winner_seat = max(
+            (s for s in others if self.side_of(s) != leaver),
+            key=lambda s: self.scores[self.side_of(s)],
+        )
+        winner = self.side_of(winner_seat)
+        self._end(winner, Outcome(winner, tuple(self.scores), (), forfeited_by=leaver))
+        return [GameOver(winner, winner_seat, tuple(self.scores), (), forfeited_by=leaver)]
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it is still being played."""
+        return self._outcome
 
     def next_game(self) -> Game:
         """A new game with the same options; the loser deals first.
@@ -374,7 +435,7 @@ class Game:
             raise IllegalActionError(f"That cannot be done now: it is time to {self.phase.value}.")
 
     def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
+        if not _whole_number(seat) or not 0 <= seat < self.players:
             raise IllegalActionError(f"There is no seat {seat!r}.")
 
     def _check_turn(self, seat: int) -> None:
@@ -404,20 +465,27 @@ class Game:
     ) -> None:
         side = self.side_of(seat)
         before = self.scores[side]
+        # The peg stops in the game hole: points past 121 are never on the board, nor in
+        # the event (so every record of points agrees with the score).
+        after = min(before + points, WINNING_SCORE)
         self.previous_scores[side] = before
-        self.scores[side] = before + points
-        events.append(Pegged(seat, side, points, reason, tuple(items), before + points, before))
-        if self.scores[side] >= WINNING_SCORE:
-            self.phase = Phase.OVER
-            self.turn = None
-            self.winner_side = side
-            skunks = tuple(
-                (other, "double skunk" if score < DOUBLE_SKUNK_LINE else "skunk")
+        self.scores[side] = after
+        events.append(Pegged(seat, side, after - before, reason, tuple(items), after, before))
+        if after >= WINNING_SCORE:
+            skunks: tuple[tuple[int, SkunkKind], ...] = tuple(
+                (other, kind)
                 for other, score in enumerate(self.scores)
-                if other != side and score < SKUNK_LINE
+                if other != side and (kind := skunk_kind(score)) is not None
             )
+            self._end(side, Outcome(side, tuple(self.scores), skunks))
             events.append(GameOver(side, seat, tuple(self.scores), skunks))
             raise _GameWon
+
+    def _end(self, winner_side: int, outcome: Outcome) -> None:
+        self.phase = Phase.OVER
+        self.turn = None
+        self.winner_side = winner_side
+        self._outcome = outcome
 
     def _pass_turn(self, events: list[Event], last: int) -> None:
         """After ``last`` played: find who plays next, saying go for those who cannot."""
@@ -472,6 +540,17 @@ class Game:
             assert all(score < WINNING_SCORE for score in self.scores), "121 reached, game not over"
         if self.phase is Phase.PLAY:
             assert self.turn is not None and self.playable(self.turn), "turn at a blocked player"
+
+
+def _cards_given(cards: object, need: int) -> list[Card]:
+    """The cards of a discard, checked to be cards; raises IllegalActionError."""
+    plural = "s" if need > 1 else ""
+    if isinstance(cards, Card | str | bytes) or not isinstance(cards, Iterable):
+        raise IllegalActionError(f"Throw {need} different card{plural} to the crib.")
+    thrown = list(cards)
+    if not all(isinstance(card, Card) for card in thrown):
+        raise IllegalActionError(f"Throw {need} of your cards to the crib.")
+    return thrown
 
 
 def parse_claim(claim: int | str | None) -> int:

@@ -37,7 +37,15 @@ RECORDING_FORMAT: Final = 1
 # What an action's arguments may be once written down: cards become "TD" strings.
 ActionArgument = int | str | None | tuple[str, ...]
 
-_ACTION_NAMES: Final = ("cut_for_deal", "deal", "discard", "cut", "play", "count_hand")
+_ACTION_NAMES: Final = (
+    "cut_for_deal",
+    "deal",
+    "discard",
+    "cut",
+    "play",
+    "count_hand",
+    "forfeit",
+)
 
 
 class RecordingError(NotationError):
@@ -82,6 +90,8 @@ class Action:
             return game.play(_seat(args[0]), Card.parse(args[1]))
         if name == "count_hand" and len(args) == 1 and not isinstance(args[0], tuple):
             return game.count_hand(args[0])
+        if name == "forfeit" and len(args) == 1:
+            return game.forfeit(_seat(args[0]))
         raise RecordingError(f"{self} is not an action a game knows")
 
     def to_list(self) -> list[Any]:
@@ -238,6 +248,9 @@ class RecordedGame(Game):
 
     def count_hand(self, claim: int | str | None = None) -> list[Event]:
         return self._recorded(super().count_hand(claim), Action("count_hand", (claim,)))
+
+    def forfeit(self, seat: int) -> list[Event]:
+        return self._recorded(super().forfeit(seat), Action("forfeit", (seat,)))
 
     def next_game(self, seed: int | None = None) -> RecordedGame:
         """The next game, recorded too, with its own seed (by default drawn from this

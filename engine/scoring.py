@@ -271,8 +271,12 @@ def peg_items(count_cards: Sequence[Card], runs: RunsRule = "free") -> list[Scor
     play order. Raises IllegalActionError if they total over 31 or ``runs``
     is not "free" or "exact". Go and last card are scored by the game.
     """
-    if runs not in RUNS_RULES:
+    if not isinstance(runs, str) or runs not in RUNS_RULES:
         raise IllegalActionError(f"runs must be 'free' or 'exact', not {runs!r}")
+    if not isinstance(count_cards, list | tuple) or not all(
+        isinstance(card, Card) for card in count_cards
+    ):
+        raise IllegalActionError(f"{count_cards!r} is not a list of cards")
     if not count_cards:
         return []
     count = sum(card.pips for card in count_cards)

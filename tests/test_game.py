@@ -17,6 +17,7 @@ from engine.events import (
     StarterCut,
 )
 from engine.game import Game, Phase
+from engine.outcome import Outcome
 from tests.stacked import StackedRandom
 
 C = Card.parse
@@ -256,8 +257,11 @@ def test_the_game_ends_the_instant_121_is_reached_even_mid_show() -> None:
     events = game.count_hand()
     over = events[-1]
     assert isinstance(over, GameOver)
-    assert over.winner_side == 1 and over.scores == (60, 122)
+    # The hand is worth 4 and 118 + 4 is 122, but the peg stops in the game hole.
+    assert over.winner_side == 1 and over.scores == (60, 121)
     assert over.skunks == ((0, "double skunk"),)
+    assert game.outcome() == Outcome(1, (60, 121), ((0, "double skunk"),))
+    assert game.outcome().describe(["Dealer", "Pone"]) == "Pone won 121 to 60 (a double skunk)"
     assert game.phase is Phase.OVER
     with pytest.raises(IllegalActionError, match="over"):
         game.count_hand()
