@@ -576,7 +576,8 @@ def _account_keys(records: Records, member: Member) -> str:
 def _winner_name(table: Table) -> str:
     """Who won, as the lobby tells it: the player, or both partners."""
     game = table.game
-    side = game.winner_side if game.winner_side is not None else 0
+    outcome = game.outcome()
+    side = outcome.winner_side if outcome is not None else 0
     return " & ".join(
         table.names[seat] for seat in range(game.players) if game.side_of(seat) == side
     )

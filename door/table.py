@@ -46,7 +46,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, Generic, TypeVar
 
 from door.ansi import sanitize
@@ -58,7 +58,7 @@ from door.screens.cards import card_face
 from door.screens.chat import MAX_CHAT_LENGTH, canned_reply, clean_chat
 from door.screens.cut import CutForDealPanel, CutPanel
 from door.screens.dialog import Dialog
-from door.screens.game_over import GameOverPanel
+from door.screens.game_over import PLAY_AGAIN, GameOverPanel
 from door.screens.game_screen import Entry, Panel, TableView, draw_table
 from door.screens.help import HelpOverlay, default_help
 from door.screens.narration import narrate
@@ -70,7 +70,8 @@ from engine.ai import ComputerPlayer
 from engine.cards import Card
 from engine.errors import CribbageError
 from engine.events import CutForDeal, Event, ShowScored
-from engine.game import DOUBLE_SKUNK_LINE, SKUNK_LINE, CountingMode, Game, Phase, parse_claim
+from engine.game import CountingMode, Game, Phase, parse_claim
+from engine.outcome import Outcome
 from engine.scoring import RunsRule
 
 logger = logging.getLogger(__name__)
@@ -108,19 +109,41 @@ class GameOptions:
 
 @dataclass(frozen=True)
 class GameResult:
-    """The end of a game for one seat; ``skunk`` is "skunk" or "double skunk" for the
-    loser, or None. ``computer_score`` is the best opposing score (the computer's, in a
-    game against it); ``scores`` holds every side's.
+    """The end of a game as one seat sees it: the game's ``Outcome`` (engine's
+    ``Game.outcome()``; None for a game given up with no winner, when everyone left),
+    the seat's ``side``, and the ``scores`` where the game stood."""
 
-    ``quit`` means the seat's caller left the game before it ended, or the game was
-    given up (the scores are where they stood; ``caller_won`` is False)."""
+    outcome: Outcome | None
+    side: int
+    scores: tuple[int, ...]
 
-    caller_won: bool
-    caller_score: int
-    computer_score: int
-    skunk: str | None
-    quit: bool
-    scores: tuple[int, ...] = field(default=(), compare=False)
+    @property
+    def quit(self) -> bool:
+        """The seat's side left the game before its end, or the game was given up."""
+        return self.outcome is None or self.outcome.forfeited_by == self.side
+
+    @property
+    def caller_won(self) -> bool:
+        return self.outcome is not None and self.outcome.won(self.side)
+
+    @property
+    def caller_score(self) -> int:
+        return self.scores[self.side]
+
+    @property
+    def computer_score(self) -> int:
+        """The best opposing score (the computer's, in a game against it)."""
+        return max(score for side, score in enumerate(self.scores) if side != self.side)
+
+    @property
+    def skunk(self) -> str | None:
+        """The loser's skunk, if any: ours when we lost, the lowest other side's when we won."""
+        if self.outcome is None:
+            return None
+        if not self.caller_won:
+            return self.outcome.skunk_of(self.side)
+        others = [side for side in range(len(self.scores)) if side != self.side]
+        return self.outcome.skunk_of(min(others, key=self.scores.__getitem__))
 
 
 async def play_against_computer(
@@ -965,6 +988,9 @@ class Table:
         if self.over:
             return
         if self.solo:
+            # Leaving a game against the computer forfeits it: the engine ends the game
+            # (and a saved game records the forfeit as its last action).
+            self.game.forfeit(seat.index)
             self.quit_result = self.result_for(seat.index, quit=True)
             self.close()
             return
@@ -1371,10 +1397,10 @@ class Table:
     def sorted_hand(self, seat: int) -> tuple[Card, ...]:
         return tuple(sorted(self.game.hand(seat), key=_display_order))
 
-    def game_over_panel(self, question: str = "Play again? Press y or n.") -> GameOverPanel:
-        game = self.game
-        assert game.winner_side is not None
-        return GameOverPanel(game.winner_side, tuple(game.scores), _skunks(game), question)
+    def game_over_panel(self, question: str = PLAY_AGAIN) -> GameOverPanel:
+        outcome = self.game.outcome()
+        assert outcome is not None
+        return GameOverPanel(outcome, question)
 
     def changed(self) -> None:
         """Something at the table changed: everyone redraws."""
@@ -1408,23 +1434,17 @@ class Table:
     # --- results --------------------------------------------------------------------
 
     def result_for(self, seat: int | None, *, quit: bool = False) -> GameResult:
-        """The game as it ended (or stands) for ``seat``'s side; seat None: side 0."""
+        """The game as it ended (or stands) for ``seat``'s side; seat None: side 0.
+        ``quit``: the seat's caller left; unless the game forfeited for them, it was
+        given up."""
         if quit and self.quit_result is not None and self.solo:
             return self.quit_result
         game = self.game
         side = game.side_of(seat) if seat is not None else 0
-        scores = tuple(game.scores)
-        mine = scores[side]
-        theirs = max(score for other, score in enumerate(scores) if other != side)
-        finished = game.winner_side is not None
-        if quit or not finished:
-            return GameResult(False, mine, theirs, None, True, scores)
-        skunks = dict(_skunks(game))
-        if game.winner_side == side:
-            loser = min(range(len(scores)), key=scores.__getitem__)
-        else:
-            loser = side
-        return GameResult(game.winner_side == side, mine, theirs, skunks.get(loser), False, scores)
+        outcome = game.outcome()
+        if quit and (outcome is None or outcome.forfeited_by != side):
+            outcome = None
+        return GameResult(outcome, side, tuple(game.scores))
 
 
 def _make_seats(
@@ -1486,14 +1506,6 @@ async def _settle_all(futures: Any, on_each: Callable[[], None] | None = None) -
 def _over(game: Game) -> bool:
     # A function, not an inline test, because the phase changes behind the awaits.
     return game.phase is Phase.OVER
-
-
-def _skunks(game: Game) -> tuple[tuple[int, str], ...]:
-    return tuple(
-        (side, "double skunk" if score < DOUBLE_SKUNK_LINE else "skunk")
-        for side, score in enumerate(game.scores)
-        if side != game.winner_side and score < SKUNK_LINE
-    )
 
 
 def _display_order(card: Card) -> tuple[int, str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.outcome import Outcome, SkunkKind
 from engine.scoring import ScoreItem, ShowScore
 
 
@@ -109,8 +110,13 @@ class GameOver:
     winner_side: int
     winner_seat: int
     scores: tuple[int, ...]
-    skunks: tuple[tuple[int, str], ...]
+    skunks: tuple[tuple[int, SkunkKind], ...]
     forfeited_by: int | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """The same end as ``Game.outcome()`` gives."""
+        return Outcome(self.winner_side, self.scores, self.skunks, self.forfeited_by)
 
 
 Event = (

@@ -144,7 +144,11 @@ def _game_over_lines(event: GameOver, game: RecordedGame, names: Sequence[str]) 
     scores = ", ".join(
         f"{_side_name(game, names, side)} {score}" for side, score in enumerate(event.scores)
     )
-    lines = ["", f"{_side_name(game, names, event.winner_side)} won the game: {scores}."]
+    winner = _side_name(game, names, event.winner_side)
+    if event.forfeited_by is not None:
+        leaver = _side_name(game, names, event.forfeited_by)
+        return ["", f"{leaver} left the game: {winner} won by forfeit. The score stood {scores}."]
+    lines = ["", f"{winner} won the game: {scores}."]
     for side, kind in event.skunks:
         lines.append(f"{_side_name(game, names, side)} took a {kind}.")
     return lines

@@ -9,6 +9,7 @@ from door.canvas import Canvas
 from door.screens import theme
 from door.screens.layout import PLAY_NUMBERS_ROW
 from door.screens.theme import CALLER_SEAT
+from engine.outcome import Outcome
 
 TOP = PLAY_NUMBERS_ROW
 LEFT, HEIGHT, WIDTH = 12, 8, 56
@@ -17,13 +18,22 @@ PLAY_AGAIN = "Play again? Press y or n."
 
 @dataclass(frozen=True)
 class GameOverPanel:
-    """``winner`` and the indexes of ``scores`` are sides (a player, or a partnership);
-    ``skunks`` names each losing side left under 91 ("skunk") or 61 ("double skunk")."""
+    """The game's ``Outcome`` (sides: a player, or a partnership) and what to ask next."""
 
-    winner: int
-    scores: tuple[int, ...]
-    skunks: tuple[tuple[int, str], ...] = ()
+    outcome: Outcome
     question: str = PLAY_AGAIN
+
+    @property
+    def winner(self) -> int:
+        return self.outcome.winner_side
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.outcome.scores
+
+    @property
+    def skunks(self) -> tuple[tuple[int, str], ...]:
+        return self.outcome.skunks
 
 
 def _plural(name: str) -> bool:
@@ -32,6 +42,8 @@ def _plural(name: str) -> bool:
 
 def headline(panel: GameOverPanel, names: Sequence[str], viewer: int | None = CALLER_SEAT) -> str:
     """``You win, 121 to 97!`` or ``Computer wins, 121 to 97.``; ``viewer`` is a side."""
+    if panel.outcome.forfeit:
+        return _forfeit_headline(panel, names, viewer)
     won = panel.scores[panel.winner]
     lost = " and ".join(
         str(score) for side, score in enumerate(panel.scores) if side != panel.winner
@@ -40,6 +52,15 @@ def headline(panel: GameOverPanel, names: Sequence[str], viewer: int | None = CA
         return f"You win, {won} to {lost}!"
     name = names[panel.winner]
     return f"{name} {'win' if _plural(name) else 'wins'}, {won} to {lost}."
+
+
+def _forfeit_headline(panel: GameOverPanel, names: Sequence[str], viewer: int | None) -> str:
+    leaver = panel.outcome.forfeited_by
+    assert leaver is not None
+    if leaver == viewer:
+        return f"You left the game at {panel.scores[leaver]}: it counts as a loss."
+    who = "You win" if panel.winner == viewer else f"{names[panel.winner]} wins"
+    return f"{names[leaver]} left the game: {who} by forfeit."
 
 
 def skunk_text(panel: GameOverPanel, names: Sequence[str], viewer: int | None = CALLER_SEAT) -> str:
@@ -73,4 +94,7 @@ def draw_game_over(
 
 def _wrapped_skunks(panel: GameOverPanel, names: Sequence[str], viewer: int | None) -> list[str]:
     """One line a skunked side, so a three-handed game's two losers both fit."""
-    return [skunk_text(replace(panel, skunks=(skunk,)), names, viewer) for skunk in panel.skunks]
+    return [
+        skunk_text(replace(panel, outcome=replace(panel.outcome, skunks=(skunk,))), names, viewer)
+        for skunk in panel.skunks
+    ]

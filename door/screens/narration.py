@@ -93,7 +93,7 @@ def describe(event: Event, names: Sequence[str], viewer: int | None = CALLER_SEA
         return result_text(event, names, viewer)
     if isinstance(event, GameOver):
         sides = side_names(names, len(event.scores))
-        panel = GameOverPanel(event.winner_side, event.scores, event.skunks)
+        panel = GameOverPanel(event.outcome)
         mine = None if viewer is None else viewer % len(event.scores)
         parts = (headline(panel, sides, mine), skunk_text(panel, sides, mine))
         return " ".join(part for part in parts if part)

@@ -11,12 +11,13 @@ his heels included), hand and crib (what the owner was awarded in the show), and
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from engine.cards import format_cards
-from engine.events import GameOver, HandDealt, Pegged, ShowScored
-from engine.record import Recording, replay, replay_steps
+from engine.events import HandDealt, Pegged, ShowScored
+from engine.outcome import Outcome
+from engine.record import Action, Recording, replay, replay_steps
 
 
 @dataclass
@@ -45,41 +46,34 @@ class SeatStats:
         return {key: value for key, value in asdict(self).items() if isinstance(value, int)}
 
 
-@dataclass(frozen=True)
-class GameResult:
-    """How a game ended: the winning side, the scores, each skunked side's kind of skunk
-    ("skunk" or "double skunk"), and the seat that left early, if one did."""
+def outcome_to_json(outcome: Outcome) -> str:
+    """The outcome as kept beside a finished game's log (``forfeited_by`` is a side)."""
+    return json.dumps(
+        {
+            "winner_side": outcome.winner_side,
+            "scores": list(outcome.scores),
+            "skunks": [list(skunk) for skunk in outcome.skunks],
+            "forfeited_by": outcome.forfeited_by,
+        }
+    )
 
-    winner_side: int
-    scores: tuple[int, ...]
-    skunks: tuple[tuple[int, str], ...] = ()
-    forfeited_by: int | None = None
 
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "winner_side": self.winner_side,
-                "scores": list(self.scores),
-                "skunks": [list(skunk) for skunk in self.skunks],
-                "forfeited_by": self.forfeited_by,
-            }
-        )
-
-    @classmethod
-    def from_json(cls, text: str) -> GameResult:
-        data: dict[str, Any] = json.loads(text)
-        return cls(
-            data["winner_side"],
-            tuple(data["scores"]),
-            tuple((side, kind) for side, kind in data["skunks"]),
-            data["forfeited_by"],
-        )
+def outcome_from_json(text: str) -> Outcome:
+    data: dict[str, Any] = json.loads(text)
+    return Outcome(
+        data["winner_side"],
+        tuple(data["scores"]),
+        tuple((side, kind) for side, kind in data["skunks"]),
+        data["forfeited_by"],
+    )
 
 
 @dataclass(frozen=True)
 class GameStats:
-    result: GameResult
-    seats: tuple[SeatStats, ...] = field(default_factory=tuple)
+    result: Outcome
+    seats: tuple[SeatStats, ...]
+    recording: Recording
+    """The game as it ended: with the forfeit written in, when a seat left it."""
 
 
 class UnfinishedGameError(ValueError):
@@ -90,14 +84,21 @@ def game_stats(recording: Recording, forfeited_by: int | None = None) -> GameSta
     """Replay ``recording`` and total what each seat did.
 
     A game that reached 121 is scored as it ended. A game left unfinished counts only
-    when ``forfeited_by`` names the seat that left: that seat's side loses, the leading
-    other side wins, and nobody is skunked. Raises UnfinishedGameError for an unfinished
-    game without a forfeit, and engine.record.RecordingError if the recording does not
-    replay.
+    when ``forfeited_by`` names the seat that left: the forfeit is written into the
+    recording and played (``Game.forfeit``: that seat's side loses, nobody is skunked).
+    Raises UnfinishedGameError for an unfinished game without a forfeit, ValueError for
+    a seat that does not exist, and engine.record.RecordingError if the recording does
+    not replay.
     """
+    if forfeited_by is not None and not replay(recording).outcome():
+        if type(forfeited_by) is not int or not 0 <= forfeited_by < recording.players:
+            raise ValueError(f"there is no seat {forfeited_by} to forfeit")
+        recording = replace(
+            recording, actions=(*recording.actions, Action("forfeit", (forfeited_by,)))
+        )
     seats = [SeatStats() for _ in range(recording.players)]
-    over: GameOver | None = None
-    for _, events, _ in replay_steps(recording):
+    outcome: Outcome | None = None
+    for _, events, game in replay_steps(recording):
         for event in events:
             if isinstance(event, HandDealt):
                 for stats in seats:
@@ -106,31 +107,22 @@ def game_stats(recording: Recording, forfeited_by: int | None = None) -> GameSta
                 _count_points(seats, event, recording.players)
             elif isinstance(event, ShowScored):
                 _count_show(seats[event.seat], event)
-            elif isinstance(event, GameOver):
-                over = event
-    if over is not None:
-        result = GameResult(over.winner_side, over.scores, over.skunks)
-    elif forfeited_by is not None:
-        game = replay(recording)  # where the game stood when the seat left
-        if not 0 <= forfeited_by < game.players:
-            raise ValueError(f"there is no seat {forfeited_by} to forfeit")
-        result = _forfeit_result(tuple(game.scores), game.side_of(forfeited_by), forfeited_by)
-    else:
+        outcome = game.outcome()
+    if outcome is None:
         raise UnfinishedGameError("the game is not over and nobody forfeited it")
-    skunk_kinds = dict(result.skunks)
     for seat, stats in enumerate(seats):
         side = seat % 2 if recording.players == 4 else seat
-        if side == result.winner_side:
+        if outcome.won(side):
             stats.wins = 1
-            stats.skunks_given = len(skunk_kinds)
+            stats.skunks_given = len(outcome.skunks)
             stats.double_skunks_given = sum(
-                1 for kind in skunk_kinds.values() if kind == "double skunk"
+                1 for _, kind in outcome.skunks if kind == "double skunk"
             )
         else:
             stats.losses = 1
-            stats.skunks_taken = 1 if side in skunk_kinds else 0
-            stats.double_skunks_taken = 1 if skunk_kinds.get(side) == "double skunk" else 0
-    return GameStats(result, tuple(seats))
+            stats.skunks_taken = 1 if outcome.skunk_of(side) else 0
+            stats.double_skunks_taken = 1 if outcome.skunk_of(side) == "double skunk" else 0
+    return GameStats(outcome, tuple(seats), recording)
 
 
 def _count_points(seats: list[SeatStats], event: Pegged, players: int) -> None:
@@ -156,9 +148,3 @@ def _count_show(stats: SeatStats, event: ShowScored) -> None:
         if score.total > stats.best_hand_score or stats.best_hand_cards is None:
             stats.best_hand_score = score.total
             stats.best_hand_cards = format_cards((*score.hand, score.starter))
-
-
-def _forfeit_result(scores: tuple[int, ...], quitting_side: int, seat: int) -> GameResult:
-    others = [side for side in range(len(scores)) if side != quitting_side]
-    leader = max(others, key=lambda side: (scores[side], -side))
-    return GameResult(leader, scores, (), seat)

@@ -54,8 +54,9 @@ from door.storage.schema import (
     ssh_keys,
 )
 from door.storage.settings import DatabaseSettings, redact_url
-from door.storage.stats import GameResult, GameStats, SeatStats, game_stats
+from door.storage.stats import GameStats, SeatStats, game_stats, outcome_to_json
 from engine.gamelog import game_log
+from engine.outcome import Outcome
 from engine.record import RecordedGame, Recording, RecordingError, replay
 
 logger = logging.getLogger(__name__)
@@ -591,7 +592,7 @@ class Store:
 
     async def finish_game(
         self, game_id: int, recording: Recording, *, forfeited_by: int | None = None
-    ) -> GameResult:
+    ) -> Outcome:
         """Close a saved game: its final recording, its log and every seated account's
         statistics, in one transaction (so a crash leaves it either open or all done).
 
@@ -601,7 +602,7 @@ class Store:
         """
         stats = game_stats(recording, forfeited_by)
         async with self._transaction() as connection:
-            await self._settle(connection, game_id, recording, stats)
+            await self._settle(connection, game_id, stats)
         return stats.result
 
     async def record_game_result(
@@ -617,7 +618,7 @@ class Store:
         stats = game_stats(recording, forfeited_by)
         async with self._transaction() as connection:
             game_id = await self._insert_game(connection, recording, seats, opponent)
-            await self._settle(connection, game_id, recording, stats)
+            await self._settle(connection, game_id, stats)
         return game_id
 
     async def _insert_game(
@@ -660,9 +661,10 @@ class Store:
         )
         return game_id
 
-    async def _settle(
-        self, connection: AsyncConnection, game_id: int, recording: Recording, stats: GameStats
-    ) -> None:
+    async def _settle(self, connection: AsyncConnection, game_id: int, stats: GameStats) -> None:
+        """Close the game with its final recording (a forfeit written in), its log and
+        the seated accounts' statistics."""
+        recording = stats.recording
         now = self._clock()
         closed = await connection.execute(
             update(games)
@@ -682,7 +684,7 @@ class Store:
             game_logs.insert().values(
                 game_id=game_id,
                 recording=recording.to_json(),
-                result=stats.result.to_json(),
+                result=outcome_to_json(stats.result),
                 finished_at=now,
             )
         )

@@ -15,6 +15,7 @@ from door.keys import Key
 from door.table import GameOptions, GameResult, play_against_computer
 from door.terminal import Disconnected
 from engine import parse_cards, score_show
+from engine.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, answer, play_through, run_async, screen_of
 from tests.stacked import StackedRandom
 
@@ -338,7 +339,10 @@ async def test_quitting_asks_first() -> None:
     await press(terminal, task, Key.ESCAPE)
     assert not terminal.shows("Quit this game?")
     await press(terminal, task, "Q", "y")
-    assert await task == GameResult(False, 0, 0, None, True)
+    result = await task
+    assert result.quit and not result.caller_won and result.scores == (0, 0)
+    # Leaving a game against the computer forfeits it, in the engine's own outcome.
+    assert result.outcome == Outcome(1, (0, 0), (), forfeited_by=0)
 
 
 @run_async

@@ -183,7 +183,9 @@ async def test_a_forfeited_game_is_a_loss_for_the_seat_that_left(database: Datab
     assert stats is not None
     assert (stats.total.games, stats.total.wins, stats.total.losses) == (1, 0, 1)
     assert stats.total.skunks_taken == 0
-    assert "The game was not finished." in log
+    # The log tells the end as it happened, once: no "not finished" beside "finished".
+    assert "Ada left the game: Computer won by forfeit." in " ".join(log)
+    assert "not finished" not in " ".join(log) and "finished" in log[0]
 
 
 async def results(store: Store, winner: int, loser: int, count: int) -> None:

@@ -6,8 +6,15 @@ import dataclasses
 
 import pytest
 
-from door.storage.stats import GameResult, UnfinishedGameError, game_stats
+from door.storage.stats import (
+    UnfinishedGameError,
+    game_stats,
+    outcome_from_json,
+    outcome_to_json,
+)
 from engine.events import GameOver
+from engine.outcome import Outcome
+from engine.record import Action
 from tests.storage.games import PlayedGame, played_game
 
 
@@ -38,7 +45,7 @@ def test_skunks_are_given_by_the_winner_and_taken_by_each_side_under_91() -> Non
             assert line.skunks_given == len(skunked)
         else:
             assert line.skunks_taken == int(seat in skunked)
-    assert stats.result == GameResult(over.winner_side, over.scores, over.skunks)
+    assert stats.result == Outcome(over.winner_side, over.scores, over.skunks)
 
 
 def _skunked(game: PlayedGame) -> bool:
@@ -49,8 +56,10 @@ def test_a_three_player_forfeit_goes_to_the_leader_of_the_others() -> None:
     partial = played_game(91, players=3, actions=80)
     scores = partial.game.scores
     stats = game_stats(partial.recording, forfeited_by=0)
+    # The best placed of the two who stay; on equal scores the first after the leaver.
     leader = max((1, 2), key=lambda side: (scores[side], -side))
-    assert stats.result == GameResult(leader, tuple(scores), (), 0)
+    assert stats.result == Outcome(leader, tuple(scores), (), forfeited_by=0)
+    assert stats.recording.actions[-1] == Action("forfeit", (0,))
     assert [line.wins for line in stats.seats] == [int(seat == leader) for seat in range(3)]
     assert sum(line.skunks_taken for line in stats.seats) == 0
 
@@ -63,6 +72,8 @@ def test_an_unfinished_game_without_a_forfeit_has_no_statistics() -> None:
     assert game_stats(empty, forfeited_by=1).result.winner_side == 0
 
 
-def test_a_result_reads_back_what_it_writes() -> None:
-    result = GameResult(1, (87, 121), ((0, "skunk"),), None)
-    assert GameResult.from_json(result.to_json()) == result
+@pytest.mark.parametrize(
+    "outcome", [Outcome(1, (87, 121), ((0, "skunk"),)), Outcome(0, (40, 60), (), forfeited_by=1)]
+)
+def test_an_outcome_reads_back_what_it_writes(outcome: Outcome) -> None:
+    assert outcome_from_json(outcome_to_json(outcome)) == outcome
