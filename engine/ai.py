@@ -49,6 +49,7 @@ from engine.ai_pegging import PIPS, PegSearch, linear_utility, peg_points, unsee
 from engine.ai_position import GOAL, Position, shipped_position
 from engine.ai_tables import RANK_TABLE, AiTables, FloatArray, load_tables
 from engine.cards import FULL_DECK, Card, Rank
+from engine.checks import card_list, is_whole_number
 from engine.errors import IllegalActionError
 from engine.scoring import RUNS_RULES, score_peg, score_show
 
@@ -94,8 +95,9 @@ def choose_discard(
     the wrong size or with a repeated card, an unknown level or player count.
     """
     _check_level(level)
-    if players not in (2, 3, 4):
+    if not is_whole_number(players) or players not in (2, 3, 4):
         raise IllegalActionError("cribbage is for 2, 3 or 4 players")
+    hand = card_list(hand, "the hand")
     size = 6 if players == 2 else 5
     if len(hand) != size:
         raise IllegalActionError(f"with {players} players a hand to discard from has {size} cards")
@@ -215,8 +217,10 @@ def choose_play(
     unknown level or runs rule, a count past 31, or a repeated card.
     """
     _check_level(level)
-    if runs not in RUNS_RULES:
+    if not isinstance(runs, str) or runs not in RUNS_RULES:
         raise IllegalActionError(f"runs must be 'free' or 'exact', not {runs!r}")
+    hand = card_list(hand, "the hand")
+    count_cards = card_list(count_cards, "the cards on the count")
     _distinct(hand, "the hand")
     count = sum(card.pips for card in count_cards)
     if count > 31:

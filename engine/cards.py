@@ -223,6 +223,8 @@ class Deck:
     """The 52 cards in an order fixed by an injected random source."""
 
     def __init__(self, rng: random.Random, cards: Sequence[Card] = FULL_DECK) -> None:
+        if not isinstance(rng, random.Random):
+            raise IllegalActionError(f"a deck is shuffled by a random.Random, not {rng!r}")
         self._cards = list(cards)
         rng.shuffle(self._cards)
 
@@ -231,6 +233,8 @@ class Deck:
 
     def deal(self, count: int) -> list[Card]:
         """Take cards from the top; raises IllegalActionError if too few are left."""
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise IllegalActionError(f"deal a whole number of cards, not {count!r}")
         if count > len(self._cards):
             raise IllegalActionError(f"only {len(self._cards)} cards are left to deal")
         taken, self._cards = self._cards[:count], self._cards[count:]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from engine.cards import FULL_DECK, Card, Deck, format_cards
+from engine.checks import is_whole_number
 from engine.errors import IllegalActionError, InvalidClaimError
 from engine.events import (
     CardPlayed,
@@ -64,11 +65,6 @@ claim of 19 is a claim of nothing (and, with muggins, the next player takes the 
 NINETEEN_REMARK: Final = "Nineteen! That's a cribbage player's word for nothing: no hand counts 19."
 
 
-def _whole_number(value: object) -> bool:
-    """An int that is not a bool (True is an int to Python, never a seat or a card number)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 class Phase(enum.Enum):
     CUT_FOR_DEAL = "cut for deal"
     DEAL = "deal"
@@ -109,13 +105,13 @@ class Game:
         rng: random.Random | None = None,
         dealer: int | None = None,
     ) -> None:
-        if not _whole_number(players) or players not in (2, 3, 4):
+        if not is_whole_number(players) or players not in (2, 3, 4):
             raise IllegalActionError(f"cribbage is for 2, 3 or 4 players, not {players!r}")
         if not isinstance(runs, str) or runs not in RUNS_RULES:
             raise IllegalActionError(f"runs must be 'free' or 'exact', not {runs!r}")
         if not isinstance(counting, str) or counting not in COUNTING_MODES:
             raise IllegalActionError(f"counting must be 'auto' or 'manual', not {counting!r}")
-        if dealer is not None and (not _whole_number(dealer) or not 0 <= dealer < players):
+        if dealer is not None and (not is_whole_number(dealer) or not 0 <= dealer < players):
             raise IllegalActionError(f"there is no seat {dealer!r} to deal")
         if rng is not None and not isinstance(rng, random.Random):
             raise IllegalActionError(f"rng must be a random.Random, not {type(rng).__name__}")
@@ -285,7 +281,7 @@ class Game:
         outside the cut or for a position off the stock.
         """
         self._require(Phase.CUT)
-        if not _whole_number(position) or not 1 <= position <= len(self._stock):
+        if not is_whole_number(position) or not 1 <= position <= len(self._stock):
             raise IllegalActionError(f"Pick a card from 1 to {len(self._stock)}.")
         starter = self._stock[position - 1]
         self.starter = starter
@@ -435,7 +431,7 @@ class Game:
             raise IllegalActionError(f"That cannot be done now: it is time to {self.phase.value}.")
 
     def _check_seat(self, seat: int) -> None:
-        if not _whole_number(seat) or not 0 <= seat < self.players:
+        if not is_whole_number(seat) or not 0 <= seat < self.players:
             raise IllegalActionError(f"There is no seat {seat!r}.")
 
     def _check_turn(self, seat: int) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.cards import Card
+from engine.checks import whole_number
 from engine.errors import CribbageError, NotationError
 from engine.events import Event
 from engine.game import COUNTING_MODES, CountingMode, Game
@@ -193,6 +194,7 @@ class RecordedGame(Game):
         dealer: int | None = None,
         on_action: ActionListener | None = None,
     ) -> None:
+        whole_number(seed, "the seed")
         super().__init__(
             players, runs=runs, counting=counting, rng=random.Random(seed), dealer=dealer
         )

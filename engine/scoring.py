@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from engine.cards import Card, Rank, format_cards
+from engine.checks import card_list
 from engine.errors import IllegalActionError
 
 RunsRule = Literal["free", "exact"]
@@ -273,10 +274,7 @@ def peg_items(count_cards: Sequence[Card], runs: RunsRule = "free") -> list[Scor
     """
     if not isinstance(runs, str) or runs not in RUNS_RULES:
         raise IllegalActionError(f"runs must be 'free' or 'exact', not {runs!r}")
-    if not isinstance(count_cards, list | tuple) or not all(
-        isinstance(card, Card) for card in count_cards
-    ):
-        raise IllegalActionError(f"{count_cards!r} is not a list of cards")
+    card_list(count_cards, "the cards on the count")
     if not count_cards:
         return []
     count = sum(card.pips for card in count_cards)

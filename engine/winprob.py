@@ -18,15 +18,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.ai_position import GOAL, shipped_position
+from engine.checks import whole_number
 from engine.errors import IllegalActionError
 
 SUPPORTED_PLAYERS: Final = (2,)
-
-
-def _check_whole_number(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalActionError(f"{what} must be a whole number, not {value!r}")
-    return value
 
 
 def win_chances(scores: Sequence[int], dealer: int) -> tuple[float, ...]:
@@ -40,10 +35,10 @@ def win_chances(scores: Sequence[int], dealer: int) -> tuple[float, ...]:
         raise IllegalActionError(
             f"win chances are worked out for 2 players so far, not {len(scores)}"
         )
-    checked = [_check_whole_number(score, "a score") for score in scores]
+    checked = [whole_number(score, "a score") for score in scores]
     if any(not 0 <= score <= GOAL for score in checked):
         raise IllegalActionError(f"scores run from 0 to {GOAL}, not {checked}")
-    dealer = _check_whole_number(dealer, "the dealer")
+    dealer = whole_number(dealer, "the dealer")
     if not 0 <= dealer < len(checked):
         raise IllegalActionError(f"the dealer must be a seat from 0 to {len(checked) - 1}")
     winners = [seat for seat, score in enumerate(checked) if score >= GOAL]

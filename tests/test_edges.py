@@ -244,3 +244,23 @@ def test_parsers_and_scorers_refuse_other_types_with_their_own_error(bad: object
     for call in calls:
         with pytest.raises(CribbageError):
             call()
+
+
+@pytest.mark.parametrize("bad", [None, True, 1.5, "2", [1], object()])
+def test_the_computer_and_the_recorder_refuse_other_types_too(bad: object) -> None:
+    from engine.ai import choose_discard, choose_play
+    from engine.cards import Deck
+
+    six = parse_cards("AS 2S 3S 4S 5S 6S")
+    calls = [
+        lambda: RecordedGame(2, seed=bad),  # type: ignore[arg-type]
+        lambda: Deck(bad),  # type: ignore[arg-type]
+        lambda: Deck(random.Random(1)).deal(bad),  # type: ignore[arg-type]
+        lambda: choose_discard(bad, dealer=True, level="normal"),  # type: ignore[arg-type]
+        lambda: choose_discard(six, dealer=True, players=bad),  # type: ignore[arg-type]
+        lambda: choose_play(bad, [], level="normal"),  # type: ignore[arg-type]
+        lambda: choose_play(six[:4], bad, level="normal"),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(CribbageError):
+            call()
