@@ -34,6 +34,7 @@ def player_factory(kind: str) -> PlayerFactory:
 
 def build_parser() -> argparse.ArgumentParser:
     from door import version
+    from door.door_mode import add_door_arguments
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments
     from door.setup_files import add_init_arguments
@@ -62,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_init_arguments(init)
     commands.add_parser("systemd-unit", help="print a systemd unit that runs the door")
+    door_mode = commands.add_parser(
+        "door", help="run one BBS caller's session from a drop file (DOOR32.SYS, DOOR.SYS)"
+    )
+    add_door_arguments(door_mode)
     commands.add_parser(
         "sysop-password", help="ask for the sysop's password and print its hash for the config"
     )
@@ -192,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from door.console import console_command
 
         return console_command(args)
+    if args.command == "door":
+        from door.door_mode import door_command
+
+        return door_command(args)
     if args.command in ("init", "systemd-unit"):
         from door.setup_files import init_command, systemd_unit_command
 

@@ -50,25 +50,33 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
             self.terminal.resize(cols, rows)
 
 
+def terminal_for(reader: Any, writer: Any) -> StreamTerminal:
+    """The caller's terminal over telnetlib3's streams, sized and typed as negotiated,
+    resized as the caller's window changes, started."""
+    protocol = writer.protocol
+    term_type = writer.get_extra_info("TERM") or None
+    cols = writer.get_extra_info("cols") or 80
+    rows = writer.get_extra_info("rows") or 24
+    terminal = StreamTerminal(
+        _TelnetSource(reader),
+        _TelnetSink(writer),
+        term_type=term_type.lower() if term_type else None,
+        size=(cols, rows),
+    )
+    if isinstance(protocol, DoorTelnetServer):
+        protocol.terminal = terminal
+    terminal.start()
+    return terminal
+
+
 async def start_telnet(door: Door, host: str, port: int) -> Any:
     """Listen for telnet callers; returns the server (``.sockets``, ``.close()``)."""
 
     async def shell(reader: Any, writer: Any) -> None:
-        protocol = writer.protocol
-        term_type = writer.get_extra_info("TERM") or None
-        cols = writer.get_extra_info("cols") or 80
-        rows = writer.get_extra_info("rows") or 24
-        peer = writer.get_extra_info("peername")
-        terminal = StreamTerminal(
-            _TelnetSource(reader),
-            _TelnetSink(writer),
-            term_type=term_type.lower() if term_type else None,
-            size=(cols, rows),
+        terminal = terminal_for(reader, writer)
+        caller = Caller(
+            name=None, transport="telnet", peer=_peer_text(writer.get_extra_info("peername"))
         )
-        if isinstance(protocol, DoorTelnetServer):
-            protocol.terminal = terminal
-        terminal.start()
-        caller = Caller(name=None, transport="telnet", peer=_peer_text(peer))
         await door.serve_caller(terminal, caller)
 
     return await telnetlib3.create_server(
