@@ -74,6 +74,12 @@ def add_door_arguments(parser: argparse.ArgumentParser) -> None:
         "--stdio", action="store_true", help="keys on stdin, screen on stdout (any comm type)"
     )
     parser.add_argument("--utf8", action="store_true", help="UTF-8 screens instead of CP437")
+    parser.add_argument(
+        "--system",
+        metavar="NAME",
+        help="the BBS's name, under which its callers' records are kept "
+        "(default: DOOR32.SYS's BBS name, or 'BBS')",
+    )
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--data-dir", metavar="DIR", help="where data and the log live")
 
@@ -132,7 +138,7 @@ def door_command(args: argparse.Namespace) -> int:
     raw = _RawStdin() if stdio else None
     try:
         with raw or contextlib.nullcontext():
-            asyncio.run(run_door(config, drop, stdio=stdio, utf8=args.utf8))
+            asyncio.run(run_door(config, drop, stdio=stdio, utf8=args.utf8, system=args.system))
     except ConfigError as error:
         print(f"cribbage-door door: {error}", file=sys.stderr)
         return EXIT_CONFIG
@@ -178,7 +184,9 @@ class _RawStdin:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
 
-async def run_door(config: Config, drop: DropFile, *, stdio: bool, utf8: bool) -> None:
+async def run_door(
+    config: Config, drop: DropFile, *, stdio: bool, utf8: bool, system: str | None = None
+) -> None:
     """The caller's session, bounded by their time left, a hang-up and SIGHUP/SIGTERM."""
     from door.records import Records
     from door.serve import prepare_computer_player
@@ -193,10 +201,13 @@ async def run_door(config: Config, drop: DropFile, *, stdio: bool, utf8: bool) -
         screen = screen_for(drop.emulation, utf8)
         terminal.charset = screen.charset
         terminal.color_mode = screen.color_mode
+        system = system or drop.bbs_name or "BBS"
+        account = await _bbs_account(records, system, drop)
         caller = Caller(
-            name=drop.caller_name,
+            name=None if account is not None else drop.caller_name,
+            account=account,
             transport="door",
-            peer=f"{drop.bbs_name or 'BBS'} node {drop.node}",
+            peer=f"{system} node {drop.node}",
         )
         session = asyncio.create_task(door.serve_caller(terminal, caller))
         ended = asyncio.Event()
@@ -222,6 +233,20 @@ async def run_door(config: Config, drop: DropFile, *, stdio: bool, utf8: bool) -
         await asyncio.gather(clock, stopper, session, return_exceptions=True)
     finally:
         await records.close()
+
+
+async def _bbs_account(records: Any, system: str, drop: DropFile) -> Any:
+    """The caller's account here, keyed by (BBS, user number); None (a guest) when the
+    database cannot be used."""
+    from door.storage.errors import StoreError
+
+    if records.store is None:
+        return None
+    try:
+        return await records.store.bbs_account(system, drop.user_number, drop.caller_name)
+    except StoreError as error:
+        logger.warning("door: no account for %r: %s; they play as a guest", drop.caller_name, error)
+        return None
 
 
 async def _keep_time(seconds: float, warn: Callable[[str], None]) -> None:

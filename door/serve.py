@@ -20,7 +20,7 @@ from door.config import Config, ConfigError, load_config, with_overrides
 from door.paths import DataDirError, ensure_writable_dir
 from door.records import Records
 from door.server import Door
-from door.storage.settings import database_url
+from door.storage.settings import database_url, redact_url
 from door.texts import use_texts_dir
 
 logger = logging.getLogger("door")
@@ -164,18 +164,9 @@ def log_start(config: Config) -> None:
     logger.info("cribbage-door %s starting", version())
     logger.info("config: %s", config.location.describe())
     logger.info("data directory: %s", data_path)
-    logger.info("database: %s", _without_password(database_url(config.database, data_path)))
+    logger.info("database: %s", redact_url(database_url(config.database, data_path)))
     for name, source in use_texts_dir(config.texts_dir).items():
         logger.info("text %s: %s", name, source)
-
-
-def _without_password(url: str) -> str:
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # an unparsable URL: the store says so when it opens it
-        return "(a database URL that cannot be parsed)"
 
 
 def check_something_to_serve(config: Config) -> None:

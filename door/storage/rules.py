@@ -15,7 +15,7 @@ import base64
 import binascii
 import string
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Final
 
 from door.storage.errors import HandleError, PasswordRuleError, SshKeyError
@@ -113,3 +113,24 @@ def normalize_public_key(text: str) -> str:
     if len(blob) < 4 + length or blob[4 : 4 + length] != key_type.encode("ascii"):
         raise SshKeyError("The key's data does not match its type.")
     return f"{key_type} {encoded}"
+
+
+def handle_candidates(name: str, reserved: Collection[str] = ()) -> Iterator[str]:
+    """Handles for someone who already has a ``name`` elsewhere (a BBS alias), best
+    first: the name made to fit the rules, then with a number added (for when a member
+    here has it already)."""
+    # Accents go (Ünïcode -> Unicode); anything else outside the handle rules is dropped.
+    plain = unicodedata.normalize("NFKD", " ".join(name.split()))
+    kept = "".join(char for char in plain if char in HANDLE_CHARACTERS)
+    base = kept.lstrip(" _-.0123456789").strip()[:MAX_HANDLE_LENGTH].strip()
+    if len(base) < MIN_HANDLE_LENGTH or handle_key(base) in RESERVED_HANDLES:
+        base = "Caller"
+    try:
+        first: str | None = check_handle(base, reserved)
+    except HandleError:
+        first = None  # the sysop's name, say: only numbered forms of it will do
+    if first is not None:
+        yield first
+    for number in range(2, 1000):
+        suffix = f" {number}"
+        yield check_handle(base[: MAX_HANDLE_LENGTH - len(suffix)].strip() + suffix, reserved)

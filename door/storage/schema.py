@@ -7,6 +7,7 @@ player_stats  running totals per account and per mode (runs rule x counting x op
 games         every game saved as it is played (its recording, after each action)
 game_seats    who sat where in a game: an account, or a name only (guest, computer)
 game_logs     finished games: the final recording and the result, for replay
+bbs_users     callers who come through a BBS's door: (BBS, user number) -> their account
 """
 
 from __future__ import annotations
@@ -169,4 +170,20 @@ game_logs = Table(
     # JSON: winner side, final scores, skunks, who forfeited (see door.storage.stats).
     Column("result", Text, nullable=False),
     Column("finished_at", UTCDateTime, nullable=False),
+)
+
+bbs_users = Table(
+    "bbs_users",
+    metadata,
+    # The BBS's name as its drop file gives it, and the caller's record number there.
+    Column("system", String(60), primary_key=True),
+    Column("user_number", Integer, primary_key=True),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        unique=True,
+    ),
+    Column("created_at", UTCDateTime, nullable=False),
 )

@@ -19,6 +19,7 @@ import contextlib
 import datetime as dt
 import logging
 import os
+import secrets
 import stat
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, fields
@@ -43,10 +44,17 @@ from door.storage.errors import (
     StoreError,
 )
 from door.storage.migrate import upgrade_to_head
-from door.storage.rules import check_handle, check_password, handle_key, normalize_public_key
+from door.storage.rules import (
+    check_handle,
+    check_password,
+    handle_candidates,
+    handle_key,
+    normalize_public_key,
+)
 from door.storage.schema import (
     STAT_COUNTERS,
     accounts,
+    bbs_users,
     game_logs,
     game_seats,
     games,
@@ -348,6 +356,69 @@ class Store:
         assert account_id is not None
         logger.info("new account %r", handle)
         return Account(account_id, handle, now)
+
+    async def bbs_account(self, system: str, user_number: int, alias: str) -> Account:
+        """The account of user ``user_number`` of the BBS ``system``, who comes in through
+        its door with no password: made on their first call, under their ``alias`` made
+        to fit the handle rules (with a number added when a member here has it). Its
+        password is a random secret nobody knows, so it logs in only through the BBS."""
+        system = " ".join(system.split())[:60] or "BBS"
+        found = await self._bbs_account(system, user_number)
+        if found is not None:
+            return found
+        secret = secrets.token_urlsafe(32)
+        password_hash = await asyncio.to_thread(self._hasher.hash, secret)
+        now = self._clock()
+        for handle in handle_candidates(alias, self.reserved_handles):
+            try:
+                async with self._transaction() as connection:
+                    account_id = await connection.scalar(
+                        accounts.insert()
+                        .values(
+                            handle=handle,
+                            handle_key=handle_key(handle),
+                            password_hash=password_hash,
+                            created_at=now,
+                            last_login_at=now,
+                        )
+                        .returning(accounts.c.id)
+                    )
+                    await connection.execute(
+                        bbs_users.insert().values(
+                            system=system,
+                            user_number=user_number,
+                            account_id=account_id,
+                            created_at=now,
+                        )
+                    )
+            except IntegrityError:
+                # The handle is a member's, or another node made this caller's account
+                # at the same moment: then that one is theirs.
+                found = await self._bbs_account(system, user_number)
+                if found is not None:
+                    return found
+                continue
+            assert account_id is not None
+            logger.info("new account %r for user %d of %r", handle, user_number, system)
+            return Account(account_id, handle, now, now)
+        raise HandleTakenError(f"No handle like {alias!r} is free.")
+
+    async def _bbs_account(self, system: str, user_number: int) -> Account | None:
+        async with self._transaction() as connection:
+            row = (
+                await connection.execute(
+                    select(accounts)
+                    .join(bbs_users, bbs_users.c.account_id == accounts.c.id)
+                    .where(bbs_users.c.system == system, bbs_users.c.user_number == user_number)
+                )
+            ).first()
+            if row is None:
+                return None
+            now = self._clock()
+            await connection.execute(
+                update(accounts).where(accounts.c.id == row.id).values(last_login_at=now)
+            )
+        return Account(row.id, row.handle, row.created_at, now)
 
     async def account(self, handle: str) -> Account | None:
         async with self._transaction() as connection:

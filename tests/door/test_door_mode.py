@@ -15,6 +15,7 @@ import subprocess
 import sys
 import termios
 from pathlib import Path
+from typing import Any
 
 import pyte
 
@@ -108,6 +109,19 @@ def test_a_whole_game_on_stdio_under_a_pty(tmp_path: Path) -> None:
     screen, code = asyncio.run(scenario())
     assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), screen
     assert code == EXIT_OK
+    # The game is in the caller's record, kept under (FakeBBS 1.0, user 12).
+    stats = asyncio.run(stats_of(tmp_path / "data", "Ada"))
+    assert stats is not None and stats.total.games == 1
+
+
+async def stats_of(data_dir: Path, handle: str) -> Any:
+    from door.storage.store import Store
+
+    store = await Store.open(f"sqlite+aiosqlite:///{data_dir / 'cribbage.sqlite3'}")
+    try:
+        return await store.stats_for(handle)
+    finally:
+        await store.close()
 
 
 class FakeBbs:
