@@ -243,7 +243,8 @@ async def _bbs_account(records: Any, system: str, drop: DropFile) -> Any:
     if records.store is None:
         return None
     try:
-        return await records.store.bbs_account(system, drop.user_number, drop.caller_name)
+        user_id = f"#{drop.user_number}"
+        return await records.store.bbs_account(system, user_id, drop.caller_name)
     except StoreError as error:
         logger.warning("door: no account for %r: %s; they play as a guest", drop.caller_name, error)
         return None

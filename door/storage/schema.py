@@ -7,7 +7,7 @@ player_stats  running totals per account and per mode (runs rule x counting x op
 games         every game saved as it is played (its recording, after each action)
 game_seats    who sat where in a game: an account, or a name only (guest, computer)
 game_logs     finished games: the final recording and the result, for replay
-bbs_users     callers who come through a BBS's door: (BBS, user number) -> their account
+bbs_users     callers who come through a BBS: (BBS, who they are there) -> their account
 """
 
 from __future__ import annotations
@@ -175,9 +175,10 @@ game_logs = Table(
 bbs_users = Table(
     "bbs_users",
     metadata,
-    # The BBS's name as its drop file gives it, and the caller's record number there.
+    # The BBS's name (a drop file's, or a linked BBS's system tag) and who the caller is
+    # there: "#12" for user record 12, or an RLogin alias lowercased.
     Column("system", String(60), primary_key=True),
-    Column("user_number", Integer, primary_key=True),
+    Column("user_id", String(60), primary_key=True),
     Column(
         "account_id",
         Integer,

@@ -357,13 +357,15 @@ class Store:
         logger.info("new account %r", handle)
         return Account(account_id, handle, now)
 
-    async def bbs_account(self, system: str, user_number: int, alias: str) -> Account:
-        """The account of user ``user_number`` of the BBS ``system``, who comes in through
-        its door with no password: made on their first call, under their ``alias`` made
+    async def bbs_account(self, system: str, user_id: str, alias: str) -> Account:
+        """The account of the caller ``user_id`` of the BBS ``system`` ("#12" for a drop
+        file's user record 12, an RLogin alias lowercased), who comes in through it with no
+        password: made on their first call, under their ``alias`` made
         to fit the handle rules (with a number added when a member here has it). Its
         password is a random secret nobody knows, so it logs in only through the BBS."""
         system = " ".join(system.split())[:60] or "BBS"
-        found = await self._bbs_account(system, user_number)
+        user_id = user_id[:60]
+        found = await self._bbs_account(system, user_id)
         if found is not None:
             return found
         secret = secrets.token_urlsafe(32)
@@ -386,7 +388,7 @@ class Store:
                     await connection.execute(
                         bbs_users.insert().values(
                             system=system,
-                            user_number=user_number,
+                            user_id=user_id,
                             account_id=account_id,
                             created_at=now,
                         )
@@ -394,22 +396,22 @@ class Store:
             except IntegrityError:
                 # The handle is a member's, or another node made this caller's account
                 # at the same moment: then that one is theirs.
-                found = await self._bbs_account(system, user_number)
+                found = await self._bbs_account(system, user_id)
                 if found is not None:
                     return found
                 continue
             assert account_id is not None
-            logger.info("new account %r for user %d of %r", handle, user_number, system)
+            logger.info("new account %r for %r of %r", handle, user_id, system)
             return Account(account_id, handle, now, now)
         raise HandleTakenError(f"No handle like {alias!r} is free.")
 
-    async def _bbs_account(self, system: str, user_number: int) -> Account | None:
+    async def _bbs_account(self, system: str, user_id: str) -> Account | None:
         async with self._transaction() as connection:
             row = (
                 await connection.execute(
                     select(accounts)
                     .join(bbs_users, bbs_users.c.account_id == accounts.c.id)
-                    .where(bbs_users.c.system == system, bbs_users.c.user_number == user_number)
+                    .where(bbs_users.c.system == system, bbs_users.c.user_id == user_id)
                 )
             ).first()
             if row is None:

@@ -39,10 +39,10 @@ def test_the_sysops_name_is_never_a_callers_handle() -> None:
 @run_async
 async def test_the_same_bbs_user_gets_the_same_account_every_call(database: Database) -> None:
     async with database.store() as store:
-        first = await store.bbs_account("FakeBBS 1.0", 12, "Ada")
-        again = await store.bbs_account("FakeBBS 1.0", 12, "Ada Renamed")
-        other_bbs = await store.bbs_account("OtherBBS", 12, "Ada")
-        other_user = await store.bbs_account("FakeBBS 1.0", 13, "Ada")
+        first = await store.bbs_account("FakeBBS 1.0", "#12", "Ada")
+        again = await store.bbs_account("FakeBBS 1.0", "#12", "Ada Renamed")
+        other_bbs = await store.bbs_account("OtherBBS", "#12", "Ada")
+        other_user = await store.bbs_account("FakeBBS 1.0", "#13", "Ada")
     assert again.id == first.id and again.handle == "Ada"
     assert first.handle == "Ada"
     assert {other_bbs.handle, other_user.handle} == {"Ada 2", "Ada 3"}
@@ -55,7 +55,7 @@ async def test_a_members_handle_is_not_taken_and_nobody_logs_in_as_a_bbs_user(
 ) -> None:
     async with database.store() as store:
         member = await store.create_account("Bob", PASSWORD)
-        caller = await store.bbs_account("FakeBBS", 1, "bob")
+        caller = await store.bbs_account("FakeBBS", "#1", "bob")
         with pytest.raises(LoginError):
             await store.verify_login(caller.handle, "")
     assert caller.handle == "bob 2" and caller.id != member.id
@@ -64,5 +64,7 @@ async def test_a_members_handle_is_not_taken_and_nobody_logs_in_as_a_bbs_user(
 @run_async
 async def test_two_nodes_making_the_same_callers_account_at_once_agree(database: Database) -> None:
     async with database.store() as store:
-        accounts = await asyncio.gather(*(store.bbs_account("FakeBBS", 7, "Cy") for _ in range(4)))
+        accounts = await asyncio.gather(
+            *(store.bbs_account("FakeBBS", "#7", "Cy") for _ in range(4))
+        )
     assert len({account.id for account in accounts}) == 1

@@ -1,4 +1,4 @@
-"""Callers who come through a BBS's door: (BBS, user number) -> their account.
+"""Callers who come through a BBS: (BBS, who they are there) -> their account.
 
 Revision ID: 0002
 Revises: 0001
@@ -20,7 +20,7 @@ def upgrade() -> None:
     op.create_table(
         "bbs_users",
         sa.Column("system", sa.String(60), nullable=False),
-        sa.Column("user_number", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.String(60), nullable=False),
         sa.Column("account_id", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(
@@ -29,7 +29,7 @@ def upgrade() -> None:
             name="fk_bbs_users_account_id_accounts",
             ondelete="CASCADE",
         ),
-        sa.PrimaryKeyConstraint("system", "user_number", name="pk_bbs_users"),
+        sa.PrimaryKeyConstraint("system", "user_id", name="pk_bbs_users"),
         sa.UniqueConstraint("account_id", name="uq_bbs_users_account_id"),
     )
 
