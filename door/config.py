@@ -9,6 +9,7 @@ decided by ``door.paths.find_config``.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,11 +77,35 @@ class SysopConfig:
 
 
 @dataclass(frozen=True)
+class RloginConfig:
+    """RLogin for linked BBSes and door nodes (door/rlogin.py). ``port`` 0 is off;
+    ``systems`` maps each address allowed to connect to its system tag, under which its
+    callers' records are kept."""
+
+    port: int = 0
+    systems: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def system_by_address(self) -> dict[str, str]:
+        return dict(self.systems)
+
+
+@dataclass(frozen=True)
+class HubConfig:
+    """Door mode's hub: ``address`` ("host:port") of a running ``cribbage-door serve``'s
+    RLogin listener that lists this machine; "" plays the computer alone."""
+
+    address: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     game: GameConfig = field(default_factory=GameConfig)
     door: DoorConfig = field(default_factory=DoorConfig)
     sysop: SysopConfig = field(default_factory=SysopConfig)
+    rlogin: RloginConfig = field(default_factory=RloginConfig)
+    hub: HubConfig = field(default_factory=HubConfig)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
     location: ConfigLocation = ConfigLocation(None, "built in")
@@ -97,8 +122,10 @@ _SECTIONS: dict[str, type] = {
     "game": GameConfig,
     "door": DoorConfig,
     "sysop": SysopConfig,
+    "rlogin": RloginConfig,
+    "hub": HubConfig,
 }
-_MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash", "server.data_dir"})
+_MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash", "server.data_dir", "hub.address"})
 _HASH_PREFIXES: tuple[str, ...] = ("scrypt$", "$argon2")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "game.runs": ("free", "exact"),
@@ -110,6 +137,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "game.reconnect_wait_seconds": (1, 3600),
     "server.telnet_port": (0, 65535),
     "server.ssh_port": (0, 65535),
+    "rlogin.port": (0, 65535),
     "server.max_sessions": (1, 100_000),
     "server.idle_warning_seconds": (5, 86_400),
     "server.idle_timeout_seconds": (10, 86_400),
@@ -133,6 +161,10 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         raise ConfigError(
             f"{where}: {key} must be a hash from 'cribbage-door sysop-password', not a password"
         )
+    if expected is dict:
+        return _check_systems(where, key, value)
+    if key == "hub.address" and value and not _is_host_port(value):
+        raise ConfigError(f"{where}: {key} must be host:port, not {value!r}")
     if expected is tuple:
         if not isinstance(value, list | tuple) or not all(
             isinstance(item, str) and len(item.split()) >= 2 for item in value
@@ -150,6 +182,27 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         if not low <= value <= high:
             raise ConfigError(f"{where}: {key} must be from {low} to {high}, not {value}")
     return value
+
+
+def _check_systems(where: str, key: str, value: Any) -> tuple[tuple[str, str], ...]:
+    """``{ "10.0.0.5" = "DOORNET" }``: addresses (IPv4 or IPv6) to system tags."""
+    if not isinstance(value, dict):
+        raise ConfigError(f'{where}: {key} must be a table of address = "TAG"')
+    systems = []
+    for address, tag in value.items():
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise ConfigError(f"{where}: {key} has {address!r}, not an IP address") from None
+        if not isinstance(tag, str) or not tag.strip() or len(tag) > 60:
+            raise ConfigError(f"{where}: {key}.{address} must be a tag of 1 to 60 characters")
+        systems.append((address, tag.strip()))
+    return tuple(systems)
+
+
+def _is_host_port(value: str) -> bool:
+    host, _, port = value.rpartition(":")
+    return bool(host) and port.isdigit() and 0 < int(port) < 65536
 
 
 def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
@@ -172,6 +225,7 @@ def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
                 "bool": bool,
                 "float": float,
                 "tuple[str, ...]": tuple,
+                "tuple[tuple[str, str], ...]": dict,
             }[str(known[key].type)]
             values[key] = _check_value(where, dotted, expected, value)
         sections[section_name] = section_cls(**values)

@@ -40,6 +40,7 @@ class Listening:
 
     telnet: tuple[str, int] | None = None
     ssh: tuple[str, int] | None = None
+    rlogin: tuple[str, int] | None = None
     servers: list[Any] = field(default_factory=list)
 
 
@@ -81,6 +82,22 @@ async def start_listeners(door: Door, config: Config) -> Listening:
             opened.close()
         raise ConfigError(
             f"server.ssh_port: cannot listen on {server.host}:{server.ssh_port}"
+            f" ({error.strerror or error})"
+        ) from None
+    try:
+        if config.rlogin.port:
+            from door.rlogin import start_rlogin
+
+            rlogin = await start_rlogin(
+                door, server.host, config.rlogin.port, config.rlogin.system_by_address
+            )
+            listening.servers.append(rlogin)
+            listening.rlogin = _bound(rlogin)
+    except OSError as error:
+        for opened in listening.servers:
+            opened.close()
+        raise ConfigError(
+            f"rlogin.port: cannot listen on {server.host}:{config.rlogin.port}"
             f" ({error.strerror or error})"
         ) from None
     return listening
@@ -130,6 +147,12 @@ async def run_server(
         logger.info("telnet: listening on %s port %d", *listening.telnet)
     if listening.ssh:
         logger.info("ssh: listening on %s port %d", *listening.ssh)
+    if listening.rlogin:
+        logger.info(
+            "rlogin: listening on %s port %d for %d listed system(s)",
+            *listening.rlogin,
+            len(config.rlogin.systems),
+        )
     if not listening.servers:
         logger.warning("both listeners are disabled (port 0): only the console can come in")
     logger.info("ready in %.2f s", time.monotonic() - started)
