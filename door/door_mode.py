@@ -10,7 +10,10 @@ The BBS writes a drop file (door/dropfile.py) and starts the door for the caller
   output (Synchronet's stdio doors, Mystic on Linux, ENiGMA½ through a pty, the sysop's
   local test); raw mode when standard input is a terminal.
 
-The caller comes in under their BBS alias, with no password. The screen follows the drop
+The caller comes in under their BBS alias, with no password. With ``[hub] address`` naming
+a running ``cribbage-door serve`` (door/hub_relay.py), the door bridges the caller into it
+over RLogin, so callers of every node and the hub's own callers share one lobby; without
+one (or while it cannot be reached) the caller plays the computer here. The screen follows the drop
 file's emulation: ASCII gets plain text without colour; ANSI (and the richer ones) gets
 CP437 bytes, or UTF-8 with ``--utf8``. The time the BBS allows is enforced: a warning at
 5 minutes and at 1 minute, then the caller is told and the door exits. A dropped line,
@@ -193,6 +196,14 @@ async def run_door(
     from door.server import Door
     from door.session import Caller
 
+    if config.hub.address:
+        from door.hub_relay import HubUnavailable, relay_to_hub
+
+        try:
+            await relay_to_hub(config.hub.address, drop, stdio=stdio, utf8=utf8, system=system)
+            return
+        except HubUnavailable as error:
+            logger.warning("door: %s; the caller plays here, alone with the computer", error)
     records = await Records.open(config)
     prepare_computer_player()
     door = Door(config, records=records)
@@ -216,7 +227,10 @@ async def run_door(
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(signum, ended.set)
         clock = asyncio.create_task(
-            _keep_time(drop.minutes_left * 60.0, lambda text: _warn(door, caller.name, text))
+            _keep_time(
+                drop.minutes_left * 60.0,
+                lambda text: _warn(door, account.handle if account else drop.caller_name, text),
+            )
         )
         stopper = asyncio.create_task(ended.wait())
         done, _ = await asyncio.wait({session, clock, stopper}, return_when=asyncio.FIRST_COMPLETED)

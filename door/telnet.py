@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import telnetlib3
 
@@ -39,10 +39,14 @@ class _TelnetSink:
         self.writer.close()
 
 
-class DoorTelnetServer(telnetlib3.TelnetServer):
-    """Passes window-size changes on to the caller's terminal."""
+class Resizable(Protocol):
+    def resize(self, cols: int, rows: int) -> None: ...
 
-    terminal: StreamTerminal | None = None
+
+class DoorTelnetServer(telnetlib3.TelnetServer):
+    """Passes window-size changes on to the caller's terminal (or a door's relayed line)."""
+
+    terminal: Resizable | None = None
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
