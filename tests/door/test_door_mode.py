@@ -230,3 +230,22 @@ def test_the_emulation_sets_the_screen() -> None:
     assert screen_for(Emulation.ASCII, utf8=True) == (Charset.ASCII, ColorMode.NONE)
     assert screen_for(Emulation.ANSI, utf8=False) == (Charset.CP437, ColorMode.ANSI)
     assert screen_for(Emulation.AVATAR, utf8=True) == (Charset.UTF8, ColorMode.ANSI)
+
+
+def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None:
+    from tests.door.test_dropfile import door_sys
+
+    (tmp_path / "DOOR.SYS").write_text(door_sys(alias="Stud", port="COM0:"))
+
+    async def scenario() -> tuple[str, int]:
+        caller = PtyCaller()
+        args = door_args(tmp_path, door32(0, 0), "--utf8")
+        args[args.index(str(tmp_path / "DOOR32.SYS"))] = str(tmp_path / "DOOR.SYS")
+        await caller.start(args)
+        await caller.wait_for("Welcome, Stud!", timeout=30)
+        await caller.send("q")
+        code = await asyncio.wait_for(caller.process.wait(), 10)
+        return caller.text, code
+
+    text, code = asyncio.run(scenario())
+    assert code == EXIT_OK and "Thanks for playing, Stud" in text
