@@ -91,6 +91,16 @@ class RloginConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The door in a browser (door/web.py). ``port`` 0 is off. ``allowed_origins`` lists
+    other sites whose pages may open the door's WebSocket (e.g. a BBS's web front end,
+    "https://bbs.example"); the door's own page always may."""
+
+    port: int = 0
+    allowed_origins: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class HubConfig:
     """Door mode's hub: ``address`` ("host:port") of a running ``cribbage-door serve``'s
     RLogin listener that lists this machine; "" plays the computer alone."""
@@ -105,6 +115,7 @@ class Config:
     door: DoorConfig = field(default_factory=DoorConfig)
     sysop: SysopConfig = field(default_factory=SysopConfig)
     rlogin: RloginConfig = field(default_factory=RloginConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     hub: HubConfig = field(default_factory=HubConfig)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
@@ -123,6 +134,7 @@ _SECTIONS: dict[str, type] = {
     "door": DoorConfig,
     "sysop": SysopConfig,
     "rlogin": RloginConfig,
+    "web": WebConfig,
     "hub": HubConfig,
 }
 _MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash", "server.data_dir", "hub.address"})
@@ -138,6 +150,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "server.telnet_port": (0, 65535),
     "server.ssh_port": (0, 65535),
     "rlogin.port": (0, 65535),
+    "web.port": (0, 65535),
     "server.max_sessions": (1, 100_000),
     "server.idle_warning_seconds": (5, 86_400),
     "server.idle_timeout_seconds": (10, 86_400),
@@ -165,6 +178,12 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         return _check_systems(where, key, value)
     if key == "hub.address" and value and not _is_host_port(value):
         raise ConfigError(f"{where}: {key} must be host:port, not {value!r}")
+    if key == "web.allowed_origins":
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(item, str) and item.startswith(("http://", "https://")) for item in value
+        ):
+            raise ConfigError(f'{where}: {key} must be a list of origins ("https://bbs.example")')
+        return tuple(value)
     if expected is tuple:
         if not isinstance(value, list | tuple) or not all(
             isinstance(item, str) and len(item.split()) >= 2 for item in value

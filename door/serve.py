@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 import signal
@@ -32,6 +33,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--telnet-port", type=int, metavar="N", help="0 disables telnet")
     parser.add_argument("--ssh-port", type=int, metavar="N", help="0 disables SSH")
     parser.add_argument("--data-dir", metavar="DIR", help="where host keys and data live")
+    parser.add_argument("--web-port", type=int, metavar="N", help="the browser page (0: off)")
 
 
 @dataclass
@@ -41,6 +43,7 @@ class Listening:
     telnet: tuple[str, int] | None = None
     ssh: tuple[str, int] | None = None
     rlogin: tuple[str, int] | None = None
+    web: tuple[str, int] | None = None
     servers: list[Any] = field(default_factory=list)
 
 
@@ -100,6 +103,22 @@ async def start_listeners(door: Door, config: Config) -> Listening:
             f"rlogin.port: cannot listen on {server.host}:{config.rlogin.port}"
             f" ({error.strerror or error})"
         ) from None
+    try:
+        if config.web.port:
+            from door.web import start_web
+
+            web_server = await start_web(
+                door, server.host, config.web.port, config.web.allowed_origins
+            )
+            listening.servers.append(web_server)
+            listening.web = _bound(web_server)
+    except OSError as error:
+        for opened in listening.servers:
+            opened.close()
+        raise ConfigError(
+            f"web.port: cannot listen on {server.host}:{config.web.port}"
+            f" ({error.strerror or error})"
+        ) from None
     return listening
 
 
@@ -147,6 +166,8 @@ async def run_server(
         logger.info("telnet: listening on %s port %d", *listening.telnet)
     if listening.ssh:
         logger.info("ssh: listening on %s port %d", *listening.ssh)
+    if listening.web:
+        logger.info("web: the page is at http://%s:%d/", *listening.web)
     if listening.rlogin:
         logger.info(
             "rlogin: listening on %s port %d for %d listed system(s)",
@@ -194,10 +215,10 @@ def log_start(config: Config) -> None:
 
 def check_something_to_serve(config: Config) -> None:
     """A server with both ports 0 would sit there serving nobody: say so instead."""
-    if not config.server.telnet_port and not config.server.ssh_port:
+    if not (config.server.telnet_port or config.server.ssh_port or config.web.port):
         raise ConfigError(
-            "server.telnet_port and server.ssh_port are both 0: nothing to serve"
-            " (set a port, or use --telnet-port/--ssh-port)"
+            "server.telnet_port, server.ssh_port and web.port are all 0: nothing to serve"
+            " (set a port, or use --telnet-port/--ssh-port/--web-port)"
         )
 
 
@@ -213,6 +234,9 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
     Raises ConfigError, whose one-line message names the file and the key."""
     config = load_config(Path(args.config) if getattr(args, "config", None) else None)
+    web_port = getattr(args, "web_port", None)
+    if web_port is not None:
+        config = dataclasses.replace(config, web=_checked_web_port(config, web_port))
     return with_overrides(
         config,
         host=getattr(args, "host", None),
@@ -220,6 +244,13 @@ def config_from_args(args: argparse.Namespace) -> Config:
         ssh_port=getattr(args, "ssh_port", None),
         data_dir=getattr(args, "data_dir", None),
     )
+
+
+def _checked_web_port(config: Config, port: int) -> Any:
+    from door.config import config_from_mapping
+
+    web = {"port": port, "allowed_origins": list(config.web.allowed_origins)}
+    return config_from_mapping({"web": web}, "command line").web
 
 
 def serve_command(args: argparse.Namespace) -> int:

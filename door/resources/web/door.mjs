@@ -1,0 +1,62 @@
+// The door in a browser: an xterm.js terminal wired to the door's WebSocket.
+// Binary frames carry bytes both ways (keys and pastes up, the screen down, UTF-8);
+// text frames up are JSON control messages: {"cols": 80, "rows": 24} on every resize.
+import { Terminal } from "./xterm.mjs";
+import { FitAddon } from "./addon-fit.mjs";
+
+const MIN_COLS = 80;
+const MIN_ROWS = 24;
+
+const term = new Terminal({
+  fontFamily: '"DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, monospace',
+  fontSize: 16,
+  scrollback: 0,
+  cursorBlink: false,
+  allowProposedApi: false,
+  theme: { background: "#000000", foreground: "#c0c0c0" },
+});
+const fit = new FitAddon();
+term.loadAddon(fit);
+term.open(document.getElementById("screen"));
+window.door = { term }; // the page's tests read the screen from here
+
+// The largest font at which 80x24 fits the window; the terminal then fills the window,
+// so a larger window gets more columns and rows, never fewer than 80x24.
+function fitToWindow() {
+  for (let size = 32; size >= 6; size -= 1) {
+    term.options.fontSize = size;
+    const proposed = fit.proposeDimensions();
+    if (proposed && proposed.cols >= MIN_COLS && proposed.rows >= MIN_ROWS) break;
+  }
+  const proposed = fit.proposeDimensions();
+  if (proposed) {
+    term.resize(Math.max(MIN_COLS, proposed.cols), Math.max(MIN_ROWS, proposed.rows));
+  }
+}
+
+const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+const socket = new WebSocket(`${scheme}//${location.host}${location.pathname.replace(/[^/]*$/, "")}ws`);
+socket.binaryType = "arraybuffer";
+const encoder = new TextEncoder();
+
+function sendSize() {
+  if (socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ cols: term.cols, rows: term.rows }));
+  }
+}
+
+socket.addEventListener("open", sendSize);
+socket.addEventListener("message", (event) => {
+  if (event.data instanceof ArrayBuffer) term.write(new Uint8Array(event.data));
+});
+socket.addEventListener("close", () => {
+  term.write("\r\n\x1b[0m[The door has closed the connection. Reload the page to call again.]\r\n");
+  window.door.closed = true;
+});
+term.onData((data) => {
+  if (socket.readyState === WebSocket.OPEN) socket.send(encoder.encode(data));
+});
+term.onResize(sendSize);
+window.addEventListener("resize", fitToWindow);
+fitToWindow();
+term.focus();
