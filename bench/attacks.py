@@ -408,9 +408,7 @@ async def hammer(args: argparse.Namespace) -> dict[str, object]:
         tries = 0
         try:
             while time.monotonic() < deadline and tries < args.max_tries:
-                found = await line.wait_for(
-                    "G guest", "Password:", "any key", "locked", timeout=15
-                )
+                found = await line.wait_for("G guest", "Password:", "any key", "locked", timeout=15)
                 if not found:
                     break
                 if found == "G guest":
@@ -733,7 +731,9 @@ async def attack_with_witness(
     figures.rss_after = proc_rss_mib(pid)
     stop_sampling.set()
     await sampling
-    figures.found = {**{k: v for k, v in lines[-1].items() if k != "event"}, **extra} if lines else extra
+    figures.found = (
+        {**{k: v for k, v in lines[-1].items() if k != "event"}, **extra} if lines else extra
+    )
     witness.line.close()
     if owner is not None:
         owner.close()

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from typing import Any
 
 from door.config import Config
 from door.idle import IdleGuardTerminal
@@ -39,6 +40,16 @@ class Door:
         self.closing = False
         self._sessions: set[asyncio.Future[None]] = set()
         """One future per session in progress, done when it has ended."""
+
+    def terminal_limits(self) -> dict[str, Any]:
+        """What a transport passes to each StreamTerminal it makes: the input rate and
+        how long a caller may leave output unread."""
+        server = self.config.server
+        return {
+            "key_rate": server.key_rate,
+            "key_burst": server.key_burst,
+            "output_stall_seconds": server.output_stall_seconds,
+        }
 
     @property
     def caller_count(self) -> int:

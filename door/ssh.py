@@ -64,6 +64,9 @@ class _SSHSink:
         except (asyncssh.ConnectionLost, BrokenPipeError) as error:
             raise EOFError("the SSH channel closed") from error
 
+    def buffered(self) -> int:
+        return int(self.process.channel.get_write_buffer_size())
+
     def close(self) -> None:
         self.process.exit(0)
 
@@ -214,6 +217,7 @@ async def start_ssh(
             _SSHSink(process),
             term_type=term_type.lower() if term_type else None,
             size=(width, height),
+            **door.terminal_limits(),
         )
         source.terminal = terminal
         terminal.start()

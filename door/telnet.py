@@ -35,6 +35,10 @@ class _TelnetSink:
     async def drain(self) -> None:
         await self.writer.drain()
 
+    def buffered(self) -> int:
+        transport = self.writer.transport
+        return int(transport.get_write_buffer_size()) if transport is not None else 0
+
     def close(self) -> None:
         self.writer.close()
 
@@ -64,6 +68,7 @@ async def start_telnet(door: Door, host: str, port: int) -> Any:
             _TelnetSink(writer),
             term_type=term_type.lower() if term_type else None,
             size=(cols, rows),
+            **door.terminal_limits(),
         )
         if isinstance(protocol, DoorTelnetServer):
             protocol.terminal = terminal
