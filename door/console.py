@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from door.config import Config, ConfigError
+from door.logtext import escape_log_lines
 from door.serve import config_from_args, quiet_library_loggers, run_server
 from door.server import Door
 from door.session import Caller
@@ -160,6 +161,7 @@ def console_command(args: argparse.Namespace) -> int:
         filename=str(Path(getattr(args, "log_file", None) or "door-console.log")),
     )
     quiet_library_loggers()
+    escape_log_lines()
     try:
         config = config_from_args(args)
     except ConfigError as error:

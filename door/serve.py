@@ -16,6 +16,7 @@ from typing import Any
 
 from door import thinking
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.logtext import escape_log_lines
 from door.records import Records
 from door.server import Door
 
@@ -170,6 +171,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    escape_log_lines()
     quiet_library_loggers()
     try:
         config = config_from_args(args)

@@ -367,7 +367,12 @@ class StreamTerminal:
         self._paused = False
         if self._held_output:
             held, self._held_output = bytes(self._held_output), bytearray()
-            self._sink.write(held)
+            try:
+                self._sink.write(held)
+            except _LINE_ERRORS:
+                # A line that dropped under a write: an ordinary hang-up, not an error.
+                self._line_dropped()
+                return
             if self._queued_output() > MAX_QUEUED_OUTPUT:
                 logger.info("caller left %d bytes unread: line closed", self._queued_output())
                 self._line_dropped()
