@@ -38,6 +38,7 @@ from door.config import Config
 from door.keys import Key
 from door.line_input import Cancelled, read_line
 from door.lobby import Lobby, MenuChoices
+from door.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
 from door.presence import IN_THE_LOBBY, MAX_NAME_LENGTH, Member, NameInUse, Presence, clean_name
 from door.records import Records
@@ -91,6 +92,11 @@ class Caller:
     offered_keys: tuple[str, ...] = ()
     connected_at: float | None = None
 
+    @property
+    def address(self) -> str:
+        """The caller's address without the port ("" when there is none)."""
+        return self.peer.rsplit(":", 1)[0] if ":" in self.peer else self.peer
+
 
 async def run_session(
     terminal: Terminal,
@@ -115,6 +121,9 @@ async def run_session(
         try:
             async with asyncio.timeout_at(started + config.server.login_timeout_seconds):
                 member = await sign_in(terminal, config, caller, presence, records)
+        except TooManyTries:
+            logger.info("%s caller from %s used up their passwords", caller.transport, caller.peer)
+            return
         except TimeoutError:
             logger.info("%s caller from %s took too long to log in", caller.transport, caller.peer)
             terminal.write(LOGIN_TIMEOUT_MESSAGE)
@@ -188,12 +197,17 @@ async def arrive(
         return None
     if caller.arriving_as == "new" and records.store is not None:
         return await sign_up(terminal, records.store)
+    attempts = LoginAttempts(records.logins, caller.address)
     if caller.arriving_as == "login":
         if records.store is None:
             return None
-        return await log_in(terminal, records.store)
+        return await log_in(terminal, records.store, attempts=attempts)
     arrival = await choose_arrival(
-        terminal, records.store, config.door.bbs_name, unavailable=records.unavailable
+        terminal,
+        records.store,
+        config.door.bbs_name,
+        unavailable=records.unavailable,
+        attempts=attempts,
     )
     return arrival.account
 

@@ -21,10 +21,12 @@ from door.accounts import (
 )
 from door.config import ConfigError, SysopConfig
 from door.guard import AddressGuard, address_of
+from door.logins import LoginAttempts, LoginGuard, TooManyTries
 from door.logtext import escaped
 from door.ratelimit import TokenBucket
 from door.server import Door
 from door.session import Caller
+from door.storage.errors import LoginError
 from door.storage.rules import handle_key
 from door.storage.store import Account, Store
 from door.sysop import verify_password
@@ -114,8 +116,11 @@ class DoorSSHServer(asyncssh.SSHServer):
         sysop_keys: frozenset[bytes],
         store: Store | None = None,
         guard: AddressGuard | None = None,
+        logins: LoginGuard | None = None,
     ) -> None:
         self.guard = guard
+        self.logins = logins or LoginGuard()
+        self.attempts: LoginAttempts | None = None
         self.address = ""
         self.admitted = False
         self.connected_at: float | None = None
@@ -140,6 +145,7 @@ class DoorSSHServer(asyncssh.SSHServer):
             conn.abort()
             return
         self.admitted = True
+        self.attempts = LoginAttempts(self.logins, self.address)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.admitted and self.guard is not None:
@@ -163,14 +169,29 @@ class DoorSSHServer(asyncssh.SSHServer):
         return bool(self.sysop.password_hash) or self.store is not None
 
     async def validate_password(self, username: str, password: str) -> bool:
-        if self._is_sysop(username):
-            if not self.sysop.password_hash:
-                return False
-            # scrypt and argon2 are meant to be slow: keep them off the event loop.
-            return await asyncio.to_thread(verify_password, self.sysop.password_hash, password)
-        self.account = await ssh_password_login(self.store, username, password)
+        attempts = self.attempts or LoginAttempts(self.logins, self.address)
+        self.attempts = attempts
+        try:
+            if self._is_sysop(username):
+                return await attempts.verify(username, lambda: self._sysop_password(password))
+            self.account = await ssh_password_login(self.store, username, password, attempts)
+        except LoginError:
+            return False
+        except TooManyTries:
+            logger.info("SSH caller from %s used up their passwords", escaped(self.address))
+            if self._connection is not None:
+                self._connection.close()
+            return False
         self.by_password = self.account is not None
         return self.by_password
+
+    async def _sysop_password(self, password: str) -> bool:
+        # scrypt and argon2 are meant to be slow: keep them off the event loop.
+        if self.sysop.password_hash and await asyncio.to_thread(
+            verify_password, self.sysop.password_hash, password
+        ):
+            return True
+        raise LoginError("wrong password")
 
     def public_key_auth_supported(self) -> bool:
         return bool(self.sysop_keys) or self.store is not None
@@ -288,7 +309,7 @@ async def start_ssh(
         options["kex_algs"] = [*get_default_kex_algs(), *LEGACY_KEX]
         options["encryption_algs"] = [*get_default_encryption_algs(), *LEGACY_CIPHERS]
     return await asyncssh.create_server(
-        lambda: DoorSSHServer(sysop, keys, store, door.guard),
+        lambda: DoorSSHServer(sysop, keys, store, door.guard, door.records.logins),
         host,
         port,
         server_host_keys=load_host_keys(data_dir),

@@ -74,7 +74,8 @@ def utc_now() -> dt.datetime:
 
 @dataclass(frozen=True)
 class LoginPolicy:
-    """``max_failures`` wrong passwords within ``window`` lock an account for ``lockout``."""
+    """``max_failures`` wrong passwords within ``window`` lock an account for ``lockout``
+    (0: never)."""
 
     max_failures: int = 5
     window: dt.timedelta = dt.timedelta(minutes=15)
@@ -418,7 +419,11 @@ class Store:
                 )
                 .returning(accounts.c.failed_logins)
             )
-            locked = failures is not None and failures >= self.policy.max_failures
+            locked = (
+                self.policy.max_failures > 0
+                and failures is not None
+                and failures >= self.policy.max_failures
+            )
             if locked:
                 await connection.execute(
                     update(accounts)
