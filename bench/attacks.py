@@ -409,7 +409,7 @@ async def hammer(args: argparse.Namespace) -> dict[str, object]:
         try:
             while time.monotonic() < deadline and tries < args.max_tries:
                 found = await line.wait_for("G guest", "Password:", "any key", "locked", timeout=15)
-                if not found:
+                if not found or line.closed:
                     break
                 if found == "G guest":
                     await line.send("l")
@@ -420,6 +420,8 @@ async def hammer(args: argparse.Namespace) -> dict[str, object]:
                     await asyncio.sleep(0.2)
                     continue
                 before = line.text
+                if line.closed:
+                    break
                 await line.send("\x7f" * 24 + f"{OWNER}\r" + f"guess{number}x{tries}\r")
                 tries += 1
                 # Until the screen answers (a message, a notice, or the line closes).

@@ -471,12 +471,15 @@ async def yes_or_no(terminal: Terminal, title: str, question: str) -> bool:
 
 
 async def name_is_an_account(store: Store | None, name: str) -> bool:
-    """Whether a guest's chosen name is someone's handle (a guest may not take it). With
+    """Whether a guest's chosen name is someone's handle, or looks like one (a guest may
+    not take it). With
     no store, or a failing one, nobody can be told apart, so it says False."""
     if store is None:
         return False
     try:
-        return await store.account(name) is not None
+        return (
+            await store.account(name) is not None or await store.lookalike_handle(name) is not None
+        )
     except StoreError:
         return False
 

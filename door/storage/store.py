@@ -33,6 +33,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from door.lookalike import skeleton
 from door.storage.errors import (
     AccountLockedError,
     GameNotFoundError,
@@ -322,7 +323,26 @@ class Store:
             )
         if taken is not None:
             raise _taken(handle)
+        lookalike = await self.lookalike_handle(handle)
+        if lookalike is not None:
+            raise HandleTakenError(
+                f"{handle} looks too much like {lookalike}: please choose another handle."
+            )
         return handle
+
+    async def lookalike_handle(self, name: str) -> str | None:
+        """A member's (or a reserved) handle that looks like ``name`` to a reader (the
+        same TR39 confusable skeleton, door/lookalike.py), or None."""
+        wanted = skeleton(name)
+        for reserved in self.reserved_handles:
+            if skeleton(reserved) == wanted:
+                return reserved
+        async with self._transaction() as connection:
+            handles = (await connection.scalars(select(accounts.c.handle))).all()
+        for handle in handles:
+            if skeleton(handle) == wanted:
+                return str(handle)
+        return None
 
     async def create_account(self, handle: str, password: str) -> Account:
         """A new account. Raises HandleError (rules), HandleTakenError (someone has it,
