@@ -478,7 +478,9 @@ async def name_is_an_account(store: Store | None, name: str) -> bool:
         return False
     try:
         return (
-            await store.account(name) is not None or await store.lookalike_handle(name) is not None
+            await store.account(name) is not None
+            # The sysop's name is the presence's to refuse, in its own words.
+            or await store.lookalike_handle(name, reserved=False) is not None
         )
     except StoreError:
         return False

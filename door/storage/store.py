@@ -330,13 +330,13 @@ class Store:
             )
         return handle
 
-    async def lookalike_handle(self, name: str) -> str | None:
-        """A member's (or a reserved) handle that looks like ``name`` to a reader (the
-        same TR39 confusable skeleton, door/lookalike.py), or None."""
+    async def lookalike_handle(self, name: str, *, reserved: bool = True) -> str | None:
+        """A member's handle (or, with ``reserved``, a reserved one) that looks like
+        ``name`` to a reader (the same TR39 confusable skeleton, door/lookalike.py)."""
         wanted = skeleton(name)
-        for reserved in self.reserved_handles:
-            if skeleton(reserved) == wanted:
-                return reserved
+        for kept in self.reserved_handles if reserved else ():
+            if skeleton(kept) == wanted:
+                return kept
         async with self._transaction() as connection:
             handles = (await connection.scalars(select(accounts.c.handle))).all()
         for handle in handles:
