@@ -39,6 +39,7 @@ HOST_KEY_FILES = (("ssh_host_ed25519_key", "ssh-ed25519"), ("ssh_host_rsa_key", 
 # What cryptlib-based BBS clients (SyncTERM) can speak; off unless the sysop opts in.
 LEGACY_KEX = (b"diffie-hellman-group14-sha1", b"diffie-hellman-group1-sha1")
 LEGACY_CIPHERS = (b"aes128-cbc", b"aes256-cbc", b"3des-cbc")
+INPUT_WINDOW = 64 * 1024
 RESIZES_PER_SECOND = 20
 RESIZE_BURST = 100
 """Window changes a caller dragging a window corner makes, with room to spare."""
@@ -317,5 +318,8 @@ async def start_ssh(
         encoding=None,
         line_editor=False,
         login_timeout=door.config.server.login_timeout_seconds,
+        # A caller sends keys: a small window bounds what a flooder can make asyncssh
+        # buffer (it grants a whole window each time the door reads, paused or not).
+        window=INPUT_WINDOW,
         **options,
     )
