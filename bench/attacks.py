@@ -408,7 +408,7 @@ async def hammer(args: argparse.Namespace) -> dict[str, object]:
         tries = 0
         try:
             while time.monotonic() < deadline and tries < args.max_tries:
-                found = await line.wait_for("G guest", "Password:", "any key", "locked", timeout=15)
+                found = await line.wait_for("any key", "locked", "G guest", "Password:", timeout=15)
                 if not found or line.closed:
                     break
                 if found == "G guest":
@@ -419,14 +419,18 @@ async def hammer(args: argparse.Namespace) -> dict[str, object]:
                     await line.send(" ")
                     await asyncio.sleep(0.2)
                     continue
-                before = line.text
                 if line.closed:
                     break
+                sent_at = len(line.received)
                 await line.send("\x7f" * 24 + f"{OWNER}\r" + f"guess{number}x{tries}\r")
                 tries += 1
-                # Until the screen answers (a message, a notice, or the line closes).
-                end = time.monotonic() + 15
-                while line.text == before and not line.closed and time.monotonic() < end:
+                # Until the door answers this password (it may delay the answer up to a
+                # minute) or closes the line.
+                end = min(deadline + 5, time.monotonic() + 65)
+                answers = (b"Wrong handle", b"Too many", b"try again later", b"locked")
+                while not line.closed and time.monotonic() < end:
+                    if any(answer in line.received[sent_at:] for answer in answers):
+                        break
                     line.arrived.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(line.arrived.wait(), 0.5)

@@ -177,13 +177,14 @@ class DoorSSHServer(asyncssh.SSHServer):
                 return await attempts.verify(username, lambda: self._sysop_password(password))
             self.account = await ssh_password_login(self.store, username, password, attempts)
         except LoginError:
-            return False
+            self.account = None
         except TooManyTries:
-            logger.info("SSH caller from %s used up their passwords", escaped(self.address))
-            if self._connection is not None:
-                self._connection.close()
-            return False
+            self.account = None
         self.by_password = self.account is not None
+        if not self.by_password and attempts.exhausted and self._connection is not None:
+            # The third wrong password ends the call, before the client asks a fourth.
+            logger.info("SSH caller from %s used up their passwords", escaped(self.address))
+            self._connection.close()
         return self.by_password
 
     async def _sysop_password(self, password: str) -> bool:
