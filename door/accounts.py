@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
 import logging
 import textwrap
@@ -21,6 +22,7 @@ from typing import Final, Literal
 
 from door.canvas import Canvas, Renderer
 from door.keys import DESELECT_KEYS, Key
+from door.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
 from door.screens import theme
 from door.screens.account import (
     FORM_KEYS,
@@ -100,6 +102,7 @@ async def choose_arrival(
     bbs_name: str,
     *,
     unavailable: str = "Accounts are off today: you play as a guest.",
+    attempts: LoginAttempts | None = None,
 ) -> Arrival:
     """Ask a telnet caller (or an SSH caller without an account) how they come in:
     L log in, N new account, G guest. Without a store (accounts are off) it says so
@@ -119,7 +122,7 @@ async def choose_arrival(
             if key == Key.CTRL_L:
                 renderer.invalidate()
             elif char == "l" or key == Key.ENTER:
-                account = await log_in(terminal, store)
+                account = await log_in(terminal, store, attempts=attempts)
                 if account is not None:
                     return Arrival(account)
             elif char == "n":
@@ -162,9 +165,14 @@ async def log_in(
     *,
     handle: str = "",
     wrong_password_delay: float = WRONG_PASSWORD_DELAY,
+    attempts: LoginAttempts | None = None,
 ) -> Account | None:
     """Handle and password (shown as stars); the account, or None if the caller gave up
-    (Esc), got the password wrong too often, is locked out, or the store failed."""
+    (Esc), got the password wrong too often, is locked out, or the store failed.
+
+    ``attempts`` counts this connection's tries against the door's LoginGuard (delays
+    per account and address); once they are used up the caller is told, and
+    TooManyTries ends the call."""
     handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
     password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
     view = FormView("Log in", [handle_field, password_field], status=FORM_KEYS)
@@ -182,8 +190,18 @@ async def log_in(
                 await _type(renderer, terminal, view)
             except _Back:
                 return None
+            handle_text, password_text = handle_field.text, password_field.text
             try:
-                account = await store.verify_login(handle_field.text, password_field.text)
+                if attempts is None:
+                    account = await store.verify_login(handle_text, password_text)
+                else:
+                    account = await attempts.verify(
+                        handle_text,
+                        functools.partial(store.verify_login, handle_text, password_text),
+                    )
+            except TooManyTries as spent:
+                await _notice(renderer, terminal, view.title, str(spent))
+                raise
             except AccountLockedError as locked:
                 await _notice(renderer, terminal, view.title, str(locked))
                 return None
@@ -196,6 +214,9 @@ async def log_in(
                     renderer.render(*draw_form(view))
                     await terminal.flush()
                     await asyncio.sleep(wrong_password_delay)
+                if attempts is not None and attempts.exhausted:
+                    await _notice(renderer, terminal, view.title, TOO_MANY_TRIES)
+                    raise TooManyTries(TOO_MANY_TRIES) from None
                 continue
             except StorageUnavailableError as failure:
                 await _notice(renderer, terminal, view.title, str(failure))
@@ -450,12 +471,17 @@ async def yes_or_no(terminal: Terminal, title: str, question: str) -> bool:
 
 
 async def name_is_an_account(store: Store | None, name: str) -> bool:
-    """Whether a guest's chosen name is someone's handle (a guest may not take it). With
+    """Whether a guest's chosen name is someone's handle, or looks like one (a guest may
+    not take it). With
     no store, or a failing one, nobody can be told apart, so it says False."""
     if store is None:
         return False
     try:
-        return await store.account(name) is not None
+        return (
+            await store.account(name) is not None
+            # The sysop's name is the presence's to refuse, in its own words.
+            or await store.lookalike_handle(name, reserved=False) is not None
+        )
     except StoreError:
         return False
 
@@ -466,13 +492,20 @@ def ssh_needs_auth(username: str) -> bool:
     return handle_key(username) not in (NEW_USER, GUEST_USER)
 
 
-async def ssh_password_login(store: Store | None, username: str, password: str) -> Account | None:
+async def ssh_password_login(
+    store: Store | None, username: str, password: str, attempts: LoginAttempts | None = None
+) -> Account | None:
     """The account an SSH password logs in, or None (wrong, locked, or no store: then
-    the client may try again as ``guest``)."""
+    the client may try again as ``guest``). TooManyTries passes through: the server
+    closes the connection."""
     if store is None:
         return None
     try:
-        return await store.verify_login(username, password)
+        if attempts is None:
+            return await store.verify_login(username, password)
+        return await attempts.verify(
+            username, functools.partial(store.verify_login, username, password)
+        )
     except StoreError as refused:
         logger.info("SSH password log-in for %r refused: %s", username, refused)
         return None

@@ -36,10 +36,12 @@ from door.ansi import (
     Palette,
     at,
 )
-from door.terminal import Terminal
+from door.terminal import Disconnected, Terminal
 
 SCREEN_COLS: Final = 80
 SCREEN_ROWS: Final = 24
+REPAINT_INTERVAL: Final = 0.05
+"""Seconds between repaints a caller's resizes cause: a storm of them is one repaint."""
 
 # Re-exported so screens import their colours from one place.
 __all__ = ["Canvas", "Cell", "Color", "PLAIN", "Renderer", "SCREEN_COLS", "SCREEN_ROWS", "Style"]
@@ -197,7 +199,10 @@ class Renderer:
         self._last: tuple[Canvas, tuple[int, int] | None] | None = None
         self._sent_for: tuple[object, object] | None = None
         self._cursor_shown: bool | None = None
-        self._flushing: set[asyncio.Task[None]] = set()
+        self._background: asyncio.Task[None] | None = None
+        """Flushes after a resize, and sends the newest frame once the caller reads."""
+        self._behind = False
+        """A frame (or a resize) is newer than what was sent."""
         self._stop_listening: Callable[[], None] | None = terminal.on_resize(self._resized)
 
     def invalidate(self) -> None:
@@ -206,36 +211,67 @@ class Renderer:
         self._cursor_shown = None
 
     def close(self) -> None:
-        """Stop listening for resizes."""
+        """Stop listening for resizes, and stop any repaint on its way."""
         if self._stop_listening is not None:
             self._stop_listening()
             self._stop_listening = None
+        if self._background is not None:
+            self._background.cancel()
+            self._background = None
 
     def _resized(self, cols: int, rows: int) -> None:
         self.invalidate()
         if self._last is None:
             return
-        canvas, cursor = self._last
-        self.render(canvas, cursor)
+        if self._background is not None:
+            # A repaint is on its way already: it will send the newest frame, once.
+            self._behind = True
+            return
+        self._paint(*self._last)
         # The screen is usually waiting for a key when a resize arrives, and a terminal
         # may hold written output until its next flush: flush now, in the background.
+        self._send_in_background()
+
+    def _send_in_background(self) -> None:
+        """Start the one task that flushes, then sends the newest frame if it changed
+        meanwhile: however many resizes or frames arrive, one task and one frame wait."""
+        if self._background is not None:
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            return
-        flushing = loop.create_task(self._terminal.flush())
-        self._flushing.add(flushing)
-        flushing.add_done_callback(self._flushed)
+            return  # no event loop (a test drawing by hand): nothing to flush
+        self._background = loop.create_task(self._catch_up())
 
-    def _flushed(self, flushing: asyncio.Task[None]) -> None:
-        self._flushing.discard(flushing)
-        if not flushing.cancelled():
-            # A dropped line shows up again at the screen's next read_key; nothing to do.
-            flushing.exception()
+    async def _catch_up(self) -> None:
+        try:
+            while True:
+                # Until the caller has taken what went before (or the line dropped).
+                await self._terminal.flush()
+                await asyncio.sleep(REPAINT_INTERVAL)  # a storm of resizes: one repaint
+                if not self._behind or self._last is None:
+                    return
+                self._behind = False
+                self._paint(*self._last)
+        except Disconnected:
+            return  # the screen hears of it at its next read_key
+        finally:
+            self._background = None
 
     def render(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
         """Bring the caller's screen to ``canvas``; ``cursor`` (row, col) shows the cursor
-        there, for typing; None hides it where the terminal can hide it."""
+        there, for typing; None hides it where the terminal can hide it.
+
+        While the caller is not reading (output waits in the transport) only the newest
+        frame is kept, and sent once the transport drains."""
+        self._last = (canvas, cursor)
+        if self._terminal.backlogged:
+            self._behind = True
+            self._send_in_background()
+            return
+        self._paint(canvas, cursor)
+
+    def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
         terminal = self._terminal
         self._last = (canvas, cursor)
         palette = Palette(terminal.color_mode)

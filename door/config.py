@@ -40,6 +40,14 @@ class ServerConfig:
     idle_timeout_seconds: int = 300
     # Old ciphers and key exchange for cryptlib-based BBS clients (SyncTERM).
     ssh_legacy_algorithms: bool = False
+    # What one connection may cost the others (door/guard.py, door/ratelimit.py).
+    key_rate: float = 40.0  # keys a second a caller may send; faster ones are dropped
+    key_burst: int = 100  # keys at once (a pasted line) before the rate applies
+    output_stall_seconds: int = 120  # a caller who reads nothing this long is hung up on
+    login_timeout_seconds: int = 60  # to get from connecting to the lobby
+    max_connections_per_address: int = 8  # at once, from one address
+    connections_per_minute_per_address: int = 30
+    reserved_sessions: int = 10  # of max_sessions, kept for members and the sysop
 
     @property
     def data_path(self) -> Path:
@@ -154,6 +162,13 @@ _RANGES: dict[str, tuple[float, float]] = {
     "server.max_sessions": (1, 100_000),
     "server.idle_warning_seconds": (5, 86_400),
     "server.idle_timeout_seconds": (10, 86_400),
+    "server.key_rate": (1, 10_000),
+    "server.key_burst": (1, 100_000),
+    "server.output_stall_seconds": (5, 86_400),
+    "server.login_timeout_seconds": (5, 3600),
+    "server.max_connections_per_address": (1, 100_000),
+    "server.connections_per_minute_per_address": (1, 100_000),
+    "server.reserved_sessions": (0, 100_000),
 }
 
 
@@ -257,6 +272,10 @@ def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:
         if name not in sections and name != "database":
             raise ConfigError(f"{where}: unknown section [{name}]")
     config = Config(**sections, database=database)
+    if config.server.reserved_sessions >= config.server.max_sessions:
+        raise ConfigError(
+            f"{where}: server.reserved_sessions must be less than server.max_sessions"
+        )
     if config.server.idle_warning_seconds >= config.server.idle_timeout_seconds:
         raise ConfigError(
             f"{where}: server.idle_warning_seconds must be less than server.idle_timeout_seconds"

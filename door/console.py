@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from door.config import Config, ConfigError
+from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
 from door.serve import config_from_args, quiet_library_loggers, run_server
 from door.server import Door
@@ -171,6 +172,7 @@ def console_command(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         filename=str(log_file),
     )
+    escape_log_lines()
     quiet_library_loggers()
     print(f"cribbage-door: the log goes to {log_file}", file=sys.stderr)
     in_fd, out_fd = sys.stdin.fileno(), sys.stdout.fileno()

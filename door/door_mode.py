@@ -47,6 +47,7 @@ from door.ansi import ColorMode
 from door.charset import Charset
 from door.config import Config, ConfigError
 from door.dropfile import CommType, DropFile, DropFileError, Emulation, read_drop_file
+from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
 from door.terminal import StreamTerminal
 
@@ -113,6 +114,7 @@ def door_command(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         filename=str(log_path),
     )
+    escape_log_lines()
     quiet_library_loggers()
     try:
         drop = read_drop_file(Path(args.drop_file))
@@ -208,7 +210,9 @@ async def run_door(
     prepare_computer_player()
     door = Door(config, records=records)
     try:
-        terminal = await (_stdio_terminal() if stdio else _telnet_terminal(drop.handle))
+        terminal = await (
+            _stdio_terminal() if stdio else _telnet_terminal(drop.handle, door.terminal_limits())
+        )
         screen = screen_for(drop.emulation, utf8)
         terminal.charset = screen.charset
         terminal.color_mode = screen.color_mode
@@ -294,7 +298,7 @@ async def _stdio_terminal() -> StreamTerminal:
     return console_terminal(sys.stdin.fileno(), sys.stdout.fileno())
 
 
-async def _telnet_terminal(handle: int) -> StreamTerminal:
+async def _telnet_terminal(handle: int, limits: dict[str, Any]) -> StreamTerminal:
     """Telnet over the inherited socket ``handle``: the same protocol as the door's own
     telnet listener, on a duplicate of the descriptor, so closing it never touches the
     BBS's own (and no shutdown() is ever sent)."""
@@ -308,7 +312,7 @@ async def _telnet_terminal(handle: int) -> StreamTerminal:
     ready: asyncio.Future[StreamTerminal] = asyncio.get_running_loop().create_future()
 
     async def shell(reader: Any, writer: Any) -> None:
-        terminal = terminal_for(reader, writer)
+        terminal = terminal_for(reader, writer, **limits)
         ready.set_result(terminal)
         # The session runs elsewhere; the shell lives as long as the terminal.
         while terminal.connected:

@@ -99,6 +99,10 @@ class IdleGuardTerminal:
     def idle(self) -> float:
         return self.inner.idle
 
+    @property
+    def backlogged(self) -> bool:
+        return self.inner.backlogged
+
     def write(self, text: str) -> None:
         self.inner.write(text)
 

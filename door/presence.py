@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 
 from door.ansi import sanitize
 from door.inbox import Inbox
+from door.lookalike import skeleton
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
 from door.table import GameOptions, Person, Table
 from door.terminal import Terminal
@@ -174,6 +175,14 @@ class Presence:
             raise NameInUse(f"{clean} is the sysop's name")
         if key in self.members:
             raise NameInUse(f"{clean} is online already")
+        if account is None and not sysop:
+            # A guest may not pass for someone: the sysop, or anyone online.
+            look = skeleton(clean)
+            if look == skeleton(self.sysop_name):
+                raise NameInUse(f"{clean} looks like the sysop's name")
+            for other in self.members.values():
+                if skeleton(other.name) == look:
+                    raise NameInUse(f"{clean} looks like {other.name}, who is online")
         member = Member(clean, terminal, sysop=sysop, account=account)
         self.members[key] = member
         self.notice(f"{clean} has come in.")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from door.config import Config
+from door.logins import LoginGuard
 from door.storage.errors import StorageUnavailableError, StoreError
 from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
@@ -60,6 +61,8 @@ class Records:
         self.unavailable = unavailable
         """What a caller is told when there is no store."""
         self._writes: set[asyncio.Task[None]] = set()
+        self.logins = LoginGuard()
+        """Failed log-ins by account and address, shared by every connection."""
 
     @classmethod
     async def open(cls, config: Config) -> Records:

@@ -212,8 +212,14 @@ async def start_rlogin(door: Any, host: str, port: int, systems: Mapping[str, st
         with contextlib.suppress(OSError, AttributeError):
             sock.send(REQUEST_WINDOW_SIZE, socket.MSG_OOB)
         source = _RloginSource(reader, rest)
+        # A listed system is trusted, and one BBS (or hub) brings many callers from one
+        # address: the per-address caps are for strangers, not for it.
         terminal = StreamTerminal(
-            source, _RloginSink(writer), term_type=start.terminal_type or None, size=(80, 24)
+            source,
+            _RloginSink(writer),
+            term_type=start.terminal_type or None,
+            size=(80, 24),
+            **door.terminal_limits(),
         )
         source.terminal = terminal
         terminal.start()

@@ -18,6 +18,7 @@ from typing import Any
 
 from door import thinking, version
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
 from door.records import Records
 from door.server import Door
@@ -255,6 +256,7 @@ def _checked_web_port(config: Config, port: int) -> Any:
 
 def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    escape_log_lines()
     quiet_library_loggers()
     try:
         config = config_from_args(args)

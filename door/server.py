@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
+from typing import Any
 
 from door.config import Config
+from door.guard import AddressGuard
 from door.idle import IdleGuardTerminal
 from door.presence import Presence
 from door.records import Records
@@ -37,8 +40,23 @@ class Door:
         self.terminals: set[Terminal] = set()
         self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
         self.closing = False
+        server = config.server
+        self.guard = AddressGuard(
+            server.max_connections_per_address, server.connections_per_minute_per_address
+        )
+        """Per-address limits, which the transports check as each connection arrives."""
         self._sessions: set[asyncio.Future[None]] = set()
         """One future per session in progress, done when it has ended."""
+
+    def terminal_limits(self) -> dict[str, Any]:
+        """What a transport passes to each StreamTerminal it makes: the input rate and
+        how long a caller may leave output unread."""
+        server = self.config.server
+        return {
+            "key_rate": server.key_rate,
+            "key_burst": server.key_burst,
+            "output_stall_seconds": server.output_stall_seconds,
+        }
 
     @property
     def caller_count(self) -> int:
@@ -50,8 +68,19 @@ class Door:
         """Run one caller's session to its end; never lets an error escape to the transport.
 
         ``idle_guard`` hangs up on a caller who presses nothing for too long (not on the
-        sysop at the local console)."""
-        if self.closing or len(self.terminals) >= self.config.server.max_sessions:
+        sysop at the local console).
+
+        The last ``reserved_sessions`` places are kept for members and the sysop: there a
+        caller who has proven nothing yet may only log in, and a guest is turned away."""
+        places = self.config.server.max_sessions
+        unreserved = places - self.config.server.reserved_sessions
+        proven = caller.sysop or caller.account is not None
+        if not proven and len(self.terminals) >= unreserved:
+            if caller.arriving_as == "choose":
+                caller = dataclasses.replace(caller, arriving_as="login")
+            else:
+                places = unreserved  # an SSH guest or newcomer: no place is kept for them
+        if self.closing or len(self.terminals) >= places:
             terminal.write(FULL_MESSAGE)
             with contextlib.suppress(Disconnected):
                 await terminal.flush()

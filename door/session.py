@@ -24,6 +24,7 @@ from typing import Final, Literal
 
 from door.accounts import (
     choose_arrival,
+    log_in,
     name_is_an_account,
     offer_resume,
     offer_ssh_key,
@@ -37,6 +38,8 @@ from door.config import Config
 from door.keys import Key
 from door.line_input import Cancelled, read_line
 from door.lobby import Lobby, MenuChoices
+from door.logins import LoginAttempts, TooManyTries
+from door.logtext import escaped
 from door.presence import IN_THE_LOBBY, MAX_NAME_LENGTH, Member, NameInUse, Presence, clean_name
 from door.records import Records
 from door.screens.frame import draw_status
@@ -49,9 +52,15 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["Caller", "MenuChoices", "clean_name", "run_session"]
 
-ArrivingAs = Literal["choose", "new", "guest"]
+ArrivingAs = Literal["choose", "new", "guest", "login"]
 TAKE_OVER_MESSAGE: Final = (
     "\r\n\x1b[0m\r\n*** You have called in again on another line: this one is closed. ***\r\n"
+)
+LOGIN_TIMEOUT_MESSAGE: Final = (
+    "\r\n\x1b[0m\r\n*** Logging in took too long: this line is closed. Goodbye! ***\r\n"
+)
+FULL_FOR_GUESTS: Final = (
+    "Sorry, the door is full: the last places are kept for members. Please call back later."
 )
 TAKE_OVER_WAIT_SECONDS: Final = 5.0
 """How long a caller who takes their account over from another line waits for that
@@ -69,7 +78,10 @@ class Caller:
     "choose" offers log in, new account or guest (telnet), "new" goes straight to
     signing up and "guest" to the name prompt (the SSH users of those names).
     ``offered_keys`` are public keys (OpenSSH lines) the caller's SSH client offered
-    that log nobody in: one may be attached to the account after a password log-in."""
+    that log nobody in: one may be attached to the account after a password log-in.
+    "login" lets a caller only log in: the door is full but for members and the sysop.
+    ``connected_at`` (the event loop's clock) is when the connection arrived: log-in
+    must be done within ``[server] login_timeout_seconds`` of it."""
 
     name: str | None
     transport: str
@@ -78,6 +90,12 @@ class Caller:
     account: Account | None = None
     arriving_as: ArrivingAs = "choose"
     offered_keys: tuple[str, ...] = ()
+    connected_at: float | None = None
+
+    @property
+    def address(self) -> str:
+        """The caller's address without the port ("" when there is none)."""
+        return self.peer.rsplit(":", 1)[0] if ":" in self.peer else self.peer
 
 
 async def run_session(
@@ -98,13 +116,26 @@ async def run_session(
     member: Member | None = None
     try:
         terminal.write(HIDE_CURSOR)
-        member = await sign_in(terminal, config, caller, presence, records)
+        loop = asyncio.get_running_loop()
+        started = caller.connected_at if caller.connected_at is not None else loop.time()
+        try:
+            async with asyncio.timeout_at(started + config.server.login_timeout_seconds):
+                member = await sign_in(terminal, config, caller, presence, records)
+        except TooManyTries:
+            logger.info("%s caller from %s used up their passwords", caller.transport, caller.peer)
+            return
+        except TimeoutError:
+            logger.info("%s caller from %s took too long to log in", caller.transport, caller.peer)
+            terminal.write(LOGIN_TIMEOUT_MESSAGE)
+            with contextlib.suppress(Disconnected):
+                await asyncio.wait_for(terminal.flush(), 2.0)
+            return
         if member is None:
             terminal.write(f"{SHOW_CURSOR}{CLEAR_SCREEN}Goodbye!\r\n")
             await terminal.flush()
             return
         who = "guest" if member.account is None and not member.sysop else "caller"
-        logger.info("%s %s %r from %s", caller.transport, who, member.name, caller.peer)
+        logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(config.game.runs, config.game.counting, config.game.level)
         lobby = Lobby(presence, member, config, choices, rng, lambda: show_help(terminal), records)
         await rejoin_game(presence, member, lobby)
@@ -134,6 +165,9 @@ async def sign_in(
     it is free and nobody's handle. None if the caller chose to leave instead."""
     records = records or Records()
     account = caller.account or await arrive(terminal, config, caller, records)
+    if account is None and caller.arriving_as == "login" and not caller.sysop:
+        await show_notice(terminal, "The door is full", FULL_FOR_GUESTS)
+        return None
     if account is not None:
         if records.store is not None and caller.offered_keys:
             # An SSH log-in by password (only those leave keys on offer): next time the
@@ -163,8 +197,17 @@ async def arrive(
         return None
     if caller.arriving_as == "new" and records.store is not None:
         return await sign_up(terminal, records.store)
+    attempts = LoginAttempts(records.logins, caller.address)
+    if caller.arriving_as == "login":
+        if records.store is None:
+            return None
+        return await log_in(terminal, records.store, attempts=attempts)
     arrival = await choose_arrival(
-        terminal, records.store, config.door.bbs_name, unavailable=records.unavailable
+        terminal,
+        records.store,
+        config.door.bbs_name,
+        unavailable=records.unavailable,
+        attempts=attempts,
     )
     return arrival.account
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,13 @@ from door.accounts import (
     ssh_password_login,
 )
 from door.config import ConfigError, SysopConfig
+from door.guard import AddressGuard, address_of
+from door.logins import LoginAttempts, LoginGuard, TooManyTries
+from door.logtext import escaped
+from door.ratelimit import TokenBucket
 from door.server import Door
 from door.session import Caller
+from door.storage.errors import LoginError
 from door.storage.rules import handle_key
 from door.storage.store import Account, Store
 from door.sysop import verify_password
@@ -33,18 +39,28 @@ HOST_KEY_FILES = (("ssh_host_ed25519_key", "ssh-ed25519"), ("ssh_host_rsa_key", 
 # What cryptlib-based BBS clients (SyncTERM) can speak; off unless the sysop opts in.
 LEGACY_KEX = (b"diffie-hellman-group14-sha1", b"diffie-hellman-group1-sha1")
 LEGACY_CIPHERS = (b"aes128-cbc", b"aes256-cbc", b"3des-cbc")
+INPUT_WINDOW = 64 * 1024
+RESIZES_PER_SECOND = 20
+RESIZE_BURST = 100
+"""Window changes a caller dragging a window corner makes, with room to spare."""
 
 
 class _SSHSource:
     def __init__(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         self.process = process
         self.terminal: StreamTerminal | None = None
+        self._resizes = TokenBucket(RESIZES_PER_SECOND, RESIZE_BURST)
 
     async def read(self) -> bytes:
         while True:
             try:
                 return await self.process.stdin.read(READ_SIZE)
             except asyncssh.TerminalSizeChanged as change:
+                if not self._resizes.take():
+                    # asyncssh parses every window change before the door sees it, and
+                    # cannot be told to stop reading: a storm of them ends the call.
+                    logger.info("SSH caller sent window changes too fast: line closed")
+                    return b""
                 if self.terminal is not None:
                     self.terminal.resize(change.width, change.height)
             except (asyncssh.ConnectionLost, asyncssh.BreakReceived, asyncssh.SignalReceived):
@@ -56,7 +72,10 @@ class _SSHSink:
         self.process = process
 
     def write(self, data: bytes) -> None:
-        self.process.stdout.write(data)
+        try:
+            self.process.stdout.write(data)
+        except (asyncssh.ConnectionLost, asyncssh.ChannelOpenError) as error:
+            raise EOFError("the SSH channel closed") from error
 
     async def drain(self) -> None:
         try:
@@ -64,8 +83,12 @@ class _SSHSink:
         except (asyncssh.ConnectionLost, BrokenPipeError) as error:
             raise EOFError("the SSH channel closed") from error
 
+    def buffered(self) -> int:
+        return int(self.process.channel.get_write_buffer_size())
+
     def close(self) -> None:
-        self.process.exit(0)
+        with contextlib.suppress(OSError, asyncssh.Error):
+            self.process.exit(0)
 
 
 AUTH_BANNER = (
@@ -89,8 +112,19 @@ class DoorSSHServer(asyncssh.SSHServer):
     holds the key, so an account found for another user name proves nothing."""
 
     def __init__(
-        self, sysop: SysopConfig, sysop_keys: frozenset[bytes], store: Store | None = None
+        self,
+        sysop: SysopConfig,
+        sysop_keys: frozenset[bytes],
+        store: Store | None = None,
+        guard: AddressGuard | None = None,
+        logins: LoginGuard | None = None,
     ) -> None:
+        self.guard = guard
+        self.logins = logins or LoginGuard()
+        self.attempts: LoginAttempts | None = None
+        self.address = ""
+        self.admitted = False
+        self.connected_at: float | None = None
         self.sysop = sysop
         self.sysop_keys = sysop_keys
         self.store = store
@@ -104,6 +138,20 @@ class DoorSSHServer(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._connection = conn
+        self.connected_at = asyncio.get_running_loop().time()
+        self.address = address_of(conn.get_extra_info("peername"))
+        refusal = self.guard.admit(self.address) if self.guard is not None else None
+        if refusal is not None:
+            logger.info("SSH connection from %s refused: %s", escaped(self.address), refusal)
+            conn.abort()
+            return
+        self.admitted = True
+        self.attempts = LoginAttempts(self.logins, self.address)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.admitted and self.guard is not None:
+            self.admitted = False
+            self.guard.release(self.address)
 
     def _is_sysop(self, username: str) -> bool:
         return username.casefold() == self.sysop.name.casefold()
@@ -122,14 +170,30 @@ class DoorSSHServer(asyncssh.SSHServer):
         return bool(self.sysop.password_hash) or self.store is not None
 
     async def validate_password(self, username: str, password: str) -> bool:
-        if self._is_sysop(username):
-            if not self.sysop.password_hash:
-                return False
-            # scrypt and argon2 are meant to be slow: keep them off the event loop.
-            return await asyncio.to_thread(verify_password, self.sysop.password_hash, password)
-        self.account = await ssh_password_login(self.store, username, password)
+        attempts = self.attempts or LoginAttempts(self.logins, self.address)
+        self.attempts = attempts
+        try:
+            if self._is_sysop(username):
+                return await attempts.verify(username, lambda: self._sysop_password(password))
+            self.account = await ssh_password_login(self.store, username, password, attempts)
+        except LoginError:
+            self.account = None
+        except TooManyTries:
+            self.account = None
         self.by_password = self.account is not None
+        if not self.by_password and attempts.exhausted and self._connection is not None:
+            # The third wrong password ends the call, before the client asks a fourth.
+            logger.info("SSH caller from %s used up their passwords", escaped(self.address))
+            self._connection.close()
         return self.by_password
+
+    async def _sysop_password(self, password: str) -> bool:
+        # scrypt and argon2 are meant to be slow: keep them off the event loop.
+        if self.sysop.password_hash and await asyncio.to_thread(
+            verify_password, self.sysop.password_hash, password
+        ):
+            return True
+        raise LoginError("wrong password")
 
     def public_key_auth_supported(self) -> bool:
         return bool(self.sysop_keys) or self.store is not None
@@ -151,22 +215,35 @@ class DoorSSHServer(asyncssh.SSHServer):
         authenticated as."""
         if self._is_sysop(username):
             # Only the sysop's password or key gets a connection in under this name.
-            return Caller(name=self.sysop.name, transport="ssh", peer=peer, sysop=True)
+            return Caller(
+                name=self.sysop.name,
+                transport="ssh",
+                peer=peer,
+                sysop=True,
+                connected_at=self.connected_at,
+            )
         key = handle_key(username)
+        when = self.connected_at
         if key == NEW_USER:
-            return Caller(None, "ssh", peer, arriving_as="new")
+            return Caller(None, "ssh", peer, arriving_as="new", connected_at=when)
         if key == GUEST_USER:
-            return Caller(None, "ssh", peer, arriving_as="guest")
+            return Caller(None, "ssh", peer, arriving_as="guest", connected_at=when)
         if self.store is None:
-            return Caller(username, "ssh", peer)  # accounts are off: the user name is the name
+            # Accounts are off: the user name is the name.
+            return Caller(username, "ssh", peer, connected_at=when)
         account = self.account
         if account is None or handle_key(account.handle) != key:
             # Cannot happen (asyncssh let in a handle only with its password or key), but
             # if it did, the caller has proven nothing: they choose how to come in.
-            return Caller(None, "ssh", peer)
+            return Caller(None, "ssh", peer, connected_at=when)
         offered = tuple(line for user, line in self.offered_keys if user == key)
         return Caller(
-            None, "ssh", peer, account=account, offered_keys=offered if self.by_password else ()
+            None,
+            "ssh",
+            peer,
+            account=account,
+            offered_keys=offered if self.by_password else (),
+            connected_at=when,
         )
 
 
@@ -214,6 +291,7 @@ async def start_ssh(
             _SSHSink(process),
             term_type=term_type.lower() if term_type else None,
             size=(width, height),
+            **door.terminal_limits(),
         )
         source.terminal = terminal
         terminal.start()
@@ -233,12 +311,16 @@ async def start_ssh(
         options["kex_algs"] = [*get_default_kex_algs(), *LEGACY_KEX]
         options["encryption_algs"] = [*get_default_encryption_algs(), *LEGACY_CIPHERS]
     return await asyncssh.create_server(
-        lambda: DoorSSHServer(sysop, keys, store),
+        lambda: DoorSSHServer(sysop, keys, store, door.guard, door.records.logins),
         host,
         port,
         server_host_keys=load_host_keys(data_dir),
         process_factory=handle,
         encoding=None,
         line_editor=False,
+        login_timeout=door.config.server.login_timeout_seconds,
+        # A caller sends keys: a small window bounds what a flooder can make asyncssh
+        # buffer (it grants a whole window each time the door reads, paused or not).
+        window=INPUT_WINDOW,
         **options,
     )

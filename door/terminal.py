@@ -19,6 +19,7 @@ from typing import Final, Protocol
 from door.ansi import ColorMode, color_mode_for_terminal_type
 from door.charset import Charset, charset_for_terminal_type, encode
 from door.keys import ESCAPE_TIMEOUT, Key, KeyDecoder
+from door.ratelimit import TokenBucket
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +33,17 @@ MAX_HELD_OUTPUT: Final = 256 * 1024
 MAX_UNFLUSHED_OUTPUT: Final = 64 * 1024
 """Bytes held while output is paused; past this, output resumes on its own rather than
 letting a caller who never sends Ctrl-Q grow the door's memory."""
+
+MAX_COLS: Final = 400
+MAX_ROWS: Final = 200
+"""Window sizes past these are clamped: a caller may claim 65535x65535."""
+
+OUTPUT_HIGH_WATER: Final = 64 * 1024
+"""Bytes waiting in the transport beyond which the caller counts as not reading: the
+renderer then keeps only its latest frame until the transport drains."""
+MAX_QUEUED_OUTPUT: Final = 1024 * 1024
+"""Bytes waiting in the transport beyond which the line is closed: only a caller who
+reads nothing at all gets there, and the door will not hold their screens for them."""
 
 ResizeListener = Callable[[int, int], None]
 
@@ -70,6 +82,11 @@ class Terminal(Protocol):
         """Seconds since the caller last pressed a key."""
         ...
 
+    @property
+    def backlogged(self) -> bool:
+        """The caller is not reading what was sent: output waits in the transport."""
+        ...
+
     async def read_key(self) -> Key:
         """The next key; raises Disconnected once the line has dropped."""
         ...
@@ -102,7 +119,8 @@ class ByteSource(Protocol):
 
 
 class ByteSink(Protocol):
-    """A transport's output."""
+    """A transport's output. A sink that can tell how many bytes wait in its transport
+    also has ``buffered() -> int`` (a memory sink has nothing waiting)."""
 
     def write(self, data: bytes) -> None: ...
 
@@ -122,6 +140,12 @@ class StreamTerminal:
     A background task reads input as soon as ``start()`` is called, so Ctrl-S and Ctrl-Q
     take effect even while no screen is waiting for a key. Those two are consumed here:
     Ctrl-S holds all output until Ctrl-Q. Every other key waits for ``read_key``.
+
+    With ``key_rate`` (keys a second, ``key_burst`` at once) keys beyond the rate are
+    dropped, and reading stops until the bucket is half full again, so a flooding
+    caller is held back by the transport's own flow control instead of by the door's
+    memory and CPU. ``output_stall_seconds`` closes the line of a caller whose transport
+    has not taken output for that long.
     """
 
     def __init__(
@@ -135,11 +159,14 @@ class StreamTerminal:
         color_mode: ColorMode | None = None,
         escape_timeout: float = ESCAPE_TIMEOUT,
         clock: Callable[[], float] = time.monotonic,
+        key_rate: float | None = None,
+        key_burst: int = 1,
+        output_stall_seconds: float | None = None,
     ) -> None:
         self._source = source
         self._sink = sink
         self._term_type = term_type
-        self._cols, self._rows = size
+        self._cols, self._rows = clamp_size(*size)
         self._charset = charset if charset is not None else charset_for_terminal_type(term_type)
         self._color_mode = (
             color_mode if color_mode is not None else color_mode_for_terminal_type(term_type)
@@ -156,6 +183,10 @@ class StreamTerminal:
         self._closed = False
         self._last_key_at = clock()
         self._inputs_read = 0
+        self._key_bucket = TokenBucket(key_rate, key_burst, clock) if key_rate else None
+        self.keys_dropped = 0
+        """Keys thrown away because the caller sent them faster than ``key_rate``."""
+        self._output_stall_seconds = output_stall_seconds
 
     @property
     def size(self) -> tuple[int, int]:
@@ -186,6 +217,14 @@ class StreamTerminal:
     @property
     def idle(self) -> float:
         return self._clock() - self._last_key_at
+
+    @property
+    def backlogged(self) -> bool:
+        return self._queued_output() > OUTPUT_HIGH_WATER
+
+    def _queued_output(self) -> int:
+        buffered = getattr(self._sink, "buffered", None)
+        return int(buffered()) if buffered is not None else 0
 
     @property
     def paused(self) -> bool:
@@ -227,14 +266,22 @@ class StreamTerminal:
             return
         self._resume_output()
         try:
-            await self._sink.drain()
+            if self._output_stall_seconds is None:
+                await self._sink.drain()
+            else:
+                await asyncio.wait_for(self._sink.drain(), self._output_stall_seconds)
+        except TimeoutError:
+            logger.info("caller read nothing for %.0f s: line closed", self._output_stall_seconds)
+            self._line_dropped()
+            self.close()
+            raise Disconnected("the caller stopped reading") from None
         except _LINE_ERRORS as error:
             self._line_dropped()
             raise Disconnected("the caller's line dropped while sending") from error
 
     def resize(self, cols: int, rows: int) -> None:
         """Called by the transport when the caller's window changes size."""
-        self._cols, self._rows = cols, rows
+        self._cols, self._rows = clamp_size(cols, rows)
         effective_cols, effective_rows = self.size
         for listener in list(self._resize_listeners):
             listener(effective_cols, effective_rows)
@@ -268,7 +315,18 @@ class StreamTerminal:
                 self._inputs_read += 1
                 if not data:
                     return
-                self._accept(self._decoder.feed(data))
+                keys = self._decoder.feed(data)
+                if self._key_bucket is not None and keys:
+                    granted = self._key_bucket.take(len(keys))
+                    if granted < len(keys):
+                        self.keys_dropped += len(keys) - granted
+                        self._accept(keys[:granted])
+                        # Stop reading for a while: what the caller sends meanwhile
+                        # waits in their own transport, not in the door.
+                        bucket = self._key_bucket
+                        await asyncio.sleep(bucket.seconds_until(bucket.burst / 2))
+                        continue
+                self._accept(keys)
         except _LINE_ERRORS:
             pass
         except Exception:
@@ -307,7 +365,16 @@ class StreamTerminal:
         self._paused = False
         if self._held_output:
             held, self._held_output = bytes(self._held_output), bytearray()
-            self._sink.write(held)
+            try:
+                self._sink.write(held)
+            except _LINE_ERRORS:
+                # A line that dropped under a write: an ordinary hang-up, not an error.
+                self._line_dropped()
+                return
+            if self._queued_output() > MAX_QUEUED_OUTPUT:
+                logger.info("caller left %d bytes unread: line closed", self._queued_output())
+                self._line_dropped()
+                self.close()
 
     def _line_dropped(self) -> None:
         if self._dropped or self._closed:
@@ -315,3 +382,8 @@ class StreamTerminal:
         self._dropped = True
         self._held_output.clear()
         self._keys.put_nowait(None)
+
+
+def clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """A reported window size within reason; 0 (unknown) stays 0."""
+    return (max(0, min(cols, MAX_COLS)), max(0, min(rows, MAX_ROWS)))

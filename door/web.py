@@ -27,6 +27,8 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from door.charset import Charset
+from door.guard import address_of
+from door.logtext import escaped
 from door.session import Caller
 from door.terminal import StreamTerminal
 
@@ -192,17 +194,25 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
         if not origin_allowed(request.headers.get("Origin"), request.host, allowed_origins):
             logger.info("web: refused a WebSocket from another site's page")
             raise web.HTTPForbidden(text="This door takes callers from its own page only.")
-        ws = web.WebSocketResponse(
-            protocols=TELNET_SUBPROTOCOLS, max_msg_size=MAX_FRAME_BYTES, heartbeat=30
-        )
-        await ws.prepare(request)
         peer = request.transport.get_extra_info("peername") if request.transport else None
-        peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer or "")
-        if ws.ws_protocol in TELNET_SUBPROTOCOLS:
-            await _serve_telnet_tunnel(door, ws, peer, peer_text)
-        else:
-            await _serve_page(door, ws, request, peer_text)
-        return ws
+        address = address_of(peer)
+        refusal = door.guard.admit(address)
+        if refusal is not None:  # the same per-address limits as telnet and SSH
+            logger.info("web connection from %s refused: %s", escaped(address), refusal)
+            raise web.HTTPTooManyRequests(text=refusal)
+        try:
+            ws = web.WebSocketResponse(
+                protocols=TELNET_SUBPROTOCOLS, max_msg_size=MAX_FRAME_BYTES, heartbeat=30
+            )
+            await ws.prepare(request)
+            peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else address
+            if ws.ws_protocol in TELNET_SUBPROTOCOLS:
+                await _serve_telnet_tunnel(door, ws, peer, peer_text)
+            else:
+                await _serve_page(door, ws, request, peer_text)
+            return ws
+        finally:
+            door.guard.release(address)
 
     async def no_icon(request: web.Request) -> web.Response:
         return web.Response(status=204)
@@ -229,21 +239,27 @@ async def _serve_page(
         term_type="xterm-256color",
         size=(80, 24),
         charset=Charset.UTF8,
+        **door.terminal_limits(),
     )
     source.terminal = terminal
     terminal.start()
-    await door.serve_caller(terminal, Caller(name=None, transport="web", peer=peer))
+    caller = Caller(
+        name=None, transport="web", peer=peer, connected_at=asyncio.get_running_loop().time()
+    )
+    await door.serve_caller(terminal, caller)
 
 
 async def _serve_telnet_tunnel(door: Any, ws: web.WebSocketResponse, peer: Any, text: str) -> None:
     from door.telnet import DoorTelnetServer, terminal_for
 
     finished = asyncio.Event()
+    started = asyncio.get_running_loop().time()
 
     async def shell(reader: Any, writer: Any) -> None:
         try:
-            terminal = terminal_for(reader, writer)
-            await door.serve_caller(terminal, Caller(name=None, transport="web-telnet", peer=text))
+            terminal = terminal_for(reader, writer, **door.terminal_limits())
+            caller = Caller(name=None, transport="web-telnet", peer=text, connected_at=started)
+            await door.serve_caller(terminal, caller)
         finally:
             finished.set()
 

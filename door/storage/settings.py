@@ -7,7 +7,7 @@ Kept apart from door/config.py (and free of SQLAlchemy) so the config loader can
     [database]
     url = ""                          # "" = SQLite file cribbage.sqlite3 in server.data_dir
                                       # or "postgresql://user:password@host:5432/dbname"
-    max_failed_logins = 5             # wrong passwords in a row that lock an account...
+    max_failed_logins = 0             # wrong passwords in a row that lock an account (0: off)...
     failed_login_window_seconds = 900 # ...when they come within this many seconds
     lockout_seconds = 900             # how long the account then stays locked
 """
@@ -31,7 +31,7 @@ _SCHEMES: Final = {
     "postgresql+asyncpg": "postgresql+asyncpg",
 }
 _RANGES: Final = {
-    "max_failed_logins": (1, 1000),
+    "max_failed_logins": (0, 1000),
     "failed_login_window_seconds": (1, 86_400 * 30),
     "lockout_seconds": (1, 86_400 * 30),
 }
@@ -44,7 +44,9 @@ class DatabaseSettingsError(ValueError):
 @dataclass(frozen=True)
 class DatabaseSettings:
     url: str = ""
-    max_failed_logins: int = 5
+    max_failed_logins: int = 0
+    """0: no account-wide lock-out, which anyone could turn against the owner; the
+    door's LoginGuard (door/logins.py) slows guessing per account and address."""
     failed_login_window_seconds: int = 900
     lockout_seconds: int = 900
 

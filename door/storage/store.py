@@ -34,6 +34,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from door.lookalike import skeleton
 from door.storage.errors import (
     AccountLockedError,
     GameNotFoundError,
@@ -83,7 +84,8 @@ def utc_now() -> dt.datetime:
 
 @dataclass(frozen=True)
 class LoginPolicy:
-    """``max_failures`` wrong passwords within ``window`` lock an account for ``lockout``."""
+    """``max_failures`` wrong passwords within ``window`` lock an account for ``lockout``
+    (0: never)."""
 
     max_failures: int = 5
     window: dt.timedelta = dt.timedelta(minutes=15)
@@ -330,7 +332,26 @@ class Store:
             )
         if taken is not None:
             raise _taken(handle)
+        lookalike = await self.lookalike_handle(handle)
+        if lookalike is not None:
+            raise HandleTakenError(
+                f"{handle} looks too much like {lookalike}: please choose another handle."
+            )
         return handle
+
+    async def lookalike_handle(self, name: str, *, reserved: bool = True) -> str | None:
+        """A member's handle (or, with ``reserved``, a reserved one) that looks like
+        ``name`` to a reader (the same TR39 confusable skeleton, door/lookalike.py)."""
+        wanted = skeleton(name)
+        for kept in self.reserved_handles if reserved else ():
+            if skeleton(kept) == wanted:
+                return kept
+        async with self._transaction() as connection:
+            handles = (await connection.scalars(select(accounts.c.handle))).all()
+        for handle in handles:
+            if skeleton(handle) == wanted:
+                return str(handle)
+        return None
 
     async def create_account(self, handle: str, password: str) -> Account:
         """A new account. Raises HandleError (rules), HandleTakenError (someone has it,
@@ -492,7 +513,11 @@ class Store:
                 )
                 .returning(accounts.c.failed_logins)
             )
-            locked = failures is not None and failures >= self.policy.max_failures
+            locked = (
+                self.policy.max_failures > 0
+                and failures is not None
+                and failures >= self.policy.max_failures
+            )
             if locked:
                 await connection.execute(
                     update(accounts)

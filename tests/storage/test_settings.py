@@ -53,7 +53,7 @@ def test_a_url_is_opened_with_the_doors_async_driver(url: str, opened: str) -> N
         ({"url": 5}, "door.toml: database.url must be a string"),
         ({"url": "mysql://u:hunter2@h/db"}, "door.toml: database.url must be empty"),
         ({"url": "sqlite://"}, "door.toml: database.url names no SQLite file"),
-        ({"max_failed_logins": 0}, "database.max_failed_logins must be from 1 to 1000, not 0"),
+        ({"max_failed_logins": -1}, "database.max_failed_logins must be from 0 to 1000, not -1"),
         ({"lockout_seconds": "900"}, "database.lockout_seconds must be a whole number"),
         ({"failed_login_window_seconds": True}, "must be a whole number"),
     ],

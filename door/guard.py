@@ -1,0 +1,83 @@
+"""Limits per source address, checked the moment a connection arrives, before a byte of
+it is read: how many connections one address may hold at once, and how many it may
+open a minute. A door on a public port otherwise lets one address fill every slot.
+
+>>> now = [0.0]
+>>> guard = AddressGuard(max_at_once=2, per_minute=2, clock=lambda: now[0])
+>>> guard.admit("10.0.0.1"), guard.admit("10.0.0.1"), guard.admit("10.0.0.1")
+(None, None, 'Too many connections from your address at once.')
+>>> guard.release("10.0.0.1")
+>>> guard.admit("10.0.0.1")
+'Too many new connections from your address: wait a minute.'
+>>> guard.admit("10.0.0.2") is None
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Final
+
+AT_ONCE_MESSAGE: Final = "Too many connections from your address at once."
+PER_MINUTE_MESSAGE: Final = "Too many new connections from your address: wait a minute."
+PRUNE_EVERY: Final = 1000
+"""Admissions between sweeps that forget addresses with nothing open or recent."""
+
+
+class AddressGuard:
+    """Counts connections per address; ``admit`` says why one is refused, or None."""
+
+    def __init__(
+        self, max_at_once: int, per_minute: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.max_at_once = max_at_once
+        self.per_minute = per_minute
+        self._clock = clock
+        self._open: dict[str, int] = {}
+        self._recent: dict[str, deque[float]] = {}
+        self._admissions = 0
+
+    def admit(self, address: str) -> str | None:
+        """Count a new connection from ``address`` unless it is over a limit; a refused
+        connection is not counted (and must not be released)."""
+        now = self._clock()
+        self._admissions += 1
+        if self._admissions % PRUNE_EVERY == 0:
+            self._prune(now)
+        if self._open.get(address, 0) >= self.max_at_once:
+            return AT_ONCE_MESSAGE
+        recent = self._recent.setdefault(address, deque(maxlen=self.per_minute))
+        while recent and recent[0] <= now - 60:
+            recent.popleft()
+        if len(recent) >= self.per_minute:
+            return PER_MINUTE_MESSAGE
+        recent.append(now)
+        self._open[address] = self._open.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        """A connection ``admit`` counted has closed."""
+        left = self._open.get(address, 0) - 1
+        if left > 0:
+            self._open[address] = left
+        else:
+            self._open.pop(address, None)
+
+    def open_from(self, address: str) -> int:
+        return self._open.get(address, 0)
+
+    def _prune(self, now: float) -> None:
+        for address in [
+            a for a, times in self._recent.items() if not times or times[-1] <= now - 60
+        ]:
+            if address not in self._open:
+                del self._recent[address]
+
+
+def address_of(peername: object) -> str:
+    """The host part of a socket's peer name ("" when there is none)."""
+    if isinstance(peername, tuple) and peername:
+        return str(peername[0])
+    return str(peername or "")
