@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime as dt
 import functools
 import hashlib
 import logging
@@ -322,6 +323,16 @@ ResumeChoice = Literal["resume", "abandon", "later"]
 _RESUME_KEYS: Final[dict[str, ResumeChoice]] = {"r": "resume", "a": "abandon", "l": "later"}
 
 
+def how_long_ago(then: dt.datetime, now: dt.datetime) -> str:
+    """ "just now", "5 minutes ago", "3 hours ago", "2 days ago": how old a saved position is."""
+    seconds = max(0, int((now - then).total_seconds()))
+    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
+        if seconds >= size:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count > 1 else ''} ago"
+    return "just now"
+
+
 async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
     """Tell a caller who logs in about their unfinished game and ask what to do:
     R resume it, A abandon it (a loss, as quitting would be), L leave it for later."""
@@ -333,8 +344,9 @@ async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
     ]
     score = ", ".join(f"{side} {points}" for side, points in zip(sides, game.scores, strict=True))
     when = saved.updated_at.strftime("%Y-%m-%d %H:%M UTC")
+    age = how_long_ago(saved.updated_at, dt.datetime.now(dt.UTC))
     lines = (
-        f"You have a game in progress, last played {when}.",
+        f"You have a game in progress, saved {age} ({when}).",
         f"Hand {max(game.hand_number, 1)}, the score: {score}.",
         "",
         "R  resume it where it stopped",

@@ -297,6 +297,9 @@ class Lobby:
             if saved is not None:
                 hand = max(table.game.hand_number, 1)
                 table.announce(f"Your saved game goes on where it stopped, in hand {hand}.")
+            if kept is not None:
+                # A full disk or a database that is down: the player is told, once.
+                kept.saver.on_trouble = table.announce
 
         try:
             result = await play_against_computer(

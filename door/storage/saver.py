@@ -10,16 +10,20 @@ When the game ends (someone reaches 121) the saver closes it in the store itself
 log and every seated account's statistics. A caller who quits is settled with
 ``forfeit(seat)``. A line that drops settles nothing: the game stays open to resume.
 
-The saver never raises into the game. If the store fails, the saver logs it, stops
-saving that game, and says so in ``failure`` (the game plays on as a guest's would).
+The saver never raises into the game. If a write fails (a full disk, a database that is
+down), the saver logs it once, tells the player once through ``on_trouble`` ("cannot be
+saved right now"), keeps the newest state and tries again, waiting longer each time (up
+to a minute); when a write goes through again, ``on_trouble`` says so. ``failure`` holds
+the last error while writes are failing (None once they work again).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from door.storage.errors import StorageUnavailableError, StoreError
 from door.storage.store import Seat, Store
@@ -27,6 +31,12 @@ from engine.game import Phase
 from engine.record import Action, RecordedGame, Recording
 
 logger = logging.getLogger(__name__)
+
+RETRY_FIRST_SECONDS: Final = 1.0
+RETRY_MAX_SECONDS: Final = 60.0
+CANNOT_SAVE: Final = "Your game cannot be saved right now: the door keeps trying."
+SAVING_AGAIN: Final = "Your game is being saved again."
+FLUSH_POLL_SECONDS: Final = 0.05
 
 
 @dataclass
@@ -67,6 +77,9 @@ class GameSaver:
         self.seats = tuple(seats)
         self.opponent = opponent
         self.failure: StoreError | None = None
+        self.on_trouble: Callable[[str], None] | None = None
+        """Told (once each way) when saving stops working and when it works again."""
+        self.retry_seconds = RETRY_FIRST_SECONDS
         self._current = _SavedGame(game, game_id) if game is not None else None
         # Newest first-unwritten state of each game, oldest game first: a game's states
         # are coalesced, but a finished game's last state is never lost to the next's.
@@ -87,13 +100,14 @@ class GameSaver:
             self._queue[-1] = state
         else:
             self._queue.append(state)
-        if self.failure is None and (self._writer is None or self._writer.done()):
+        if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def flush(self) -> None:
-        """Wait until everything handed over so far is written (or the store failed)."""
-        while self._writer is not None and not self._writer.done():
-            await asyncio.shield(self._writer)
+        """Wait until everything handed over so far is written, or until a write has
+        failed: the saver then goes on trying in the background, and nobody waits."""
+        while self._writer is not None and not self._writer.done() and self.failure is None:
+            await asyncio.wait({self._writer}, timeout=FLUSH_POLL_SECONDS)
 
     async def forfeit(self, seat: int) -> None:
         """The caller in ``seat`` left the game unfinished: it is a loss for their side.
@@ -102,7 +116,7 @@ class GameSaver:
         """
         await self.flush()
         saved = self._current
-        if self.failure is not None or saved is None or saved.game_id is None or saved.settled:
+        if saved is None or saved.game_id is None or saved.settled:
             return
         try:
             await self.store.finish_game(saved.game_id, saved.game.recording, forfeited_by=seat)
@@ -111,27 +125,48 @@ class GameSaver:
             self._failed(error)
 
     async def _write(self) -> None:
-        while self._queue and self.failure is None:
-            saved, recording, over = self._queue.pop(0)
+        """Write what is queued, oldest game first; on a store error keep it queued and
+        try again later, so the newest state is written once the store is back."""
+        while self._queue:
+            saved, recording, over = self._queue[0]
             try:
-                if saved.game_id is None:
-                    saved.game_id = await self.store.start_game(
-                        recording, self.seats, self.opponent
-                    )
-                    logger.info("game %d saved for %s", saved.game_id, self._names())
-                elif not over:
-                    await self.store.save_game(saved.game_id, recording)
-                if over and not saved.settled:
-                    await self.store.finish_game(saved.game_id, recording)
-                    saved.settled = True
+                await self._write_one(saved, recording, over)
             except StoreError as error:
                 self._failed(error)
+                await asyncio.sleep(self.retry_seconds)
+                self.retry_seconds = min(self.retry_seconds * 2, RETRY_MAX_SECONDS)
+                continue
+            if self._queue and self._queue[0][1] is recording:
+                self._queue.pop(0)
+            if self.failure is not None:
+                self._recovered()
+
+    async def _write_one(self, saved: _SavedGame, recording: Recording, over: bool) -> None:
+        if saved.game_id is None:
+            saved.game_id = await self.store.start_game(recording, self.seats, self.opponent)
+            logger.info("game %d saved for %s", saved.game_id, self._names())
+        elif not over:
+            await self.store.save_game(saved.game_id, recording)
+        if over and not saved.settled:
+            await self.store.finish_game(saved.game_id, recording)
+            saved.settled = True
 
     def _failed(self, error: StoreError) -> None:
+        first = self.failure is None
         self.failure = error
-        self._queue.clear()
+        if not first:
+            return
         if not isinstance(error, StorageUnavailableError):  # that one the store logged
-            logger.error("games for %s are no longer saved: %s", self._names(), error)
+            logger.error("games for %s cannot be saved now (retrying): %s", self._names(), error)
+        if self.on_trouble is not None:
+            self.on_trouble(CANNOT_SAVE)
+
+    def _recovered(self) -> None:
+        self.failure = None
+        self.retry_seconds = RETRY_FIRST_SECONDS
+        logger.info("games for %s are saved again", self._names())
+        if self.on_trouble is not None:
+            self.on_trouble(SAVING_AGAIN)
 
     def _names(self) -> str:
         return ", ".join(seat.name for seat in self.seats)

@@ -104,3 +104,23 @@ def play_against_computer_task(
     return asyncio.ensure_future(
         play_against_computer(terminal, options, "Alice", rng=random.Random(5), pause=0, game=game)
     )
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [
+        (5, "just now"),
+        (60, "1 minute ago"),
+        (150, "2 minutes ago"),
+        (7200, "2 hours ago"),
+        (86_400 * 3 + 5, "3 days ago"),
+        (-30, "just now"),
+    ],
+)
+def test_a_resume_offer_says_how_old_the_position_is(seconds: int, said: str) -> None:
+    import datetime as dt
+
+    from door.accounts import how_long_ago
+
+    now = dt.datetime(2026, 11, 24, 12, 0, tzinfo=dt.UTC)
+    assert how_long_ago(now - dt.timedelta(seconds=seconds), now) == said

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
-from door.storage.saver import GameSaver, opponent_kind
+from door.storage.errors import StorageUnavailableError
+from door.storage.saver import CANNOT_SAVE, SAVING_AGAIN, GameSaver, opponent_kind
 from door.storage.store import Seat
 from engine.game import Phase
 from engine.record import RecordedGame
@@ -114,7 +116,7 @@ async def test_a_resumed_game_goes_on_in_its_own_row(database: Database) -> None
 
 
 @run_async
-async def test_a_failing_store_stops_the_saving_but_never_the_game(
+async def test_a_ruined_database_never_stops_the_game(
     sqlite_database: Database,
 ) -> None:
     async with sqlite_database.store() as store:
@@ -140,3 +142,53 @@ def test_statistics_are_kept_by_the_kind_of_opponent() -> None:
     assert opponent_kind(2, 2, "expert") == "people"
     assert opponent_kind(4, 2, "easy") == "people-4p"
     assert opponent_kind(3, 1, "normal") == "computer-normal-3p"
+
+
+class FlakyStore:
+    """The real store, but every write fails while ``broken`` (a full disk, say)."""
+
+    def __init__(self, store: object) -> None:
+        self.store = store
+        self.broken = True
+        self.failed_writes = 0
+
+    def __getattr__(self, name: str) -> object:
+        method = getattr(self.store, name)
+
+        async def call(*args: object, **kwargs: object) -> object:
+            if self.broken:
+                self.failed_writes += 1
+                raise StorageUnavailableError("No space left on device")
+            return await method(*args, **kwargs)
+
+        return call
+
+
+@run_async
+async def test_a_store_that_fails_is_told_once_retried_and_catches_up(database: Database) -> None:
+    async with database.store() as store:
+        ada = await store.create_account("Ada", PASSWORD)
+        flaky = FlakyStore(store)
+        saver = GameSaver(flaky, [Seat("Ada", ada.id), Seat("Computer")], "computer-easy")  # type: ignore[arg-type]
+        told: list[str] = []
+        saver.on_trouble = told.append
+        saver.retry_seconds = 0.01
+        game = RecordedGame(seed=21, on_action=saver.action_taken)
+        seats = players(21)
+        for _ in range(30):
+            _next_action(game, seats)
+            await saver.flush()  # returns at once while writes fail: the game never waits
+        await asyncio.sleep(0.2)
+        assert told == [CANNOT_SAVE]  # told once, however many writes failed
+        assert flaky.failed_writes > 1  # and it kept trying
+        assert await store.load_unfinished_game(ada.id) is None  # nothing written yet
+        flaky.broken = False
+        for _ in range(200):
+            if told[-1] == SAVING_AGAIN:
+                break
+            await asyncio.sleep(0.05)
+        assert told == [CANNOT_SAVE, SAVING_AGAIN]
+        await saver.flush()
+        latest = await store.load_unfinished_game(ada.id)
+    assert latest is not None
+    assert snapshot(latest.resume()) == snapshot(game)  # the newest position, not a stale one
