@@ -92,6 +92,9 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         if getattr(self, "admitted", False) and self.guard is not None:
             self.admitted = False
             self.guard.release(self.address)
+        # telnetlib3's server keeps its protocols listed until the next connection
+        # arrives: let go of the caller's terminal now, so nothing of the session stays.
+        self.terminal = None
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
