@@ -69,6 +69,11 @@ class IdleGuardTerminal:
             await self.inner.flush()
         self.inner.close()
 
+    def discard_typeahead(self) -> int:
+        dropped = len(self._queued)
+        self._queued.clear()
+        return dropped + self.inner.discard_typeahead()
+
     # --- everything else passes straight through --------------------------
 
     @property

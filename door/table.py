@@ -459,6 +459,7 @@ class Person:
                     error = "Type a line to chat, and press RETURN to send it."
 
     async def discard(self) -> list[Card]:
+        self.forget_typeahead()
         game = self.table.game
         assert self.seat is not None
         need = game.discard_count
@@ -504,6 +505,7 @@ class Person:
                 error = _wrong_key(key, "move the bar with the arrows, RETURN marks a card")
 
     async def cut(self) -> int:
+        self.forget_typeahead()
         size = self.table.game.stock_size
         entry = Entry(f"Cut the deck at card number (1-{size}): ", limit=2)
         self.view.entry = entry
@@ -542,6 +544,7 @@ class Person:
                 error = _wrong_key(key, f"type a card number from 1 to {size}")
 
     async def play(self) -> Card:
+        self.forget_typeahead()
         game = self.table.game
         assert self.seat is not None
         cards = self.table.sorted_hand(self.seat.index)
@@ -575,6 +578,7 @@ class Person:
 
     async def count(self) -> int:
         """The points this person claims for the hand on show (manual counting)."""
+        self.forget_typeahead()
         game = self.table.game
         assert game.showing is not None
         title = show_title(*game.showing, self.table.names, self.index)
@@ -613,6 +617,7 @@ class Person:
             error = _wrong_key(key, "press RETURN to go on")
 
     async def play_again(self) -> bool:
+        self.forget_typeahead()
         self.own_panel = self.table.game_over_panel()
         self.own_hand = HandState()
         error = ""
@@ -639,6 +644,13 @@ class Person:
             error = _wrong_key(key, f"wait for {seat.name}, or press p")
 
     # --- keys that work everywhere --------------------------------------------------
+
+    def forget_typeahead(self) -> None:
+        """A decision is about to be asked: keys pressed before its prompt was shown
+        (while the computer thought, say) are not its answer."""
+        dropped = self.terminal.discard_typeahead()
+        if dropped:
+            logger.debug("%s: %d key(s) typed ahead of a decision dropped", self.name, dropped)
 
     async def next_key(self, *, typing: str | None = None, quit_key: bool = True) -> Key:
         """The next key for the current step, once the keys that work everywhere are

@@ -91,6 +91,12 @@ class Terminal(Protocol):
         """The next key; raises Disconnected once the line has dropped."""
         ...
 
+    def discard_typeahead(self) -> int:
+        """Forget the keys that have arrived and not been read (a decision about to be
+        asked must not be answered by keys pressed before it was shown); returns how
+        many. A dropped line stays dropped."""
+        ...
+
     def write(self, text: str) -> None:
         """Queue ``text``, encoded in the current charset. Never raises; after the line has
         dropped the text is discarded and the next ``read_key``/``flush`` raises."""
@@ -248,6 +254,18 @@ class StreamTerminal:
             self._keys.put_nowait(None)
             raise Disconnected("the caller's line has dropped")
         return key
+
+    def discard_typeahead(self) -> int:
+        dropped = 0
+        hung_up = False
+        while not self._keys.empty():
+            if self._keys.get_nowait() is None:
+                hung_up = True
+            else:
+                dropped += 1
+        if hung_up:
+            self._keys.put_nowait(None)  # the end marker stays for the next read
+        return dropped
 
     def write(self, text: str) -> None:
         # Output is gathered until flush(): a screen drawn in many small writes

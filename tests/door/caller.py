@@ -39,12 +39,19 @@ class KeyboardTerminal(FakeTerminal):
         super().__init__(*args, **kwargs)
         self.pressed = 0
         self.read = 0
+        self.dropped = 0
         self.reading = False
 
     def press(self, *keys: Key | str) -> None:
         for key in keys:
             self.pressed += 1 if isinstance(key, Key) else len(key)
             self.push_keys(key)
+
+    def discard_typeahead(self) -> int:
+        dropped = super().discard_typeahead()
+        self.read += dropped  # dropped keys count as taken: the door waits for the next
+        self.dropped += dropped
+        return dropped
 
     async def read_key(self) -> Key:
         self.reading = True

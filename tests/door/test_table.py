@@ -431,3 +431,34 @@ async def test_play_again_starts_a_new_game_where_the_loser_deals() -> None:
 def test_the_scripted_caller_refuses_an_unknown_status() -> None:
     with pytest.raises(AssertionError):
         answer("nothing to press here")
+
+
+@run_async
+async def test_keys_typed_while_the_computer_thinks_do_not_answer_the_next_question() -> None:
+    terminal = KeyboardTerminal()
+    tables: list[Any] = []
+    options = GameOptions(level="easy")
+    task = asyncio.ensure_future(
+        play_against_computer(
+            terminal,
+            options,
+            "Alice",
+            rng=StackedRandom(*KNOWN_SHOW),
+            pause=0.3,  # the computer takes its time over its throw
+            on_table=tables.append,
+        )
+    )
+    await until_status(terminal, task, "RETURN mark")
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER)
+    assert "RETURN throw" in terminal.status
+    # RETURN throws; "1" and RETURN are typed ahead, before the cut is asked.
+    terminal.press(Key.ENTER, "1", Key.ENTER)
+    await terminal.settle()
+    await terminal.until_waiting(task)
+    game = tables[0].game
+    assert "RETURN cut" in terminal.status
+    assert game.starter is None  # the typed-ahead "1" did not cut the deck
+    assert terminal.dropped == 2
+    await press(terminal, task, "3", Key.ENTER)  # keys pressed once it is asked do cut
+    assert game.starter is not None
+    task.cancel()
