@@ -525,13 +525,12 @@ class Person:
                 selected = moved + 1
                 entry.text = str(selected)
             elif _digit(key) is not None:
-                longer, alone = entry.text + key.char, key.char
-                if 1 <= int(longer) <= size and len(longer) <= 2:
-                    entry.text = longer
-                elif 1 <= int(alone) <= size:
-                    entry.text = alone
-                else:
-                    error = f"Pick a card from 1 to {size}."
+                typed = entry.text + key.char
+                if 1 <= int(typed) <= size:
+                    entry.text = typed
+                else:  # say so, rather than quietly taking the last digit alone
+                    entry.text = ""
+                    error = f"There is no card {int(typed)}: type a number from 1 to {size}."
                 selected = int(entry.text) if entry.text else None
             elif key in DESELECT_KEYS:
                 entry.text = entry.text[:-1]

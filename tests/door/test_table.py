@@ -462,3 +462,21 @@ async def test_keys_typed_while_the_computer_thinks_do_not_answer_the_next_quest
     await press(terminal, task, "3", Key.ENTER)  # keys pressed once it is asked do cut
     assert game.starter is not None
     task.cancel()
+
+
+@run_async
+async def test_a_card_number_past_the_deck_is_said_not_quietly_shortened() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, StackedRandom(*KNOWN_SHOW))
+    await until_status(terminal, task, "RETURN mark")
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)
+    assert "RETURN cut" in terminal.status
+    for typed in ("41", "99"):
+        await press(terminal, task, *typed)
+        assert terminal.message == f"There is no card {typed}: type a number from 1 to 40."
+        assert terminal.display[21].rstrip().endswith("(1-40): __")  # nothing is picked
+        await press(terminal, task, Key.ENTER)
+        assert "First pick a card" in terminal.message  # and RETURN does not cut
+    await press(terminal, task, "4", Key.ENTER)
+    assert terminal.shows("You cut card 4")
+    task.cancel()
