@@ -137,6 +137,8 @@ class Lobby:
         """Act on a key at the lobby; False means the caller is leaving."""
         member, choices, char = self.member, self.choices, key.char.lower()
         if char == "q" or key == Key.CTRL_C:
+            if not await self.confirm("Leave the door? Press Y to leave, N to stay."):
+                return None
             if member.challenge is not None:
                 self.presence.withdraw(member.challenge)
             return False
@@ -407,11 +409,36 @@ class Lobby:
         elif char == "h":
             # The caller is player 1 and the sysop player 2, as the door has always had it.
             self.send_challenge([target, member])
-        else:
+        elif await self.confirm(f"Disconnect {target.name}? Press Y to disconnect, N not to."):
             await disconnect(target)
             presence.notice(f"{member.name} disconnected {target.name}.")
 
     # --- typing and picking ------------------------------------------------------------
+
+    async def confirm(self, question: str) -> bool:
+        """Ask ``question`` on the lobby's message line: True for Y, False for N or Esc
+        (every key that cannot be undone asks first)."""
+        view = self.view
+        error = ""
+        try:
+            while True:
+                view.message = error or question
+                view.error = bool(error)
+                view.status = "Y yes  N or Esc no"
+                key = await self.next_key()
+                if key is None:
+                    continue
+                char = key.char.lower() if key.is_printable else ""
+                if char == "y":
+                    return True
+                if char == "n" or key == Key.ESCAPE:
+                    return False
+                if key == Key.CTRL_L:
+                    self.renderer.invalidate()
+                else:
+                    error = f"{question} (Y or N)"
+        finally:
+            view.message, view.error, view.status = "", False, _STATUS
 
     async def read_line(self, prompt: str) -> str | None:
         """A line typed at the bottom of the lobby; None if Esc (or a game) cut it off."""

@@ -74,6 +74,8 @@ def test_sign_up_over_telnet_then_log_in_over_ssh_by_password_and_then_by_key(
             await telnet.send("x")
             await telnet.wait_for("Press a key from the menu")
             await telnet.send("q")
+            await telnet.wait_for("Leave the door?")
+            await telnet.send("y")
             await telnet.wait_for("Goodbye")
 
             # Over SSH the handle is the user name; the key the client offers first logs

@@ -244,6 +244,8 @@ def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None
         await caller.start(args)
         await caller.wait_for("Welcome, Stud!", timeout=30)
         await caller.send("q")
+        await caller.wait_for("Leave the door?")
+        await caller.send("y")
         code = await asyncio.wait_for(caller.process.wait(), 10)
         return caller.text, code
 

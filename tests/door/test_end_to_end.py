@@ -37,6 +37,8 @@ async def play_one_game(caller: Caller) -> str:
             await caller.send("n")
             await caller.wait_for("Play the computer")
             await caller.send("q")
+            await caller.wait_for("Leave the door?")
+            await caller.send("y")
             await caller.wait_for("Thanks for playing")
             return over
         for key in answer(status):

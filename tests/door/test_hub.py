@@ -77,6 +77,8 @@ def test_a_door_caller_and_a_telnet_caller_chat_and_play_through_the_hub(tmp_pat
         await ada.send("\r")
         await ada.wait_for("Press a key from the menu")
         await ada.send("q")
+        await ada.wait_for("Leave the door?")
+        await ada.send("y")
         code = await asyncio.wait_for(ada.process.wait(), 10)
         record = await door.records.store.stats_for("Ada")  # type: ignore[union-attr]
         stop.set()

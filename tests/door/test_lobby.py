@@ -398,6 +398,9 @@ async def test_the_sysop_pages_a_caller_into_chat_and_can_disconnect_them() -> N
     sysop.press("b", "Hello all", Key.ENTER)
     await until(lambda: "*** Sysop: Hello all" in screen(alice))
     sysop.press("k", "2")
+    await until(lambda: "Disconnect Alice? Press Y to disconnect" in screen(sysop))
+    assert not alice_task.done()  # nothing happens before the sysop says yes
+    sysop.press("y")
     await until(lambda: alice_task.done())
     assert b"The sysop has disconnected you." in alice.output
     await until(lambda: "Sysop disconnected Alice." in screen(sysop))
@@ -415,4 +418,21 @@ async def test_a_name_in_use_or_the_sysops_is_asked_again(name: str) -> None:
     await until(lambda: "Please choose another name." in screen(other))
     other.press("Dave", Key.ENTER)
     await until(lambda: "Welcome, Dave!" in screen(other))
+    await door.close()
+
+
+@run_async
+async def test_q_in_the_lobby_asks_before_leaving() -> None:
+    door = Callers()
+    alice, task = door.call("Alice")
+    await in_lobby(alice)
+    alice.press("q")
+    await until(lambda: "Leave the door? Press Y to leave, N to stay." in screen(alice))
+    alice.press("n")
+    await until(lambda: "Leave the door?" not in screen(alice))
+    await asyncio.sleep(0.05)
+    assert not task.done() and door.presence.find("Alice") is not None
+    alice.press("q", "y")
+    await until(lambda: task.done())
+    assert door.presence.find("Alice") is None
     await door.close()
