@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import textwrap
 import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Final, NamedTuple
@@ -185,6 +186,11 @@ class Canvas:
 _MAX_GAP: Final = 4
 
 
+def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:
+    """Whether a terminal of ``size`` (cols, rows) cannot show a screen of ``needed``."""
+    return size[0] < needed[0] or size[1] < needed[1]
+
+
 class Renderer:
     """Sends canvases to one terminal, each as the difference from the last one sent.
 
@@ -274,6 +280,9 @@ class Renderer:
     def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
         terminal = self._terminal
         self._last = (canvas, cursor)
+        if too_small(terminal.size, (canvas.cols, canvas.rows)):
+            self._ask_to_grow(terminal, canvas)
+            return
         palette = Palette(terminal.color_mode)
         if self._sent_for != (terminal.charset, terminal.color_mode):
             self.invalidate()
@@ -351,6 +360,21 @@ class Renderer:
         text = "".join(out)
         if text:
             terminal.write(text)
+
+    def _ask_to_grow(self, terminal: Terminal, canvas: Canvas) -> None:
+        """A window under 80x24 cannot show the door: say so, in words that fit it, and
+        repaint whole once it is large enough (keys wait meanwhile: door/inbox.py)."""
+        cols, rows = terminal.size
+        text = (
+            f"Your window is {cols}x{rows}. Cribbage Door needs at least "
+            f"{canvas.cols}x{canvas.rows}: please make it larger. The game waits for you."
+        )
+        width = max(10, cols - 1)
+        lines = textwrap.wrap(text, width)[: max(1, rows - 1)]
+        reset = RESET if Palette(terminal.color_mode).enabled else ""
+        terminal.write(reset + CLEAR_SCREEN + "\r\n".join(lines))
+        self._sent = None  # the whole screen is painted again when it fits
+        self._cursor_shown = None
 
     def _place_cursor(
         self,

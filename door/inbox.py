@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from door.canvas import too_small
 from door.keys import Key
 from door.terminal import Terminal
 
@@ -52,7 +53,12 @@ class Inbox:
                 if current is not None and current.cancelling():
                     raise asyncio.CancelledError  # ours, not the read's: pass it on
         if reading.done() and not reading.cancelled():
-            return reading.result()  # a key that arrived with the wake-up is not lost
+            key = reading.result()  # a key that arrived with the wake-up is not lost
+            if too_small(self.terminal.size):
+                # The caller cannot see the screen: the key answers nothing, and the
+                # screen redraws (as the request to grow the window).
+                return None
+            return key
         self._woken.clear()
         return None
 

@@ -134,7 +134,7 @@ def test_a_storm_of_resizes_is_one_task_and_one_repaint() -> None:
         sink.stuck = True
         tasks_before = len(asyncio.all_tasks())
         for number in range(5000):
-            terminal.resize(60 + number % 20, 24)
+            terminal.resize(80 + number % 20, 24)  # sizes that fit: each repaint is the frame
         tasks_during = len(asyncio.all_tasks()) - tasks_before
         held = len(sink.data)
         sink.release()

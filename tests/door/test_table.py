@@ -480,3 +480,23 @@ async def test_a_card_number_past_the_deck_is_said_not_quietly_shortened() -> No
     await press(terminal, task, "4", Key.ENTER)
     assert terminal.shows("You cut card 4")
     task.cancel()
+
+
+@run_async
+async def test_a_window_under_80x24_is_asked_to_grow_and_the_game_waits() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, StackedRandom(*KNOWN_SHOW))
+    await until_status(terminal, task, "RETURN mark")
+    terminal.resize(60, 20)
+    await terminal.until_waiting(task)
+    words = " ".join(" ".join(terminal.display).split())
+    assert "Your window is 60x20. Cribbage Door needs at least 80x24" in words
+    assert "The game waits for you." in words
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)  # unseen: ignored
+    terminal.resize(80, 24)
+    await press(terminal, task, Key.CTRL_L)
+    assert "RETURN mark" in terminal.status  # still the discard, nothing thrown
+    assert terminal.display[HAND_CARDS + 1][hand_card(0) : hand_card(6) - 1] == (
+        "│2♣ │ │3♣ │ │4♠ │ │7♦ │ │9♥ │ │K♠ │"
+    )
+    task.cancel()
