@@ -1393,9 +1393,10 @@ class Table:
         number = game.hand_number + (1 if upcoming else 0)
         runs = "exact runs" if self.options.runs == "exact" else "free runs"
         counting = f"{self.options.counting} count"
-        level = self.options.level
+        # The computer's level says something only where the computer plays.
+        level = f" · {self.options.level}" if not all(s.human for s in self.seats) else ""
         self.header = (
-            f"Hand {number} · {runs} · {counting} · {level}",
+            f"Hand {number} · {runs} · {counting}{level}",
             f"Hand {number} · {runs} · {counting}",
             f"Hand {number}",
         )

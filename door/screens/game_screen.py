@@ -65,7 +65,10 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
     canvas = Canvas()
     game, names, panel, viewer = view.game, view.names, view.panel, view.viewer
     sides = side_names(names, game.sides)
-    dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.side_of(game.dealer)
+    # Once the crib is counted the engine has already passed the deal on; while that
+    # count is on screen, the hand's dealer is still the one who owns the crib.
+    hand_dealer = panel.seat if isinstance(panel, ShowPanel) and panel.is_crib else game.dealer
+    dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.side_of(hand_dealer)
     draw_header(canvas, sides, game.scores, dealer, view.header)
     draw_board(canvas, BOARD_TOP, game.scores, game.previous_scores, sides)
     if isinstance(panel, ShowPanel):

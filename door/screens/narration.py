@@ -73,7 +73,8 @@ def describe(event: Event, names: Sequence[str], viewer: int | None = CALLER_SEA
     if isinstance(event, Discarded):
         if event.seat == viewer:
             return ""  # the table says which cards the viewer threw
-        return f"{names[event.seat]} throws {event.count} cards to the crib."
+        cards = "a card" if event.count == 1 else f"{event.count} cards"
+        return f"{names[event.seat]} throws {cards} to the crib."
     if isinstance(event, StarterCut):
         who = named(event.cutter)
         return (
