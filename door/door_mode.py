@@ -40,6 +40,7 @@ import sys
 import termios
 import tty
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -298,25 +299,35 @@ async def _stdio_terminal() -> StreamTerminal:
     return console_terminal(sys.stdin.fileno(), sys.stdout.fileno())
 
 
-async def _telnet_terminal(handle: int, limits: dict[str, Any]) -> StreamTerminal:
+@dataclass
+class TelnetStreams:
+    """telnetlib3's streams over a socket the BBS handed over; ``done`` ends the session."""
+
+    reader: Any
+    writer: Any
+    done: asyncio.Event
+
+
+async def inherited_telnet(handle: int) -> TelnetStreams:
     """Telnet over the inherited socket ``handle``: the same protocol as the door's own
     telnet listener, on a duplicate of the descriptor, so closing it never touches the
-    BBS's own (and no shutdown() is ever sent)."""
-    from door.telnet import DoorTelnetServer, terminal_for
+    BBS's own (and no shutdown() is ever sent). Raises ConnectionError_."""
+    from door.telnet import DoorTelnetServer
 
     try:
         sock = socket.socket(fileno=os.dup(handle))
     except OSError as error:
         raise ConnectionError_(f"comm handle {handle} cannot be used ({error})") from None
     sock.setblocking(False)
-    ready: asyncio.Future[StreamTerminal] = asyncio.get_running_loop().create_future()
+    ready: asyncio.Future[TelnetStreams] = asyncio.get_running_loop().create_future()
 
     async def shell(reader: Any, writer: Any) -> None:
-        terminal = terminal_for(reader, writer, **limits)
-        ready.set_result(terminal)
-        # The session runs elsewhere; the shell lives as long as the terminal.
-        while terminal.connected:
-            await asyncio.sleep(0.5)
+        streams = TelnetStreams(reader, writer, asyncio.Event())
+        ready.set_result(streams)
+        # The session runs elsewhere: the shell lasts until it is done or the line closes.
+        while not streams.done.is_set() and not writer.transport.is_closing():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(streams.done.wait(), 0.5)
 
     protocol = DoorTelnetServer(shell=shell, encoding=False, connect_maxwait=1.5, timeout=False)
     await asyncio.get_running_loop().connect_accepted_socket(lambda: protocol, sock)
@@ -324,3 +335,10 @@ async def _telnet_terminal(handle: int, limits: dict[str, Any]) -> StreamTermina
         return await asyncio.wait_for(ready, 30)
     except TimeoutError:
         raise ConnectionError_(f"comm handle {handle}: no telnet session came up") from None
+
+
+async def _telnet_terminal(handle: int, limits: dict[str, Any]) -> StreamTerminal:
+    from door.telnet import terminal_for
+
+    streams = await inherited_telnet(handle)
+    return terminal_for(streams.reader, streams.writer, **limits)

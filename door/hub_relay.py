@@ -16,7 +16,6 @@ import contextlib
 import logging
 import os
 import signal
-import socket
 import sys
 from collections.abc import Callable
 from typing import Any, Final, Protocol
@@ -225,24 +224,10 @@ class _TelnetLine:
 
 
 async def _telnet_line(handle: int) -> _TelnetLine:
-    """Telnet over the BBS's socket, as in door mode (door_mode._telnet_terminal)."""
-    from door.door_mode import ConnectionError_
-    from door.telnet import DoorTelnetServer
+    """Telnet over the BBS's socket, as in door mode."""
+    from door.door_mode import inherited_telnet
 
-    try:
-        sock = socket.socket(fileno=os.dup(handle))
-    except OSError as error:
-        raise ConnectionError_(f"comm handle {handle} cannot be used ({error})") from None
-    sock.setblocking(False)
-    ready: asyncio.Future[_TelnetLine] = asyncio.get_running_loop().create_future()
-
-    async def shell(reader: Any, writer: Any) -> None:
-        done = asyncio.Event()
-        line = _TelnetLine(reader, writer, done)
-        writer.protocol.terminal = line  # window-size changes reach the line
-        ready.set_result(line)
-        await done.wait()
-
-    protocol = DoorTelnetServer(shell=shell, encoding=False, connect_maxwait=1.5, timeout=False)
-    await asyncio.get_running_loop().connect_accepted_socket(lambda: protocol, sock)
-    return await asyncio.wait_for(ready, 30)
+    streams = await inherited_telnet(handle)
+    line = _TelnetLine(streams.reader, streams.writer, streams.done)
+    streams.writer.protocol.terminal = line  # window-size changes reach the line
+    return line

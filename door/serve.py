@@ -11,7 +11,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,73 +54,51 @@ def _bound(server: Any) -> tuple[str, int]:
 
 
 async def start_listeners(door: Door, config: Config) -> Listening:
-    """Open the configured listeners; raises ConfigError naming the key for a port in use."""
+    """Open the configured listeners; raises ConfigError naming the key for a port in use
+    (closing whatever had opened)."""
     from door.ssh import start_ssh
     from door.telnet import start_telnet
 
-    server = config.server
+    server, host = config.server, config.server.host
+    # (the field of Listening, the config key, its port, how to open it)
+    wanted: list[tuple[str, str, int, Callable[[], Awaitable[Any]]]] = [
+        ("telnet", "server.telnet_port", server.telnet_port,
+         lambda: start_telnet(door, host, server.telnet_port)),
+        ("ssh", "server.ssh_port", server.ssh_port,
+         lambda: start_ssh(door, host, server.ssh_port, server.data_path,
+                           server.ssh_legacy_algorithms)),
+        ("rlogin", "rlogin.port", config.rlogin.port, lambda: _start_rlogin(door, config)),
+        ("web", "web.port", config.web.port, lambda: _start_web(door, config)),
+    ]  # fmt: skip
     listening = Listening()
-    try:
-        if server.telnet_port:
-            telnet = await start_telnet(door, server.host, server.telnet_port)
-            listening.servers.append(telnet)
-            listening.telnet = _bound(telnet)
-    except OSError as error:
-        raise ConfigError(
-            f"server.telnet_port: cannot listen on {server.host}:{server.telnet_port}"
-            f" ({error.strerror or error})"
-        ) from None
-    try:
-        if server.ssh_port:
-            ssh = await start_ssh(
-                door,
-                server.host,
-                server.ssh_port,
-                server.data_path,
-                server.ssh_legacy_algorithms,
-            )
-            listening.servers.append(ssh)
-            listening.ssh = _bound(ssh)
-    except OSError as error:
-        for opened in listening.servers:
-            opened.close()
-        raise ConfigError(
-            f"server.ssh_port: cannot listen on {server.host}:{server.ssh_port}"
-            f" ({error.strerror or error})"
-        ) from None
-    try:
-        if config.rlogin.port:
-            from door.rlogin import start_rlogin
-
-            rlogin = await start_rlogin(
-                door, server.host, config.rlogin.port, config.rlogin.system_by_address
-            )
-            listening.servers.append(rlogin)
-            listening.rlogin = _bound(rlogin)
-    except OSError as error:
-        for opened in listening.servers:
-            opened.close()
-        raise ConfigError(
-            f"rlogin.port: cannot listen on {server.host}:{config.rlogin.port}"
-            f" ({error.strerror or error})"
-        ) from None
-    try:
-        if config.web.port:
-            from door.web import start_web
-
-            web_server = await start_web(
-                door, server.host, config.web.port, config.web.allowed_origins
-            )
-            listening.servers.append(web_server)
-            listening.web = _bound(web_server)
-    except OSError as error:
-        for opened in listening.servers:
-            opened.close()
-        raise ConfigError(
-            f"web.port: cannot listen on {server.host}:{config.web.port}"
-            f" ({error.strerror or error})"
-        ) from None
+    for name, key, port, start in wanted:
+        if not port:
+            continue
+        try:
+            opened = await start()
+        except OSError as error:
+            for earlier in listening.servers:
+                earlier.close()
+            raise ConfigError(
+                f"{key}: cannot listen on {host}:{port} ({error.strerror or error})"
+            ) from None
+        listening.servers.append(opened)
+        setattr(listening, name, _bound(opened))
     return listening
+
+
+async def _start_rlogin(door: Door, config: Config) -> Any:
+    from door.rlogin import start_rlogin
+
+    rlogin = config.rlogin
+    return await start_rlogin(door, config.server.host, rlogin.port, rlogin.system_by_address)
+
+
+async def _start_web(door: Door, config: Config) -> Any:
+    from door.web import start_web  # aiohttp is loaded only by a door that serves the web
+
+    web = config.web
+    return await start_web(door, config.server.host, web.port, web.allowed_origins)
 
 
 def prepare_computer_player() -> None:

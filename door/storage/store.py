@@ -211,6 +211,29 @@ class LeaderboardEntry:
         return self.wins / self.games if self.games else 0.0
 
 
+async def _insert_account(
+    connection: AsyncConnection,
+    handle: str,
+    password_hash: str,
+    now: dt.datetime,
+    last_login_at: dt.datetime | None = None,
+) -> int:
+    """A new row in accounts; raises IntegrityError when the handle is taken."""
+    account_id = await connection.scalar(
+        accounts.insert()
+        .values(
+            handle=handle,
+            handle_key=handle_key(handle),
+            password_hash=password_hash,
+            created_at=now,
+            last_login_at=last_login_at,
+        )
+        .returning(accounts.c.id)
+    )
+    assert account_id is not None
+    return int(account_id)
+
+
 class Store:
     """The database behind the door. Create with ``await Store.open(url)``."""
 
@@ -362,19 +385,9 @@ class Store:
         now = self._clock()
         try:
             async with self._transaction() as connection:
-                account_id = await connection.scalar(
-                    accounts.insert()
-                    .values(
-                        handle=handle,
-                        handle_key=handle_key(handle),
-                        password_hash=password_hash,
-                        created_at=now,
-                    )
-                    .returning(accounts.c.id)
-                )
+                account_id = await _insert_account(connection, handle, password_hash, now)
         except IntegrityError:
             raise _taken(handle) from None
-        assert account_id is not None
         logger.info("new account %r", handle)
         return Account(account_id, handle, now)
 
@@ -395,16 +408,8 @@ class Store:
         for handle in handle_candidates(alias, self.reserved_handles):
             try:
                 async with self._transaction() as connection:
-                    account_id = await connection.scalar(
-                        accounts.insert()
-                        .values(
-                            handle=handle,
-                            handle_key=handle_key(handle),
-                            password_hash=password_hash,
-                            created_at=now,
-                            last_login_at=now,
-                        )
-                        .returning(accounts.c.id)
+                    account_id = await _insert_account(
+                        connection, handle, password_hash, now, last_login_at=now
                     )
                     await connection.execute(
                         bbs_users.insert().values(
@@ -421,7 +426,6 @@ class Store:
                 if found is not None:
                     return found
                 continue
-            assert account_id is not None
             logger.info("new account %r for %r of %r", handle, user_id, system)
             return Account(account_id, handle, now, now)
         raise HandleTakenError(f"No handle like {alias!r} is free.")
