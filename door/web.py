@@ -29,12 +29,15 @@ from aiohttp import WSMsgType, web
 from door.charset import Charset
 from door.guard import address_of
 from door.logtext import escaped
+from door.ratelimit import TokenBucket
 from door.session import Caller
 from door.terminal import StreamTerminal
 
 logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES: Final = 4096
+RESIZES_PER_SECOND: Final = 20.0
+RESIZE_BURST: Final = 50
 TELNET_SUBPROTOCOLS: Final = ("telnet", "binary")
 STATIC_FILES: Final = {
     "xterm.mjs": "text/javascript",
@@ -65,6 +68,9 @@ class _PageSource:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.terminal: StreamTerminal | None = None
+        # A page resizes a few times a second at most; a script sending thousands is
+        # refused the surplus (each would be a repaint).
+        self.resizes = TokenBucket(RESIZES_PER_SECOND, RESIZE_BURST)
 
     async def read(self) -> bytes:
         while True:
@@ -82,7 +88,7 @@ class _PageSource:
             cols, rows = int(size["cols"]), int(size["rows"])
         except (ValueError, TypeError, KeyError):
             return  # not a message this page sends: ignore it
-        if self.terminal is not None:
+        if self.terminal is not None and self.resizes.take():
             self.terminal.resize(cols, rows)
 
 
@@ -120,6 +126,9 @@ class _TelnetOverWebSocket(asyncio.Transport):
         self.peer = peer
         self.closing = False
         self._sends: set[asyncio.Task[None]] = set()
+        self.reading = asyncio.Event()
+        """Clear while telnetlib3's reader holds too much: frames wait in the socket."""
+        self.reading.set()
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if self.closing or not data:
@@ -143,10 +152,10 @@ class _TelnetOverWebSocket(asyncio.Transport):
             asyncio.get_running_loop().create_task(self.ws.close())
 
     def pause_reading(self) -> None:
-        pass
+        self.reading.clear()
 
     def resume_reading(self) -> None:
-        pass
+        self.reading.set()
 
     def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
         pass
@@ -268,6 +277,9 @@ async def _serve_telnet_tunnel(door: Any, ws: web.WebSocketResponse, peer: Any, 
     protocol.connection_made(transport)
     try:
         async for message in ws:
+            # The protocol pauses "reading" when the caller sends faster than the door
+            # takes keys: then the next frame waits in the WebSocket, not in memory.
+            await transport.reading.wait()
             if message.type == WSMsgType.BINARY:
                 protocol.data_received(bytes(message.data))
             elif message.type == WSMsgType.TEXT:
