@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chromium for the browser tests (tests/door/test_web.py drive it with Playwright, pointed
+# Chromium for the browser tests (tests/door/transports/test_web.py drive it with Playwright, pointed
 # at the system's browser: nothing is downloaded by the tests themselves). Installs
 # Debian's package when this is a root Debian machine without it; otherwise says why and
 # the browser tests skip with that reason. Always exits 0.

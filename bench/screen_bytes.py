@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from door.keys import Key  # noqa: E402
-from door.table import GameOptions, play_against_computer  # noqa: E402
+from door.table.flow import GameOptions, play_against_computer  # noqa: E402
+from door.term.keys import Key  # noqa: E402
 from tests.door.caller import KeyboardTerminal, play_through  # noqa: E402
 
 TERMINAL_TYPES = {"UTF-8": "xterm-256color", "CP437": "ansi", "ASCII": "dumb"}

@@ -34,10 +34,10 @@ def player_factory(kind: str) -> PlayerFactory:
 
 def build_parser() -> argparse.ArgumentParser:
     from door import version
-    from door.door_mode import add_door_arguments
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments
     from door.setup_files import add_init_arguments
+    from door.transports.door_mode import add_door_arguments
 
     parser = argparse.ArgumentParser(
         prog="cribbage-door",
@@ -174,7 +174,7 @@ def sysop_password_command() -> int:
     """Ask twice for a password (without echo) and print the config line with its hash."""
     import getpass
 
-    from door.sysop import hash_password
+    from door.app.sysop import hash_password
 
     password = getpass.getpass("Sysop password: ")
     if len(password) < 8:
@@ -194,11 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "winprob":
         return winprob_command(args)
     if args.command == "console":
-        from door.console import console_command
+        from door.transports.console import console_command
 
         return console_command(args)
     if args.command == "door":
-        from door.door_mode import door_command
+        from door.transports.door_mode import door_command
 
         return door_command(args)
     if args.command in ("init", "systemd-unit"):

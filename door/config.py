@@ -40,7 +40,7 @@ class ServerConfig:
     idle_timeout_seconds: int = 300
     # Old ciphers and key exchange for cryptlib-based BBS clients (SyncTERM).
     ssh_legacy_algorithms: bool = False
-    # What one connection may cost the others (door/guard.py, door/ratelimit.py).
+    # What one connection may cost the others (door/defence/guard.py, door/defence/ratelimit.py).
     key_rate: float = 40.0  # keys a second a caller may send; faster ones are dropped
     key_burst: int = 100  # keys at once (a pasted line) before the rate applies
     output_stall_seconds: int = 120  # a caller who reads nothing this long is hung up on
@@ -86,7 +86,7 @@ class SysopConfig:
 
 @dataclass(frozen=True)
 class RloginConfig:
-    """RLogin for linked BBSes and door nodes (door/rlogin.py). ``port`` 0 is off;
+    """RLogin for linked BBSes and door nodes (door/transports/rlogin.py). ``port`` 0 is off;
     ``systems`` maps each address allowed to connect to its system tag, under which its
     callers' records are kept."""
 
@@ -100,7 +100,7 @@ class RloginConfig:
 
 @dataclass(frozen=True)
 class WebConfig:
-    """The door in a browser (door/web.py). ``port`` 0 is off. ``allowed_origins`` lists
+    """The door in a browser (door/transports/web.py). ``port`` 0 is off. ``allowed_origins`` lists
     other sites whose pages may open the door's WebSocket (e.g. a BBS's web front end,
     "https://bbs.example"); the door's own page always may."""
 

@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from door import thinking, version
+from door import version
+from door.app.records import Records
+from door.app.server import Door
 from door.config import Config, ConfigError, load_config, with_overrides
 from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
-from door.records import Records
-from door.server import Door
 from door.storage.settings import database_url, redact_url
+from door.table import computer as thinking
 from door.texts import use_texts_dir
 
 logger = logging.getLogger("door")
@@ -56,8 +57,8 @@ def _bound(server: Any) -> tuple[str, int]:
 async def start_listeners(door: Door, config: Config) -> Listening:
     """Open the configured listeners; raises ConfigError naming the key for a port in use
     (closing whatever had opened)."""
-    from door.ssh import start_ssh
-    from door.telnet import start_telnet
+    from door.transports.ssh import start_ssh
+    from door.transports.telnet import start_telnet
 
     server, host = config.server, config.server.host
     # (the field of Listening, the config key, its port, how to open it)
@@ -88,14 +89,16 @@ async def start_listeners(door: Door, config: Config) -> Listening:
 
 
 async def _start_rlogin(door: Door, config: Config) -> Any:
-    from door.rlogin import start_rlogin
+    from door.transports.rlogin import start_rlogin
 
     rlogin = config.rlogin
     return await start_rlogin(door, config.server.host, rlogin.port, rlogin.system_by_address)
 
 
 async def _start_web(door: Door, config: Config) -> Any:
-    from door.web import start_web  # aiohttp is loaded only by a door that serves the web
+    from door.transports.web import (
+        start_web,  # aiohttp is loaded only by a door that serves the web
+    )
 
     web = config.web
     return await start_web(door, config.server.host, web.port, web.allowed_origins)

@@ -6,7 +6,7 @@ import dataclasses
 
 from engine.events import CardPlayed, GameOver, GoSaid, Pegged, ShowScored
 from engine.gamelog import game_log
-from tests.storage.games import played_game
+from tests.door.storage.games import played_game
 
 
 def test_the_log_tells_every_play_and_peg_in_order_and_the_result() -> None:

@@ -1,5 +1,5 @@
 """The account screens drawn from their state: the log-in and sign-up forms, a caller's
-statistics and the leaderboard. Pure: each function fills a Canvas; door/accounts.py runs
+statistics and the leaderboard. Pure: each function fills a Canvas; door/app/accounts.py runs
 the screens.
 
 ::
@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from door.canvas import Canvas
 from door.screens import theme
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
 from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
+from door.term.canvas import Canvas
 
 FORM_TOP: Final = 3
 FORM_LEFT: Final = 8

@@ -28,8 +28,8 @@ import functools
 from collections.abc import Sequence
 from typing import Final
 
-from door.canvas import Canvas, Cell
 from door.screens import theme
+from door.term.canvas import Canvas, Cell
 
 BOARD_HEIGHT: Final = 7
 BOARD_WIDTH: Final = 80

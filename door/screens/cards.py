@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from door.canvas import Canvas, Color, Style
 from door.screens import theme
+from door.term.canvas import Canvas, Color, Style
 from engine.cards import Card, Rank
 
 CARD_WIDTH: Final = 5

@@ -11,8 +11,6 @@ import textwrap
 from dataclasses import dataclass
 from typing import Final
 
-from door.ansi import sanitize
-from door.canvas import Canvas, Style
 from door.screens import theme
 from door.screens.layout import (
     ENTRY_ROW,
@@ -22,6 +20,8 @@ from door.screens.layout import (
     SCREEN_COLS,
     TEXT_WIDTH,
 )
+from door.term.ansi import sanitize
+from door.term.canvas import Canvas, Style
 
 MAX_CHAT_LENGTH: Final = 60
 KEPT_LINES: Final = 100

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from door.canvas import Canvas
 from door.screens import theme
+from door.term.canvas import Canvas
 
 TOP = 9
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from door.canvas import Canvas
 from door.screens import theme
 from door.screens.layout import HEADER_ROW, MESSAGE_ROW, SCREEN_COLS, STATUS_ROW
+from door.term.canvas import Canvas
 
 
 def draw_header(

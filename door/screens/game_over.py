@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from door.canvas import Canvas
 from door.screens import theme
 from door.screens.layout import PLAY_NUMBERS_ROW
 from door.screens.theme import CALLER_SEAT
+from door.term.canvas import Canvas
 from engine.outcome import Outcome
 
 TOP = PLAY_NUMBERS_ROW

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from door.canvas import Canvas
 from door.screens.board import draw_board
 from door.screens.chat import GameLog, draw_entry, draw_log
 from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
@@ -24,6 +23,7 @@ from door.screens.narration import side_names
 from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
 from door.screens.show import ShowPanel, draw_show
 from door.screens.theme import CALLER_SEAT
+from door.term.canvas import Canvas
 from engine.game import Game, Phase
 
 Panel = CutForDealPanel | CutPanel | ShowPanel | GameOverPanel

@@ -10,9 +10,9 @@ import textwrap
 from dataclasses import dataclass
 from typing import Final
 
-from door.canvas import Canvas
-from door.keys import Key
 from door.screens import theme
+from door.term.canvas import Canvas
+from door.term.keys import Key
 from door.texts import HELP_TEXT, load_text
 
 PAGE_BREAK: Final = "---"

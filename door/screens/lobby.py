@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from door.canvas import Canvas, Style
 from door.screens import theme
 from door.screens.chat import draw_entry
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
+from door.term.canvas import Canvas, Style
 
 WHO_TOP: Final = 3
 WHO_ROWS: Final = 7

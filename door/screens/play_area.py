@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from door.canvas import Canvas
 from door.screens import theme
 from door.screens.cards import (
     CARD_STEP,
@@ -25,6 +24,7 @@ from door.screens.layout import (
     PLAY_NUMBERS_ROW,
     RIGHT_PANEL_COL,
 )
+from door.term.canvas import Canvas
 from engine.cards import Card
 from engine.game import Play
 

@@ -10,11 +10,11 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from door.canvas import Canvas
 from door.screens import theme
 from door.screens.cards import CARD_STEP, card_face, draw_card
 from door.screens.layout import ENTRY_ROW, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, TEXT_WIDTH
 from door.screens.theme import CALLER_SEAT
+from door.term.canvas import Canvas
 from engine.cards import Card
 from engine.events import ShowScored
 from engine.scoring import ScoreItem

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from door.canvas import PLAIN, Color, Style
+from door.term.canvas import PLAIN, Color, Style
 
 CALLER_SEAT: Final = 0
 

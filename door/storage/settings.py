@@ -46,7 +46,7 @@ class DatabaseSettings:
     url: str = ""
     max_failed_logins: int = 0
     """0: no account-wide lock-out, which anyone could turn against the owner; the
-    door's LoginGuard (door/logins.py) slows guessing per account and address."""
+    door's LoginGuard (door/defence/logins.py) slows guessing per account and address."""
     failed_login_window_seconds: int = 900
     lockout_seconds: int = 900
 

@@ -34,7 +34,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from door.lookalike import skeleton
+from door.defence.lookalike import skeleton
 from door.storage.errors import (
     AccountLockedError,
     GameNotFoundError,
@@ -364,7 +364,7 @@ class Store:
 
     async def lookalike_handle(self, name: str, *, reserved: bool = True) -> str | None:
         """A member's handle (or, with ``reserved``, a reserved one) that looks like
-        ``name`` to a reader (the same TR39 confusable skeleton, door/lookalike.py)."""
+        ``name`` to a reader (the same TR39 confusable skeleton, door/defence/lookalike.py)."""
         wanted = skeleton(name)
         for kept in self.reserved_handles if reserved else ():
             if skeleton(kept) == wanted:

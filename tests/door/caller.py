@@ -11,7 +11,7 @@ from typing import Any
 
 import pyte
 
-from door.keys import Key
+from door.term.keys import Key
 from tests.door.fake_terminal import FakeTerminal
 
 TIMEOUT = 60.0

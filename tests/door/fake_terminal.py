@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 import pyte
 
-from door.ansi import ColorMode
-from door.charset import Charset, decode
-from door.keys import ESCAPE_TIMEOUT, Key, encode_key
-from door.terminal import DEFAULT_SIZE, StreamTerminal
+from door.term.ansi import ColorMode
+from door.term.charset import Charset, decode
+from door.term.keys import ESCAPE_TIMEOUT, Key, encode_key
+from door.term.terminal import DEFAULT_SIZE, StreamTerminal
 
 
 class _MemorySource:

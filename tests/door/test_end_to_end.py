@@ -6,11 +6,11 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from door.app.server import Door
 from door.config import config_from_mapping
-from door.keys import encode_key
 from door.serve import Listening, run_server
-from door.server import Door
-from door.table import Table
+from door.table.flow import Table
+from door.term.keys import encode_key
 from tests.door.caller import answer, answer_at_table
 from tests.door.netclients import Caller, SSHCaller, TelnetCaller, free_port
 

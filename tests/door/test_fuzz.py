@@ -11,8 +11,8 @@ import asyncssh
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from door.keys import Key, KeyDecoder
 from door.serve import Listening, run_server
+from door.term.keys import Key, KeyDecoder
 from tests.door.netclients import TelnetCaller, server_config
 
 ADVERSARIAL = [

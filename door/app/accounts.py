@@ -1,0 +1,634 @@
+"""The account screens as coroutines, each taking the caller's Terminal and the Store:
+choosing how to come in (log in, sign up, guest), logging in, signing up, the offer to
+resume a saved game, a statistics screen and the leaderboard. Plus the checks the SSH
+server makes before a session, and whether a guest's name is someone's handle.
+
+Every store failure is shown to the caller and ends the screen, never the call:
+``StorageUnavailableError`` leaves the caller a guest (``None`` where an account would
+be), and any other ``StoreError`` is a refusal the form shows before asking again.
+``door.term.terminal.Disconnected`` is not caught: the session ends the call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import datetime as dt
+import functools
+import hashlib
+import logging
+import textwrap
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from door.defence.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
+from door.screens import theme
+from door.screens.account import (
+    FORM_KEYS,
+    FormField,
+    FormView,
+    draw_form,
+    draw_leaderboard,
+    draw_stats,
+    draw_title,
+)
+from door.screens.frame import draw_message, draw_status
+from door.storage.errors import (
+    AccountLockedError,
+    LoginError,
+    PasswordRuleError,
+    SshKeyError,
+    StorageUnavailableError,
+    StoreError,
+)
+from door.storage.rules import (
+    MAX_HANDLE_LENGTH,
+    MAX_PASSWORD_LENGTH,
+    MIN_HANDLE_LENGTH,
+    MIN_PASSWORD_LENGTH,
+    check_password,
+    handle_key,
+    normalize_public_key,
+)
+from door.storage.store import Account, SavedGame, Store
+from door.term.canvas import Canvas, Renderer
+from door.term.keys import DESELECT_KEYS, Key
+from door.term.terminal import Terminal
+
+logger = logging.getLogger(__name__)
+
+NEW_USER: Final = "new"
+GUEST_USER: Final = "guest"
+LOGIN_ATTEMPTS: Final = 3
+"""Wrong passwords allowed on one visit to the log-in screen before it closes."""
+WRONG_PASSWORD_DELAY: Final = 1.0
+"""Seconds a wrong password waits before the next try: slows guessing down."""
+LEADERBOARD_SIZE: Final = 10
+NOTICE_WIDTH: Final = 64
+NOTICE_LINES: Final = 8
+DEFAULT_MIN_GAMES: Final = 10
+
+HANDLE_NOTES: Final = (
+    f"Handle: {MIN_HANDLE_LENGTH} to {MAX_HANDLE_LENGTH} letters, digits, spaces, _ - or .",
+    "starting with a letter (ADA and ada are the same handle).",
+    f"Password: at least {MIN_PASSWORD_LENGTH} characters, typed twice.",
+)
+
+
+_CONTROL_CHARACTER_KEYS: Final = frozenset({Key.TAB, Key.CTRL_C, Key.CTRL_S, Key.CTRL_Q})
+"""Keys that are control characters typed, as the decoder reports them by name."""
+
+
+class _Back(Exception):
+    """The caller pressed Esc: leave the screen."""
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """How a caller came in: with an account, or as a guest (``account`` None)."""
+
+    account: Account | None
+
+    @property
+    def guest(self) -> bool:
+        return self.account is None
+
+
+# --- the first screen -------------------------------------------------------------------
+
+
+async def choose_arrival(
+    terminal: Terminal,
+    store: Store | None,
+    bbs_name: str,
+    *,
+    unavailable: str = "Accounts are off today: you play as a guest.",
+    attempts: LoginAttempts | None = None,
+) -> Arrival:
+    """Ask a telnet caller (or an SSH caller without an account) how they come in:
+    L log in, N new account, G guest. Without a store (accounts are off) it says so
+    once, in the words of ``unavailable``, and the caller comes in as a guest."""
+    renderer = Renderer(terminal)
+    message, error = "", False
+    try:
+        if store is None:
+            await _notice(renderer, terminal, bbs_name, unavailable)
+            return Arrival(None)
+        while True:
+            renderer.render(_draw_arrival(bbs_name, message, error))
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            message, error = "", False
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            elif char == "l" or key == Key.ENTER:
+                account = await log_in(terminal, store, attempts=attempts)
+                if account is not None:
+                    return Arrival(account)
+            elif char == "n":
+                account = await sign_up(terminal, store)
+                if account is not None:
+                    return Arrival(account)
+            elif char == "g":
+                return Arrival(None)
+            else:
+                message, error = "Press L to log in, N for a new account or G for a guest.", True
+            renderer.invalidate()  # the sub-screen drew over everything
+    finally:
+        renderer.close()
+
+
+_ARRIVAL_CHOICES: Final = (
+    ("L", "Log in with your handle and password"),
+    ("N", "New here? Make an account: your record and saved games are kept"),
+    ("G", "Play as a guest (nothing is kept)"),
+)
+
+
+def _draw_arrival(bbs_name: str, message: str, error: bool) -> Canvas:
+    canvas = Canvas()
+    draw_title(canvas, f"Welcome to {bbs_name}")
+    for number, (key, text) in enumerate(_ARRIVAL_CHOICES):
+        canvas.put(6 + 2 * number, 8, f"{key:>2}", theme.TITLE)
+        canvas.put(6 + 2 * number, 12, text)
+    draw_message(canvas, message, error=error)
+    draw_status(canvas, "L log in  N new account  G guest")
+    return canvas
+
+
+# --- log in -----------------------------------------------------------------------------
+
+
+async def log_in(
+    terminal: Terminal,
+    store: Store,
+    *,
+    handle: str = "",
+    wrong_password_delay: float = WRONG_PASSWORD_DELAY,
+    attempts: LoginAttempts | None = None,
+) -> Account | None:
+    """Handle and password (shown as stars); the account, or None if the caller gave up
+    (Esc), got the password wrong too often, is locked out, or the store failed.
+
+    ``attempts`` counts this connection's tries against the door's LoginGuard (delays
+    per account and address); once they are used up the caller is told, and
+    TooManyTries ends the call."""
+    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
+    password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
+    view = FormView("Log in", [handle_field, password_field], status=FORM_KEYS)
+    renderer = Renderer(terminal)
+    try:
+        view.active = 1 if handle_field.text else 0
+        for _ in range(LOGIN_ATTEMPTS):
+            try:
+                if view.active == 0:
+                    await _type(renderer, terminal, view)
+                    if not handle_field.text.strip():
+                        view.message, view.error = "Type your handle.", True
+                        continue
+                    view.active = 1
+                await _type(renderer, terminal, view)
+            except _Back:
+                return None
+            handle_text, password_text = handle_field.text, password_field.text
+            try:
+                if attempts is None:
+                    account = await store.verify_login(handle_text, password_text)
+                else:
+                    account = await attempts.verify(
+                        handle_text,
+                        functools.partial(store.verify_login, handle_text, password_text),
+                    )
+            except TooManyTries as spent:
+                await _notice(renderer, terminal, view.title, str(spent))
+                raise
+            except AccountLockedError as locked:
+                await _notice(renderer, terminal, view.title, str(locked))
+                return None
+            except LoginError as wrong:
+                # Back to the handle (kept, RETURN accepts it), in case that was the typo.
+                password_field.text = ""
+                view.active = 0
+                view.message, view.error = str(wrong), True
+                if wrong_password_delay:
+                    renderer.render(*draw_form(view))
+                    await terminal.flush()
+                    await asyncio.sleep(wrong_password_delay)
+                if attempts is not None and attempts.exhausted:
+                    await _notice(renderer, terminal, view.title, TOO_MANY_TRIES)
+                    raise TooManyTries(TOO_MANY_TRIES) from None
+                continue
+            except StorageUnavailableError as failure:
+                await _notice(renderer, terminal, view.title, str(failure))
+                return None
+            logger.info("%r logged in", account.handle)
+            return account
+        await _notice(renderer, terminal, view.title, "Too many wrong passwords for now.")
+        return None
+    finally:
+        renderer.close()
+
+
+# --- sign up ------------------------------------------------------------------------------
+
+
+async def sign_up(terminal: Terminal, store: Store, *, handle: str = "") -> Account | None:
+    """A new account: a handle (checked as it is entered), a password typed twice. The
+    account, or None if the caller went back (Esc) or the store failed."""
+    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
+    password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
+    again_field = FormField("Password again:", MAX_PASSWORD_LENGTH, secret=True)
+    view = FormView(
+        "New account",
+        [handle_field, password_field, again_field],
+        notes=HANDLE_NOTES,
+        status=FORM_KEYS,
+    )
+    renderer = Renderer(terminal)
+    try:
+        while True:
+            try:
+                kept = await _ask_new_handle(renderer, terminal, store, view)
+                await _ask_new_password(renderer, terminal, view, kept)
+            except _Back:
+                return None
+            except StorageUnavailableError as failure:
+                await _notice(renderer, terminal, view.title, str(failure))
+                return None
+            try:
+                account = await store.create_account(kept, password_field.text)
+            except StorageUnavailableError as failure:
+                await _notice(renderer, terminal, view.title, str(failure))
+                return None
+            except StoreError as refused:  # someone took the handle a moment ago
+                view.message, view.error = str(refused), True
+                view.active = 0
+                continue
+            await _notice(
+                renderer,
+                terminal,
+                view.title,
+                f"Welcome, {account.handle}! Your account is ready.",
+                error=False,
+            )
+            return account
+    finally:
+        renderer.close()
+
+
+async def _ask_new_handle(
+    renderer: Renderer, terminal: Terminal, store: Store, view: FormView
+) -> str:
+    handle_field = view.fields[0]
+    view.active = 0
+    while True:
+        await _type(renderer, terminal, view)
+        try:
+            kept = await store.check_new_handle(handle_field.text)
+        except StorageUnavailableError:
+            raise
+        except StoreError as refused:
+            view.message, view.error = str(refused), True
+            continue
+        handle_field.text = kept
+        view.message, view.error = "", False
+        return kept
+
+
+async def _ask_new_password(
+    renderer: Renderer, terminal: Terminal, view: FormView, handle: str
+) -> None:
+    _, password_field, again_field = view.fields
+    while True:
+        view.active = 1
+        password_field.text = again_field.text = ""
+        await _type(renderer, terminal, view)
+        try:
+            check_password(password_field.text, handle)
+        except PasswordRuleError as refused:
+            view.message, view.error = str(refused), True
+            continue
+        view.message, view.error = "", False
+        view.active = 2
+        await _type(renderer, terminal, view)
+        if again_field.text == password_field.text:
+            return
+        view.message, view.error = "The two passwords differ: type it again.", True
+
+
+# --- a saved game ------------------------------------------------------------------------
+
+ResumeChoice = Literal["resume", "abandon", "later"]
+_RESUME_KEYS: Final[dict[str, ResumeChoice]] = {"r": "resume", "a": "abandon", "l": "later"}
+
+
+def how_long_ago(then: dt.datetime, now: dt.datetime) -> str:
+    """ "just now", "5 minutes ago", "3 hours ago", "2 days ago": how old a saved position is."""
+    seconds = max(0, int((now - then).total_seconds()))
+    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60)):
+        if seconds >= size:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count > 1 else ''} ago"
+    return "just now"
+
+
+async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
+    """Tell a caller who logs in about their unfinished game and ask what to do:
+    R resume it, A abandon it (a loss, as quitting would be), L leave it for later."""
+    game = saved.resume()
+    names = [seat.name for seat in saved.seats]
+    sides = [
+        " & ".join(names[seat] for seat in range(game.players) if game.side_of(seat) == side)
+        for side in range(game.sides)
+    ]
+    score = ", ".join(f"{side} {points}" for side, points in zip(sides, game.scores, strict=True))
+    when = saved.updated_at.strftime("%Y-%m-%d %H:%M UTC")
+    age = how_long_ago(saved.updated_at, dt.datetime.now(dt.UTC))
+    lines = (
+        f"You have a game in progress, saved {age} ({when}).",
+        f"Hand {max(game.hand_number, 1)}, the score: {score}.",
+        "",
+        "R  resume it where it stopped",
+        "A  abandon it (it counts as a loss, as quitting does)",
+        "L  leave it for later",
+    )
+    renderer = Renderer(terminal)
+    message = ""
+    try:
+        while True:
+            canvas = Canvas()
+            draw_title(canvas, "Your saved game")
+            for row, line in enumerate(lines, start=5):
+                canvas.put(row, 8, line, theme.TEXT)
+            draw_message(canvas, message, error=bool(message))
+            draw_status(canvas, "R resume  A abandon  L later")
+            renderer.render(canvas)
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            choice = _RESUME_KEYS.get(char)
+            if choice is not None:
+                return choice
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            else:
+                message = "Press R to resume, A to abandon or L for later."
+    finally:
+        renderer.close()
+
+
+# --- statistics and the leaderboard -------------------------------------------------------
+
+
+async def show_stats(terminal: Terminal, store: Store, handle: str) -> None:
+    """A caller's statistics, per mode and in all; any key goes back."""
+    renderer = Renderer(terminal)
+    try:
+        try:
+            stats = await store.stats_for(handle)
+        except StoreError as failure:
+            await _notice(renderer, terminal, "Statistics", str(failure))
+            return
+        if stats is None:
+            await _notice(renderer, terminal, "Statistics", f"Nobody has the handle {handle}.")
+            return
+        while True:
+            renderer.render(draw_stats(stats))
+            await terminal.flush()
+            if await terminal.read_key() == Key.CTRL_L:
+                renderer.invalidate()
+                continue
+            return
+    finally:
+        renderer.close()
+
+
+async def show_leaderboard(
+    terminal: Terminal, store: Store, *, min_games: int = DEFAULT_MIN_GAMES
+) -> None:
+    """The top ten by games won; R switches to win rate (among those with ``min_games``
+    games or more), W back; any other key leaves."""
+    renderer = Renderer(terminal)
+    order = "wins"
+    try:
+        while True:
+            try:
+                entries = await store.leaderboard(
+                    "wins" if order == "wins" else "win_rate",
+                    limit=LEADERBOARD_SIZE,
+                    min_games=min_games,
+                )
+            except StoreError as failure:
+                await _notice(renderer, terminal, "Leaderboard", str(failure))
+                return
+            renderer.render(draw_leaderboard(entries, order, min_games))
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            elif char == "r":
+                order = "win_rate"
+            elif char == "w":
+                order = "wins"
+            else:
+                return
+    finally:
+        renderer.close()
+
+
+# --- questions ---------------------------------------------------------------------------
+
+
+async def show_notice(terminal: Terminal, title: str, text: str) -> None:
+    """Tell the caller ``text`` (wrapped, mid-screen) until they press a key."""
+    renderer = Renderer(terminal)
+    try:
+        await _notice(renderer, terminal, title, text)
+    finally:
+        renderer.close()
+
+
+async def yes_or_no(terminal: Terminal, title: str, question: str) -> bool:
+    """Ask ``question`` (wrapped, mid-screen); True for Y, False for N or Esc."""
+    renderer = Renderer(terminal)
+    message = ""
+    try:
+        while True:
+            canvas = Canvas()
+            draw_title(canvas, title)
+            lines = textwrap.wrap(question, NOTICE_WIDTH)[:NOTICE_LINES]
+            for row, line in enumerate(lines, start=8):
+                canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, theme.TEXT)
+            draw_message(canvas, message, error=bool(message))
+            draw_status(canvas, "Y yes  N no")
+            renderer.render(canvas)
+            await terminal.flush()
+            key = await terminal.read_key()
+            char = key.char.lower() if key.is_printable else ""
+            if char == "y":
+                return True
+            if char == "n" or key == Key.ESCAPE:
+                return False
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+            else:
+                message = "Press Y for yes or N for no."
+    finally:
+        renderer.close()
+
+
+# --- guests and SSH ---------------------------------------------------------------------
+
+
+async def name_is_an_account(store: Store | None, name: str) -> bool:
+    """Whether a guest's chosen name is someone's handle, or looks like one (a guest may
+    not take it). With
+    no store, or a failing one, nobody can be told apart, so it says False."""
+    if store is None:
+        return False
+    try:
+        return (
+            await store.account(name) is not None
+            # The sysop's name is the presence's to refuse, in its own words.
+            or await store.lookalike_handle(name, reserved=False) is not None
+        )
+    except StoreError:
+        return False
+
+
+def ssh_needs_auth(username: str) -> bool:
+    """False for the SSH users that come in without a password: ``new`` (who signs up)
+    and ``guest``; every other user name is a handle to authenticate."""
+    return handle_key(username) not in (NEW_USER, GUEST_USER)
+
+
+async def ssh_password_login(
+    store: Store | None, username: str, password: str, attempts: LoginAttempts | None = None
+) -> Account | None:
+    """The account an SSH password logs in, or None (wrong, locked, or no store: then
+    the client may try again as ``guest``). TooManyTries passes through: the server
+    closes the connection."""
+    if store is None:
+        return None
+    try:
+        if attempts is None:
+            return await store.verify_login(username, password)
+        return await attempts.verify(
+            username, functools.partial(store.verify_login, username, password)
+        )
+    except StoreError as refused:
+        logger.info("SSH password log-in for %r refused: %s", username, refused)
+        return None
+
+
+def key_fingerprint(public_key: str) -> str:
+    """An OpenSSH public key line as ``ssh ssh-ed25519 SHA256:...``, the way
+    ``ssh-keygen -l`` prints it, so a caller can tell which of their keys it is."""
+    key = normalize_public_key(public_key)
+    key_type, encoded = key.split()
+    digest = hashlib.sha256(base64.b64decode(encoded)).digest()
+    return f"{key_type} SHA256:{base64.b64encode(digest).decode().rstrip('=')}"
+
+
+async def offer_ssh_key(
+    terminal: Terminal, store: Store, account: Account, public_key: str
+) -> None:
+    """After an SSH log-in by password: offer to attach the key the caller's SSH client
+    offered, so that the next log-in needs no password. A refusal or a store failure is
+    shown and the caller goes on."""
+    try:
+        fingerprint = key_fingerprint(public_key)
+    except SshKeyError:
+        return  # a key type the door does not keep
+    question = (
+        f"Your SSH client offered the key {fingerprint}. Attach it to {account.handle}, "
+        "so that next time you log in with the key and no password?"
+    )
+    if not await yes_or_no(terminal, "Log in with a key", question):
+        return
+    renderer = Renderer(terminal)
+    try:
+        try:
+            await store.add_ssh_key(account.id, public_key)
+        except StoreError as refused:
+            await _notice(renderer, terminal, "Log in with a key", str(refused))
+            return
+        logger.info("%r attached an SSH key (%s)", account.handle, fingerprint)
+        done = f"Done: the key {fingerprint} now logs you in as {account.handle}."
+        await _notice(renderer, terminal, "Log in with a key", done, error=False)
+    finally:
+        renderer.close()
+
+
+async def ssh_key_login(store: Store | None, username: str, public_key: str) -> Account | None:
+    """The account, if ``public_key`` (an OpenSSH line) is attached to the account whose
+    handle is ``username``; else None."""
+    if store is None:
+        return None
+    try:
+        account = await store.account_for_public_key(public_key)
+    except StoreError:
+        return None
+    if account is None or handle_key(account.handle) != handle_key(username):
+        return None
+    return account
+
+
+# --- typing into a form -------------------------------------------------------------------
+
+
+async def _type(renderer: Renderer, terminal: Terminal, view: FormView) -> None:
+    """Let the caller type into the active field until RETURN; Esc raises _Back.
+
+    A key the field cannot take is answered on the message line, never dropped without
+    a word: a character past the field's limit, or a control key (Tab, Ctrl-C...). The
+    key decoder drops other control bytes before any screen sees them."""
+    entry = view.fields[view.active]
+    what = entry.label.split()[0].rstrip(":").lower()  # "Password again:" -> password
+    while True:
+        renderer.render(*draw_form(view))
+        await terminal.flush()
+        key = await terminal.read_key()
+        if key == Key.ENTER:
+            return
+        if key == Key.ESCAPE:
+            raise _Back
+        if key == Key.CTRL_L:
+            renderer.invalidate()
+        elif key in DESELECT_KEYS:
+            entry.text = entry.text[:-1]
+        elif key.is_printable and len(entry.text) < entry.limit:
+            entry.text += key.char
+            view.message, view.error = "", False
+        elif key.is_printable:
+            view.message = f"A {what} can be at most {entry.limit} characters long."
+            view.error = True
+        elif key in _CONTROL_CHARACTER_KEYS:
+            view.message = (
+                f"A {what} cannot contain control characters ({key.name.value}): "
+                "type letters and digits, RETURN when done."
+            )
+            view.error = True
+        else:
+            view.message = (
+                f"The {key.name.value} key does nothing here: type the {what}, "
+                "RETURN when done, Esc to go back."
+            )
+            view.error = True
+
+
+async def _notice(
+    renderer: Renderer, terminal: Terminal, title: str, text: str, *, error: bool = True
+) -> None:
+    """Show ``text`` (wrapped, mid-screen) until the caller presses a key."""
+    canvas = Canvas()
+    draw_title(canvas, title)
+    style = theme.ERROR if error else theme.MESSAGE
+    for row, line in enumerate(textwrap.wrap(text, NOTICE_WIDTH)[:NOTICE_LINES], start=8):
+        canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, style)
+    draw_status(canvas, "any key: go on")
+    renderer.render(canvas)
+    await terminal.flush()
+    await terminal.read_key()

@@ -1,0 +1,332 @@
+"""One caller's way through the door: welcome, log in (or sign up, or come as a guest),
+a saved game to resume, the lobby, games, goodbye.
+
+How a caller comes in depends on the line. Over SSH the server has already checked an
+account's password or key (door/transports/ssh.py), SSH user ``new`` signs up and ``guest`` gives a
+name. Over telnet the caller chooses: log in, a new account, or a guest. A guest may not
+take an account's handle. When the database cannot be used, everyone is a guest and is
+told so.
+
+A caller whose line dropped in the middle of a game with other people, and who calls
+back under the same name (the same account, if they had logged in), goes straight back
+to their seat. Someone who logs in with a game against the computer still saved is
+offered to resume it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from door.app.accounts import (
+    choose_arrival,
+    log_in,
+    name_is_an_account,
+    offer_resume,
+    offer_ssh_key,
+    show_notice,
+    sign_up,
+    yes_or_no,
+)
+from door.app.lobby import Lobby, MenuChoices
+from door.app.presence import IN_THE_LOBBY, MAX_NAME_LENGTH, Member, NameInUse, Presence, clean_name
+from door.app.records import Records
+from door.config import Config
+from door.defence.logins import LoginAttempts, TooManyTries
+from door.logtext import escaped
+from door.screens.frame import draw_status
+from door.screens.help import HelpOverlay, default_help, draw_help
+from door.storage.store import Account
+from door.term.ansi import CLEAR_SCREEN, HIDE_CURSOR, SHOW_CURSOR, Color, Palette, at
+from door.term.canvas import Canvas, Renderer
+from door.term.keys import Key
+from door.term.terminal import Disconnected, Terminal
+from door.texts import WELCOME_ART, load_text
+from door.ui.line_input import Cancelled, read_line
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Caller", "MenuChoices", "clean_name", "run_session"]
+
+ArrivingAs = Literal["choose", "new", "guest", "login"]
+TAKE_OVER_MESSAGE: Final = (
+    "\r\n\x1b[0m\r\n*** You have called in again on another line: this one is closed. ***\r\n"
+)
+LOGIN_TIMEOUT_MESSAGE: Final = (
+    "\r\n\x1b[0m\r\n*** Logging in took too long: this line is closed. Goodbye! ***\r\n"
+)
+FULL_FOR_GUESTS: Final = (
+    "Sorry, the door is full: the last places are kept for members. Please call back later."
+)
+TAKE_OVER_WAIT_SECONDS: Final = 5.0
+"""How long a caller who takes their account over from another line waits for that
+line's session to leave before it is taken off the list regardless."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is on the line, as far as the transport knows.
+
+    ``name`` is a name already given (an SSH user name when accounts are off, the sysop's,
+    a test's); ``account`` the account the caller proved on the way in (an SSH password
+    or key); ``sysop`` whether they proved to be the sysop (SSH key or password, or the
+    local console). A caller with neither name nor account is asked: ``arriving_as``
+    "choose" offers log in, new account or guest (telnet), "new" goes straight to
+    signing up and "guest" to the name prompt (the SSH users of those names).
+    ``offered_keys`` are public keys (OpenSSH lines) the caller's SSH client offered
+    that log nobody in: one may be attached to the account after a password log-in.
+    "login" lets a caller only log in: the door is full but for members and the sysop.
+    ``connected_at`` (the event loop's clock) is when the connection arrived: log-in
+    must be done within ``[server] login_timeout_seconds`` of it."""
+
+    name: str | None
+    transport: str
+    peer: str = ""
+    sysop: bool = False
+    account: Account | None = None
+    arriving_as: ArrivingAs = "choose"
+    offered_keys: tuple[str, ...] = ()
+    connected_at: float | None = None
+
+    @property
+    def address(self) -> str:
+        """The caller's address without the port ("" when there is none)."""
+        return self.peer.rsplit(":", 1)[0] if ":" in self.peer else self.peer
+
+
+async def run_session(
+    terminal: Terminal,
+    config: Config,
+    caller: Caller,
+    rng: random.Random | None = None,
+    presence: Presence | None = None,
+    records: Records | None = None,
+) -> None:
+    """Serve one caller until they quit or the line drops; always closes the terminal.
+
+    ``presence`` is the door's registry of who is online (a session alone gets its own);
+    ``records`` its accounts and saved games (none given: accounts are off)."""
+    rng = rng or random.Random()
+    presence = presence or Presence(config.sysop.name)
+    records = records or Records()
+    member: Member | None = None
+    try:
+        terminal.write(HIDE_CURSOR)
+        loop = asyncio.get_running_loop()
+        started = caller.connected_at if caller.connected_at is not None else loop.time()
+        try:
+            async with asyncio.timeout_at(started + config.server.login_timeout_seconds):
+                member = await sign_in(terminal, config, caller, presence, records)
+        except TooManyTries:
+            logger.info("%s caller from %s used up their passwords", caller.transport, caller.peer)
+            return
+        except TimeoutError:
+            logger.info("%s caller from %s took too long to log in", caller.transport, caller.peer)
+            terminal.write(LOGIN_TIMEOUT_MESSAGE)
+            with contextlib.suppress(Disconnected):
+                await asyncio.wait_for(terminal.flush(), 2.0)
+            return
+        if member is None:
+            terminal.write(f"{SHOW_CURSOR}{CLEAR_SCREEN}Goodbye!\r\n")
+            await terminal.flush()
+            return
+        who = "guest" if member.account is None and not member.sysop else "caller"
+        logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
+        choices = MenuChoices(config.game.runs, config.game.counting, config.game.level)
+        lobby = Lobby(presence, member, config, choices, rng, lambda: show_help(terminal), records)
+        await rejoin_game(presence, member, lobby)
+        await offer_saved_game(records, member, lobby)
+        await lobby.run()
+        terminal.write(
+            f"{SHOW_CURSOR}{CLEAR_SCREEN}Thanks for playing, {member.name}. Goodbye!\r\n"
+        )
+        await terminal.flush()
+    except Disconnected:
+        logger.info("%s caller from %s disconnected", caller.transport, caller.peer)
+    finally:
+        if member is not None:
+            presence.leave(member)
+        terminal.close()
+
+
+async def sign_in(
+    terminal: Terminal,
+    config: Config,
+    caller: Caller,
+    presence: Presence,
+    records: Records | None = None,
+) -> Member | None:
+    """Put the caller online: the sysop under the sysop's name, someone who logged in (or
+    just signed up) under their handle, a guest under a name they give, asked again until
+    it is free and nobody's handle. None if the caller chose to leave instead."""
+    records = records or Records()
+    account = caller.account or await arrive(terminal, config, caller, records)
+    if account is None and caller.arriving_as == "login" and not caller.sysop:
+        await show_notice(terminal, "The door is full", FULL_FOR_GUESTS)
+        return None
+    if account is not None:
+        if records.store is not None and caller.offered_keys:
+            # An SSH log-in by password (only those leave keys on offer): next time the
+            # key could do instead.
+            await offer_ssh_key(terminal, records.store, account, caller.offered_keys[0])
+        return await join_with_account(terminal, presence, account)
+    name = config.sysop.name if caller.sysop else clean_name(caller.name or "")
+    message = ""
+    while True:
+        if name:
+            if not caller.sysop and await name_is_an_account(records.store, name):
+                message = f"{name} is a member's handle: please choose another name."
+            else:
+                try:
+                    return presence.join(name, terminal, sysop=caller.sysop)
+                except NameInUse as taken:
+                    message = f"Sorry, {taken}. Please choose another name."
+        name = await ask_name(terminal, config, message)
+
+
+async def arrive(
+    terminal: Terminal, config: Config, caller: Caller, records: Records
+) -> Account | None:
+    """The account a caller with no proven one comes in with, if they log in or sign up
+    now; None for a guest (and for a caller the transport already named)."""
+    if caller.sysop or caller.name or caller.arriving_as == "guest":
+        return None
+    if caller.arriving_as == "new" and records.store is not None:
+        return await sign_up(terminal, records.store)
+    attempts = LoginAttempts(records.logins, caller.address)
+    if caller.arriving_as == "login":
+        if records.store is None:
+            return None
+        return await log_in(terminal, records.store, attempts=attempts)
+    arrival = await choose_arrival(
+        terminal,
+        records.store,
+        config.door.bbs_name,
+        unavailable=records.unavailable,
+        attempts=attempts,
+    )
+    return arrival.account
+
+
+async def join_with_account(
+    terminal: Terminal, presence: Presence, account: Account
+) -> Member | None:
+    """Online under the account's handle. If the account is online on another line
+    already (a line that dropped without the door noticing, say), the caller may hang
+    that one up and come in here; None if they would rather leave."""
+    while True:
+        try:
+            return presence.join(account.handle, terminal, account=account)
+        except NameInUse as refused:
+            other = presence.find(account.handle)
+            if other is None or other.account is None or other.account.id != account.id:
+                # Someone else goes by that name (the sysop, if it became the sysop's).
+                await show_notice(terminal, "Already online", f"Sorry, {refused}.")
+                return None
+        question = (
+            f"{account.handle} is online on another line already. Hang that line up and "
+            "carry on here? (A game going on there waits for you here.)"
+        )
+        if not await yes_or_no(terminal, "Already online", question):
+            return None
+        other.terminal.write(TAKE_OVER_MESSAGE)
+        with contextlib.suppress(Disconnected, OSError):
+            await asyncio.wait_for(other.terminal.flush(), 2.0)
+        other.terminal.close()
+        await _until_gone(presence, other)
+
+
+async def _until_gone(presence: Presence, member: Member) -> None:
+    """Wait for a closed line's session to leave the list (it drops its seat and saves
+    its game on the way out); after a while, take it off the list regardless."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TAKE_OVER_WAIT_SECONDS
+    while presence.find(member.name) is member and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    presence.leave(member)
+
+
+async def offer_saved_game(records: Records, member: Member, lobby: Lobby) -> None:
+    """A caller who logged in with a game against the computer still saved: resume it
+    now, abandon it (a loss) or leave it for later."""
+    if member.account is None:
+        return
+    saved = await records.saved_game(member.account)
+    if saved is None:
+        return
+    choice = await offer_resume(member.terminal, saved)
+    if choice == "resume":
+        await lobby.play_computer(saved)
+    elif choice == "abandon":
+        member.tell(await records.abandon(saved))
+    else:
+        member.tell("Your saved game waits for your next call.")
+
+
+async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> None:
+    """Back to the seat a game kept for this caller when their line dropped."""
+    account_id = member.account.id if member.account is not None else None
+    table = presence.table_waiting_for(member.name, account_id)
+    if table is None:
+        return
+    person = table.rejoin(member.name, member.terminal, account_id)
+    if person is None:
+        return
+    presence.notice(f"{member.name} is back at {table.title}.")
+    member.seat = person
+    await lobby.go_where_called()
+    presence.set_place(member, IN_THE_LOBBY)
+
+
+def draw_welcome(terminal: Terminal, config: Config) -> None:
+    palette = Palette(terminal.color_mode)
+    terminal.write(CLEAR_SCREEN)
+    art = load_text(WELCOME_ART, "   CRIBBAGE DOOR\n")
+    for row, line in enumerate(art.splitlines()[:8], start=2):
+        terminal.write(at(row, 1) + palette.paint(line[:79], fg=Color.CYAN, bold=True))
+    terminal.write(at(7, 4) + palette.paint(f"Welcome to {config.door.bbs_name}!", bold=True))
+
+
+async def ask_name(terminal: Terminal, config: Config, message: str = "") -> str:
+    palette = Palette(terminal.color_mode)
+    while True:
+        draw_welcome(terminal, config)
+        terminal.write(at(9, 4) + "The caller enters their name as player 1.")
+        if message:
+            terminal.write(at(13, 4) + palette.paint(message[:76], fg=Color.RED, bold=True))
+        terminal.write(at(11, 4) + "Your name: " + SHOW_CURSOR)
+        try:
+            name = clean_name(await read_line(terminal, MAX_NAME_LENGTH))
+        except Cancelled:
+            name = ""
+        terminal.write(HIDE_CURSOR)
+        if name:
+            return name
+        message = "Please type a name (letters, digits, spaces), then press RETURN."
+
+
+async def show_help(terminal: Terminal) -> None:
+    """The same help pages as in a game, over a blank screen."""
+    overlay = HelpOverlay.from_text(default_help())
+    renderer = Renderer(terminal)
+    try:
+        while True:
+            canvas = Canvas()
+            draw_help(canvas, overlay)
+            draw_status(canvas, overlay.status("the menu"))
+            renderer.render(canvas)
+            await terminal.flush()
+            key = await terminal.read_key()
+            if key == Key.CTRL_L:
+                renderer.invalidate()
+                continue
+            turned = overlay.after(key)
+            if turned is None:
+                return
+            overlay = turned
+    finally:
+        renderer.close()

@@ -1,0 +1,623 @@
+"""The lobby: where a caller sees who is on, chats, and starts or joins a game.
+
+From here a caller plays the computer (``P``), challenges other callers or the sysop
+(``W``, with the game options set here: runs ``1``/``2``, counting ``A``, players ``G``),
+accepts or declines a challenge (``Y``/``N``), watches a game (``V``) or chats (``C``).
+When accounts are on, ``L`` shows the leaderboard and, for a caller who logged in, ``R``
+their record (statistics).
+The sysop also pages a caller into a private chat (``O``), hosts a game with a caller who
+is then player 1 (``H``), disconnects a caller (``K``) and broadcasts to everyone (``B``).
+
+The screen is redrawn whenever anything in the shared ``Presence`` changes (each member's
+``Inbox`` is woken) and every few seconds, so idle times and places stay current.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from door.app.accounts import show_leaderboard, show_stats
+from door.app.presence import IN_THE_LOBBY, ChatLine, Member, Presence
+from door.app.records import KeptGame, Records
+from door.config import Config
+from door.screens.chat import MAX_CHAT_LENGTH
+from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
+from door.storage.store import Account, SavedGame
+from door.table.flow import GameOptions, GameResult, Person, Table, play_against_computer
+from door.term.canvas import Renderer
+from door.term.charset import Charset
+from door.term.keys import DESELECT_KEYS, Key
+from door.term.terminal import Disconnected
+
+logger = logging.getLogger(__name__)
+
+LEVELS: Final = ("easy", "normal", "expert")
+CHARSET_NAMES: Final = {
+    Charset.UTF8: "UTF-8",
+    Charset.CP437: "CP437 (BBS)",
+    Charset.ASCII: "plain ASCII",
+}
+CHARSET_CYCLE: Final = (Charset.UTF8, Charset.CP437, Charset.ASCII)
+REFRESH_SECONDS: Final = 15.0
+"""How often the lobby redraws by itself, for the idle times."""
+KICK_MESSAGE: Final = "\r\n\x1b[0m\r\n*** The sysop has disconnected you. Goodbye! ***\r\n"
+_STATUS: Final = "Press a key from the menu  c chat  ? help  q quit"
+
+
+@dataclass
+class MenuChoices:
+    """The game options a caller has chosen, and what happened in this call."""
+
+    runs: str = "free"
+    counting: str = "auto"
+    level: str = "normal"
+    players: int = 2
+    notes: list[str] = field(default_factory=list)
+
+    def options(self) -> GameOptions:
+        return GameOptions(
+            runs=self.runs,  # type: ignore[arg-type]
+            counting=self.counting,  # type: ignore[arg-type]
+            level=self.level,
+            players=self.players,
+        )
+
+    def count(self, result: GameResult, opponent: str) -> None:
+        """Keep a line about how the game went, for the lobby."""
+        if result.quit:
+            self.notes.append("Game abandoned.")
+            return
+        skunk = f" ({result.skunk})" if result.skunk else ""
+        outcome = "You won" if result.caller_won else f"{opponent} won"
+        high = max(result.caller_score, result.computer_score)
+        low = min(result.caller_score, result.computer_score)
+        self.notes.append(f"{outcome} {high} to {low}{skunk}.")
+
+
+class _Called(Exception):
+    """Something took the caller away from what they were typing: a game, a page."""
+
+
+class Lobby:
+    """One member's lobby screen and its keys."""
+
+    def __init__(
+        self,
+        presence: Presence,
+        member: Member,
+        config: Config,
+        choices: MenuChoices,
+        rng: random.Random,
+        show_help: Callable[[], Awaitable[None]],
+        records: Records | None = None,
+    ) -> None:
+        self.presence = presence
+        self.member = member
+        self.terminal = member.terminal
+        self.config = config
+        self.choices = choices
+        self.rng = rng
+        self.show_help = show_help
+        self.records = records or Records()
+        self.renderer = Renderer(self.terminal)
+        self.view = LobbyView(
+            config.door.bbs_name,
+            member.name,
+            sysop=member.sysop,
+            account_keys=_account_keys(self.records, member),
+        )
+        self.picked: list[Member] = []
+
+    async def run(self) -> None:
+        """Until the caller quits; raises Disconnected if the line drops."""
+        try:
+            error = ""
+            while True:
+                await self.go_where_called()
+                self.view.message, self.view.error = error or self.last_note(), bool(error)
+                self.view.status = _STATUS
+                try:
+                    key = await self.next_key()
+                except _Called:
+                    continue
+                if key is None:
+                    continue
+                error = ""
+                if await self.menu_key(key) is False:
+                    return
+        finally:
+            self.renderer.close()
+
+    async def menu_key(self, key: Key) -> bool | None:
+        """Act on a key at the lobby; False means the caller is leaving."""
+        member, choices, char = self.member, self.choices, key.char.lower()
+        if char == "q" or key == Key.CTRL_C:
+            if not await self.confirm("Leave the door? Press Y to leave, N to stay."):
+                return None
+            if member.challenge is not None:
+                self.presence.withdraw(member.challenge)
+            return False
+        if char == "p":
+            await self.play_computer()
+        elif char == "c":
+            text = await self.read_line("Say: ")
+            if text:
+                self.presence.say(member, text)
+        elif char == "w":
+            await self.challenge()
+        elif char == "y" and member.invitation is not None:
+            self.presence.accept(member.invitation, member, self.make_table)
+        elif char == "n" and member.invitation is not None:
+            self.presence.decline(member.invitation, member)
+        elif key == Key.ESCAPE and member.challenge is not None:
+            self.presence.withdraw(member.challenge)
+        elif char == "v":
+            await self.watch()
+        elif char in ("1", "2"):
+            choices.runs = "free" if char == "1" else "exact"
+        elif char == "a":
+            choices.counting = "manual" if choices.counting == "auto" else "auto"
+        elif char == "d":
+            choices.level = LEVELS[(LEVELS.index(choices.level) + 1) % len(LEVELS)]
+        elif char == "g":
+            choices.players = choices.players + 1 if choices.players < 4 else 2
+        elif char == "s":
+            position = CHARSET_CYCLE.index(self.terminal.charset)
+            self.terminal.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
+        elif char == "?" or key == Key.F1:
+            await self.show_help()
+            self.renderer.invalidate()
+        elif char == "r" and self.records.store is not None:
+            if member.account is None:
+                member.tell("Guests have no record: log in next time to keep yours.")
+            else:
+                await self.away_from_lobby(
+                    show_stats(self.terminal, self.records.store, member.name)
+                )
+        elif char == "l" and self.records.store is not None:
+            await self.away_from_lobby(show_leaderboard(self.terminal, self.records.store))
+        elif key == Key.CTRL_L:
+            self.renderer.invalidate()
+        elif member.sysop and char in ("o", "h", "k", "b"):
+            await self.sysop_key(char)
+        else:
+            name = repr(key.char) if key.is_printable else key.name.value
+            self.member.tell(f"The {name} key does nothing here: see the keys above.")
+        return None
+
+    # --- moving the caller to where they are wanted ------------------------------------
+
+    async def go_where_called(self) -> None:
+        """A seat at a table, or a private chat with the sysop, takes the caller there."""
+        while True:
+            if self.member.seat is not None:
+                await self.play_seat()
+            elif self.member.private_chat is not None:
+                await self.private_chat()
+            else:
+                return
+
+    def called(self) -> bool:
+        return self.member.seat is not None or self.member.private_chat is not None
+
+    async def play_seat(self) -> None:
+        member = self.member
+        person, member.seat = member.seat, None
+        assert person is not None and person.seat is not None
+        table = person.table
+        others = [name for name in table.names if name != member.name]
+        await self.attend(person, f"playing {_and(others)}", table)
+
+    async def attend(self, person: Person, place: str, table: Table) -> None:
+        self.presence.set_place(self.member, place, table)
+        try:
+            result = await person.attend()
+        finally:
+            self.presence.set_place(self.member, IN_THE_LOBBY)
+            if table.over:
+                self.presence.remove_table(table)
+            self.renderer.invalidate()
+        if person.seat is not None:
+            self.choices.count(result, _winner_name(table))
+
+    async def private_chat(self) -> None:
+        member = self.member
+        room = member.private_chat
+        assert room is not None
+        other = next(m for m in room.members if m is not member)
+        self.presence.set_place(member, f"in chat with {other.name}")
+        view = self.view
+        view.private_with = other.name
+        text = ""
+        error = ""
+        try:
+            while member.private_chat is room:
+                view.private_lines = [_chat_text(line) for line in room.lines]
+                view.entry_prompt, view.entry_text = "Say: ", text
+                view.message = error or f"You are talking with {other.name}."
+                view.error = bool(error)
+                view.status = "Type and RETURN to send  Esc leave the chat  ^L redraw"
+                key = await self.next_key(interruptible=False)
+                error = ""
+                if key is None:
+                    continue
+                if key == Key.ESCAPE:
+                    room.close(member)
+                elif key == Key.ENTER:
+                    room.say(member, text)
+                    text = ""
+                elif key == Key.CTRL_L:
+                    self.renderer.invalidate()
+                elif key in DESELECT_KEYS:
+                    text = text[:-1]
+                elif key.is_printable:
+                    text = (text + key.char)[:MAX_CHAT_LENGTH]
+                else:
+                    error = "Type a line and press RETURN, or Esc to leave the chat."
+        finally:
+            view.private_with = None
+            view.entry_prompt = None
+            if member.private_chat is room:
+                member.private_chat = None
+            self.presence.set_place(member, IN_THE_LOBBY)
+        who = "you" if room.closed_by == member.name else room.closed_by
+        member.tell(f"The chat with {other.name} is over ({who} left it).")
+
+    async def away_from_lobby(self, screen: Awaitable[None]) -> None:
+        """Show another screen (statistics, the leaderboard), then the lobby again."""
+        self.presence.set_place(self.member, "reading the records")
+        try:
+            await screen
+        finally:
+            self.presence.set_place(self.member, IN_THE_LOBBY)
+            self.renderer.invalidate()
+
+    # --- games ---------------------------------------------------------------------
+
+    async def play_computer(self, saved: SavedGame | None = None) -> None:
+        """Games against the computer until the caller stops; ``saved`` resumes that game
+        first. A caller who logged in has each game saved as it goes (door/app/records.py)."""
+        member, choices = self.member, self.choices
+        rng = random.Random(self.rng.getrandbits(64))
+        kept: KeptGame | None = None
+        if saved is not None:
+            kept = self.records.resume(saved)
+        elif member.account is not None:
+            kept = self.records.computer_game(member.account, choices.options(), rng)
+        self.presence.set_place(member, "playing the computer")
+        tables: list[Table] = []
+
+        def on_table(table: Table) -> None:
+            tables.append(table)
+            self.presence.add_table(table)
+            self.presence.set_place(member, "playing the computer", table)
+            if saved is not None:
+                hand = max(table.game.hand_number, 1)
+                table.announce(f"Your saved game goes on where it stopped, in hand {hand}.")
+            if kept is not None:
+                # A full disk or a database that is down: the player is told, once.
+                kept.saver.on_trouble = table.announce
+
+        try:
+            result = await play_against_computer(
+                self.terminal,
+                kept.options if kept is not None else choices.options(),
+                member.name,
+                rng=rng,
+                pause=self.config.game.computer_pause_seconds,
+                on_game_over=lambda result: self.choices.count(result, "The computer"),
+                on_table=on_table,
+                game=kept.game if kept is not None else None,
+            )
+        finally:
+            for table in tables:
+                self.presence.remove_table(table)
+            self.presence.set_place(member, IN_THE_LOBBY)
+            self.renderer.invalidate()
+            if kept is not None:
+                # Only a caller who chose to quit loses the game; a dropped line or the
+                # door closing leaves it saved, to resume on the next call.
+                if tables and tables[0].given_up:
+                    await kept.saver.forfeit(0)
+                await kept.saver.flush()
+        if result.quit:
+            choices.notes.append("Game abandoned.")
+
+    def make_table(self, options: GameOptions, names: list[str | None]) -> Table:
+        accounts = [self.account_of(name) for name in names]
+        rng = random.Random(self.rng.getrandbits(64))
+        game = self.records.game_between_callers(options, accounts, rng)
+        callers = sum(name is not None for name in names)
+
+        def game_over(result: GameResult) -> None:
+            self.records.record_game_between_callers(table.game, table.names, accounts, callers)
+
+        table = Table(
+            options,
+            names,
+            rng=rng,
+            pause=self.config.game.computer_pause_seconds,
+            reconnect_wait=self.config.game.reconnect_wait_seconds,
+            game=game,
+            account_ids=[account.id if account is not None else None for account in accounts],
+            on_game_over=game_over,
+        )
+        return table
+
+    def account_of(self, name: str | None) -> Account | None:
+        """The account of the caller online as ``name`` (None: a guest, the computer)."""
+        member = self.presence.find(name) if name is not None else None
+        return member.account if member is not None else None
+
+    async def challenge(self) -> None:
+        member = self.member
+        if member.challenge is not None:
+            member.tell("Your challenge is still out: Esc withdraws it.")
+            return
+        room = self.choices.players - 1
+        chosen = await self.pick(
+            f"Challenge whom (up to {room})? ", room, lambda other: other is not member
+        )
+        if chosen:
+            self.send_challenge([member, *chosen])
+
+    def send_challenge(self, seating: list[Member]) -> None:
+        member = self.member
+        try:
+            challenge = self.presence.challenge(member, seating, self.choices.options())
+        except ValueError as refusal:
+            member.tell(str(refusal))
+            return
+        names = _and([m.name for m in challenge.invitees])
+        member.tell(f"You challenge {names}: {challenge.describe()}. Esc withdraws it.")
+
+    async def watch(self) -> None:
+        chosen = await self.pick(
+            "Watch whose game? ", 1, lambda other: other.table is not None and not other.table.over
+        )
+        if not chosen or chosen[0].table is None:
+            return
+        table = chosen[0].table
+        person = table.watch(self.member.name, self.terminal)
+        await self.attend(person, f"watching {table.title}", table)
+
+    # --- the sysop's keys --------------------------------------------------------------
+
+    async def sysop_key(self, char: str) -> None:
+        member, presence = self.member, self.presence
+        if char == "b":
+            text = await self.read_line("Broadcast: ")
+            if text:
+                presence.broadcast(member, text)
+            return
+        prompts = {
+            "o": "Page whom into chat? ",
+            "h": "Host a game with whom? ",
+            "k": "Disconnect whom? ",
+        }
+        chosen = await self.pick(prompts[char], 1, lambda other: other is not member)
+        if not chosen:
+            return
+        target = chosen[0]
+        if char == "o":
+            presence.page(member, target)
+        elif char == "h":
+            # The caller is player 1 and the sysop player 2, as the door has always had it.
+            self.send_challenge([target, member])
+        elif await self.confirm(f"Disconnect {target.name}? Press Y to disconnect, N not to."):
+            await disconnect(target)
+            presence.notice(f"{member.name} disconnected {target.name}.")
+
+    # --- typing and picking ------------------------------------------------------------
+
+    async def confirm(self, question: str) -> bool:
+        """Ask ``question`` on the lobby's message line: True for Y, False for N or Esc
+        (every key that cannot be undone asks first)."""
+        view = self.view
+        error = ""
+        try:
+            while True:
+                view.message = error or question
+                view.error = bool(error)
+                view.status = "Y yes  N or Esc no"
+                key = await self.next_key()
+                if key is None:
+                    continue
+                char = key.char.lower() if key.is_printable else ""
+                if char == "y":
+                    return True
+                if char == "n" or key == Key.ESCAPE:
+                    return False
+                if key == Key.CTRL_L:
+                    self.renderer.invalidate()
+                else:
+                    error = f"{question} (Y or N)"
+        finally:
+            view.message, view.error, view.status = "", False, _STATUS
+
+    async def read_line(self, prompt: str) -> str | None:
+        """A line typed at the bottom of the lobby; None if Esc (or a game) cut it off."""
+        view = self.view
+        view.entry_prompt, view.entry_text, view.entry_limit = prompt, "", MAX_CHAT_LENGTH
+        error = ""
+        try:
+            while True:
+                view.message = error or "Type and press RETURN; Esc cancels."
+                view.error = bool(error)
+                view.status = "RETURN send  Esc cancel  BS erase"
+                key = await self.next_key()
+                error = ""
+                if key is None:
+                    continue
+                if key == Key.ENTER:
+                    return view.entry_text
+                if key == Key.ESCAPE:
+                    return None
+                if key in DESELECT_KEYS:
+                    view.entry_text = view.entry_text[:-1]
+                elif key.is_printable:
+                    view.entry_text = (view.entry_text + key.char)[: view.entry_limit]
+                elif key == Key.CTRL_L:
+                    self.renderer.invalidate()
+                else:
+                    error = "Type a line and press RETURN, or Esc to cancel."
+        except _Called:
+            return None
+        finally:
+            view.entry_prompt = None
+
+    async def pick(
+        self, prompt: str, most: int, allowed: Callable[[Member], bool]
+    ) -> list[Member] | None:
+        """Up to ``most`` people chosen by their numbers in the list; None if cancelled."""
+        view = self.view
+        picked: list[Member] = []
+        view.entry_prompt, view.entry_limit = prompt, 12
+        error = ""
+        try:
+            while True:
+                online = self.presence.online()
+                picked = [member for member in picked if member in online]
+                self.picked = picked
+                view.entry_text = " ".join(str(online.index(m) + 1) for m in picked)
+                view.message = error or (
+                    f"Press the number of {'a person' if most == 1 else 'each person'} "
+                    "in the list, then RETURN."
+                )
+                view.error = bool(error)
+                view.status = "1-9 choose  RETURN done  BS unchoose  Esc cancel"
+                key = await self.next_key()
+                error = ""
+                if key is None:
+                    continue
+                digit = key.char if key.is_printable and key.char in "123456789" else ""
+                if digit:
+                    index = int(digit) - 1
+                    if index >= len(online):
+                        error = f"There is no number {digit} in the list."
+                    elif online[index] in picked:
+                        picked.remove(online[index])
+                    elif not allowed(online[index]):
+                        error = f"Not {online[index].name}: {online[index].place}."
+                        if online[index] is self.member:
+                            error = "That is you."
+                    elif len(picked) >= most:
+                        error = f"Choose at most {most}: BS unchooses."
+                    else:
+                        picked.append(online[index])
+                        if most == 1:
+                            return picked
+                elif key == Key.ENTER:
+                    if picked:
+                        return picked
+                    error = "Choose someone first, or press Esc."
+                elif key in DESELECT_KEYS:
+                    if picked:
+                        picked.pop()
+                elif key == Key.ESCAPE:
+                    return None
+                elif key == Key.CTRL_L:
+                    self.renderer.invalidate()
+                else:
+                    error = "Press a number from the list, RETURN when done, Esc to cancel."
+        except _Called:
+            return None
+        finally:
+            self.picked = []
+            view.entry_prompt = None
+
+    # --- drawing and waiting ------------------------------------------------------------
+
+    async def next_key(self, *, interruptible: bool = True) -> Key | None:
+        """Draw, then the caller's next key, or None when something changed. Raises
+        _Called when the caller is wanted at a table or in a private chat."""
+        if interruptible and self.called():
+            raise _Called
+        self.compose()
+        canvas, cursor = draw_lobby(self.view)
+        self.renderer.render(canvas, cursor)
+        await self.terminal.flush()
+        return await self.member.inbox.next(timeout=REFRESH_SECONDS)
+
+    def compose(self) -> None:
+        presence, member, view, choices = self.presence, self.member, self.view, self.choices
+        view.who = [
+            WhoLine(
+                other.name,
+                other.place,
+                other.idle,
+                you=other is member,
+                sysop=other.sysop,
+                chosen=other in self.picked,
+            )
+            for other in presence.online()
+        ]
+        view.chat = [_chat_text(line) for line in presence.chat]
+        runs = "free" if choices.runs == "free" else "exact"
+        view.options = (
+            f"1/2 runs: {runs}   A count: {choices.counting}   G players: {choices.players}"
+            f"   D level: {choices.level}   S {CHARSET_NAMES[self.terminal.charset]}"
+        )
+        view.notice, view.notice_urgent = "", False
+        if member.invitation is not None:
+            challenge = member.invitation
+            view.notice = (
+                f"{challenge.sender.name} challenges you: {challenge.describe()}. "
+                "Y accept  N decline"
+            )
+            view.notice_urgent = True
+        elif member.challenge is not None:
+            waiting = [
+                m.name for m in member.challenge.invitees if m.name not in member.challenge.accepted
+            ]
+            view.notice = f"Waiting for {_and(waiting)} to answer your challenge. Esc withdraws."
+
+    def last_note(self) -> str:
+        member = self.member
+        while member.notes:
+            self.choices.notes.append(member.notes.popleft())
+        if self.choices.notes:
+            return self.choices.notes[-1]
+        return "Choose from the menu below."
+
+
+async def disconnect(member: Member) -> None:
+    """Tell a caller the sysop is hanging up on them, and do it."""
+    member.terminal.write(KICK_MESSAGE)
+    with contextlib.suppress(Disconnected, OSError):
+        await member.terminal.flush()
+    member.terminal.close()
+
+
+def _account_keys(records: Records, member: Member) -> str:
+    """The lobby's line of account keys: none when accounts are off."""
+    if records.store is None:
+        return ""
+    if member.account is None:
+        return "L Leaderboard  (a guest's games are not kept: log in to keep a record)"
+    return "R Your record   L Leaderboard  (your games are saved as you play)"
+
+
+def _winner_name(table: Table) -> str:
+    """Who won, as the lobby tells it: the player, or both partners."""
+    game = table.game
+    outcome = game.outcome()
+    side = outcome.winner_side if outcome is not None else 0
+    return " & ".join(
+        table.names[seat] for seat in range(game.players) if game.side_of(seat) == side
+    )
+
+
+def _chat_text(line: ChatLine) -> ChatText:
+    return ChatText(line.speaker, line.text, line.kind)
+
+
+def _and(names: list[str]) -> str:
+    if not names:
+        return "nobody"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

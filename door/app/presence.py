@@ -1,0 +1,352 @@
+"""Who is online, where they are, and what passes between them outside a game.
+
+One ``Presence`` is shared by every session of a door. It holds a ``Member`` for each
+caller who has given a name (and the sysop), the lobby's chat, the challenges in the air,
+the private chats the sysop pages callers into, and the tables being played, so a
+caller can watch one and a caller whose line dropped can get back to theirs.
+
+Nothing here reads keys or draws: screens (``door.app.lobby``) read this state and are woken
+through each member's ``Inbox`` whenever it changes. Every piece of caller text stored
+here is sanitised on the way in, so whoever draws it shows plain text.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from door.defence.lookalike import skeleton
+from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
+from door.table.flow import GameOptions, Person, Table
+from door.term.ansi import sanitize
+from door.term.inbox import Inbox
+from door.term.terminal import Terminal
+
+if TYPE_CHECKING:
+    from door.storage.store import Account
+
+MAX_NAME_LENGTH: Final = 20
+KEPT_CHAT_LINES: Final = 100
+IN_THE_LOBBY: Final = "in the lobby"
+
+
+class NameInUse(Exception):
+    """Someone online already goes by that name (or it is the sysop's)."""
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of lobby or private chat; ``speaker`` is empty for door notices."""
+
+    speaker: str
+    text: str
+    kind: str = "chat"
+    """``chat``, ``broadcast`` (from the sysop to everyone) or ``notice`` (from the door)."""
+
+
+class Member:
+    """A caller (or the sysop) who is online."""
+
+    def __init__(
+        self,
+        name: str,
+        terminal: Terminal,
+        *,
+        sysop: bool = False,
+        account: Account | None = None,
+    ) -> None:
+        self.name = name
+        self.terminal = terminal
+        self.sysop = sysop
+        self.account = account
+        """The account the caller logged in to (their name is its handle); None for a
+        guest and for the sysop."""
+        self.inbox = Inbox(terminal)
+        self.place = IN_THE_LOBBY
+        self.joined = time.monotonic()
+        self.invitation: Challenge | None = None
+        """A challenge this member has been sent and not answered."""
+        self.challenge: Challenge | None = None
+        """The challenge this member sent, while it waits for answers."""
+        self.seat: Person | None = None
+        """A seat at a table this member must go to (a challenge was accepted)."""
+        self.private_chat: PrivateChat | None = None
+        self.notes: deque[str] = deque(maxlen=4)
+        """Things to tell the member on their lobby screen ("Bob declined")."""
+        self.table: Table | None = None
+        """The table this member is playing at or watching."""
+
+    @property
+    def idle(self) -> float:
+        return self.terminal.idle
+
+    @property
+    def in_lobby(self) -> bool:
+        return self.place == IN_THE_LOBBY and self.private_chat is None
+
+    def tell(self, note: str) -> None:
+        self.notes.append(note)
+        self.inbox.wake()
+
+
+@dataclass
+class Challenge:
+    """An invitation to a game. ``seating`` is every caller in seat order (player 1
+    first); ``sender`` is whoever sent it, who has accepted by sending it."""
+
+    sender: Member
+    seating: list[Member]
+    options: GameOptions
+    accepted: set[str] = field(default_factory=set)
+
+    @property
+    def invitees(self) -> list[Member]:
+        return [member for member in self.seating if member is not self.sender]
+
+    def describe(self) -> str:
+        """``2 players, free runs, auto count``."""
+        runs = "exact runs" if self.options.runs == "exact" else "free runs"
+        extra = self.options.players - len(self.seating)
+        computer = f" (+{extra} computer)" if extra else ""
+        return f"{self.options.players} players{computer}, {runs}, {self.options.counting} count"
+
+
+@dataclass
+class PrivateChat:
+    """The sysop and one caller talking, away from the lobby."""
+
+    members: tuple[Member, Member]
+    lines: deque[ChatLine] = field(default_factory=lambda: deque(maxlen=KEPT_CHAT_LINES))
+    closed_by: str = ""
+
+    def say(self, speaker: Member, text: str) -> None:
+        line = clean_chat(text)
+        if line and not self.closed_by:
+            self.lines.append(ChatLine(speaker.name, line))
+            self.wake()
+
+    def close(self, by: Member) -> None:
+        if not self.closed_by:
+            self.closed_by = by.name
+            for member in self.members:
+                if member.private_chat is self:
+                    member.private_chat = None
+            self.wake()
+
+    def wake(self) -> None:
+        for member in self.members:
+            member.inbox.wake()
+
+
+TableFactory = Callable[[GameOptions, list[str | None]], Table]
+
+
+class Presence:
+    """Everyone online, the lobby chat, challenges, and the tables in play."""
+
+    def __init__(self, sysop_name: str = "Sysop", rng: random.Random | None = None) -> None:
+        self.sysop_name = sysop_name
+        self.rng = rng or random.Random()
+        self.members: dict[str, Member] = {}
+        self.chat: deque[ChatLine] = deque(maxlen=KEPT_CHAT_LINES)
+        self.tables: list[Table] = []
+
+    # --- who is here ----------------------------------------------------------------
+
+    def join(
+        self,
+        name: str,
+        terminal: Terminal,
+        *,
+        sysop: bool = False,
+        account: Account | None = None,
+    ) -> Member:
+        """Put ``name`` online (logged in to ``account``, if any). Raises NameInUse if
+        someone online has it, or if it is the sysop's name and this is not the sysop."""
+        clean = clean_name(name)
+        key = clean.casefold()
+        if not clean:
+            raise NameInUse("a name needs letters or digits")
+        if not sysop and key == self.sysop_name.casefold():
+            raise NameInUse(f"{clean} is the sysop's name")
+        if key in self.members:
+            raise NameInUse(f"{clean} is online already")
+        if account is None and not sysop:
+            # A guest may not pass for someone: the sysop, or anyone online.
+            look = skeleton(clean)
+            if look == skeleton(self.sysop_name):
+                raise NameInUse(f"{clean} looks like the sysop's name")
+            for other in self.members.values():
+                if skeleton(other.name) == look:
+                    raise NameInUse(f"{clean} looks like {other.name}, who is online")
+        member = Member(clean, terminal, sysop=sysop, account=account)
+        self.members[key] = member
+        self.notice(f"{clean} has come in.")
+        return member
+
+    def leave(self, member: Member) -> None:
+        if self.members.get(member.name.casefold()) is not member:
+            return
+        del self.members[member.name.casefold()]
+        if member.challenge is not None:
+            self.withdraw(member.challenge, f"{member.name} has left.")
+        if member.invitation is not None:
+            self.decline(member.invitation, member, f"{member.name} has left.")
+        if member.private_chat is not None:
+            member.private_chat.close(member)
+        self.notice(f"{member.name} has left.")
+
+    def find(self, name: str) -> Member | None:
+        return self.members.get(name.casefold())
+
+    def online(self) -> list[Member]:
+        """Everyone, the sysop first, then in the order they came in."""
+        return sorted(self.members.values(), key=lambda member: (not member.sysop, member.joined))
+
+    def set_place(self, member: Member, place: str, table: Table | None = None) -> None:
+        member.place = place
+        member.table = table
+        self.changed()
+
+    def changed(self) -> None:
+        """Wake every lobby so it redraws."""
+        for member in self.members.values():
+            member.inbox.wake()
+
+    # --- chat -----------------------------------------------------------------------
+
+    def say(self, member: Member, text: str) -> None:
+        """A line in the lobby chat, cleaned of anything a terminal would act on."""
+        line = clean_chat(text)
+        if line:
+            self.chat.append(ChatLine(member.name, line))
+            self.changed()
+
+    def notice(self, text: str) -> None:
+        self.chat.append(ChatLine("", sanitize(text, 2 * MAX_CHAT_LENGTH)))
+        self.changed()
+
+    def broadcast(self, sender: Member, text: str) -> None:
+        """The sysop's message to everyone: the lobby, and every table's log."""
+        line = clean_chat(text)
+        if not line:
+            return
+        self.chat.append(ChatLine(sender.name, line, "broadcast"))
+        for table in self.tables:
+            table.announce(f"*** {sender.name}: {line}")
+        self.changed()
+
+    # --- challenges -----------------------------------------------------------------
+
+    def challenge(self, sender: Member, seating: list[Member], options: GameOptions) -> Challenge:
+        """Invite the others in ``seating`` to a game with ``sender``. Raises ValueError
+        with a message for the sender if one of them cannot be invited now."""
+        for member in seating:
+            if member is sender:
+                continue
+            if self.find(member.name) is not member:
+                raise ValueError(f"{member.name} is not online any more.")
+            if not member.in_lobby:
+                raise ValueError(f"{member.name} is {member.place}: try again later.")
+            if member.invitation is not None or member.challenge is not None:
+                raise ValueError(f"{member.name} is answering another challenge.")
+        if len(seating) > options.players:
+            raise ValueError(f"A {options.players}-player game has room for {options.players}.")
+        challenge = Challenge(sender, seating, options, {sender.name})
+        sender.challenge = challenge
+        for member in challenge.invitees:
+            member.invitation = challenge
+        self.changed()
+        return challenge
+
+    def accept(self, challenge: Challenge, member: Member, make_table: TableFactory) -> None:
+        """``member`` says yes; when everyone has, the table is set and each of them is
+        given their seat (``Member.seat``) to go to."""
+        if member.invitation is not challenge:
+            return
+        member.invitation = None
+        challenge.accepted.add(member.name)
+        if len(challenge.accepted) < len(challenge.seating):
+            challenge.sender.tell(f"{member.name} accepts.")
+            return
+        challenge.sender.challenge = None
+        names: list[str | None] = [m.name for m in challenge.seating]
+        names += [None] * (challenge.options.players - len(names))
+        table = make_table(challenge.options, names)
+        for index, seated in enumerate(challenge.seating):
+            seated.seat = table.sit(index, seated.terminal)
+        self.add_table(table)
+        table.start()
+        self.notice(f"{table.title}: a game begins.")
+
+    def decline(self, challenge: Challenge, member: Member, why: str = "") -> None:
+        if member.invitation is challenge:
+            member.invitation = None
+        self._call_off(challenge, why or f"{member.name} declines the challenge.")
+
+    def withdraw(self, challenge: Challenge, why: str = "") -> None:
+        self._call_off(challenge, why or f"{challenge.sender.name} withdrew the challenge.")
+
+    def _call_off(self, challenge: Challenge, why: str) -> None:
+        if challenge.sender.challenge is challenge:
+            challenge.sender.challenge = None
+        for member in challenge.seating:
+            if member.invitation is challenge:
+                member.invitation = None
+            member.tell(why)
+        self.changed()
+
+    # --- the sysop's private chat ---------------------------------------------------
+
+    def page(self, sysop: Member, member: Member) -> PrivateChat | None:
+        """Pull ``member`` into a private chat with the sysop; None (and a note for the
+        sysop) if they are busy. A caller at a table is told in the game's log instead."""
+        if member.table is not None and member.place.startswith("playing"):
+            member.table.announce(
+                f"*** {sysop.name} is paging {member.name}: press c to chat here, or come "
+                "to the lobby after the game."
+            )
+            sysop.tell(f"{member.name} is {member.place}: the page went to their table.")
+            return None
+        if not member.in_lobby:
+            sysop.tell(f"{member.name} is {member.place}: try again later.")
+            return None
+        room = PrivateChat((sysop, member))
+        room.lines.append(ChatLine("", f"{sysop.name} pages {member.name} into chat.", "notice"))
+        sysop.private_chat = member.private_chat = room
+        self.changed()
+        return room
+
+    # --- tables -----------------------------------------------------------------------
+
+    def add_table(self, table: Table) -> None:
+        self.tables.append(table)
+        self.changed()
+
+    def remove_table(self, table: Table) -> None:
+        if table in self.tables:
+            self.tables.remove(table)
+            self.changed()
+
+    def table_waiting_for(self, name: str, account_id: int | None = None) -> Table | None:
+        """A game still going in which ``name``'s seat waits for them (or is played by
+        the computer since their line dropped). A seat taken by someone logged in waits
+        only for the same account (``account_id``)."""
+        for table in self.tables:
+            if not table.over and table.waits_for(name, account_id) is not None:
+                return table
+        return None
+
+    def close_tables(self) -> None:
+        for table in list(self.tables):
+            table.close()
+        self.tables.clear()
+
+
+def clean_name(text: str) -> str:
+    """A caller's name, safe to show anyone: printable, single-spaced, at most 20 long."""
+    return " ".join(sanitize(text, MAX_NAME_LENGTH).split())

@@ -1,0 +1,234 @@
+"""What the door keeps of its callers' games, and the sessions' one way to the database.
+
+One ``Records`` serves the whole server. It holds the ``Store`` (None when the database
+cannot be used: then accounts are off, ``unavailable`` says why to callers, and everyone
+plays as a guest) and does what involves games:
+
+- a game against the computer played by someone logged in is a ``RecordedGame`` that a
+  ``GameSaver`` saves after every action (``computer_game``). Quitting it is a forfeit;
+  a dropped line, a restart or a crash leaves it saved, to be resumed;
+- a saved game is picked up where it stood (``resume``) or given up (``abandon``);
+- a game between callers is recorded once it is over, with the statistics of everyone
+  at the table who logged in (``record_game_between_callers``). It is not saved along
+  the way: a caller whose line drops gets back to it from memory (door/table/flow.py).
+
+Nothing here raises a store failure into a session: what fails is logged, and the
+caller's game goes on as a guest's would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from door.config import Config
+from door.defence.logins import LoginGuard
+from door.storage.errors import StorageUnavailableError, StoreError
+from door.storage.saver import GameSaver, opponent_kind
+from door.storage.settings import database_url
+from door.storage.store import Account, LoginPolicy, SavedGame, Seat, Store
+from door.table.flow import COMPUTER_NAME, GameOptions
+from engine.game import Game, Phase
+from engine.record import RecordedGame
+
+logger = logging.getLogger(__name__)
+
+LEVELS: Final = ("easy", "normal", "expert")
+ACCOUNTS_OFF: Final = "Accounts are off today: you play as a guest."
+CLOSE_WAIT_SECONDS: Final = 10.0
+"""How long closing the door waits for results still being written."""
+
+
+@dataclass(frozen=True)
+class KeptGame:
+    """A game against the computer being saved as it is played."""
+
+    options: GameOptions
+    game: RecordedGame
+    saver: GameSaver
+
+
+class Records:
+    """The door's games in the store; see the module docstring. ``Records()`` has no
+    store: accounts are off."""
+
+    def __init__(self, store: Store | None = None, unavailable: str = ACCOUNTS_OFF) -> None:
+        self.store = store
+        self.unavailable = unavailable
+        """What a caller is told when there is no store."""
+        self._writes: set[asyncio.Task[None]] = set()
+        self.logins = LoginGuard()
+        """Failed log-ins by account and address, shared by every connection."""
+
+    @classmethod
+    async def open(cls, config: Config) -> Records:
+        """Open the configured database (migrating it). When it cannot be used the door
+        still opens: one warning goes to the log, and callers play as guests."""
+        settings = config.database
+        try:
+            store = await Store.open(
+                database_url(settings, config.server.data_path),
+                policy=LoginPolicy.from_settings(settings),
+                reserved_handles=(config.sysop.name,),
+            )
+        except StorageUnavailableError as failure:
+            # The store has logged which database and why; this says what follows.
+            logger.warning(
+                "accounts are off until the database can be used: callers play as guests"
+            )
+            return cls(None, str(failure))
+        except Exception as error:  # a missing database driver, say: still serve guests
+            logger.warning(
+                "accounts are off: the database cannot be opened (%r): callers play as guests",
+                error,
+            )
+            return cls(None)
+        return cls(store)
+
+    async def close(self) -> None:
+        """Wait (boundedly) for results still being written, then close the store."""
+        if self._writes:
+            await asyncio.wait(set(self._writes), timeout=CLOSE_WAIT_SECONDS)
+        if self.store is not None:
+            await self.store.close()
+
+    # --- games against the computer ---------------------------------------------------
+
+    def computer_game(
+        self, account: Account, options: GameOptions, rng: random.Random
+    ) -> KeptGame | None:
+        """A new game for ``account`` against the computer, saved after every action;
+        None when accounts are off."""
+        if self.store is None:
+            return None
+        computers = [Seat(name) for name in _computer_names(options.players - 1)]
+        seats = [Seat(account.handle, account.id), *computers]
+        saver = GameSaver(self.store, seats, opponent_kind(options.players, 1, options.level))
+        game = RecordedGame(
+            options.players,
+            seed=rng.getrandbits(64),
+            runs=options.runs,
+            counting=options.counting,
+            on_action=saver.action_taken,
+        )
+        return KeptGame(options, game, saver)
+
+    async def saved_game(self, account: Account) -> SavedGame | None:
+        """The account's unfinished game against the computer, if it can be resumed.
+
+        A saved game of another kind (one the caller is not player 1 of: the door never
+        saves those, so it comes from elsewhere) is set aside, so it is not offered on
+        every call."""
+        if self.store is None:
+            return None
+        try:
+            saved = await self.store.load_unfinished_game(account.id)
+            if saved is not None and not _resumable(saved, account):
+                logger.warning(
+                    "saved game %d is not one the door resumes; set aside", saved.game_id
+                )
+                await self.store.discard_game(saved.game_id)
+                return None
+        except StoreError:
+            return None  # the store logged it; the caller plays on without
+        return saved
+
+    def resume(self, saved: SavedGame) -> KeptGame:
+        """The saved game as it stood, saving on in the same row."""
+        assert self.store is not None
+        game = saved.resume()
+        saver = GameSaver(self.store, saved.seats, saved.opponent, game=game, game_id=saved.game_id)
+        game.on_action = saver.action_taken
+        options = GameOptions(
+            runs=game.runs,
+            counting=game.counting,
+            level=level_of(saved.opponent),
+            players=game.players,
+        )
+        return KeptGame(options, game, saver)
+
+    async def abandon(self, saved: SavedGame) -> str:
+        """Give the saved game up: a loss for the caller (seat 0), as quitting is.
+        Returns what to tell the caller."""
+        assert self.store is not None
+        try:
+            await self.store.finish_game(saved.game_id, saved.recording, forfeited_by=0)
+        except StoreError as failure:
+            if not isinstance(failure, StorageUnavailableError):
+                logger.error("could not abandon saved game %d: %s", saved.game_id, failure)
+            return f"The saved game could not be abandoned now: {failure}"
+        return "Your saved game is abandoned: it counts as a loss."
+
+    # --- games between callers ------------------------------------------------------
+
+    def game_between_callers(
+        self, options: GameOptions, accounts: Sequence[Account | None], rng: random.Random
+    ) -> Game | None:
+        """A recorded game for a table where someone has an account (so its result can
+        be kept once it is over); None to let the table deal an unrecorded one."""
+        if self.store is None or not any(accounts):
+            return None
+        return RecordedGame(
+            options.players, seed=rng.getrandbits(64), runs=options.runs, counting=options.counting
+        )
+
+    def record_game_between_callers(
+        self,
+        game: Game,
+        names: Sequence[str],
+        accounts: Sequence[Account | None],
+        callers: int,
+    ) -> None:
+        """Keep a finished game between callers: its log and each account holder's
+        statistics. Written in the background; a game not recorded or not over is
+        ignored."""
+        if self.store is None or not isinstance(game, RecordedGame) or game.phase is not Phase.OVER:
+            return
+        seats = [
+            Seat(name, account.id if account is not None else None)
+            for name, account in zip(names, accounts, strict=True)
+        ]
+        opponent = opponent_kind(game.players, callers, "people")
+        write = asyncio.get_running_loop().create_task(
+            self._record(self.store, game, seats, opponent)
+        )
+        self._writes.add(write)
+        write.add_done_callback(self._writes.discard)
+
+    @staticmethod
+    async def _record(store: Store, game: RecordedGame, seats: list[Seat], opponent: str) -> None:
+        try:
+            game_id = await store.record_game_result(game.recording, seats, opponent)
+        except StoreError as failure:
+            if not isinstance(failure, StorageUnavailableError):  # that one the store logged
+                logger.error("the game of %s was not recorded: %s", _names(seats), failure)
+            return
+        logger.info("game %d of %s recorded", game_id, _names(seats))
+
+
+def level_of(opponent: str) -> str:
+    """The computer's level in an opponent kind: "computer-expert-3p" -> "expert"."""
+    parts = opponent.split("-")
+    if len(parts) >= 2 and parts[0] == "computer" and parts[1] in LEVELS:
+        return parts[1]
+    return "normal"
+
+
+def _resumable(saved: SavedGame, account: Account) -> bool:
+    return saved.opponent.startswith("computer") and saved.seats[0].account_id == account.id
+
+
+def _computer_names(count: int) -> list[str]:
+    """The computer seats' names as the table shows them: "Computer", "Computer 2"..."""
+    return [
+        COMPUTER_NAME if number == 1 else f"{COMPUTER_NAME} {number}"
+        for number in range(1, count + 1)
+    ]
+
+
+def _names(seats: Sequence[Seat]) -> str:
+    return ", ".join(seat.name for seat in seats)

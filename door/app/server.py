@@ -1,0 +1,129 @@
+"""The door itself: every connected caller, whatever the transport, their sessions, and
+what they share: who is online (``Presence``) and the database (``Records``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import random
+from typing import Any
+
+from door.app.call import Caller, run_session
+from door.app.presence import Presence
+from door.app.records import Records
+from door.config import Config
+from door.defence.guard import AddressGuard
+from door.term.idle import IdleGuardTerminal
+from door.term.terminal import Disconnected, Terminal
+
+logger = logging.getLogger(__name__)
+
+FULL_MESSAGE = "\r\nSorry, the door is full right now. Please call back later.\r\n"
+SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Goodbye! ***\r\n"
+SESSION_END_WAIT_SECONDS = 5.0
+"""How long shutting down waits for sessions to end (each saves its game on the way)."""
+
+
+class Door:
+    """Holds the sessions in progress, so they can be counted, told and closed, the
+    ``Presence`` they share (who is online, the lobby, the tables) and the ``Records``
+    (accounts and saved games; without any given, accounts are off)."""
+
+    def __init__(
+        self, config: Config, rng: random.Random | None = None, records: Records | None = None
+    ) -> None:
+        self.config = config
+        self.rng = rng or random.Random()
+        self.records = records or Records()
+        self.terminals: set[Terminal] = set()
+        self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
+        self.closing = False
+        server = config.server
+        self.guard = AddressGuard(
+            server.max_connections_per_address, server.connections_per_minute_per_address
+        )
+        """Per-address limits, which the transports check as each connection arrives."""
+        self._sessions: set[asyncio.Future[None]] = set()
+        """One future per session in progress, done when it has ended."""
+
+    def terminal_limits(self) -> dict[str, Any]:
+        """What a transport passes to each StreamTerminal it makes: the input rate and
+        how long a caller may leave output unread."""
+        server = self.config.server
+        return {
+            "key_rate": server.key_rate,
+            "key_burst": server.key_burst,
+            "output_stall_seconds": server.output_stall_seconds,
+        }
+
+    @property
+    def caller_count(self) -> int:
+        return len(self.terminals)
+
+    async def serve_caller(
+        self, terminal: Terminal, caller: Caller, *, idle_guard: bool = True
+    ) -> None:
+        """Run one caller's session to its end; never lets an error escape to the transport.
+
+        ``idle_guard`` hangs up on a caller who presses nothing for too long (not on the
+        sysop at the local console).
+
+        The last ``reserved_sessions`` places are kept for members and the sysop: there a
+        caller who has proven nothing yet may only log in, and a guest is turned away."""
+        places = self.config.server.max_sessions
+        unreserved = places - self.config.server.reserved_sessions
+        proven = caller.sysop or caller.account is not None
+        if not proven and len(self.terminals) >= unreserved:
+            if caller.arriving_as == "choose":
+                caller = dataclasses.replace(caller, arriving_as="login")
+            else:
+                places = unreserved  # an SSH guest or newcomer: no place is kept for them
+        if self.closing or len(self.terminals) >= places:
+            terminal.write(FULL_MESSAGE)
+            with contextlib.suppress(Disconnected):
+                await terminal.flush()
+            terminal.close()
+            return
+        server = self.config.server
+        session_terminal: Terminal = terminal
+        if idle_guard:
+            session_terminal = IdleGuardTerminal(
+                terminal, server.idle_warning_seconds, server.idle_timeout_seconds
+            )
+        self.terminals.add(terminal)
+        ended = asyncio.get_running_loop().create_future()
+        self._sessions.add(ended)
+        try:
+            rng = random.Random(self.rng.getrandbits(64))
+            await run_session(
+                session_terminal, self.config, caller, rng, self.presence, self.records
+            )
+        except Exception:
+            logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)
+        finally:
+            self.terminals.discard(terminal)
+            terminal.close()
+            self._sessions.discard(ended)
+            ended.set_result(None)
+
+    async def shut_down(self) -> None:
+        """Tell every caller the door is closing, hang up on them, and wait (boundedly)
+        for their sessions to end, so that games in progress are saved as they stand."""
+        self.closing = True
+        self.presence.close_tables()
+        for terminal in list(self.terminals):
+            terminal.write(SHUTDOWN_MESSAGE)
+        await asyncio.gather(
+            *(self._flush_quietly(terminal) for terminal in list(self.terminals)),
+        )
+        for terminal in list(self.terminals):
+            terminal.close()
+        if self._sessions:
+            await asyncio.wait(set(self._sessions), timeout=SESSION_END_WAIT_SECONDS)
+
+    @staticmethod
+    async def _flush_quietly(terminal: Terminal) -> None:
+        with contextlib.suppress(Disconnected, OSError):
+            await asyncio.wait_for(terminal.flush(), 2.0)

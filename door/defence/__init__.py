@@ -1,0 +1,3 @@
+"""Defences against hostile callers: per-address limits, rate limits, password guessing,
+look-alike names.
+"""

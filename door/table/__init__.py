@@ -1,0 +1,1 @@
+"""A cribbage table: game options, seats, the table's flow, the computer at the table."""

@@ -1,0 +1,407 @@
+"""The one seam between transports (telnet, SSH, a BBS's stdio) and the screens.
+
+Screens see a ``Terminal``: they ``write`` Unicode text, ``await flush()``, ``await
+read_key()`` and read ``size``, ``charset`` and ``color_mode``. ``StreamTerminal`` holds
+everything transports have in common, so an adapter only wraps its connection as a
+``ByteSource`` and a ``ByteSink``, reports resizes with ``resize()`` and calls ``start()``.
+(The tests' ``FakeTerminal``, a ``StreamTerminal`` over memory with a pyte screen on its
+output, lives in tests/door/fake_terminal.py: production code never imports pyte.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Final, Protocol
+
+from door.defence.ratelimit import TokenBucket
+from door.term.ansi import ColorMode, color_mode_for_terminal_type
+from door.term.charset import Charset, charset_for_terminal_type, encode
+from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SIZE: Final = (80, 24)
+"""Assumed (cols, rows) when the transport reports none, as ``ssh -T`` does (0x0)."""
+
+MAX_TYPEAHEAD: Final = 256
+"""Keys waiting for a screen beyond this are dropped, as a BBS drops excess type-ahead."""
+
+MAX_HELD_OUTPUT: Final = 256 * 1024
+MAX_UNFLUSHED_OUTPUT: Final = 64 * 1024
+"""Bytes held while output is paused; past this, output resumes on its own rather than
+letting a caller who never sends Ctrl-Q grow the door's memory."""
+
+MAX_COLS: Final = 400
+MAX_ROWS: Final = 200
+"""Window sizes past these are clamped: a caller may claim 65535x65535."""
+
+OUTPUT_HIGH_WATER: Final = 64 * 1024
+"""Bytes waiting in the transport beyond which the caller counts as not reading: the
+renderer then keeps only its latest frame until the transport drains."""
+MAX_QUEUED_OUTPUT: Final = 1024 * 1024
+"""Bytes waiting in the transport beyond which the line is closed: only a caller who
+reads nothing at all gets there, and the door will not hold their screens for them."""
+
+ResizeListener = Callable[[int, int], None]
+
+
+class Disconnected(Exception):
+    """The caller's line has dropped: hung up, killed, or closed by the door."""
+
+
+class Terminal(Protocol):
+    """What a screen may do with the caller's terminal."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(cols, rows), never zero."""
+        ...
+
+    @property
+    def term_type(self) -> str | None:
+        """The terminal type as the caller's client reported it, or None."""
+        ...
+
+    @property
+    def charset(self) -> Charset: ...
+
+    @charset.setter
+    def charset(self, charset: Charset) -> None: ...
+
+    @property
+    def color_mode(self) -> ColorMode: ...
+
+    @color_mode.setter
+    def color_mode(self, mode: ColorMode) -> None: ...
+
+    @property
+    def idle(self) -> float:
+        """Seconds since the caller last pressed a key."""
+        ...
+
+    @property
+    def backlogged(self) -> bool:
+        """The caller is not reading what was sent: output waits in the transport."""
+        ...
+
+    async def read_key(self) -> Key:
+        """The next key; raises Disconnected once the line has dropped."""
+        ...
+
+    def discard_typeahead(self) -> int:
+        """Forget the keys that have arrived and not been read (a decision about to be
+        asked must not be answered by keys pressed before it was shown); returns how
+        many. A dropped line stays dropped."""
+        ...
+
+    def write(self, text: str) -> None:
+        """Queue ``text``, encoded in the current charset. Never raises; after the line has
+        dropped the text is discarded and the next ``read_key``/``flush`` raises."""
+        ...
+
+    async def flush(self) -> None:
+        """Wait until written text has gone out; raises Disconnected if the line dropped.
+        Returns at once while the caller has paused output with Ctrl-S."""
+        ...
+
+    def on_resize(self, listener: ResizeListener) -> Callable[[], None]:
+        """Call ``listener(cols, rows)`` on every resize; returns a function that stops it."""
+        ...
+
+    def close(self) -> None:
+        """Send any held output and end the connection. Safe to call more than once."""
+        ...
+
+
+class ByteSource(Protocol):
+    """A transport's input. ``read`` returns what has arrived (bytes, or text from a
+    transport that decodes), returns empty when the caller hangs up, and must tolerate
+    being cancelled, because the ESC timeout cancels a pending read."""
+
+    async def read(self) -> bytes | str: ...
+
+
+class ByteSink(Protocol):
+    """A transport's output. A sink that can tell how many bytes wait in its transport
+    also has ``buffered() -> int`` (a memory sink has nothing waiting)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+# Errors a source or sink raises when the line drops. Adapters for libraries with their
+# own exception types (asyncssh's ConnectionLost) translate them or raise Disconnected.
+_LINE_ERRORS: Final = (OSError, EOFError, Disconnected)
+
+
+class StreamTerminal:
+    """A ``Terminal`` over a byte source and sink.
+
+    A background task reads input as soon as ``start()`` is called, so Ctrl-S and Ctrl-Q
+    take effect even while no screen is waiting for a key. Those two are consumed here:
+    Ctrl-S holds all output until Ctrl-Q. Every other key waits for ``read_key``.
+
+    With ``key_rate`` (keys a second, ``key_burst`` at once) keys beyond the rate are
+    dropped, and reading stops until the bucket is half full again, so a flooding
+    caller is held back by the transport's own flow control instead of by the door's
+    memory and CPU. ``output_stall_seconds`` closes the line of a caller whose transport
+    has not taken output for that long.
+    """
+
+    def __init__(
+        self,
+        source: ByteSource,
+        sink: ByteSink,
+        *,
+        term_type: str | None = None,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        charset: Charset | None = None,
+        color_mode: ColorMode | None = None,
+        escape_timeout: float = ESCAPE_TIMEOUT,
+        clock: Callable[[], float] = time.monotonic,
+        key_rate: float | None = None,
+        key_burst: int = 1,
+        output_stall_seconds: float | None = None,
+    ) -> None:
+        self._source = source
+        self._sink = sink
+        self._term_type = term_type
+        self._cols, self._rows = clamp_size(*size)
+        self._charset = charset if charset is not None else charset_for_terminal_type(term_type)
+        self._color_mode = (
+            color_mode if color_mode is not None else color_mode_for_terminal_type(term_type)
+        )
+        self._escape_timeout = escape_timeout
+        self._clock = clock
+        self._decoder = KeyDecoder()
+        self._keys: asyncio.Queue[Key | None] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self._resize_listeners: list[ResizeListener] = []
+        self._held_output = bytearray()
+        self._paused = False
+        self._dropped = False
+        self._closed = False
+        self._last_key_at = clock()
+        self._inputs_read = 0
+        self._key_bucket = TokenBucket(key_rate, key_burst, clock) if key_rate else None
+        self.keys_dropped = 0
+        """Keys thrown away because the caller sent them faster than ``key_rate``."""
+        self._output_stall_seconds = output_stall_seconds
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return (self._cols or DEFAULT_SIZE[0], self._rows or DEFAULT_SIZE[1])
+
+    @property
+    def term_type(self) -> str | None:
+        return self._term_type
+
+    @property
+    def charset(self) -> Charset:
+        return self._charset
+
+    @charset.setter
+    def charset(self, charset: Charset) -> None:
+        # What was written under the old charset goes out before the switch.
+        self._send_written()
+        self._charset = charset
+
+    @property
+    def color_mode(self) -> ColorMode:
+        return self._color_mode
+
+    @color_mode.setter
+    def color_mode(self, mode: ColorMode) -> None:
+        self._color_mode = mode
+
+    @property
+    def idle(self) -> float:
+        return self._clock() - self._last_key_at
+
+    @property
+    def backlogged(self) -> bool:
+        return self._queued_output() > OUTPUT_HIGH_WATER
+
+    def _queued_output(self) -> int:
+        buffered = getattr(self._sink, "buffered", None)
+        return int(buffered()) if buffered is not None else 0
+
+    @property
+    def paused(self) -> bool:
+        """The caller pressed Ctrl-S and output is held until Ctrl-Q."""
+        return self._paused
+
+    @property
+    def connected(self) -> bool:
+        return not (self._dropped or self._closed)
+
+    def start(self) -> None:
+        """Begin reading input. Needs a running event loop; later calls do nothing."""
+        if self._reader is None and not self._closed:
+            self._reader = asyncio.get_running_loop().create_task(self._read_input())
+
+    async def read_key(self) -> Key:
+        self.start()
+        key = await self._keys.get()
+        if key is None:
+            # Leave the end marker for any later call.
+            self._keys.put_nowait(None)
+            raise Disconnected("the caller's line has dropped")
+        return key
+
+    def discard_typeahead(self) -> int:
+        dropped = 0
+        hung_up = False
+        while not self._keys.empty():
+            if self._keys.get_nowait() is None:
+                hung_up = True
+            else:
+                dropped += 1
+        if hung_up:
+            self._keys.put_nowait(None)  # the end marker stays for the next read
+        return dropped
+
+    def write(self, text: str) -> None:
+        # Output is gathered until flush(): a screen drawn in many small writes
+        # then goes out as one transport write (for SSH, one encrypted packet
+        # rather than dozens).
+        if not self.connected:
+            return
+        self._held_output += encode(text, self._charset)
+        if len(self._held_output) > (MAX_HELD_OUTPUT if self._paused else MAX_UNFLUSHED_OUTPUT):
+            self._resume_output()
+
+    async def flush(self) -> None:
+        if not self.connected:
+            raise Disconnected("the caller's line has dropped")
+        if self._paused:
+            return
+        self._resume_output()
+        try:
+            if self._output_stall_seconds is None:
+                await self._sink.drain()
+            else:
+                await asyncio.wait_for(self._sink.drain(), self._output_stall_seconds)
+        except TimeoutError:
+            logger.info("caller read nothing for %.0f s: line closed", self._output_stall_seconds)
+            self._line_dropped()
+            self.close()
+            raise Disconnected("the caller stopped reading") from None
+        except _LINE_ERRORS as error:
+            self._line_dropped()
+            raise Disconnected("the caller's line dropped while sending") from error
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Called by the transport when the caller's window changes size."""
+        self._cols, self._rows = clamp_size(cols, rows)
+        effective_cols, effective_rows = self.size
+        for listener in list(self._resize_listeners):
+            listener(effective_cols, effective_rows)
+
+    def on_resize(self, listener: ResizeListener) -> Callable[[], None]:
+        self._resize_listeners.append(listener)
+
+        def stop() -> None:
+            if listener in self._resize_listeners:
+                self._resize_listeners.remove(listener)
+
+        return stop
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        if not self._dropped and self._held_output:
+            self._resume_output()
+        self._closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+        self._keys.put_nowait(None)
+        self._sink.close()
+
+    async def _read_input(self) -> None:
+        try:
+            while True:
+                data = await self._next_input()
+                if data is None:
+                    continue
+                self._inputs_read += 1
+                if not data:
+                    return
+                keys = self._decoder.feed(data)
+                if self._key_bucket is not None and keys:
+                    granted = self._key_bucket.take(len(keys))
+                    if granted < len(keys):
+                        self.keys_dropped += len(keys) - granted
+                        self._accept(keys[:granted])
+                        # Stop reading for a while: what the caller sends meanwhile
+                        # waits in their own transport, not in the door.
+                        bucket = self._key_bucket
+                        await asyncio.sleep(bucket.seconds_until(bucket.burst / 2))
+                        continue
+                self._accept(keys)
+        except _LINE_ERRORS:
+            pass
+        except Exception:
+            # A transport bug must not pass for a quiet hang-up, nor vanish unlogged
+            # inside a task nobody awaits.
+            logger.exception("reading the caller's input failed")
+        finally:
+            self._line_dropped()
+
+    async def _next_input(self) -> bytes | str | None:
+        """The next input, or None when a lone ESC timed out and became the Escape key."""
+        if not self._decoder.pending_escape:
+            return await self._source.read()
+        try:
+            return await asyncio.wait_for(self._source.read(), self._escape_timeout)
+        except TimeoutError:
+            self._accept(self._decoder.flush())
+            return None
+
+    def _accept(self, keys: list[Key]) -> None:
+        if keys:
+            self._last_key_at = self._clock()
+        for key in keys:
+            if key == Key.CTRL_S:
+                self._paused = True
+            elif key == Key.CTRL_Q:
+                self._resume_output()
+            elif self._keys.qsize() < MAX_TYPEAHEAD:
+                self._keys.put_nowait(key)
+
+    def _send_written(self) -> None:
+        if not self._paused and self.connected:
+            self._resume_output()
+
+    def _resume_output(self) -> None:
+        self._paused = False
+        if self._held_output:
+            held, self._held_output = bytes(self._held_output), bytearray()
+            try:
+                self._sink.write(held)
+            except _LINE_ERRORS:
+                # A line that dropped under a write: an ordinary hang-up, not an error.
+                self._line_dropped()
+                return
+            if self._queued_output() > MAX_QUEUED_OUTPUT:
+                logger.info("caller left %d bytes unread: line closed", self._queued_output())
+                self._line_dropped()
+                self.close()
+
+    def _line_dropped(self) -> None:
+        if self._dropped or self._closed:
+            return
+        self._dropped = True
+        self._held_output.clear()
+        self._keys.put_nowait(None)
+
+
+def clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """A reported window size within reason; 0 (unknown) stays 0."""
+    return (max(0, min(cols, MAX_COLS)), max(0, min(rows, MAX_ROWS)))

@@ -1,0 +1,248 @@
+"""RLogin (RFC 1282): how linked BBSes, and door nodes through their hub, hand callers in.
+
+The BBS (the client) connects and sends four NUL-ended fields at once: an empty one, its
+own user name, the caller's user name here and ``terminal-type/speed``; the door answers
+one NUL byte and the connection is the caller's terminal from then on. Only addresses
+listed in ``[rlogin] systems`` may connect, each under its own system tag, because RLogin
+carries no password: the address is the proof. The caller's user name is their alias (a
+leading ``[TAG]``, as DoorParty-style links write it, is dropped); their record is kept
+under (system tag, alias).
+
+Window sizes arrive in-band as ``FF FF 's' 's'`` and four 16-bit big-endian numbers (rows,
+columns, x and y pixels). The door asks for them with the urgent byte 0x80, as the RFC
+says, and takes them whenever they come.
+
+``parse_handshake``, ``RloginInput`` and ``handshake``/``window_size`` are pure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from door.app.call import Caller
+from door.term.ansi import sanitize
+from door.term.terminal import StreamTerminal
+
+logger = logging.getLogger(__name__)
+
+MAX_FIELD_BYTES: Final = 64
+MAX_HANDSHAKE_BYTES: Final = 4 * MAX_FIELD_BYTES
+HANDSHAKE_TIMEOUT: Final = 10.0
+WINDOW_MAGIC: Final = b"\xff\xffss"
+WINDOW_BYTES: Final = len(WINDOW_MAGIC) + 8
+REQUEST_WINDOW_SIZE: Final = b"\x80"
+READ_SIZE: Final = 4096
+
+
+class HandshakeError(ValueError):
+    """What the client sent is not an RLogin start; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Handshake:
+    local_user: str
+    remote_user: str
+    terminal_type: str
+    speed: str
+
+    @property
+    def alias(self) -> str:
+        """The caller's name: the remote user name without a ``[TAG]`` prefix."""
+        name = self.remote_user
+        if name.startswith("[") and "]" in name:
+            name = name.split("]", 1)[1]
+        return sanitize(name, 40).strip()
+
+
+def handshake(local_user: str, remote_user: str, terminal_type: str, speed: int = 38400) -> bytes:
+    """What a client sends to start a session."""
+    fields = (local_user, remote_user, f"{terminal_type}/{speed}")
+    return b"\0" + b"".join(
+        field.encode("utf-8")[: MAX_FIELD_BYTES - 1] + b"\0" for field in fields
+    )
+
+
+def window_size(cols: int, rows: int) -> bytes:
+    """The in-band window-size message a client sends."""
+    return WINDOW_MAGIC + struct.pack(">HHHH", rows, cols, 0, 0)
+
+
+def parse_handshake(data: bytes) -> tuple[Handshake, bytes] | None:
+    """The handshake at the start of ``data`` and whatever follows it, or None if more is
+    needed. Raises HandshakeError if it cannot be one."""
+    if not data:
+        return None
+    if data[0] != 0:
+        raise HandshakeError("an RLogin session starts with a NUL byte")
+    parts = data[1:].split(b"\0", 3)
+    if len(parts) < 4:
+        if len(data) > MAX_HANDSHAKE_BYTES or any(len(p) >= MAX_FIELD_BYTES for p in parts):
+            raise HandshakeError("the RLogin start is too long")
+        return None
+    local, remote, terminal, rest = parts
+    if any(len(field) >= MAX_FIELD_BYTES for field in (local, remote, terminal)):
+        raise HandshakeError("an RLogin field is too long")
+    term_type, _, speed = terminal.decode("utf-8", "replace").partition("/")
+    decoded = Handshake(
+        sanitize(local.decode("utf-8", "replace"), MAX_FIELD_BYTES),
+        sanitize(remote.decode("utf-8", "replace"), MAX_FIELD_BYTES),
+        sanitize(term_type, 32).strip().lower(),
+        sanitize(speed, 12),
+    )
+    if not decoded.alias:
+        raise HandshakeError("the RLogin start names no user")
+    return decoded, rest
+
+
+class RloginInput:
+    """Splits what a client sends into the caller's bytes and window sizes.
+
+    >>> split = RloginInput()
+    >>> split.feed(b"ab" + window_size(100, 30)[:5])
+    (b'ab', [])
+    >>> split.feed(window_size(100, 30)[5:] + b"c")
+    (b'c', [(100, 30)])
+    """
+
+    def __init__(self) -> None:
+        self._held = b""
+
+    def feed(self, data: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+        data = self._held + data
+        self._held = b""
+        out = bytearray()
+        sizes: list[tuple[int, int]] = []
+        while data:
+            at = data.find(b"\xff")
+            if at < 0:
+                out += data
+                break
+            out += data[:at]
+            data = data[at:]
+            if len(data) < WINDOW_BYTES and WINDOW_MAGIC.startswith(data[:4]):
+                self._held = data  # perhaps a window size cut in two: wait for the rest
+                break
+            if data.startswith(WINDOW_MAGIC):
+                rows, cols, _, _ = struct.unpack(">HHHH", data[4:WINDOW_BYTES])
+                sizes.append((cols, rows))
+                data = data[WINDOW_BYTES:]
+            else:
+                out += data[:1]
+                data = data[1:]
+        return bytes(out), sizes
+
+
+class _RloginSource:
+    def __init__(self, reader: asyncio.StreamReader, first: bytes) -> None:
+        self.reader = reader
+        self.split = RloginInput()
+        self.pending = first
+        self.terminal: StreamTerminal | None = None
+
+    async def read(self) -> bytes:
+        while True:
+            if self.pending:
+                data, self.pending = self.pending, b""
+            else:
+                data = await self.reader.read(READ_SIZE)
+                if not data:
+                    return b""
+            keys, sizes = self.split.feed(data)
+            for cols, rows in sizes:
+                if self.terminal is not None:
+                    self.terminal.resize(cols, rows)
+            if keys:
+                return keys
+
+
+class _RloginSink:
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+
+    def write(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    async def drain(self) -> None:
+        await self.writer.drain()
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def read_handshake(reader: asyncio.StreamReader) -> tuple[Handshake, bytes]:
+    """Read until the handshake is whole; raises HandshakeError (or TimeoutError)."""
+    data = b""
+    async with asyncio.timeout(HANDSHAKE_TIMEOUT):
+        while True:
+            chunk = await reader.read(MAX_HANDSHAKE_BYTES)
+            if not chunk:
+                raise HandshakeError("the client hung up before the RLogin start")
+            data += chunk
+            parsed = parse_handshake(data)
+            if parsed is not None:
+                return parsed
+
+
+async def start_rlogin(door: Any, host: str, port: int, systems: Mapping[str, str]) -> Any:
+    """Listen for RLogin connections from the listed addresses; returns the server."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) else ""
+        system = systems.get(address)
+        if system is None:
+            logger.info("rlogin: refused %r, which is not a listed system", address)
+            writer.close()
+            return
+        try:
+            start, rest = await read_handshake(reader)
+        except (HandshakeError, TimeoutError) as error:
+            logger.info("rlogin: %s from %s: %s", system, address, error or "too slow")
+            writer.close()
+            return
+        writer.write(b"\0")
+        sock = writer.get_extra_info("socket")
+        with contextlib.suppress(OSError, AttributeError):
+            sock.send(REQUEST_WINDOW_SIZE, socket.MSG_OOB)
+        source = _RloginSource(reader, rest)
+        # A listed system is trusted, and one BBS (or hub) brings many callers from one
+        # address: the per-address caps are for strangers, not for it.
+        terminal = StreamTerminal(
+            source,
+            _RloginSink(writer),
+            term_type=start.terminal_type or None,
+            size=(80, 24),
+            **door.terminal_limits(),
+        )
+        source.terminal = terminal
+        terminal.start()
+        account = await _account(door, system, start.alias)
+        caller = Caller(
+            name=None if account is not None else start.alias,
+            account=account,
+            transport="rlogin",
+            peer=f"{system} ({address})",
+        )
+        await door.serve_caller(terminal, caller)
+
+    return await asyncio.start_server(serve, host, port)
+
+
+async def _account(door: Any, system: str, alias: str) -> Any:
+    from door.storage.errors import StoreError
+
+    store = door.records.store
+    if store is None:
+        return None
+    try:
+        return await store.bbs_account(system, alias.lower(), alias)
+    except StoreError as error:
+        logger.warning("rlogin: no account for %r of %r: %s", alias, system, error)
+        return None

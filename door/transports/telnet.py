@@ -1,0 +1,206 @@
+"""The telnet transport: telnetlib3 negotiates; this turns its streams into a Terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Protocol
+
+import telnetlib3
+
+from door.app.call import Caller
+from door.app.server import Door
+from door.defence.guard import AddressGuard, address_of
+from door.defence.ratelimit import TokenBucket
+from door.logtext import escaped
+from door.term.terminal import StreamTerminal
+from door.transports.subneg import SubnegotiationLimit
+
+logger = logging.getLogger(__name__)
+
+READ_SIZE = 4096
+INPUT_BYTES_PER_SECOND = 16 * 1024
+INPUT_BURST_BYTES = 64 * 1024
+"""What one telnet connection may send, commands included: telnetlib3 parses telnet
+commands (a window-size change is nine bytes) in Python as they arrive, so past this
+the connection is not read from until it is back under the rate. Keys are far fewer."""
+
+
+class _TelnetSource:
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+
+    async def read(self) -> bytes:
+        data: bytes = await self.reader.read(READ_SIZE)
+        return data
+
+
+class _TelnetSink:
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def write(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    async def drain(self) -> None:
+        await self.writer.drain()
+
+    def buffered(self) -> int:
+        transport = self.writer.transport
+        return int(transport.get_write_buffer_size()) if transport is not None else 0
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+class Resizable(Protocol):
+    def resize(self, cols: int, rows: int) -> None: ...
+
+
+class DoorTelnetServer(telnetlib3.TelnetServer):
+    """Passes window-size changes on to the caller's terminal, refuses a connection from
+    an address over its limits before reading from it, and hangs up on an overlong
+    subnegotiation before the library parses it."""
+
+    terminal: Resizable | None = None
+    """The caller's terminal (or a door's relayed line), told of window-size changes."""
+    guard: AddressGuard | None = None
+    """The door's per-address limits (set on the subclass ``start_telnet`` makes)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.address = address_of(transport.get_extra_info("peername"))
+        self.connected_at = asyncio.get_running_loop().time()
+        self.admitted = False
+        self._subnegotiation = SubnegotiationLimit()
+        self._input_rate = TokenBucket(INPUT_BYTES_PER_SECOND, INPUT_BURST_BYTES)
+        self._throttled = False
+        super().connection_made(transport)
+        # telnetlib3's server never gives its reader the transport, so the reader cannot
+        # pause it and buffers whatever a caller sends; with it, input waiting beyond
+        # the reader's limit holds the caller back through TCP instead.
+        self.reader.set_transport(transport)
+        refusal = self.guard.admit(self.address) if self.guard is not None else None
+        if refusal is not None:
+            logger.info("telnet connection from %s refused: %s", escaped(self.address), refusal)
+            transport.write(f"\r\n{refusal}\r\n".encode("ascii"))
+            transport.close()
+            return
+        self.admitted = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if getattr(self, "admitted", False) and self.guard is not None:
+            self.admitted = False
+            self.guard.release(self.address)
+        # telnetlib3's server keeps its protocols listed until the next connection
+        # arrives: let go of the caller's terminal now, so nothing of the session stays.
+        self.terminal = None
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if not self._subnegotiation.feed(data):
+            logger.info(
+                "telnet caller from %s sent an overlong subnegotiation: line closed",
+                escaped(self.address),
+            )
+            if self._transport is not None:
+                self._transport.close()
+            return
+        super().data_received(data)
+        if self._input_rate.take(len(data)) < len(data) and not self._throttled:
+            self._throttle(len(data) / INPUT_BYTES_PER_SECOND)
+
+    def _throttle(self, seconds: float) -> None:
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return
+        self._throttled = True
+        transport.pause_reading()
+
+        def resume() -> None:
+            self._throttled = False
+            if not transport.is_closing():
+                transport.resume_reading()
+
+        asyncio.get_running_loop().call_later(seconds, resume)
+
+    def on_naws(self, rows: int, cols: int) -> None:
+        super().on_naws(rows, cols)
+        if self.terminal is not None:
+            self.terminal.resize(cols, rows)
+
+
+def terminal_for(reader: Any, writer: Any, **limits: Any) -> StreamTerminal:
+    """The caller's terminal over telnetlib3's streams, sized and typed as negotiated,
+    resized as the caller's window changes, started; ``limits`` are the door's
+    per-connection bounds (``Door.terminal_limits``)."""
+    protocol = writer.protocol
+    term_type = writer.get_extra_info("TERM") or None
+    cols = writer.get_extra_info("cols") or 80
+    rows = writer.get_extra_info("rows") or 24
+    terminal = StreamTerminal(
+        _TelnetSource(reader),
+        _TelnetSink(writer),
+        term_type=term_type.lower() if term_type else None,
+        size=(cols, rows),
+        **limits,
+    )
+    if isinstance(protocol, DoorTelnetServer):
+        protocol.terminal = terminal
+    terminal.start()
+    return terminal
+
+
+async def start_telnet(door: Door, host: str, port: int) -> Any:
+    """Listen for telnet callers; returns the server (``.sockets``, ``.close()``)."""
+
+    async def shell(reader: Any, writer: Any) -> None:
+        protocol = writer.protocol
+        terminal = terminal_for(reader, writer, **door.terminal_limits())
+        caller = Caller(
+            name=None,
+            transport="telnet",
+            peer=_peer_text(writer.get_extra_info("peername")),
+            connected_at=getattr(protocol, "connected_at", None),
+        )
+        await door.serve_caller(terminal, caller)
+
+    protocol_factory = type("DoorTelnetServer", (DoorTelnetServer,), {"guard": door.guard})
+    server = await telnetlib3.create_server(
+        host=host,
+        port=port,
+        shell=shell,
+        protocol_factory=protocol_factory,
+        encoding=False,
+        connect_maxwait=1.5,
+        # The door manages idle callers itself; the library's timer would drop
+        # a caller mid-game with its own "Timeout." text.
+        timeout=False,
+    )
+    _forget_new_clients(server)
+    return server
+
+
+def _forget_new_clients(server: Any) -> None:
+    """telnetlib3 queues every connection for ``wait_for_client`` (up to a thousand,
+    each holding its protocol and streams); the door never asks, so the queue is
+    emptied as it fills. The task waits on the server's queue as long as the loop runs."""
+
+    async def forget() -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while server.is_serving():
+                await server.wait_for_client()
+
+    task = asyncio.get_running_loop().create_task(forget())
+    _forgetting.add(task)
+    task.add_done_callback(_forgetting.discard)
+
+
+_forgetting: set[asyncio.Task[None]] = set()
+"""Strong references to those tasks, which the event loop holds only weakly."""
+
+
+def _peer_text(peer: Any) -> str:
+    if isinstance(peer, tuple) and len(peer) >= 2:
+        return f"{peer[0]}:{peer[1]}"
+    return str(peer or "")

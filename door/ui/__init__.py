@@ -1,0 +1,1 @@
+"""The caller's user interface: the session's screen stack, the renderer, shared widgets."""

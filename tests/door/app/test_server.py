@@ -1,0 +1,87 @@
+"""The real server on loopback: both transports, config errors, clean shutdown."""
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from door.serve import Listening, run_server
+from tests.door.netclients import SSHCaller, TelnetCaller, server_config
+
+
+def test_telnet_and_ssh_callers_reach_the_menu_and_are_told_of_shutdown(tmp_path: Path) -> None:
+    config = server_config(tmp_path / "data")
+
+    async def scenario() -> tuple[str, str, bool, bool]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+        listening = await asyncio.wait_for(ready, 10)
+        assert listening.telnet and listening.ssh
+        telnet, ssh = TelnetCaller(), SSHCaller()
+        await telnet.connect(listening.telnet[1])
+        await ssh.connect(listening.ssh[1], username="guest")
+        await telnet.come_as_guest("Dave")
+        await telnet.wait_for("Welcome, Dave!")
+        await ssh.give_name("Carol")  # SSH user "guest" comes in without a password
+        await ssh.wait_for("Welcome, Carol!")
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        await telnet.wait_for("shutting the door down")
+        await ssh.wait_for("shutting the door down")
+        await asyncio.sleep(0.2)
+        return telnet.text, ssh.text, telnet.closed, ssh.closed
+
+    telnet_text, ssh_text, telnet_closed, ssh_closed = asyncio.run(scenario())
+    assert "Play the computer" in telnet_text or "shutting" in telnet_text
+    assert telnet_closed and ssh_closed
+    assert (tmp_path / "data" / "ssh_host_ed25519_key").exists()
+
+
+def test_the_host_key_is_kept_across_restarts(tmp_path: Path) -> None:
+    from door.transports.ssh import load_host_keys
+
+    first = [key.export_public_key() for key in load_host_keys(tmp_path)]
+    second = [key.export_public_key() for key in load_host_keys(tmp_path)]
+    assert first == second and len(first) == 2
+
+
+def test_a_bad_config_value_exits_2_with_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "door.toml"
+    bad.write_text("[server]\ntelnet_port = 'twenty'\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "door.cli", "--config", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "server.telnet_port" in lines[0] and str(bad) in lines[0]
+
+
+def test_a_port_in_use_names_the_key(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "door.cli",
+                "--telnet-port",
+                str(port),
+                "--ssh-port",
+                "0",
+                "--data-dir",
+                str(tmp_path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert "server.telnet_port" in result.stderr

@@ -1,0 +1,160 @@
+"""Before log-in: per-address limits, the telnet subnegotiation cap, the login timeout
+and the places kept for members; and caller text escaped for the log."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+from pathlib import Path
+
+import pytest
+
+import door.defence.guard
+import door.logtext
+import door.transports.subneg
+from door.defence.guard import AT_ONCE_MESSAGE, PER_MINUTE_MESSAGE, AddressGuard
+from door.logtext import escaped
+from door.serve import Listening, run_server
+from door.transports.subneg import IAC, SB, SE, SubnegotiationLimit
+from tests.door.netclients import TelnetCaller, server_config
+
+
+@pytest.mark.parametrize("module", [door.defence.guard, door.transports.subneg, door.logtext])
+def test_module_examples_run(module: object) -> None:
+    assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
+
+
+def test_the_per_minute_limit_forgets_connections_a_minute_old() -> None:
+    now = [0.0]
+    guard = AddressGuard(max_at_once=10, per_minute=3, clock=lambda: now[0])
+    for _ in range(3):
+        assert guard.admit("a") is None
+        guard.release("a")
+    assert guard.admit("a") == PER_MINUTE_MESSAGE
+    now[0] = 60.5
+    assert guard.admit("a") is None
+    assert guard.open_from("a") == 1
+
+
+def test_a_refused_connection_is_not_counted_as_open() -> None:
+    guard = AddressGuard(max_at_once=1, per_minute=100)
+    assert guard.admit("a") is None
+    assert guard.admit("a") == AT_ONCE_MESSAGE
+    assert guard.open_from("a") == 1
+    guard.release("a")
+    assert guard.open_from("a") == 0
+
+
+SB_START = bytes([IAC, SB, 24])
+SB_END = bytes([IAC, SE])
+
+
+@pytest.mark.parametrize(
+    ("chunks", "within"),
+    [
+        # The option byte (24, terminal type) counts: 1 + 99 is the most allowed.
+        ([SB_START + b"x" * 99 + SB_END], True),
+        ([SB_START + b"x" * 100 + SB_END], False),
+        ([SB_START, b"x" * 60, b"x" * 60], False),  # split over reads still counts
+        ([SB_START + b"x" * 90 + SB_END, SB_START + b"x" * 90 + SB_END], True),  # each its own
+        ([b"plain text " * 100], True),  # outside a subnegotiation nothing is counted
+        ([SB_START + bytes([IAC, IAC]) * 40 + SB_END], True),  # escaped 255s count once each
+        ([SB_START + b"x" * 98, bytes([IAC]), bytes([SE]), b"y" * 500], True),  # IAC SE split
+    ],
+)
+def test_subnegotiation_length_is_capped(chunks: list[bytes], within: bool) -> None:
+    limit = SubnegotiationLimit(100)
+    results = [limit.feed(chunk) for chunk in chunks]
+    assert all(results) is within
+
+
+@pytest.mark.parametrize(
+    ("text", "logged"),
+    [
+        ("xterm", "xterm"),
+        ("\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07"),
+        ("a\r\nERROR forged", "a\\r\\nERROR forged"),
+        ("\u202eevil", "\\u202eevil"),
+    ],
+)
+def test_caller_text_is_escaped_for_the_log(text: str, logged: str) -> None:
+    assert escaped(text) == logged
+
+
+async def _serve(
+    config_dir: Path, **server: object
+) -> tuple[asyncio.Event, asyncio.Task, Listening]:
+    config = server_config(config_dir, ssh_port=0, **server)
+    stop = asyncio.Event()
+    ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+    return stop, task, await asyncio.wait_for(ready, 20)
+
+
+def test_an_address_over_its_limit_is_told_and_closed(tmp_path: Path) -> None:
+    async def scenario() -> tuple[str, bool, str]:
+        stop, server, listening = await _serve(tmp_path, max_connections_per_address=2)
+        assert listening.telnet
+        first, second, third = TelnetCaller(), TelnetCaller(), TelnetCaller()
+        await first.connect(listening.telnet[1])
+        await second.connect(listening.telnet[1])
+        await first.wait_for("G guest")
+        await third.connect(listening.telnet[1])
+        await third.wait_for_close()
+        refused = third.text
+        second.hang_up()
+        await asyncio.sleep(0.3)
+        fourth = TelnetCaller()
+        await fourth.connect(listening.telnet[1])
+        await fourth.wait_for("G guest")
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return refused, third.closed, fourth.text
+
+    refused, closed, later = asyncio.run(scenario())
+    assert AT_ONCE_MESSAGE in refused and closed
+    assert "G guest" in later  # a place freed is a place again
+
+
+def test_a_caller_who_never_logs_in_is_closed_at_the_login_timeout(tmp_path: Path) -> None:
+    async def scenario() -> tuple[float, str]:
+        stop, server, listening = await _serve(tmp_path, login_timeout_seconds=5)
+        assert listening.telnet
+        silent = TelnetCaller()
+        started = asyncio.get_running_loop().time()
+        await silent.connect(listening.telnet[1])
+        await silent.wait_for("G guest")
+        await silent.wait_for_close(timeout=10)
+        took = asyncio.get_running_loop().time() - started
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return took, silent.text
+
+    took, text = asyncio.run(scenario())
+    assert 4.5 <= took <= 6.5
+    assert "took too long" in text
+
+
+def test_a_full_door_keeps_its_last_places_for_members(tmp_path: Path) -> None:
+    async def scenario() -> tuple[str, str]:
+        stop, server, listening = await _serve(
+            tmp_path, max_sessions=2, reserved_sessions=1, login_timeout_seconds=30
+        )
+        assert listening.telnet
+        guest = TelnetCaller()
+        await guest.connect(listening.telnet[1])
+        await guest.come_as_guest("Grace")
+        await guest.wait_for("Play the computer")
+        late = TelnetCaller()
+        await late.connect(listening.telnet[1])
+        await late.wait_for("Password:")  # only logging in is offered
+        first_screen = late.text
+        await late.send("\x1b")  # would rather not log in
+        await late.wait_for("kept for members")
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return first_screen, late.text
+
+    first_screen, told = asyncio.run(scenario())
+    assert "G guest" not in first_screen
+    assert "the last places are kept for members" in " ".join(told.split())

@@ -1,0 +1,151 @@
+"""The board, the card glyphs and the hand, drawn and read back through pyte."""
+
+from __future__ import annotations
+
+import pytest
+
+from door.screens.board import (
+    FRONT_PEG,
+    GAME_HOLE_MARK,
+    HOLE,
+    REAR_PEG,
+    draw_board,
+    peg_position,
+)
+from door.screens.cards import card_face, draw_back, draw_card
+from door.screens.play_area import HandState, card_label, current_count_numbers, draw_hand
+from door.term.canvas import Canvas, Renderer
+from engine.cards import Card, parse_cards
+from engine.game import Play
+from tests.door.caller import screen_of
+from tests.door.fake_terminal import FakeTerminal
+
+TOP = 1
+NAMES = ("Alice", "Computer")
+
+
+def shown(terminal_type: str, draw: object) -> FakeTerminal:
+    terminal = FakeTerminal(term_type=terminal_type)
+    canvas = Canvas()
+    draw(canvas)  # type: ignore[operator]
+    Renderer(terminal).render(canvas)
+    return terminal
+
+
+def board(scores: tuple[int, int], previous: tuple[int, int], term: str = "xterm") -> FakeTerminal:
+    return shown(term, lambda canvas: draw_board(canvas, TOP, scores, previous, NAMES))
+
+
+@pytest.mark.parametrize(
+    ("side", "score", "where"),
+    [
+        (0, 0, (2, 2)),  # the start, before the first hole
+        (0, 1, (2, 4)),
+        (0, 5, (2, 8)),
+        (0, 6, (2, 10)),  # a space between groups of five
+        (0, 60, (2, 74)),  # the far end of the outer lane
+        (0, 61, (3, 74)),  # turned into the inner lane, coming back
+        (0, 120, (3, 4)),
+        (0, 121, (3, 2)),  # the game hole
+        (0, 135, (3, 2)),
+        (1, 1, (6, 4)),
+        (1, 61, (5, 74)),
+        (1, 121, (5, 2)),
+    ],
+)
+def test_each_score_has_its_hole(side: int, score: int, where: tuple[int, int]) -> None:
+    assert peg_position(side, score, TOP) == where
+
+
+def test_121_distinct_holes_a_side_and_none_shared() -> None:
+    holes = [{peg_position(side, score, TOP) for score in range(1, 122)} for side in (0, 1)]
+    assert [len(side_holes) for side_holes in holes] == [121, 121]
+    assert not holes[0] & holes[1]
+    terminal = board((0, 0), (0, 0))
+    for side_holes in holes:
+        for row, col in side_holes:
+            assert terminal.display[row][col] in (HOLE, GAME_HOLE_MARK)
+
+
+def test_front_and_rear_pegs_stand_at_the_score_and_the_one_before() -> None:
+    terminal = board((27, 95), (21, 88))
+    for side, (front, rear), colour in ((0, (27, 21), "green"), (1, (95, 88), "magenta")):
+        row, col = peg_position(side, front, TOP)
+        peg = screen_of(terminal).buffer[row][col]
+        assert (peg.data, peg.fg, peg.bold) == (FRONT_PEG, colour, True)
+        row, col = peg_position(side, rear, TOP)
+        peg = screen_of(terminal).buffer[row][col]
+        assert (peg.data, peg.fg) == (REAR_PEG, colour)
+    pegs = sum(line.count(FRONT_PEG) + line.count(REAR_PEG) for line in terminal.display)
+    assert pegs == 4
+    assert "Alice 27 (above)" in terminal.display[4]
+    assert "Computer 95 (below)" in terminal.display[4]
+
+
+def test_board_rails_are_numbered_every_five_holes() -> None:
+    terminal = board((0, 0), (0, 0))
+    for row in (1, 7):
+        for hole in (5, 30, 60):
+            col = peg_position(0, hole, TOP)[1]
+            label = str(hole)
+            assert terminal.display[row][col - len(label) + 1 : col + 1] == label
+
+
+def test_board_in_cp437_reads_the_same_and_in_ascii_plainly() -> None:
+    utf8 = board((33, 70), (30, 62))
+    cp437 = board((33, 70), (30, 62), "ansi")
+    ascii_board = board((33, 70), (30, 62), "dumb")
+    assert cp437.display == utf8.display
+    row, col = peg_position(0, 33, TOP)
+    assert ascii_board.display[row][col] == "#"
+    row, col = peg_position(0, 30, TOP)
+    assert ascii_board.display[row][col] == ":"
+    assert ascii_board.display[1].startswith("+-------5----10")
+    assert all(line.isascii() for line in ascii_board.display)
+
+
+def test_cards_in_their_suit_colours_and_backs() -> None:
+    def draw(canvas: Canvas) -> None:
+        for index, text in enumerate(("5H", "TS", "KD", "AC")):
+            draw_card(canvas, 0, index * 6, Card.parse(text))
+        draw_back(canvas, 0, 24)
+
+    terminal = shown("xterm", draw)
+    assert terminal.display[0][:29] == "┌───┐ ┌───┐ ┌───┐ ┌───┐ ┌───┐"
+    assert terminal.display[1][:29] == "│5♥ │ │10♠│ │K♦ │ │A♣ │ │▒▒▒│"
+    colours = [screen_of(terminal).buffer[1][col].fg for col in (1, 7, 13, 19, 25)]
+    assert colours == ["red", "white", "red", "white", "blue"]
+    assert card_face(Card.parse("TD")) == "10♦"
+
+
+def test_marked_cards_are_yellow_and_the_bar_is_cyan() -> None:
+    cards = tuple(parse_cards("4D 5D TS QC"))
+    hand = HandState(cards, bar=2, marked=frozenset(cards[:1] + cards[2:3]))
+    terminal = shown("xterm", lambda canvas: draw_hand(canvas, hand))
+    # Hand cards start at column 11, six columns apart; labels on row 12, cards 13-15.
+    marked = screen_of(terminal).buffer[14][12]
+    assert (marked.data, marked.fg, marked.bold, marked.bg) == ("4", "brown", True, "default")
+    under_bar = screen_of(terminal).buffer[14][24]
+    assert (under_bar.data, under_bar.bg) == ("1", "cyan")
+    assert under_bar.fg == "brown"  # marked and under the bar
+    plain = screen_of(terminal).buffer[14][18]
+    assert (plain.fg, plain.bg) == ("red", "default")
+    assert screen_of(terminal).buffer[12][23].bg == "cyan"
+
+
+def test_without_colour_the_bar_and_marks_show_as_text() -> None:
+    cards = tuple(parse_cards("4D 5D TS QC"))
+    hand = HandState(cards, bar=1, marked=frozenset(cards[::3]))
+    terminal = shown("dumb", lambda canvas: draw_hand(canvas, hand))
+    assert terminal.display[12][11:34] == " *1*  > 2 <   3    *4* "
+    assert terminal.display[14][11:34] == "|4D | |5D | |10S| |QC |"
+    assert card_label(3, bar=True, marked=True) == ">*3*<"
+
+
+def test_played_cards_are_numbered_on_this_count_and_crossed_from_earlier_ones() -> None:
+    cards = parse_cards("KH QS JD 5C 9H")
+    plays = [
+        Play(seat % 2, card, seat + 1, 0 if seat < 3 else 1) for seat, card in enumerate(cards)
+    ]
+    assert current_count_numbers(plays, cards[3:]) == ["x", "x", "x", "4", "5"]
+    assert current_count_numbers(plays, []) == ["x"] * 5

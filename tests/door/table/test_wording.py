@@ -1,0 +1,48 @@
+"""What the table says, word for word, where it used to say it wrong."""
+
+from __future__ import annotations
+
+import random
+
+from door.screens.game_screen import TableView, draw_table
+from door.screens.narration import describe
+from door.screens.show import ShowPanel
+from door.table.flow import GameOptions, Table
+from engine.events import Discarded
+from engine.game import Phase
+from tests.test_edges import at_play
+
+
+def test_one_card_thrown_is_a_card() -> None:
+    names = ("You", "Bob", "Carol")
+    assert describe(Discarded(1, 1), names, viewer=0) == "Bob throws a card to the crib."
+    assert describe(Discarded(1, 2), names, viewer=0) == "Bob throws 2 cards to the crib."
+
+
+def test_while_the_crib_is_counted_the_header_names_the_hands_dealer() -> None:
+    game = at_play()  # seat 0 deals
+    game.cut(1)
+    while game.phase is Phase.PLAY:
+        assert game.turn is not None
+        game.play(game.turn, game.playable(game.turn)[0])
+    game.count_hand()  # the pone's hand
+    game.count_hand()  # the dealer's hand
+    crib = tuple(game.crib)
+    assert game.starter is not None
+    game.count_hand()  # the crib: the deal passes to seat 1 at once
+    assert game.dealer == 1
+    view = TableView(("Ann", "Computer"), game, panel=ShowPanel(0, True, crib, game.starter))
+    canvas, _ = draw_table(view)
+    header = canvas.text(0)
+    assert header.startswith(f" Ann {game.scores[0]} (dealer, crib)")
+    assert "Computer" in header and header.count("(dealer, crib)") == 1
+
+
+def test_the_computers_level_is_shown_only_where_the_computer_plays() -> None:
+    options = GameOptions(level="expert")
+    people = Table(options, ["Ann", "Bob"], rng=random.Random(1))
+    people.set_header(people.game)
+    computer = Table(options, ["Ann", None], rng=random.Random(1))
+    computer.set_header(computer.game)
+    assert not any("expert" in text for text in people.header)
+    assert computer.header[0].endswith("· expert")

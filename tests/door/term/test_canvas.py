@@ -1,0 +1,235 @@
+"""The canvas and the renderer: what reaches the caller's screen, and how few bytes."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+import random
+import re
+
+import door.term.canvas
+from door.term.ansi import CLEAR_SCREEN, Color
+from door.term.canvas import PLAIN, Canvas, Renderer, Style
+from door.term.charset import Charset
+from door.term.terminal import StreamTerminal
+from tests.door.caller import screen_of
+from tests.door.fake_terminal import FakeTerminal
+
+SGR = re.compile(rb"\x1b\[[0-9;]*m")
+CURSOR_MOVE = re.compile(rb"\x1b\[\d+;\d+H")
+PALETTE = [PLAIN, Style(Color.RED), Style(Color.WHITE, Color.BLUE, bold=True), Style(bg=Color.CYAN)]
+PYTE_NAMES = {
+    None: "default",
+    Color.RED: "red",
+    Color.WHITE: "white",
+    Color.BLUE: "blue",
+    Color.CYAN: "cyan",
+}
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(door.term.canvas).failed == 0
+
+
+def test_put_clips_at_the_edges_and_returns_the_next_column() -> None:
+    canvas = Canvas(10, 2)
+    assert canvas.put(0, 7, "abcdef") == 13
+    assert canvas.text(0) == "       abc"
+    canvas.put(5, 0, "off the canvas")
+    canvas.put(1, -2, "xyz")
+    assert canvas.text(1) == "z         "
+
+
+def test_characters_that_are_not_one_cell_wide_become_question_marks() -> None:
+    canvas = Canvas(10, 1)
+    canvas.put(0, 0, "a中e\u0301\x1b♥")
+    assert canvas.text(0) == "a?e??♥    "
+
+
+def test_box_draws_a_frame_with_its_title() -> None:
+    canvas = Canvas(12, 3)
+    canvas.box(0, 0, 3, 12, title="Hi")
+    assert [canvas.text(row) for row in range(3)] == [
+        "┌─ Hi ─────┐",
+        "│          │",
+        "└──────────┘",
+    ]
+
+
+def test_first_render_paints_the_screen_with_colours() -> None:
+    terminal = FakeTerminal()
+    canvas = Canvas()
+    canvas.put(3, 10, "5♥", Style(Color.RED, bold=True))
+    canvas.put(3, 13, "J♣", Style(Color.WHITE, Color.CYAN))
+    Renderer(terminal).render(canvas)
+    assert terminal.output.startswith(b"\x1b[0m" + CLEAR_SCREEN.encode())
+    assert terminal.display[3][10:15] == "5♥ J♣"
+    heart = screen_of(terminal).buffer[3][11]
+    assert (heart.fg, heart.bold) == ("red", True)
+    club = screen_of(terminal).buffer[3][13]
+    assert (club.fg, club.bg, club.bold) == ("white", "cyan", False)
+
+
+def test_an_unchanged_frame_sends_nothing_and_one_change_sends_a_few_bytes() -> None:
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    canvas = Canvas()
+    canvas.put(0, 0, "Alice 0", Style(Color.GREEN))
+    renderer.render(canvas)
+    sent = len(terminal.output)
+    renderer.render(canvas)
+    assert len(terminal.output) == sent
+    canvas.put(0, 6, "2", Style(Color.GREEN))
+    renderer.render(canvas)
+    change = terminal.output[sent:]
+    assert change == b"\x1b[1;7H\x1b[0;32m2\x1b[0m"
+    assert terminal.display[0].startswith("Alice 2")
+
+
+def test_close_changes_on_a_row_share_one_cursor_move() -> None:
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    canvas = Canvas()
+    renderer.render(canvas)
+    sent = len(terminal.output)
+    canvas.put(5, 10, "a")
+    canvas.put(5, 13, "b")
+    canvas.put(5, 40, "c")
+    renderer.render(canvas)
+    change = terminal.output[sent:]
+    assert len(CURSOR_MOVE.findall(change)) == 2
+    assert terminal.display[5][10:14] == "a  b" and terminal.display[5][40] == "c"
+
+
+def test_the_bottom_right_cell_is_never_written() -> None:
+    terminal = FakeTerminal(cols=80, rows=24)
+    canvas = Canvas(80, 24)
+    canvas.fill(23, 0, 80, "#")
+    canvas.put(0, 0, "top")
+    Renderer(terminal).render(canvas)
+    assert terminal.display[23] == "#" * 79 + " "
+    assert terminal.display[0].startswith("top")  # nothing scrolled
+
+
+def test_no_colour_mode_sends_no_colour_codes() -> None:
+    terminal = FakeTerminal(term_type="dumb")
+    canvas = Canvas()
+    canvas.put(2, 2, "7♠", Style(Color.RED, Color.CYAN, bold=True))
+    renderer = Renderer(terminal)
+    renderer.render(canvas)
+    canvas.put(2, 2, "8♠", Style(Color.YELLOW))
+    renderer.render(canvas)
+    assert not SGR.search(terminal.output)
+    assert b"?25" not in terminal.output  # nor cursor hiding a dumb terminal may print
+    assert terminal.display[2][2:4] == "8S"
+
+
+def test_invalidate_repaints_everything() -> None:
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    canvas = Canvas()
+    canvas.put(10, 10, "board")
+    renderer.render(canvas)
+    screen_of(terminal).reset()  # line noise wiped the caller's screen
+    renderer.render(canvas)
+    assert terminal.display[10][10:15] == "     "
+    renderer.invalidate()
+    renderer.render(canvas)
+    assert terminal.display[10][10:15] == "board"
+
+
+def test_resize_and_charset_switch_repaint_by_themselves() -> None:
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    canvas = Canvas()
+    canvas.put(1, 1, "♣ suit")
+    renderer.render(canvas)
+    sent = len(terminal.output)
+    terminal.resize(80, 25)
+    assert terminal.output[sent:].count(CLEAR_SCREEN.encode()) == 1
+    assert terminal.display[1][1:7] == "♣ suit"
+    terminal.charset = Charset.ASCII
+    renderer.render(canvas)
+    assert terminal.display[1][1:7] == "C suit"
+    renderer.close()
+    sent = len(terminal.output)
+    terminal.resize(80, 24)
+    assert len(terminal.output) == sent  # a closed renderer no longer listens
+
+
+class _MemorySink:
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+    async def drain(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _SilentSource:
+    async def read(self) -> bytes:
+        await asyncio.Event().wait()
+        return b""
+
+
+def test_a_resize_while_the_screen_waits_for_a_key_reaches_the_caller() -> None:
+    async def scenario() -> bytes:
+        sink = _MemorySink()
+        terminal = StreamTerminal(_SilentSource(), sink, term_type="xterm")
+        renderer = Renderer(terminal)
+        canvas = Canvas()
+        canvas.put(0, 0, "board")
+        renderer.render(canvas)
+        await terminal.flush()
+        sent = len(sink.data)
+        terminal.resize(100, 30)  # nobody flushes: the screen is in read_key
+        for _ in range(3):
+            await asyncio.sleep(0)
+        terminal.close()
+        return bytes(sink.data[sent:])
+
+    repaint = asyncio.run(scenario())
+    assert repaint.startswith(b"\x1b[0m" + CLEAR_SCREEN.encode())
+    assert b"board" in repaint
+
+
+def test_cursor_shows_where_the_caller_types_and_hides_otherwise() -> None:
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    canvas = Canvas()
+    renderer.render(canvas, cursor=(21, 7))
+    assert (screen_of(terminal).cursor.y, screen_of(terminal).cursor.x) == (21, 7)
+    assert not screen_of(terminal).cursor.hidden
+    renderer.render(canvas)
+    assert screen_of(terminal).cursor.hidden
+
+
+def test_any_sequence_of_frames_leaves_exactly_the_last_frame_on_screen() -> None:
+    rng = random.Random(11)
+    for charset in (Charset.UTF8, Charset.CP437):
+        terminal = FakeTerminal(charset=charset)
+        renderer = Renderer(terminal)
+        canvas = Canvas()
+        for _ in range(60):
+            for _ in range(rng.randint(0, 40)):
+                row, col = rng.randrange(24), rng.randrange(80)
+                text = "".join(rng.choice("ab ♥♠─│█") for _ in range(rng.randint(1, 12)))
+                canvas.put(row, col, text, rng.choice(PALETTE))
+            renderer.render(canvas)
+            for row in range(24):
+                for col in range(80):
+                    if (row, col) == (23, 79):
+                        continue
+                    char, style = canvas.cell(row, col)
+                    shown = screen_of(terminal).buffer[row][col]
+                    assert shown.data == char, (row, col)
+                    assert (shown.fg, shown.bg, shown.bold) == (
+                        PYTE_NAMES[style.fg],
+                        PYTE_NAMES[style.bg],
+                        style.bold,
+                    ), (row, col)

@@ -1,0 +1,253 @@
+"""Door mode with a fake BBS: it writes the drop file, hands the caller over (a telnet
+socket it accepted, or a pty on stdio) and starts ``cribbage-door door``; the caller plays
+a whole game through it."""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+import pty
+import re
+import socket
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+from typing import Any
+
+import pyte
+
+from door.transports.door_mode import EXIT_CONNECTION, EXIT_DROP_FILE, EXIT_OK
+from tests.door.netclients import Caller, TelnetCaller
+from tests.door.test_end_to_end import play_one_game
+
+FAST_GAMES = "[game]\ncomputer_pause_seconds = 0\n"
+
+
+def door32(comm: int, handle: int, minutes: int = 60, emulation: int = 1) -> str:
+    return (
+        f"{comm}\r\n{handle}\r\n38400\r\nFakeBBS 1.0\r\n12\r\nAda Lovelace\r\nAda\r\n"
+        f"50\r\n{minutes}\r\n{emulation}\r\n3\r\n"
+    )
+
+
+def door_args(tmp_path: Path, drop: str, *extra: str) -> list[str]:
+    (tmp_path / "DOOR32.SYS").write_text(drop)
+    config = tmp_path / "door.toml"
+    config.write_text(FAST_GAMES)
+    return [
+        sys.executable,
+        "-m",
+        "door.cli",
+        "door",
+        str(tmp_path / "DOOR32.SYS"),
+        "--config",
+        str(config),
+        "--data-dir",
+        str(tmp_path / "data"),
+        *extra,
+    ]
+
+
+class Cp437Caller(Caller):
+    """A caller whose terminal reads CP437, as BBS terminals do."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text_stream = pyte.Stream(self.screen)
+        self.raw = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.received += len(data)
+        self.raw += data
+        self.text_stream.feed(data.decode("cp437"))
+
+
+class Cp437TelnetCaller(Cp437Caller, TelnetCaller):
+    pass
+
+
+class PtyCaller(Caller):
+    """The door on stdio, through a pty 80x24 as the BBS would give it."""
+
+    async def start(self, args: list[str]) -> None:
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        env = {**os.environ, "TERM": "xterm"}
+        self.process = await asyncio.create_subprocess_exec(
+            *args, stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env
+        )
+        os.close(slave)
+        asyncio.get_running_loop().add_reader(self.master, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self.closed = True
+            asyncio.get_running_loop().remove_reader(self.master)
+            return
+        self.feed(data)
+
+    async def send(self, data: bytes | str) -> None:
+        os.write(self.master, data.encode() if isinstance(data, str) else data)
+
+
+def test_a_whole_game_on_stdio_under_a_pty(tmp_path: Path) -> None:
+    async def scenario() -> tuple[str, int]:
+        caller = PtyCaller()
+        await caller.start(door_args(tmp_path, door32(0, 0), "--utf8"))
+        await caller.wait_for("Welcome, Ada!", timeout=30)
+        screen = await asyncio.wait_for(play_one_game(caller), 600)
+        code = await asyncio.wait_for(caller.process.wait(), 10)
+        return screen, code
+
+    screen, code = asyncio.run(scenario())
+    assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), screen
+    assert code == EXIT_OK
+    # The game is in the caller's record, kept under (FakeBBS 1.0, user 12).
+    stats = asyncio.run(stats_of(tmp_path / "data", "Ada"))
+    assert stats is not None and stats.total.games == 1
+
+
+async def stats_of(data_dir: Path, handle: str) -> Any:
+    from door.storage.store import Store
+
+    store = await Store.open(f"sqlite+aiosqlite:///{data_dir / 'cribbage.sqlite3'}")
+    try:
+        return await store.stats_for(handle)
+    finally:
+        await store.close()
+
+
+class FakeBbs:
+    """Accepts the caller's telnet connection, then runs the door on that socket."""
+
+    async def accept_caller(self) -> Cp437TelnetCaller:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        port = self.listener.getsockname()[1]
+        caller = Cp437TelnetCaller()
+        connecting = asyncio.create_task(caller.connect(port))
+        self.listener.setblocking(False)
+        self.line, _ = await asyncio.get_running_loop().sock_accept(self.listener)
+        await connecting
+        return caller
+
+    async def run_door(self, tmp_path: Path, minutes: int = 60) -> asyncio.subprocess.Process:
+        handle = self.line.fileno()
+        return await asyncio.create_subprocess_exec(
+            *door_args(tmp_path, door32(2, handle, minutes)),
+            pass_fds=(handle,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+
+
+def test_a_whole_game_on_a_handed_over_telnet_socket_and_the_bbs_keeps_the_line(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> tuple[str, int, str]:
+        bbs = FakeBbs()
+        caller = await bbs.accept_caller()
+        door = await bbs.run_door(tmp_path)
+        await caller.wait_for("Welcome, Ada!", timeout=30)
+        screen = await asyncio.wait_for(play_one_game(caller), 600)
+        code = await asyncio.wait_for(door.wait(), 10)
+        # Back at the BBS: its end of the line still works.
+        await asyncio.get_running_loop().sock_sendall(bbs.line, b"\r\nBack at FakeBBS\r\n")
+        await caller.wait_for("Back at FakeBBS")
+        return screen, code, bytes(caller.raw)
+
+    screen, code, raw = asyncio.run(scenario())
+    assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), screen
+    assert code == EXIT_OK
+    # Emulation 1 (ANSI) without --utf8: the screen is in CP437 bytes, as BBS terminals read.
+    assert "─".encode("cp437") in raw and "─".encode() not in raw
+
+
+def test_time_up_tells_the_caller_and_gives_the_line_back(tmp_path: Path) -> None:
+    async def scenario() -> int:
+        bbs = FakeBbs()
+        caller = await bbs.accept_caller()
+        door = await bbs.run_door(tmp_path, minutes=0)
+        await caller.wait_for("Your time on the BBS is up", timeout=30)
+        return await asyncio.wait_for(door.wait(), 10)
+
+    assert asyncio.run(scenario()) == EXIT_OK
+
+
+def test_a_hang_up_ends_the_door_within_five_seconds(tmp_path: Path) -> None:
+    async def scenario() -> tuple[int, float]:
+        bbs = FakeBbs()
+        caller = await bbs.accept_caller()
+        door = await bbs.run_door(tmp_path)
+        await caller.wait_for("Welcome, Ada!", timeout=30)
+        caller.hang_up()
+        bbs.line.close()  # the BBS notices the carrier loss too
+        started = asyncio.get_running_loop().time()
+        code = await asyncio.wait_for(door.wait(), 10)
+        return code, asyncio.get_running_loop().time() - started
+
+    code, seconds = asyncio.run(scenario())
+    assert code == EXIT_OK and seconds < 5
+
+
+def run_door_once(tmp_path: Path, drop: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        door_args(tmp_path, drop),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_a_bad_drop_file_is_one_line_and_exit_3(tmp_path: Path) -> None:
+    result = run_door_once(tmp_path, "2\r\n7\r\n")
+    assert result.returncode == EXIT_DROP_FILE
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DOOR32.SYS" in lines[0] and "2 lines" in lines[0]
+
+
+def test_a_handle_that_is_no_socket_is_one_line_and_exit_4(tmp_path: Path) -> None:
+    result = run_door_once(tmp_path, door32(2, 987))
+    assert result.returncode == EXIT_CONNECTION
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "comm handle 987" in lines[0]
+
+
+def test_the_emulation_sets_the_screen() -> None:
+    from door.term.ansi import ColorMode
+    from door.term.charset import Charset
+    from door.transports.door_mode import screen_for
+    from door.transports.dropfile import Emulation
+
+    assert screen_for(Emulation.ASCII, utf8=True) == (Charset.ASCII, ColorMode.NONE)
+    assert screen_for(Emulation.ANSI, utf8=False) == (Charset.CP437, ColorMode.ANSI)
+    assert screen_for(Emulation.AVATAR, utf8=True) == (Charset.UTF8, ColorMode.ANSI)
+
+
+def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None:
+    from tests.door.transports.test_dropfile import door_sys
+
+    (tmp_path / "DOOR.SYS").write_text(door_sys(alias="Stud", port="COM0:"))
+
+    async def scenario() -> tuple[str, int]:
+        caller = PtyCaller()
+        args = door_args(tmp_path, door32(0, 0), "--utf8")
+        args[args.index(str(tmp_path / "DOOR32.SYS"))] = str(tmp_path / "DOOR.SYS")
+        await caller.start(args)
+        await caller.wait_for("Welcome, Stud!", timeout=30)
+        await caller.send("q")
+        await caller.wait_for("Leave the door?")
+        await caller.send("y")
+        code = await asyncio.wait_for(caller.process.wait(), 10)
+        return caller.text, code
+
+    text, code = asyncio.run(scenario())
+    assert code == EXIT_OK and "Thanks for playing, Stud" in text

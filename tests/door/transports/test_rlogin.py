@@ -1,0 +1,148 @@
+"""RLogin from linked BBSes: the handshake, window sizes, listed addresses only, and a
+whole game by a linked BBS's caller, whose record is kept under the BBS's tag."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+
+import door.transports.rlogin
+from door.config import config_from_mapping
+from door.serve import Listening, run_server
+from door.transports.rlogin import (
+    HandshakeError,
+    RloginInput,
+    handshake,
+    parse_handshake,
+    window_size,
+)
+from tests.door.netclients import Caller, free_port
+from tests.door.test_end_to_end import play_one_game
+
+
+def test_module_examples_run() -> None:
+    assert doctest.testmod(door.transports.rlogin).failed == 0
+
+
+def test_a_handshake_reads_back() -> None:
+    data = handshake("sysop", "[FRIEND]Zed", "ansi-bbs", 38400) + b"keys"
+    for cut in range(len(data) - 4):
+        assert parse_handshake(data[:cut]) is None  # not whole yet: wait for more
+    start, rest = parse_handshake(data)  # type: ignore[misc]
+    assert (start.local_user, start.remote_user, start.terminal_type, start.speed) == (
+        "sysop",
+        "[FRIEND]Zed",
+        "ansi-bbs",
+        "38400",
+    )
+    assert start.alias == "Zed" and rest == b"keys"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"x\0y\0z\0", "starts with a NUL"),
+        (b"\0" + b"a" * 300, "too long"),
+        (b"\0a\0" + b"b" * 70 + b"\0c\0", "too long"),
+        (b"\0a\0\0xterm/9600\0", "names no user"),
+        (b"\0a\0\x1b[2J\0xterm/9600\0", "names no user"),
+    ],
+)
+def test_a_bad_handshake_is_refused(data: bytes, message: str) -> None:
+    with pytest.raises(HandshakeError, match=message):
+        parse_handshake(data)
+
+
+def test_window_sizes_are_taken_out_of_the_keys_wherever_they_are_cut() -> None:
+    stream = b"ab" + window_size(132, 37) + b"c\xffd" + window_size(80, 25)
+    for cut in range(len(stream)):
+        split = RloginInput()
+        first, sizes_a = split.feed(stream[:cut])
+        second, sizes_b = split.feed(stream[cut:])
+        assert first + second == b"abc\xffd"
+        assert sizes_a + sizes_b == [(132, 37), (80, 25)]
+
+
+class RloginCaller(Caller):
+    async def connect(self, port: int, alias: str, local_address: str = "127.0.0.1") -> None:
+        self.reader, self.writer = await asyncio.open_connection(
+            "127.0.0.1", port, local_addr=(local_address, 0)
+        )
+        self.writer.write(handshake("bbs", alias, "xterm") + window_size(80, 24))
+        self.pump = asyncio.create_task(self._pump())
+
+    async def _pump(self) -> None:
+        while True:
+            try:
+                data = await self.reader.read(4096)
+            except ConnectionError:  # a reset: the door closed on keys it never read
+                data = b""
+            if not data:
+                self.closed = True
+                return
+            self.feed(data)
+
+    async def send(self, data: bytes | str) -> None:
+        self.writer.write(data.encode() if isinstance(data, str) else data)
+        await self.writer.drain()
+
+
+def rlogin_config(tmp_path: Path) -> object:
+    return config_from_mapping(
+        {
+            "server": {"telnet_port": 0, "ssh_port": 0, "data_dir": str(tmp_path)},
+            "game": {"computer_pause_seconds": 0},
+            "rlogin": {"port": free_port(), "systems": {"127.0.0.1": "FRIEND"}},
+        }
+    )
+
+
+def test_a_linked_bbss_caller_plays_a_whole_game_and_keeps_a_record(tmp_path: Path) -> None:
+    config = rlogin_config(tmp_path)
+
+    async def scenario() -> tuple[str, object]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        door_opened: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(
+            run_server(config, stop=stop, on_ready=ready.set_result, on_door=door_opened.set_result)  # type: ignore[arg-type]
+        )
+        listening = await asyncio.wait_for(ready, 10)
+        assert listening.rlogin is not None
+        caller = RloginCaller()
+        await caller.connect(listening.rlogin[1], "[FRIEND]Zed")
+        await caller.wait_for("Welcome, Zed!", timeout=20)
+        screen = await asyncio.wait_for(play_one_game(caller), 600)
+        door = await door_opened
+        stats = await door.records.store.stats_for("Zed")  # type: ignore[attr-defined]
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return screen, stats
+
+    screen, stats = asyncio.run(scenario())
+    assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), screen
+    assert stats is not None and stats.total.games == 1  # type: ignore[attr-defined]
+
+
+def test_an_unlisted_address_is_closed_at_once(tmp_path: Path) -> None:
+    config = rlogin_config(tmp_path)
+
+    async def scenario() -> tuple[bool, int]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))  # type: ignore[arg-type]
+        listening = await asyncio.wait_for(ready, 10)
+        assert listening.rlogin is not None
+        caller = RloginCaller()
+        await caller.connect(listening.rlogin[1], "Mallory", local_address="127.0.0.2")
+        await caller.wait_for_close(timeout=5)
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return caller.closed, caller.received
+
+    closed, received = asyncio.run(scenario())
+    assert closed and received == 0
