@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from door.table.flow import GameOptions, play_against_computer  # noqa: E402
 from door.term.keys import Key  # noqa: E402
+from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, play_through  # noqa: E402
 
 TERMINAL_TYPES = {"UTF-8": "xterm-256color", "CP437": "ansi", "ASCII": "dumb"}
@@ -28,7 +29,9 @@ OPTIONS = GameOptions(level="easy")
 
 
 def start(terminal: KeyboardTerminal, seed: int) -> asyncio.Task[object]:
-    game = play_against_computer(terminal, OPTIONS, "Bench", rng=random.Random(seed), pause=0)
+    game = play_against_computer(
+        Session(terminal), OPTIONS, "Bench", rng=random.Random(seed), pause=0
+    )
     return asyncio.ensure_future(game)
 
 

@@ -1,4 +1,4 @@
-"""The account screens as coroutines, each taking the caller's Terminal and the Store:
+"""The account screens as coroutines, each taking the caller's Session and the Store:
 choosing how to come in (log in, sign up, guest), logging in, signing up, the offer to
 resume a saved game, a statistics screen and the leaderboard. Plus the checks the SSH
 server makes before a session, and whether a guest's name is someone's handle.
@@ -51,9 +51,9 @@ from door.storage.rules import (
     normalize_public_key,
 )
 from door.storage.store import Account, SavedGame, Store
-from door.term.canvas import Canvas, Renderer
+from door.term.canvas import Canvas
 from door.term.keys import DESELECT_KEYS, Key
-from door.term.terminal import Terminal
+from door.ui.session import Frame, Session
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class Arrival:
 
 
 async def choose_arrival(
-    terminal: Terminal,
+    session: Session,
     store: Store | None,
     bbs_name: str,
     *,
@@ -108,35 +108,35 @@ async def choose_arrival(
     """Ask a telnet caller (or an SSH caller without an account) how they come in:
     L log in, N new account, G guest. Without a store (accounts are off) it says so
     once, in the words of ``unavailable``, and the caller comes in as a guest."""
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     message, error = "", False
     try:
         if store is None:
-            await _notice(renderer, terminal, bbs_name, unavailable)
+            await _notice(frame, session, bbs_name, unavailable)
             return Arrival(None)
         while True:
-            renderer.render(_draw_arrival(bbs_name, message, error))
-            await terminal.flush()
-            key = await terminal.read_key()
+            frame.show(_draw_arrival(bbs_name, message, error))
+            await session.paint()
+            key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
             message, error = "", False
             if key == Key.CTRL_L:
-                renderer.invalidate()
+                session.redraw_all()
             elif char == "l" or key == Key.ENTER:
-                account = await log_in(terminal, store, attempts=attempts)
+                account = await log_in(session, store, attempts=attempts)
                 if account is not None:
                     return Arrival(account)
             elif char == "n":
-                account = await sign_up(terminal, store)
+                account = await sign_up(session, store)
                 if account is not None:
                     return Arrival(account)
             elif char == "g":
                 return Arrival(None)
             else:
                 message, error = "Press L to log in, N for a new account or G for a guest.", True
-            renderer.invalidate()  # the sub-screen drew over everything
+            session.redraw_all()  # the sub-screen drew over everything
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
 _ARRIVAL_CHOICES: Final = (
@@ -161,7 +161,7 @@ def _draw_arrival(bbs_name: str, message: str, error: bool) -> Canvas:
 
 
 async def log_in(
-    terminal: Terminal,
+    session: Session,
     store: Store,
     *,
     handle: str = "",
@@ -177,18 +177,18 @@ async def log_in(
     handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
     password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
     view = FormView("Log in", [handle_field, password_field], status=FORM_KEYS)
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     try:
         view.active = 1 if handle_field.text else 0
         for _ in range(LOGIN_ATTEMPTS):
             try:
                 if view.active == 0:
-                    await _type(renderer, terminal, view)
+                    await _type(frame, session, view)
                     if not handle_field.text.strip():
                         view.message, view.error = "Type your handle.", True
                         continue
                     view.active = 1
-                await _type(renderer, terminal, view)
+                await _type(frame, session, view)
             except _Back:
                 return None
             handle_text, password_text = handle_field.text, password_field.text
@@ -201,10 +201,10 @@ async def log_in(
                         functools.partial(store.verify_login, handle_text, password_text),
                     )
             except TooManyTries as spent:
-                await _notice(renderer, terminal, view.title, str(spent))
+                await _notice(frame, session, view.title, str(spent))
                 raise
             except AccountLockedError as locked:
-                await _notice(renderer, terminal, view.title, str(locked))
+                await _notice(frame, session, view.title, str(locked))
                 return None
             except LoginError as wrong:
                 # Back to the handle (kept, RETURN accepts it), in case that was the typo.
@@ -212,28 +212,28 @@ async def log_in(
                 view.active = 0
                 view.message, view.error = str(wrong), True
                 if wrong_password_delay:
-                    renderer.render(*draw_form(view))
-                    await terminal.flush()
+                    frame.show(*draw_form(view))
+                    await session.paint()
                     await asyncio.sleep(wrong_password_delay)
                 if attempts is not None and attempts.exhausted:
-                    await _notice(renderer, terminal, view.title, TOO_MANY_TRIES)
+                    await _notice(frame, session, view.title, TOO_MANY_TRIES)
                     raise TooManyTries(TOO_MANY_TRIES) from None
                 continue
             except StorageUnavailableError as failure:
-                await _notice(renderer, terminal, view.title, str(failure))
+                await _notice(frame, session, view.title, str(failure))
                 return None
             logger.info("%r logged in", account.handle)
             return account
-        await _notice(renderer, terminal, view.title, "Too many wrong passwords for now.")
+        await _notice(frame, session, view.title, "Too many wrong passwords for now.")
         return None
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
 # --- sign up ------------------------------------------------------------------------------
 
 
-async def sign_up(terminal: Terminal, store: Store, *, handle: str = "") -> Account | None:
+async def sign_up(session: Session, store: Store, *, handle: str = "") -> Account | None:
     """A new account: a handle (checked as it is entered), a password typed twice. The
     account, or None if the caller went back (Esc) or the store failed."""
     handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
@@ -245,45 +245,43 @@ async def sign_up(terminal: Terminal, store: Store, *, handle: str = "") -> Acco
         notes=HANDLE_NOTES,
         status=FORM_KEYS,
     )
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     try:
         while True:
             try:
-                kept = await _ask_new_handle(renderer, terminal, store, view)
-                await _ask_new_password(renderer, terminal, view, kept)
+                kept = await _ask_new_handle(frame, session, store, view)
+                await _ask_new_password(frame, session, view, kept)
             except _Back:
                 return None
             except StorageUnavailableError as failure:
-                await _notice(renderer, terminal, view.title, str(failure))
+                await _notice(frame, session, view.title, str(failure))
                 return None
             try:
                 account = await store.create_account(kept, password_field.text)
             except StorageUnavailableError as failure:
-                await _notice(renderer, terminal, view.title, str(failure))
+                await _notice(frame, session, view.title, str(failure))
                 return None
             except StoreError as refused:  # someone took the handle a moment ago
                 view.message, view.error = str(refused), True
                 view.active = 0
                 continue
             await _notice(
-                renderer,
-                terminal,
+                frame,
+                session,
                 view.title,
                 f"Welcome, {account.handle}! Your account is ready.",
                 error=False,
             )
             return account
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
-async def _ask_new_handle(
-    renderer: Renderer, terminal: Terminal, store: Store, view: FormView
-) -> str:
+async def _ask_new_handle(frame: Frame, session: Session, store: Store, view: FormView) -> str:
     handle_field = view.fields[0]
     view.active = 0
     while True:
-        await _type(renderer, terminal, view)
+        await _type(frame, session, view)
         try:
             kept = await store.check_new_handle(handle_field.text)
         except StorageUnavailableError:
@@ -296,14 +294,12 @@ async def _ask_new_handle(
         return kept
 
 
-async def _ask_new_password(
-    renderer: Renderer, terminal: Terminal, view: FormView, handle: str
-) -> None:
+async def _ask_new_password(frame: Frame, session: Session, view: FormView, handle: str) -> None:
     _, password_field, again_field = view.fields
     while True:
         view.active = 1
         password_field.text = again_field.text = ""
-        await _type(renderer, terminal, view)
+        await _type(frame, session, view)
         try:
             check_password(password_field.text, handle)
         except PasswordRuleError as refused:
@@ -311,7 +307,7 @@ async def _ask_new_password(
             continue
         view.message, view.error = "", False
         view.active = 2
-        await _type(renderer, terminal, view)
+        await _type(frame, session, view)
         if again_field.text == password_field.text:
             return
         view.message, view.error = "The two passwords differ: type it again.", True
@@ -333,7 +329,7 @@ def how_long_ago(then: dt.datetime, now: dt.datetime) -> str:
     return "just now"
 
 
-async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
+async def offer_resume(session: Session, saved: SavedGame) -> ResumeChoice:
     """Tell a caller who logs in about their unfinished game and ask what to do:
     R resume it, A abandon it (a loss, as quitting would be), L leave it for later."""
     game = saved.resume()
@@ -353,7 +349,7 @@ async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
         "A  abandon it (it counts as a loss, as quitting does)",
         "L  leave it for later",
     )
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     message = ""
     try:
         while True:
@@ -363,53 +359,53 @@ async def offer_resume(terminal: Terminal, saved: SavedGame) -> ResumeChoice:
                 canvas.put(row, 8, line, theme.TEXT)
             draw_message(canvas, message, error=bool(message))
             draw_status(canvas, "R resume  A abandon  L later")
-            renderer.render(canvas)
-            await terminal.flush()
-            key = await terminal.read_key()
+            frame.show(canvas)
+            await session.paint()
+            key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
             choice = _RESUME_KEYS.get(char)
             if choice is not None:
                 return choice
             if key == Key.CTRL_L:
-                renderer.invalidate()
+                session.redraw_all()
             else:
                 message = "Press R to resume, A to abandon or L for later."
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
 # --- statistics and the leaderboard -------------------------------------------------------
 
 
-async def show_stats(terminal: Terminal, store: Store, handle: str) -> None:
+async def show_stats(session: Session, store: Store, handle: str) -> None:
     """A caller's statistics, per mode and in all; any key goes back."""
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     try:
         try:
             stats = await store.stats_for(handle)
         except StoreError as failure:
-            await _notice(renderer, terminal, "Statistics", str(failure))
+            await _notice(frame, session, "Statistics", str(failure))
             return
         if stats is None:
-            await _notice(renderer, terminal, "Statistics", f"Nobody has the handle {handle}.")
+            await _notice(frame, session, "Statistics", f"Nobody has the handle {handle}.")
             return
         while True:
-            renderer.render(draw_stats(stats))
-            await terminal.flush()
-            if await terminal.read_key() == Key.CTRL_L:
-                renderer.invalidate()
+            frame.show(draw_stats(stats))
+            await session.paint()
+            if await session.read_key() == Key.CTRL_L:
+                session.redraw_all()
                 continue
             return
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
 async def show_leaderboard(
-    terminal: Terminal, store: Store, *, min_games: int = DEFAULT_MIN_GAMES
+    session: Session, store: Store, *, min_games: int = DEFAULT_MIN_GAMES
 ) -> None:
     """The top ten by games won; R switches to win rate (among those with ``min_games``
     games or more), W back; any other key leaves."""
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     order = "wins"
     try:
         while True:
@@ -420,14 +416,14 @@ async def show_leaderboard(
                     min_games=min_games,
                 )
             except StoreError as failure:
-                await _notice(renderer, terminal, "Leaderboard", str(failure))
+                await _notice(frame, session, "Leaderboard", str(failure))
                 return
-            renderer.render(draw_leaderboard(entries, order, min_games))
-            await terminal.flush()
-            key = await terminal.read_key()
+            frame.show(draw_leaderboard(entries, order, min_games))
+            await session.paint()
+            key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
             if key == Key.CTRL_L:
-                renderer.invalidate()
+                session.redraw_all()
             elif char == "r":
                 order = "win_rate"
             elif char == "w":
@@ -435,24 +431,24 @@ async def show_leaderboard(
             else:
                 return
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
 # --- questions ---------------------------------------------------------------------------
 
 
-async def show_notice(terminal: Terminal, title: str, text: str) -> None:
+async def show_notice(session: Session, title: str, text: str) -> None:
     """Tell the caller ``text`` (wrapped, mid-screen) until they press a key."""
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     try:
-        await _notice(renderer, terminal, title, text)
+        await _notice(frame, session, title, text)
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
-async def yes_or_no(terminal: Terminal, title: str, question: str) -> bool:
+async def yes_or_no(session: Session, title: str, question: str) -> bool:
     """Ask ``question`` (wrapped, mid-screen); True for Y, False for N or Esc."""
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     message = ""
     try:
         while True:
@@ -463,20 +459,20 @@ async def yes_or_no(terminal: Terminal, title: str, question: str) -> bool:
                 canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, theme.TEXT)
             draw_message(canvas, message, error=bool(message))
             draw_status(canvas, "Y yes  N no")
-            renderer.render(canvas)
-            await terminal.flush()
-            key = await terminal.read_key()
+            frame.show(canvas)
+            await session.paint()
+            key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
             if char == "y":
                 return True
             if char == "n" or key == Key.ESCAPE:
                 return False
             if key == Key.CTRL_L:
-                renderer.invalidate()
+                session.redraw_all()
             else:
                 message = "Press Y for yes or N for no."
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
 # --- guests and SSH ---------------------------------------------------------------------
@@ -532,9 +528,7 @@ def key_fingerprint(public_key: str) -> str:
     return f"{key_type} SHA256:{base64.b64encode(digest).decode().rstrip('=')}"
 
 
-async def offer_ssh_key(
-    terminal: Terminal, store: Store, account: Account, public_key: str
-) -> None:
+async def offer_ssh_key(session: Session, store: Store, account: Account, public_key: str) -> None:
     """After an SSH log-in by password: offer to attach the key the caller's SSH client
     offered, so that the next log-in needs no password. A refusal or a store failure is
     shown and the caller goes on."""
@@ -546,20 +540,20 @@ async def offer_ssh_key(
         f"Your SSH client offered the key {fingerprint}. Attach it to {account.handle}, "
         "so that next time you log in with the key and no password?"
     )
-    if not await yes_or_no(terminal, "Log in with a key", question):
+    if not await yes_or_no(session, "Log in with a key", question):
         return
-    renderer = Renderer(terminal)
+    frame = session.push(Frame())
     try:
         try:
             await store.add_ssh_key(account.id, public_key)
         except StoreError as refused:
-            await _notice(renderer, terminal, "Log in with a key", str(refused))
+            await _notice(frame, session, "Log in with a key", str(refused))
             return
         logger.info("%r attached an SSH key (%s)", account.handle, fingerprint)
         done = f"Done: the key {fingerprint} now logs you in as {account.handle}."
-        await _notice(renderer, terminal, "Log in with a key", done, error=False)
+        await _notice(frame, session, "Log in with a key", done, error=False)
     finally:
-        renderer.close()
+        session.pop(frame)
 
 
 async def ssh_key_login(store: Store | None, username: str, public_key: str) -> Account | None:
@@ -579,7 +573,7 @@ async def ssh_key_login(store: Store | None, username: str, public_key: str) -> 
 # --- typing into a form -------------------------------------------------------------------
 
 
-async def _type(renderer: Renderer, terminal: Terminal, view: FormView) -> None:
+async def _type(frame: Frame, session: Session, view: FormView) -> None:
     """Let the caller type into the active field until RETURN; Esc raises _Back.
 
     A key the field cannot take is answered on the message line, never dropped without
@@ -588,15 +582,15 @@ async def _type(renderer: Renderer, terminal: Terminal, view: FormView) -> None:
     entry = view.fields[view.active]
     what = entry.label.split()[0].rstrip(":").lower()  # "Password again:" -> password
     while True:
-        renderer.render(*draw_form(view))
-        await terminal.flush()
-        key = await terminal.read_key()
+        frame.show(*draw_form(view))
+        await session.paint()
+        key = await session.read_key()
         if key == Key.ENTER:
             return
         if key == Key.ESCAPE:
             raise _Back
         if key == Key.CTRL_L:
-            renderer.invalidate()
+            session.redraw_all()
         elif key in DESELECT_KEYS:
             entry.text = entry.text[:-1]
         elif key.is_printable and len(entry.text) < entry.limit:
@@ -620,7 +614,7 @@ async def _type(renderer: Renderer, terminal: Terminal, view: FormView) -> None:
 
 
 async def _notice(
-    renderer: Renderer, terminal: Terminal, title: str, text: str, *, error: bool = True
+    frame: Frame, session: Session, title: str, text: str, *, error: bool = True
 ) -> None:
     """Show ``text`` (wrapped, mid-screen) until the caller presses a key."""
     canvas = Canvas()
@@ -629,6 +623,6 @@ async def _notice(
     for row, line in enumerate(textwrap.wrap(text, NOTICE_WIDTH)[:NOTICE_LINES], start=8):
         canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, style)
     draw_status(canvas, "any key: go on")
-    renderer.render(canvas)
-    await terminal.flush()
-    await terminal.read_key()
+    frame.show(canvas)
+    await session.paint()
+    await session.read_key()

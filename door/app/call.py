@@ -38,15 +38,16 @@ from door.app.records import Records
 from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
+from door.screens import theme
 from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help
 from door.storage.store import Account
-from door.term.ansi import CLEAR_SCREEN, HIDE_CURSOR, SHOW_CURSOR, Color, Palette, at
-from door.term.canvas import Canvas, Renderer
-from door.term.keys import Key
+from door.term.ansi import HIDE_CURSOR
+from door.term.canvas import Canvas
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
-from door.ui.line_input import Cancelled, read_line
+from door.ui.line_editor import Edit, LineEditor
+from door.ui.session import Frame, Session
 
 logger = logging.getLogger(__name__)
 
@@ -114,13 +115,14 @@ async def run_session(
     presence = presence or Presence(config.sysop.name)
     records = records or Records()
     member: Member | None = None
+    session = Session(terminal)
     try:
         terminal.write(HIDE_CURSOR)
         loop = asyncio.get_running_loop()
         started = caller.connected_at if caller.connected_at is not None else loop.time()
         try:
             async with asyncio.timeout_at(started + config.server.login_timeout_seconds):
-                member = await sign_in(terminal, config, caller, presence, records)
+                member = await sign_in(session, config, caller, presence, records)
         except TooManyTries:
             logger.info("%s caller from %s used up their passwords", caller.transport, caller.peer)
             return
@@ -131,30 +133,28 @@ async def run_session(
                 await asyncio.wait_for(terminal.flush(), 2.0)
             return
         if member is None:
-            terminal.write(f"{SHOW_CURSOR}{CLEAR_SCREEN}Goodbye!\r\n")
-            await terminal.flush()
+            await session.say_goodbye("Goodbye!")
             return
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(config.game.runs, config.game.counting, config.game.level)
-        lobby = Lobby(presence, member, config, choices, rng, lambda: show_help(terminal), records)
+        lobby = Lobby(
+            session, presence, member, config, choices, rng, lambda: show_help(session), records
+        )
         await rejoin_game(presence, member, lobby)
         await offer_saved_game(records, member, lobby)
         await lobby.run()
-        terminal.write(
-            f"{SHOW_CURSOR}{CLEAR_SCREEN}Thanks for playing, {member.name}. Goodbye!\r\n"
-        )
-        await terminal.flush()
+        await session.say_goodbye(f"Thanks for playing, {member.name}. Goodbye!")
     except Disconnected:
         logger.info("%s caller from %s disconnected", caller.transport, caller.peer)
     finally:
         if member is not None:
             presence.leave(member)
-        terminal.close()
+        session.close()
 
 
 async def sign_in(
-    terminal: Terminal,
+    session: Session,
     config: Config,
     caller: Caller,
     presence: Presence,
@@ -164,16 +164,16 @@ async def sign_in(
     just signed up) under their handle, a guest under a name they give, asked again until
     it is free and nobody's handle. None if the caller chose to leave instead."""
     records = records or Records()
-    account = caller.account or await arrive(terminal, config, caller, records)
+    account = caller.account or await arrive(session, config, caller, records)
     if account is None and caller.arriving_as == "login" and not caller.sysop:
-        await show_notice(terminal, "The door is full", FULL_FOR_GUESTS)
+        await show_notice(session, "The door is full", FULL_FOR_GUESTS)
         return None
     if account is not None:
         if records.store is not None and caller.offered_keys:
             # An SSH log-in by password (only those leave keys on offer): next time the
             # key could do instead.
-            await offer_ssh_key(terminal, records.store, account, caller.offered_keys[0])
-        return await join_with_account(terminal, presence, account)
+            await offer_ssh_key(session, records.store, account, caller.offered_keys[0])
+        return await join_with_account(session, presence, account)
     name = config.sysop.name if caller.sysop else clean_name(caller.name or "")
     message = ""
     while True:
@@ -182,28 +182,28 @@ async def sign_in(
                 message = f"{name} is a member's handle: please choose another name."
             else:
                 try:
-                    return presence.join(name, terminal, sysop=caller.sysop)
+                    return presence.join(name, session, sysop=caller.sysop)
                 except NameInUse as taken:
                     message = f"Sorry, {taken}. Please choose another name."
-        name = await ask_name(terminal, config, message)
+        name = await ask_name(session, config, message)
 
 
 async def arrive(
-    terminal: Terminal, config: Config, caller: Caller, records: Records
+    session: Session, config: Config, caller: Caller, records: Records
 ) -> Account | None:
     """The account a caller with no proven one comes in with, if they log in or sign up
     now; None for a guest (and for a caller the transport already named)."""
     if caller.sysop or caller.name or caller.arriving_as == "guest":
         return None
     if caller.arriving_as == "new" and records.store is not None:
-        return await sign_up(terminal, records.store)
+        return await sign_up(session, records.store)
     attempts = LoginAttempts(records.logins, caller.address)
     if caller.arriving_as == "login":
         if records.store is None:
             return None
-        return await log_in(terminal, records.store, attempts=attempts)
+        return await log_in(session, records.store, attempts=attempts)
     arrival = await choose_arrival(
-        terminal,
+        session,
         records.store,
         config.door.bbs_name,
         unavailable=records.unavailable,
@@ -213,30 +213,27 @@ async def arrive(
 
 
 async def join_with_account(
-    terminal: Terminal, presence: Presence, account: Account
+    session: Session, presence: Presence, account: Account
 ) -> Member | None:
     """Online under the account's handle. If the account is online on another line
     already (a line that dropped without the door noticing, say), the caller may hang
     that one up and come in here; None if they would rather leave."""
     while True:
         try:
-            return presence.join(account.handle, terminal, account=account)
+            return presence.join(account.handle, session, account=account)
         except NameInUse as refused:
             other = presence.find(account.handle)
             if other is None or other.account is None or other.account.id != account.id:
                 # Someone else goes by that name (the sysop, if it became the sysop's).
-                await show_notice(terminal, "Already online", f"Sorry, {refused}.")
+                await show_notice(session, "Already online", f"Sorry, {refused}.")
                 return None
         question = (
             f"{account.handle} is online on another line already. Hang that line up and "
             "carry on here? (A game going on there waits for you here.)"
         )
-        if not await yes_or_no(terminal, "Already online", question):
+        if not await yes_or_no(session, "Already online", question):
             return None
-        other.terminal.write(TAKE_OVER_MESSAGE)
-        with contextlib.suppress(Disconnected, OSError):
-            await asyncio.wait_for(other.terminal.flush(), 2.0)
-        other.terminal.close()
+        await other.line.hang_up(TAKE_OVER_MESSAGE)
         await _until_gone(presence, other)
 
 
@@ -258,7 +255,7 @@ async def offer_saved_game(records: Records, member: Member, lobby: Lobby) -> No
     saved = await records.saved_game(member.account)
     if saved is None:
         return
-    choice = await offer_resume(member.terminal, saved)
+    choice = await offer_resume(lobby.session, saved)
     if choice == "resume":
         await lobby.play_computer(saved)
     elif choice == "abandon":
@@ -273,7 +270,7 @@ async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> None:
     table = presence.table_waiting_for(member.name, account_id)
     if table is None:
         return
-    person = table.rejoin(member.name, member.terminal, account_id)
+    person = table.rejoin(member.name, lobby.session, account_id)
     if person is None:
         return
     presence.notice(f"{member.name} is back at {table.title}.")
@@ -282,51 +279,59 @@ async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> None:
     presence.set_place(member, IN_THE_LOBBY)
 
 
-def draw_welcome(terminal: Terminal, config: Config) -> None:
-    palette = Palette(terminal.color_mode)
-    terminal.write(CLEAR_SCREEN)
+def draw_welcome(config: Config) -> Canvas:
+    """The welcome screen: the sysop's art and the board's name."""
+    canvas = Canvas()
     art = load_text(WELCOME_ART, "   CRIBBAGE DOOR\n")
-    for row, line in enumerate(art.splitlines()[:8], start=2):
-        terminal.write(at(row, 1) + palette.paint(line[:79], fg=Color.CYAN, bold=True))
-    terminal.write(at(7, 4) + palette.paint(f"Welcome to {config.door.bbs_name}!", bold=True))
+    for row, line in enumerate(art.splitlines()[:8], start=1):
+        canvas.put(row, 0, line[: canvas.cols - 1], theme.ART)
+    canvas.put(6, 3, f"Welcome to {config.door.bbs_name}!"[: canvas.cols - 4], theme.HEADING)
+    return canvas
 
 
-async def ask_name(terminal: Terminal, config: Config, message: str = "") -> str:
-    palette = Palette(terminal.color_mode)
-    while True:
-        draw_welcome(terminal, config)
-        terminal.write(at(9, 4) + "The caller enters their name as player 1.")
-        if message:
-            terminal.write(at(13, 4) + palette.paint(message[:76], fg=Color.RED, bold=True))
-        terminal.write(at(11, 4) + "Your name: " + SHOW_CURSOR)
-        try:
-            name = clean_name(await read_line(terminal, MAX_NAME_LENGTH))
-        except Cancelled:
-            name = ""
-        terminal.write(HIDE_CURSOR)
-        if name:
-            return name
-        message = "Please type a name (letters, digits, spaces), then press RETURN."
+async def ask_name(session: Session, config: Config, message: str = "") -> str:
+    """A guest's name, asked on the welcome screen until one is given."""
+    editor = LineEditor(MAX_NAME_LENGTH)
+    with session.showing(Frame()) as frame:
+        while True:
+            canvas = draw_welcome(config)
+            canvas.put(8, 3, "The caller enters their name as player 1.", theme.TEXT)
+            prompt = "Your name: "
+            shown, column = editor.shown(MAX_NAME_LENGTH)
+            canvas.put(10, 3, prompt, theme.TEXT)
+            canvas.put(10, 3 + len(prompt), shown, theme.ENTRY)
+            if message:
+                canvas.put(12, 3, message[:76], theme.ERROR)
+            frame.show(canvas, (10, 3 + len(prompt) + column))
+            await session.paint()
+            edit = editor.feed(await session.read_key())
+            if edit is Edit.DONE:
+                name = clean_name(editor.text)
+                if name:
+                    return name
+                editor.clear()
+                message = "Please type a name (letters, digits, spaces), then press RETURN."
+            elif edit is Edit.CANCELLED:
+                editor.clear()
+            elif edit is Edit.REFUSED:
+                message = editor.refusal
+            elif edit is Edit.NOT_EDITING:
+                message = "Type your name and press RETURN."
+            else:
+                message = ""
 
 
-async def show_help(terminal: Terminal) -> None:
+async def show_help(session: Session) -> None:
     """The same help pages as in a game, over a blank screen."""
     overlay = HelpOverlay.from_text(default_help())
-    renderer = Renderer(terminal)
-    try:
+    with session.showing(Frame()) as frame:
         while True:
             canvas = Canvas()
             draw_help(canvas, overlay)
             draw_status(canvas, overlay.status("the menu"))
-            renderer.render(canvas)
-            await terminal.flush()
-            key = await terminal.read_key()
-            if key == Key.CTRL_L:
-                renderer.invalidate()
-                continue
-            turned = overlay.after(key)
+            frame.show(canvas)
+            await session.paint()
+            turned = overlay.after(await session.read_key())
             if turned is None:
                 return
             overlay = turned
-    finally:
-        renderer.close()

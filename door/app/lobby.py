@@ -14,7 +14,6 @@ The screen is redrawn whenever anything in the shared ``Presence`` changes (each
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -29,10 +28,10 @@ from door.screens.chat import MAX_CHAT_LENGTH
 from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
 from door.storage.store import Account, SavedGame
 from door.table.flow import GameOptions, GameResult, Person, Table, play_against_computer
-from door.term.canvas import Renderer
+from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key
-from door.term.terminal import Disconnected
+from door.ui.session import Drawn, Session
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +87,7 @@ class Lobby:
 
     def __init__(
         self,
+        session: Session,
         presence: Presence,
         member: Member,
         config: Config,
@@ -96,15 +96,15 @@ class Lobby:
         show_help: Callable[[], Awaitable[None]],
         records: Records | None = None,
     ) -> None:
+        self.session = session
         self.presence = presence
         self.member = member
-        self.terminal = member.terminal
         self.config = config
         self.choices = choices
         self.rng = rng
         self.show_help = show_help
         self.records = records or Records()
-        self.renderer = Renderer(self.terminal)
+        self.screen = Drawn(self.frame)
         self.view = LobbyView(
             config.door.bbs_name,
             member.name,
@@ -115,6 +115,7 @@ class Lobby:
 
     async def run(self) -> None:
         """Until the caller quits; raises Disconnected if the line drops."""
+        self.session.push(self.screen)
         try:
             error = ""
             while True:
@@ -131,7 +132,7 @@ class Lobby:
                 if await self.menu_key(key) is False:
                     return
         finally:
-            self.renderer.close()
+            self.session.pop(self.screen)
 
     async def menu_key(self, key: Key) -> bool | None:
         """Act on a key at the lobby; False means the caller is leaving."""
@@ -167,22 +168,21 @@ class Lobby:
         elif char == "g":
             choices.players = choices.players + 1 if choices.players < 4 else 2
         elif char == "s":
-            position = CHARSET_CYCLE.index(self.terminal.charset)
-            self.terminal.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
+            position = CHARSET_CYCLE.index(self.session.charset)
+            self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
         elif char == "?" or key == Key.F1:
             await self.show_help()
-            self.renderer.invalidate()
         elif char == "r" and self.records.store is not None:
             if member.account is None:
                 member.tell("Guests have no record: log in next time to keep yours.")
             else:
                 await self.away_from_lobby(
-                    show_stats(self.terminal, self.records.store, member.name)
+                    show_stats(self.session, self.records.store, member.name)
                 )
         elif char == "l" and self.records.store is not None:
-            await self.away_from_lobby(show_leaderboard(self.terminal, self.records.store))
+            await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
         elif key == Key.CTRL_L:
-            self.renderer.invalidate()
+            self.session.redraw_all()
         elif member.sysop and char in ("o", "h", "k", "b"):
             await self.sysop_key(char)
         else:
@@ -221,7 +221,6 @@ class Lobby:
             self.presence.set_place(self.member, IN_THE_LOBBY)
             if table.over:
                 self.presence.remove_table(table)
-            self.renderer.invalidate()
         if person.seat is not None:
             self.choices.count(result, _winner_name(table))
 
@@ -252,7 +251,7 @@ class Lobby:
                     room.say(member, text)
                     text = ""
                 elif key == Key.CTRL_L:
-                    self.renderer.invalidate()
+                    self.session.redraw_all()
                 elif key in DESELECT_KEYS:
                     text = text[:-1]
                 elif key.is_printable:
@@ -275,7 +274,6 @@ class Lobby:
             await screen
         finally:
             self.presence.set_place(self.member, IN_THE_LOBBY)
-            self.renderer.invalidate()
 
     # --- games ---------------------------------------------------------------------
 
@@ -305,7 +303,7 @@ class Lobby:
 
         try:
             result = await play_against_computer(
-                self.terminal,
+                self.session,
                 kept.options if kept is not None else choices.options(),
                 member.name,
                 rng=rng,
@@ -318,7 +316,6 @@ class Lobby:
             for table in tables:
                 self.presence.remove_table(table)
             self.presence.set_place(member, IN_THE_LOBBY)
-            self.renderer.invalidate()
             if kept is not None:
                 # Only a caller who chose to quit loses the game; a dropped line or the
                 # door closing leaves it saved, to resume on the next call.
@@ -383,7 +380,7 @@ class Lobby:
         if not chosen or chosen[0].table is None:
             return
         table = chosen[0].table
-        person = table.watch(self.member.name, self.terminal)
+        person = table.watch(self.member.name, self.session)
         await self.attend(person, f"watching {table.title}", table)
 
     # --- the sysop's keys --------------------------------------------------------------
@@ -434,7 +431,7 @@ class Lobby:
                 if char == "n" or key == Key.ESCAPE:
                     return False
                 if key == Key.CTRL_L:
-                    self.renderer.invalidate()
+                    self.session.redraw_all()
                 else:
                     error = f"{question} (Y or N)"
         finally:
@@ -463,7 +460,7 @@ class Lobby:
                 elif key.is_printable:
                     view.entry_text = (view.entry_text + key.char)[: view.entry_limit]
                 elif key == Key.CTRL_L:
-                    self.renderer.invalidate()
+                    self.session.redraw_all()
                 else:
                     error = "Type a line and press RETURN, or Esc to cancel."
         except _Called:
@@ -522,7 +519,7 @@ class Lobby:
                 elif key == Key.ESCAPE:
                     return None
                 elif key == Key.CTRL_L:
-                    self.renderer.invalidate()
+                    self.session.redraw_all()
                 else:
                     error = "Press a number from the list, RETURN when done, Esc to cancel."
         except _Called:
@@ -538,11 +535,13 @@ class Lobby:
         _Called when the caller is wanted at a table or in a private chat."""
         if interruptible and self.called():
             raise _Called
+        await self.session.paint()
+        return await self.session.next_key(timeout=REFRESH_SECONDS)
+
+    def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
+        """The lobby as it stands: drawn at every paint while it is on the stack."""
         self.compose()
-        canvas, cursor = draw_lobby(self.view)
-        self.renderer.render(canvas, cursor)
-        await self.terminal.flush()
-        return await self.member.inbox.next(timeout=REFRESH_SECONDS)
+        return draw_lobby(self.view)
 
     def compose(self) -> None:
         presence, member, view, choices = self.presence, self.member, self.view, self.choices
@@ -561,7 +560,7 @@ class Lobby:
         runs = "free" if choices.runs == "free" else "exact"
         view.options = (
             f"1/2 runs: {runs}   A count: {choices.counting}   G players: {choices.players}"
-            f"   D level: {choices.level}   S {CHARSET_NAMES[self.terminal.charset]}"
+            f"   D level: {choices.level}   S {CHARSET_NAMES[self.session.charset]}"
         )
         view.notice, view.notice_urgent = "", False
         if member.invitation is not None:
@@ -588,10 +587,7 @@ class Lobby:
 
 async def disconnect(member: Member) -> None:
     """Tell a caller the sysop is hanging up on them, and do it."""
-    member.terminal.write(KICK_MESSAGE)
-    with contextlib.suppress(Disconnected, OSError):
-        await member.terminal.flush()
-    member.terminal.close()
+    await member.line.hang_up(KICK_MESSAGE)
 
 
 def _account_keys(records: Records, member: Member) -> str:

@@ -17,14 +17,12 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from door.defence.lookalike import skeleton
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
 from door.table.flow import GameOptions, Person, Table
 from door.term.ansi import sanitize
-from door.term.inbox import Inbox
-from door.term.terminal import Terminal
 
 if TYPE_CHECKING:
     from door.storage.store import Account
@@ -48,24 +46,36 @@ class ChatLine:
     """``chat``, ``broadcast`` (from the sysop to everyone) or ``notice`` (from the door)."""
 
 
+class Line(Protocol):
+    """What presence needs of a caller's line (the caller's session, door/ui/session.py)."""
+
+    @property
+    def idle(self) -> float: ...
+
+    def wake(self) -> None: ...
+
+    async def hang_up(self, message: str) -> None: ...
+
+
 class Member:
     """A caller (or the sysop) who is online."""
 
     def __init__(
         self,
         name: str,
-        terminal: Terminal,
+        line: Line,
         *,
         sysop: bool = False,
         account: Account | None = None,
     ) -> None:
         self.name = name
-        self.terminal = terminal
+        self.line = line
+        """The caller's line (their session): presence only wakes it, asks how long it
+        has been idle and hangs it up; it never draws on it."""
         self.sysop = sysop
         self.account = account
         """The account the caller logged in to (their name is its handle); None for a
         guest and for the sysop."""
-        self.inbox = Inbox(terminal)
         self.place = IN_THE_LOBBY
         self.joined = time.monotonic()
         self.invitation: Challenge | None = None
@@ -82,7 +92,7 @@ class Member:
 
     @property
     def idle(self) -> float:
-        return self.terminal.idle
+        return self.line.idle
 
     @property
     def in_lobby(self) -> bool:
@@ -90,7 +100,7 @@ class Member:
 
     def tell(self, note: str) -> None:
         self.notes.append(note)
-        self.inbox.wake()
+        self.line.wake()
 
 
 @dataclass
@@ -139,7 +149,7 @@ class PrivateChat:
 
     def wake(self) -> None:
         for member in self.members:
-            member.inbox.wake()
+            member.line.wake()
 
 
 TableFactory = Callable[[GameOptions, list[str | None]], Table]
@@ -160,7 +170,7 @@ class Presence:
     def join(
         self,
         name: str,
-        terminal: Terminal,
+        line: Line,
         *,
         sysop: bool = False,
         account: Account | None = None,
@@ -183,7 +193,7 @@ class Presence:
             for other in self.members.values():
                 if skeleton(other.name) == look:
                     raise NameInUse(f"{clean} looks like {other.name}, who is online")
-        member = Member(clean, terminal, sysop=sysop, account=account)
+        member = Member(clean, line, sysop=sysop, account=account)
         self.members[key] = member
         self.notice(f"{clean} has come in.")
         return member
@@ -215,7 +225,7 @@ class Presence:
     def changed(self) -> None:
         """Wake every lobby so it redraws."""
         for member in self.members.values():
-            member.inbox.wake()
+            member.line.wake()
 
     # --- chat -----------------------------------------------------------------------
 
@@ -278,7 +288,7 @@ class Presence:
         names += [None] * (challenge.options.players - len(names))
         table = make_table(challenge.options, names)
         for index, seated in enumerate(challenge.seating):
-            seated.seat = table.sit(index, seated.terminal)
+            seated.seat = table.sit(index, seated.line)
         self.add_table(table)
         table.start()
         self.notice(f"{table.title}: a game begins.")

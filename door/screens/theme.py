@@ -40,3 +40,8 @@ STATUS: Final = Style(Color.WHITE, Color.BLUE, bold=True)
 MESSAGE: Final = BRIGHT
 OVERLAY: Final = Style(Color.WHITE, Color.BLUE)
 OVERLAY_TITLE: Final = Style(Color.YELLOW, Color.BLUE, bold=True)
+ART: Final = Style(Color.CYAN, bold=True)
+"""The sysop's welcome art."""
+HEADING: Final = BRIGHT
+ENTRY: Final = BRIGHT
+"""Text the caller is typing."""

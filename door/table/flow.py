@@ -53,19 +53,22 @@ from door.screens import theme
 from door.screens.cards import card_face
 from door.screens.chat import MAX_CHAT_LENGTH, canned_reply, clean_chat
 from door.screens.cut import CutForDealPanel, CutPanel
-from door.screens.dialog import Dialog
+from door.screens.dialog import Dialog, draw_dialog
+from door.screens.frame import draw_status
 from door.screens.game_over import PLAY_AGAIN, GameOverPanel
 from door.screens.game_screen import Entry, Panel, TableView, draw_table
-from door.screens.help import HelpOverlay, default_help
+from door.screens.help import HelpOverlay, default_help, draw_help
 from door.screens.narration import narrate
 from door.screens.play_area import HandState
 from door.screens.show import ShowPanel, show_title
 from door.table.computer import think
 from door.term.ansi import sanitize
-from door.term.canvas import Renderer, Style
-from door.term.inbox import Inbox
+from door.term.canvas import Canvas, Style
 from door.term.keys import DESELECT_KEYS, Key
-from door.term.terminal import Disconnected, Terminal
+from door.term.terminal import Disconnected
+from door.ui.confirm import STATUS as CONFIRM_STATUS
+from door.ui.confirm import Confirm
+from door.ui.session import Drawn, Overlay, Session
 from engine.ai import ComputerPlayer
 from engine.cards import Card
 from engine.errors import CribbageError
@@ -147,7 +150,7 @@ class GameResult:
 
 
 async def play_against_computer(
-    terminal: Terminal,
+    session: Session,
     options: GameOptions,
     caller_name: str,
     *,
@@ -179,7 +182,7 @@ async def play_against_computer(
         on_game_over=on_game_over,
         game=game,
     )
-    person = table.sit(0, terminal)
+    person = table.sit(0, session)
     if on_table is not None:
         on_table(table)
     table.start()
@@ -258,13 +261,14 @@ class Person:
     the host's requests until the game ends for them.
     """
 
-    def __init__(self, table: Table, name: str, terminal: Terminal, seat: Seat | None) -> None:
+    def __init__(self, table: Table, name: str, session: Session, seat: Seat | None) -> None:
         self.table = table
         self.name = name
-        self.terminal = terminal
+        self.session = session
         self.seat = seat
-        self.inbox = Inbox(terminal)
-        self.renderer = Renderer(terminal)
+        self.inbox = session.inbox
+        self.screen = Drawn(self.frame)
+        """The table as this person sees it, on their session's stack while they attend."""
         index = seat.index if seat is not None else None
         self.view = TableView(table.names, table.game, viewer=index)
         self.requests: list[_Request[Any]] = []
@@ -301,6 +305,7 @@ class Person:
         Raises ``Disconnected`` when the line drops (the seat is then away, and the
         game goes on or waits as the others decide)."""
         table = self.table
+        self.session.push(self.screen)
         try:
             while not table.over:
                 request = self.current_request()
@@ -329,7 +334,7 @@ class Person:
             table.person_dropped(self)
             raise
         finally:
-            self.renderer.close()
+            self.session.pop(self.screen)
 
     async def idle(self) -> None:
         """Between requests: watch the game. While someone else is deciding, keys work
@@ -647,7 +652,7 @@ class Person:
     def forget_typeahead(self) -> None:
         """A decision is about to be asked: keys pressed before its prompt was shown
         (while the computer thought, say) are not its answer."""
-        dropped = self.terminal.discard_typeahead()
+        dropped = self.session.forget_typeahead()
         if dropped:
             logger.debug("%s: %d key(s) typed ahead of a decision dropped", self.name, dropped)
 
@@ -664,7 +669,7 @@ class Person:
             if key is None:
                 continue  # something happened at the table: redraw, look again
             if key == Key.CTRL_L:
-                self.renderer.invalidate()
+                self.session.redraw_all()
             elif key == Key.F1 or (key.char == "?" and not typing):
                 await self.nested(self.help())
             elif typing is None and key.char in ("c", "C"):
@@ -694,55 +699,56 @@ class Person:
         await self.refresh()
 
     async def help(self) -> None:
-        saved_status = self.view.status
-        overlay = HelpOverlay.from_text(self.table.help_text)
-        try:
+        """The help pages, over the table, until a key closes them."""
+        pages = HelpOverlay.from_text(self.table.help_text)
+
+        def draw(canvas: Canvas) -> None:
+            draw_help(canvas, pages)
+            draw_status(canvas, pages.status("the game"))
+
+        with self.session.showing(Overlay(draw)):
             while True:
-                self.view.overlay = overlay
-                self.view.status = overlay.status("the game")
                 await self.draw()
                 key = await self.inbox.next()
                 if key is None:
                     continue
                 if key == Key.CTRL_L:
-                    self.renderer.invalidate()
+                    self.session.redraw_all()
                     continue
-                turned = overlay.after(key)
+                turned = pages.after(key)
                 if turned is None:
                     return
-                overlay = turned
-        finally:
-            self.view.overlay = None
-            self.view.status = saved_status
+                pages = turned
 
     async def confirm_quit(self) -> None:
         if self.seat is None:
             raise _Quit  # a watcher just stops watching
-        saved_status = self.view.status
         if self.table.solo:
             consequence = f"Leave now and {self.table.first_opponent_name()} is given the game."
         else:
             consequence = "Leave now and the computer plays your seat."
-        self.view.overlay = Dialog(
-            "Quit this game?",
-            (consequence, "", "Press y to quit, any other key to keep playing."),
-        )
-        self.view.status = "y quit the game  any other key: keep playing"
-        try:
+        confirm = Confirm("Quit this game?", consequence)
+        error = ""
+
+        def draw(canvas: Canvas) -> None:
+            draw_dialog(canvas, Dialog(confirm.question, (*confirm.lines, error)))
+            draw_status(canvas, CONFIRM_STATUS)
+
+        with self.session.showing(Overlay(draw)):
             while True:
                 await self.draw()
                 key = await self.inbox.next()
                 if key is None:
                     continue
                 if key == Key.CTRL_L:
-                    self.renderer.invalidate()
+                    self.session.redraw_all()
                     continue
-                if key.char in ("y", "Y"):
+                answer = confirm.answer(key)
+                if answer is True:
                     raise _Quit
-                return
-        finally:
-            self.view.overlay = None
-            self.view.status = saved_status
+                if answer is False:
+                    return
+                error = confirm.not_an_answer(key)
 
     async def chat(self) -> None:
         """A one-line chat in the middle of anything; the step resumes as it was."""
@@ -815,9 +821,12 @@ class Person:
                 view.status = _WAITING_STATUS if watching else table.status
 
     async def refresh(self) -> None:
-        canvas, cursor = draw_table(self.view)
-        self.renderer.render(canvas, cursor)
-        await self.terminal.flush()
+        await self.session.paint()
+
+    def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
+        """The table from this person's seat, as it stands now."""
+        self.compose()
+        return draw_table(self.view)
 
     def log(self, text: str, style: Style = theme.TEXT) -> None:
         if text:
@@ -916,12 +925,12 @@ class Table:
         line, nor the door closing (those leave a saved game to resume)."""
         return self.quit_result is not None
 
-    def sit(self, index: int, terminal: Terminal) -> Person:
-        """The caller of seat ``index`` sits down with ``terminal``."""
+    def sit(self, index: int, session: Session) -> Person:
+        """The caller of seat ``index`` sits down, seeing the table on ``session``."""
         seat = self.seats[index]
         if not seat.human:
             raise ValueError(f"seat {index} is the computer's")
-        person = Person(self, seat.name, terminal, seat)
+        person = Person(self, seat.name, session, seat)
         seat.person = person
         seat.returned.set()
         return person
@@ -941,7 +950,7 @@ class Table:
                 return seat
         return None
 
-    def rejoin(self, name: str, terminal: Terminal, account_id: int | None = None) -> Person | None:
+    def rejoin(self, name: str, session: Session, account_id: int | None = None) -> Person | None:
         """The caller ``name`` (logged in to ``account_id``, if any) is back after their
         line dropped: their seat again, where the game stands; None if no seat here is
         waiting for them."""
@@ -950,7 +959,7 @@ class Table:
             return None
         was_computer = seat.computer_plays
         seat.computer_plays = False
-        person = self.sit(seat.index, terminal)
+        person = self.sit(seat.index, session)
         person.view.log.add("You are back at the table, where the game stands.")
         back = f"{seat.name} is back."
         if was_computer:
@@ -959,8 +968,8 @@ class Table:
         self.changed()
         return person
 
-    def watch(self, name: str, terminal: Terminal) -> Person:
-        person = Person(self, name, terminal, None)
+    def watch(self, name: str, session: Session) -> Person:
+        person = Person(self, name, session, None)
         person.view.log.add(f"You are watching {self.title}. Press c to chat.", theme.TITLE)
         self.watchers.append(person)
         self.announce(f"{name} is watching.", exclude=person)

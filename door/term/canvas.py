@@ -1,51 +1,31 @@
-"""A virtual screen that screens draw whole frames into, and a renderer that sends only
-what changed.
+"""A virtual screen that screens draw whole frames into.
 
 Screens never write escape sequences themselves: they draw the complete frame into a
-``Canvas`` (a grid of cells, each one character and a ``Style``) and hand it to a
-``Renderer``, which compares it with the last frame the caller was sent and writes just
-the cursor moves, colour changes and characters that make the difference. A full repaint
-happens on the first frame, after ``invalidate()`` (Ctrl-L, line noise), after a resize,
-and when the caller switches character set or colour mode.
+``Canvas`` (a grid of cells, each one character and a ``Style``); the session's renderer
+(door/ui/renderer.py) sends the caller only what changed.
 
->>> from tests.door.fake_terminal import FakeTerminal
->>> terminal = FakeTerminal(cols=20, rows=3)
->>> renderer = Renderer(terminal)
 >>> canvas = Canvas(20, 3)
 >>> _ = canvas.put(1, 2, "5♥ J♣", Style(fg=Color.RED))
->>> renderer.render(canvas)
->>> terminal.display[1]
+>>> canvas.text(1)
 '  5♥ J♣             '
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import textwrap
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from door.term.ansi import (
-    CLEAR_SCREEN,
-    CLEAR_TO_END_OF_LINE,
-    HIDE_CURSOR,
-    RESET,
-    SHOW_CURSOR,
     Color,
-    Palette,
-    at,
 )
-from door.term.terminal import Disconnected, Terminal
 
 SCREEN_COLS: Final = 80
 SCREEN_ROWS: Final = 24
-REPAINT_INTERVAL: Final = 0.05
-"""Seconds between repaints a caller's resizes cause: a storm of them is one repaint."""
 
 # Re-exported so screens import their colours from one place.
-__all__ = ["Canvas", "Cell", "Color", "PLAIN", "Renderer", "SCREEN_COLS", "SCREEN_ROWS", "Style"]
+__all__ = ["Canvas", "Cell", "Color", "PLAIN", "SCREEN_COLS", "SCREEN_ROWS", "Style"]
 
 
 class Style(NamedTuple):
@@ -122,6 +102,12 @@ class Canvas:
         self.rows = rows
         self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
 
+    def copy(self) -> Canvas:
+        """A canvas with the same cells, to draw an overlay on without touching this one."""
+        twin = Canvas(self.cols, self.rows)
+        twin.cells = [row[:] for row in self.cells]
+        return twin
+
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
         """Write ``text`` from ``row``, ``col``; returns the column after it."""
         start, end = max(col, 0), min(col + len(text), self.cols)
@@ -181,234 +167,6 @@ class Canvas:
         return "".join(char for char, _ in self.cells[row])
 
 
-# Rewriting up to this many unchanged cells between two changes on a row is cheaper
-# than a cursor move (ESC [ r ; c H is six to eight bytes).
-_MAX_GAP: Final = 4
-
-
 def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:
     """Whether a terminal of ``size`` (cols, rows) cannot show a screen of ``needed``."""
     return size[0] < needed[0] or size[1] < needed[1]
-
-
-class Renderer:
-    """Sends canvases to one terminal, each as the difference from the last one sent.
-
-    The bottom-right cell of the screen is never written: SyncTERM (and other BBS
-    clients) scroll the whole screen up when it is. The renderer also repaints by itself
-    when the terminal is resized, from the last canvas it was given.
-    """
-
-    def __init__(self, terminal: Terminal) -> None:
-        self._terminal = terminal
-        self._sent: list[list[Cell]] | None = None
-        self._last: tuple[Canvas, tuple[int, int] | None] | None = None
-        self._sent_for: tuple[object, object] | None = None
-        self._cursor_shown: bool | None = None
-        self._background: asyncio.Task[None] | None = None
-        """Flushes after a resize, and sends the newest frame once the caller reads."""
-        self._behind = False
-        """A frame (or a resize) is newer than what was sent."""
-        self._stop_listening: Callable[[], None] | None = terminal.on_resize(self._resized)
-
-    def invalidate(self) -> None:
-        """Make the next ``render`` repaint everything (Ctrl-L, after line noise)."""
-        self._sent = None
-        self._cursor_shown = None
-
-    def close(self) -> None:
-        """Stop listening for resizes, and stop any repaint on its way."""
-        if self._stop_listening is not None:
-            self._stop_listening()
-            self._stop_listening = None
-        if self._background is not None:
-            self._background.cancel()
-            self._background = None
-
-    def _resized(self, cols: int, rows: int) -> None:
-        self.invalidate()
-        if self._last is None:
-            return
-        if self._background is not None:
-            # A repaint is on its way already: it will send the newest frame, once.
-            self._behind = True
-            return
-        self._paint(*self._last)
-        # The screen is usually waiting for a key when a resize arrives, and a terminal
-        # may hold written output until its next flush: flush now, in the background.
-        self._send_in_background()
-
-    def _send_in_background(self) -> None:
-        """Start the one task that flushes, then sends the newest frame if it changed
-        meanwhile: however many resizes or frames arrive, one task and one frame wait."""
-        if self._background is not None:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no event loop (a test drawing by hand): nothing to flush
-        self._background = loop.create_task(self._catch_up())
-
-    async def _catch_up(self) -> None:
-        try:
-            while True:
-                # Until the caller has taken what went before (or the line dropped).
-                await self._terminal.flush()
-                await asyncio.sleep(REPAINT_INTERVAL)  # a storm of resizes: one repaint
-                if not self._behind or self._last is None:
-                    return
-                self._behind = False
-                self._paint(*self._last)
-        except Disconnected:
-            return  # the screen hears of it at its next read_key
-        finally:
-            self._background = None
-
-    def render(self, canvas: Canvas, cursor: tuple[int, int] | None = None) -> None:
-        """Bring the caller's screen to ``canvas``; ``cursor`` (row, col) shows the cursor
-        there, for typing; None hides it where the terminal can hide it.
-
-        While the caller is not reading (output waits in the transport) only the newest
-        frame is kept, and sent once the transport drains."""
-        self._last = (canvas, cursor)
-        if self._terminal.backlogged:
-            self._behind = True
-            self._send_in_background()
-            return
-        self._paint(canvas, cursor)
-
-    def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
-        terminal = self._terminal
-        self._last = (canvas, cursor)
-        if too_small(terminal.size, (canvas.cols, canvas.rows)):
-            self._ask_to_grow(terminal, canvas)
-            return
-        palette = Palette(terminal.color_mode)
-        if self._sent_for != (terminal.charset, terminal.color_mode):
-            self.invalidate()
-            self._sent_for = (terminal.charset, terminal.color_mode)
-        out: list[str] = []
-        same_shape = self._sent is not None and (len(self._sent), len(self._sent[0])) == (
-            canvas.rows,
-            canvas.cols,
-        )
-        if self._sent is None or not same_shape:
-            if palette.enabled:
-                out.append(RESET)
-            out.append(CLEAR_SCREEN)
-            previous = [[BLANK] * canvas.cols for _ in range(canvas.rows)]
-        else:
-            previous = self._sent
-        term_cols, term_rows = terminal.size
-        rows = min(canvas.rows, term_rows)
-        cols = min(canvas.cols, term_cols)
-        forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
-        colour = palette.enabled
-        # After CLEAR_SCREEN or RESET the terminal draws in the default style.
-        current_style: Style | None = PLAIN if out else None
-        position: tuple[int, int] | None = (0, 0) if out else None
-        # Rows are copied only when they change; unchanged ones are shared with
-        # the previous frame, which nothing else holds.
-        sent = list(previous)
-        for y in range(rows):
-            new_row, old_row = canvas.cells[y], previous[y]
-            if new_row == old_row:
-                continue  # most rows of most frames: one comparison, no per-cell work
-            skip = {x for row, x in forbidden if row == y}
-            changed = [x for x in range(cols) if new_row[x] != old_row[x] and x not in skip]
-            blank_from = _trailing_blanks_start(new_row, cols)
-            erased = [x for x in changed if x >= blank_from]
-            erase = len(erased) > _MAX_GAP
-            if erase:
-                changed = [x for x in changed if x < blank_from]
-            sent_row = sent[y] = old_row[:]
-            for start, end in _spans(changed):
-                if position != (y, start):
-                    out.append(at(y + 1, start + 1))
-                    position = (y, start)
-                for x in range(start, end + 1):
-                    if x in skip:
-                        # Only reachable inside a merged span: skip it with a cursor move.
-                        position = None
-                        continue
-                    cell = new_row[x]
-                    char, style = cell
-                    if position is None:
-                        out.append(at(y + 1, x + 1))
-                    if colour and style != current_style:
-                        out.append(palette.style(style.fg, style.bg, bold=style.bold))
-                        current_style = style
-                    out.append(char)
-                    sent_row[x] = cell
-                    # Writing the last column leaves the cursor in a pending-wrap state
-                    # that terminals disagree about: treat the position as unknown.
-                    position = (y, x + 1) if x + 1 < term_cols else None
-            if erase:
-                # Erasing the rest of the line is three bytes, not a space per cell.
-                if position != (y, blank_from):
-                    out.append(at(y + 1, blank_from + 1))
-                    position = (y, blank_from)
-                if colour and current_style != PLAIN:
-                    out.append(RESET)  # erased cells take the current background
-                    current_style = PLAIN
-                out.append(CLEAR_TO_END_OF_LINE)
-                sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
-        if colour and current_style not in (None, PLAIN):
-            out.append(RESET)
-        self._place_cursor(out, cursor, palette, position)
-        self._sent = sent
-        text = "".join(out)
-        if text:
-            terminal.write(text)
-
-    def _ask_to_grow(self, terminal: Terminal, canvas: Canvas) -> None:
-        """A window under 80x24 cannot show the door: say so, in words that fit it, and
-        repaint whole once it is large enough (keys wait meanwhile: door/term/inbox.py)."""
-        cols, rows = terminal.size
-        text = (
-            f"Your window is {cols}x{rows}. Cribbage Door needs at least "
-            f"{canvas.cols}x{canvas.rows}: please make it larger. The game waits for you."
-        )
-        width = max(10, cols - 1)
-        lines = textwrap.wrap(text, width)[: max(1, rows - 1)]
-        reset = RESET if Palette(terminal.color_mode).enabled else ""
-        terminal.write(reset + CLEAR_SCREEN + "\r\n".join(lines))
-        self._sent = None  # the whole screen is painted again when it fits
-        self._cursor_shown = None
-
-    def _place_cursor(
-        self,
-        out: list[str],
-        cursor: tuple[int, int] | None,
-        palette: Palette,
-        position: tuple[int, int] | None,
-    ) -> None:
-        if cursor is not None:
-            if position != cursor:
-                out.append(at(cursor[0] + 1, cursor[1] + 1))
-            if palette.enabled and self._cursor_shown is not True:
-                out.append(SHOW_CURSOR)
-                self._cursor_shown = True
-        elif palette.enabled and self._cursor_shown is not False:
-            # ANSI.SYS-era terminals ignore this; there the cursor just stays put.
-            out.append(HIDE_CURSOR)
-            self._cursor_shown = False
-
-
-def _trailing_blanks_start(row: list[Cell], cols: int) -> int:
-    """The first column from which ``row`` is blank to its end (``cols`` if none is)."""
-    x = cols
-    while x > 0 and row[x - 1] == BLANK:
-        x -= 1
-    return x
-
-
-def _spans(columns: list[int]) -> list[tuple[int, int]]:
-    """Group sorted changed columns into (first, last) spans, bridging short gaps."""
-    spans: list[tuple[int, int]] = []
-    for x in columns:
-        if spans and x - spans[-1][1] - 1 <= _MAX_GAP:
-            spans[-1] = (spans[-1][0], x)
-        else:
-            spans.append((x, x))
-    return spans

@@ -45,6 +45,7 @@ class KeyName(enum.Enum):
     CTRL_S = "ctrl-s"
     CTRL_Q = "ctrl-q"
     CTRL_C = "ctrl-c"
+    CTRL_U = "ctrl-u"
     F1 = "f1"
     CHAR = "char"
 
@@ -78,6 +79,7 @@ class Key:
     CTRL_S: ClassVar[Key]
     CTRL_Q: ClassVar[Key]
     CTRL_C: ClassVar[Key]
+    CTRL_U: ClassVar[Key]
     F1: ClassVar[Key]
 
     def __post_init__(self) -> None:
@@ -131,6 +133,7 @@ _CONTROL_KEYS: Final[dict[int, Key]] = {
     0x13: Key.CTRL_S,
     0x11: Key.CTRL_Q,
     0x03: Key.CTRL_C,
+    0x15: Key.CTRL_U,
 }
 
 # Final bytes of parameterless sequences. K, @, V and U are SyncTERM's End, Insert,
@@ -192,6 +195,7 @@ _ENCODED_KEYS: Final[dict[Key, bytes]] = {
     Key.CTRL_S: b"\x13",
     Key.CTRL_Q: b"\x11",
     Key.CTRL_C: b"\x03",
+    Key.CTRL_U: b"\x15",
 }
 
 

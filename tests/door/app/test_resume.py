@@ -12,6 +12,7 @@ import pytest
 
 from door.screens.cards import card_face
 from door.table.flow import GameOptions, GameResult, play_against_computer
+from door.ui.session import Session
 from engine.game import CountingMode, Game, Phase
 from engine.record import RecordedGame, replay
 from engine.selfplay import RandomPlayer, _next_action
@@ -102,7 +103,9 @@ def play_against_computer_task(
     terminal: KeyboardTerminal, options: GameOptions, game: Game
 ) -> asyncio.Task[GameResult]:
     return asyncio.ensure_future(
-        play_against_computer(terminal, options, "Alice", rng=random.Random(5), pause=0, game=game)
+        play_against_computer(
+            Session(terminal), options, "Alice", rng=random.Random(5), pause=0, game=game
+        )
     )
 
 

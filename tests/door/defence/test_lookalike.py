@@ -11,6 +11,7 @@ import door.defence.lookalike
 from door.app.presence import NameInUse, Presence
 from door.defence.lookalike import looks_like, skeleton
 from door.storage.errors import HandleTakenError
+from door.ui.session import Session
 from tests.door.caller import run_async
 from tests.door.fake_terminal import FakeTerminal
 from tests.door.storage.conftest import Database
@@ -46,12 +47,12 @@ def test_skeletons_tell_which_names_look_alike(name: str, other: str, alike: boo
 
 def test_a_guest_cannot_take_a_name_that_looks_like_someone_online_or_the_sysop() -> None:
     presence = Presence("Sysop")
-    presence.join("Ada", FakeTerminal())
+    presence.join("Ada", Session(FakeTerminal()))
     with pytest.raises(NameInUse, match="looks like Ada"):
-        presence.join("\u0410da", FakeTerminal())
+        presence.join("\u0410da", Session(FakeTerminal()))
     with pytest.raises(NameInUse, match="sysop"):
-        presence.join("Sys\u043ep", FakeTerminal())
-    assert presence.join("Eda", FakeTerminal()).name == "Eda"
+        presence.join("Sys\u043ep", Session(FakeTerminal()))
+    assert presence.join("Eda", Session(FakeTerminal())).name == "Eda"
 
 
 @run_async

@@ -14,7 +14,8 @@ from door.screens.board import (
 )
 from door.screens.cards import card_face, draw_back, draw_card
 from door.screens.play_area import HandState, card_label, current_count_numbers, draw_hand
-from door.term.canvas import Canvas, Renderer
+from door.term.canvas import Canvas
+from door.ui.renderer import Renderer
 from engine.cards import Card, parse_cards
 from engine.game import Play
 from tests.door.caller import screen_of

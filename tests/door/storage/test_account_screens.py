@@ -24,6 +24,7 @@ from door.app.accounts import (
 )
 from door.storage.store import LoginPolicy, Seat
 from door.term.keys import Key
+from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.games import played_game
@@ -37,7 +38,9 @@ class Screen:
 
     def __init__(self, make: Callable[..., Coroutine[Any, Any, Any]], *args: Any, **kwargs: Any):
         self.terminal = KeyboardTerminal()
-        self.task: asyncio.Future[Any] = asyncio.ensure_future(make(self.terminal, *args, **kwargs))
+        self.task: asyncio.Future[Any] = asyncio.ensure_future(
+            make(Session(self.terminal), *args, **kwargs)
+        )
 
     async def type(self, *keys: Key | str) -> None:
         self.terminal.press(*keys)

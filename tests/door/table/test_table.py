@@ -14,6 +14,7 @@ from door.table.flow import GameOptions, GameResult, play_against_computer
 from door.term.ansi import CLEAR_SCREEN
 from door.term.keys import Key
 from door.term.terminal import Disconnected
+from door.ui.session import Session
 from engine import parse_cards, score_show
 from engine.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, answer, play_through, run_async, screen_of
@@ -43,7 +44,7 @@ def start(
     **kwargs: Any,
 ) -> asyncio.Task[GameResult]:
     options = GameOptions(counting=counting, level="easy")  # type: ignore[arg-type]
-    game = play_against_computer(terminal, options, "Alice", rng=rng, pause=0, **kwargs)
+    game = play_against_computer(Session(terminal), options, "Alice", rng=rng, pause=0, **kwargs)
     return asyncio.ensure_future(game)
 
 
@@ -440,7 +441,7 @@ async def test_keys_typed_while_the_computer_thinks_do_not_answer_the_next_quest
     options = GameOptions(level="easy")
     task = asyncio.ensure_future(
         play_against_computer(
-            terminal,
+            Session(terminal),
             options,
             "Alice",
             rng=StackedRandom(*KNOWN_SHOW),

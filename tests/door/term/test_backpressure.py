@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-from door.term.canvas import Canvas, Renderer
+from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.term.terminal import MAX_COLS, MAX_ROWS, Disconnected, StreamTerminal
+from door.ui.renderer import Renderer
 
 
 class _Source:

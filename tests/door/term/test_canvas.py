@@ -9,9 +9,10 @@ import re
 
 import door.term.canvas
 from door.term.ansi import CLEAR_SCREEN, Color
-from door.term.canvas import PLAIN, Canvas, Renderer, Style
+from door.term.canvas import PLAIN, Canvas, Style
 from door.term.charset import Charset
 from door.term.terminal import StreamTerminal
+from door.ui.renderer import Renderer
 from tests.door.caller import screen_of
 from tests.door.fake_terminal import FakeTerminal
 

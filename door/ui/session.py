@@ -1,0 +1,217 @@
+"""One caller's user interface: their terminal, the one renderer, and a stack of screens.
+
+Every screen a caller sees (the arrival menu, a form, the lobby, a table, help, a dialog)
+is pushed onto the session's stack while it is up and popped when it closes. A frame is
+composed from the top: the highest *opaque* screen draws the whole frame and every screen
+above it draws over that (help and dialogs over a table). Only the top screen's owner
+reads keys, and the session has one renderer, so a resize is one repaint of what is on
+top, and Ctrl-L repaints it whole.
+
+The session is the only thing below the transports that holds the Terminal: the lobby,
+presence, records and accounts hold the session (or nothing) and never write to a
+terminal themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from typing import Final, Protocol, TypeVar
+
+from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
+from door.term.canvas import Canvas
+from door.term.charset import Charset
+from door.term.inbox import Inbox
+from door.term.keys import Key
+from door.term.terminal import Disconnected, Terminal
+from door.ui.renderer import Renderer
+
+logger = logging.getLogger(__name__)
+
+Cursor = tuple[int, int] | None
+HANG_UP_FLUSH_SECONDS: Final = 2.0
+
+
+class Screen(Protocol):
+    """Something on the stack. ``frame(below)`` returns the frame with this screen drawn
+    and where the cursor belongs; ``below`` is the frame of the screens under it (None for
+    the bottom one). An opaque screen ignores ``below`` and draws the whole frame."""
+
+    opaque: bool
+
+    def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]: ...
+
+
+ScreenT = TypeVar("ScreenT", bound=Screen)
+
+
+class Frame:
+    """An opaque screen showing a frame its owner drew (forms, notices, menus)."""
+
+    opaque = True
+
+    def __init__(self, canvas: Canvas | None = None, cursor: Cursor = None) -> None:
+        self.canvas = canvas or Canvas()
+        self.cursor = cursor
+
+    def show(self, canvas: Canvas, cursor: Cursor = None) -> None:
+        self.canvas, self.cursor = canvas, cursor
+
+    def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
+        return self.canvas, self.cursor
+
+
+class Drawn:
+    """A screen drawn by a function of nothing, called at every paint: the lobby and the
+    table draw from their live state this way."""
+
+    def __init__(self, draw: Callable[[], tuple[Canvas, Cursor]], *, opaque: bool = True) -> None:
+        self._draw = draw
+        self.opaque = opaque
+
+    def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
+        return self._draw()
+
+
+class Overlay:
+    """A screen drawn over the frame beneath it (help, a dialog): ``draw(canvas)`` draws
+    into a copy of that frame; the cursor is hidden while it is up."""
+
+    opaque = False
+
+    def __init__(self, draw: Callable[[Canvas], None]) -> None:
+        self.draw = draw
+
+    def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
+        canvas = below.copy() if below is not None else Canvas()
+        self.draw(canvas)
+        return canvas, None
+
+
+class Session:
+    """The caller's terminal, their one renderer and inbox, and their stack of screens."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+        self.renderer = Renderer(terminal)
+        self.inbox = Inbox(terminal)
+        self._stack: list[Screen] = []
+
+    # --- the stack ----------------------------------------------------------------------
+
+    @property
+    def screens(self) -> tuple[Screen, ...]:
+        return tuple(self._stack)
+
+    @property
+    def top(self) -> Screen | None:
+        return self._stack[-1] if self._stack else None
+
+    def push(self, screen: ScreenT) -> ScreenT:
+        self._stack.append(screen)
+        return screen
+
+    def pop(self, screen: Screen) -> None:
+        """Take ``screen`` off the stack (with anything a careless owner left above it)."""
+        for index in range(len(self._stack) - 1, -1, -1):
+            if self._stack[index] is screen:
+                del self._stack[index:]
+                return
+
+    @contextlib.contextmanager
+    def showing(self, screen: ScreenT) -> Iterator[ScreenT]:
+        """``screen`` on top for the ``with`` block."""
+        self.push(screen)
+        try:
+            yield screen
+        finally:
+            self.pop(screen)
+
+    def compose(self) -> tuple[Canvas, Cursor]:
+        """The frame of the whole stack, from its highest opaque screen up."""
+        start = 0
+        for index in range(len(self._stack) - 1, -1, -1):
+            if self._stack[index].opaque:
+                start = index
+                break
+        canvas: Canvas | None = None
+        cursor: Cursor = None
+        for screen in self._stack[start:]:
+            canvas, cursor = screen.frame(canvas)
+        return (canvas if canvas is not None else Canvas()), cursor
+
+    async def paint(self) -> None:
+        """Bring the caller's screen up to the stack and send it."""
+        self.renderer.render(*self.compose())
+        await self.terminal.flush()
+
+    def redraw_all(self) -> None:
+        """The next paint sends everything (Ctrl-L, or after something else wrote)."""
+        self.renderer.invalidate()
+
+    # --- keys -----------------------------------------------------------------------------
+
+    async def read_key(self) -> Key:
+        """The caller's next key, Ctrl-L answered here (a whole repaint). Raises
+        ``Disconnected``."""
+        while True:
+            key = await self.terminal.read_key()
+            if key != Key.CTRL_L:
+                return key
+            self.redraw_all()
+            await self.paint()
+
+    async def next_key(self, timeout: float | None = None) -> Key | None:
+        """The next key, or None when woken (something changed) or after ``timeout``."""
+        return await self.inbox.next(timeout)
+
+    def wake(self) -> None:
+        """Something the caller sees changed: the screen waiting for a key redraws."""
+        self.inbox.wake()
+
+    async def wait_woken(self) -> None:
+        await self.inbox.wait_woken()
+
+    def forget_typeahead(self) -> int:
+        """Drop keys typed before a decision was shown; how many were dropped."""
+        return self.terminal.discard_typeahead()
+
+    # --- the line -------------------------------------------------------------------------
+
+    @property
+    def idle(self) -> float:
+        """Seconds since the caller last pressed a key."""
+        return self.terminal.idle
+
+    @property
+    def charset(self) -> Charset:
+        return self.terminal.charset
+
+    @charset.setter
+    def charset(self, charset: Charset) -> None:
+        self.terminal.charset = charset
+        self.redraw_all()
+
+    def write_text(self, text: str) -> None:
+        """Plain text outside any screen (a goodbye, a notice as the line closes); the
+        next paint repaints whole."""
+        self.terminal.write(text)
+        self.redraw_all()
+
+    async def say_goodbye(self, text: str) -> None:
+        self.terminal.write(f"{SHOW_CURSOR}{CLEAR_SCREEN}{text}\r\n")
+        await self.terminal.flush()
+
+    async def hang_up(self, message: str) -> None:
+        """Tell the caller why, then close the line (a take-over, the sysop's kick)."""
+        self.terminal.write(message)
+        with contextlib.suppress(Disconnected, OSError, TimeoutError):
+            await asyncio.wait_for(self.terminal.flush(), HANG_UP_FLUSH_SECONDS)
+        self.close()
+
+    def close(self) -> None:
+        self._stack.clear()
+        self.renderer.close()
+        self.terminal.close()
