@@ -34,6 +34,8 @@ from engine.outcome import Outcome
 Kind = Literal["round robin", "swiss"]
 Status = Literal["open", "running", "finished"]
 KINDS: Final = ("round robin", "swiss")
+MAX_NAME_LENGTH: Final = 40
+"""As long as door.storage.schema.tournaments keeps."""
 Pair = tuple[int, int | None]
 """Two entrants to meet, or one entrant and None: a bye."""
 
@@ -216,6 +218,8 @@ class Tournament:
             raise TournamentError(f"a tournament is a round robin or Swiss, not {self.kind!r}")
         if not self.name.strip():
             raise TournamentError("A tournament needs a name.")
+        if len(self.name) > MAX_NAME_LENGTH:
+            raise TournamentError(f"A tournament's name is at most {MAX_NAME_LENGTH} characters.")
         if self.games_per_match < 1:
             raise TournamentError("A match is at least one game.")
         if self.kind == "swiss" and (self.rounds is None or self.rounds < 1):

@@ -162,6 +162,7 @@ def test_a_tournament_takes_sign_ups_until_it_starts() -> None:
     [
         {"kind": "knockout"},
         {"name": " "},
+        {"name": "x" * 41},
         {"games_per_match": 0},
         {"rounds": None},
         {"starts_at": dt.datetime(2026, 3, 1, 12)},
