@@ -8,6 +8,12 @@ games         every game saved as it is played (its recording, after each action
 game_seats    who sat where in a game: an account, or a name only (guest, computer)
 game_logs     finished games: the final recording and the result, for replay
 bbs_users     callers who come through a BBS: (BBS, who they are there) -> their account
+ratings       each rated member's Glicko-2 rating (door.competition.rating)
+rating_history  every rated game's change to a member's rating
+matches       matches of one game or the best of 3, 5 or 7; match_games holds their games
+tournaments   round-robin and Swiss tournaments; tournament_entrants and
+              tournament_pairings hold who plays and who met whom, with the games
+pbm_games     play-by-mail games: the recording (as in games) and the clock
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -187,4 +194,154 @@ bbs_users = Table(
         unique=True,
     ),
     Column("created_at", UTCDateTime, nullable=False),
+)
+
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    _counter("games"),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column(
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="SET NULL")),
+    # Whom the game was against: a handle, or "computer-expert" and the like.
+    Column("opponent", String(24), nullable=False),
+    Column("score", Float, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("rated_at", UTCDateTime, nullable=False),
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("best_of", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False, server_default=text("false")),
+    # As in games.opponent: "people", or "computer-normal" against the computer.
+    Column("opponent", String(24), nullable=False),
+    Column("first_account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
+    Column("first_name", String(20), nullable=False),
+    Column("second_account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
+    Column("second_name", String(20), nullable=False),
+    # 0 or 1 (first or second) once the match is decided.
+    Column("winner", Integer),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("finished_at", UTCDateTime),
+    Index(None, "first_account_id"),
+    Index(None, "second_account_id"),
+)
+
+match_games = Table(
+    "match_games",
+    metadata,
+    Column("match_id", Integer, ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="SET NULL")),
+    # The game's outcome as JSON (door.storage.stats), side 0 being the match's first.
+    Column("result", Text, nullable=False),
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("kind", String(12), nullable=False),
+    Column("games_per_match", Integer, nullable=False),
+    Column("rounds", Integer),
+    Column("starts_at", UTCDateTime, nullable=False),
+    Column("status", String(8), nullable=False),
+    # Bumped by every change: the first write of a change, so changes take turns.
+    _counter("version"),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column(
+        "tournament_id",
+        Integer,
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    # Sign-up order, from 0: the seeding.
+    Column("seed", Integer, nullable=False),
+)
+
+tournament_pairings = Table(
+    "tournament_pairings",
+    metadata,
+    Column(
+        "tournament_id",
+        Integer,
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("round", Integer, primary_key=True),
+    Column("table_number", Integer, primary_key=True),
+    Column("first_account_id", Integer, nullable=False),
+    # None: a bye.
+    Column("second_account_id", Integer),
+    # A JSON list of the games' outcomes (door.storage.stats), side 0 being the first.
+    Column("games", Text, nullable=False),
+)
+
+pbm_games = Table(
+    "pbm_games",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # engine.record.Recording as JSON, as in games, rewritten after every move.
+    Column("recording", Text, nullable=False),
+    _counter("actions"),
+    Column(
+        "first_account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("first_name", String(20), nullable=False),
+    Column(
+        "second_account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("second_name", String(20), nullable=False),
+    Column("rated", Boolean, nullable=False, server_default=text("false")),
+    Column("days_per_move", Integer, nullable=False),
+    Column("moves_per_day", Integer),
+    # The clock (door.competition.pbm.PbmClock).
+    Column("waiting_since", UTCDateTime, nullable=False),
+    Column("first_moved_at", UTCDateTime),
+    Column("second_moved_at", UTCDateTime),
+    _counter("first_moves_on_day"),
+    _counter("second_moves_on_day"),
+    Column("finished", Boolean, nullable=False, server_default=text("false")),
+    # The finished game as logged in games and game_logs, with its statistics.
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="SET NULL")),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
 )

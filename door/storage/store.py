@@ -340,6 +340,11 @@ class Store:
             logger.error("%s", detail)
             raise StorageUnavailableError(_caller_message(reason), detail) from error
 
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
+        """One transaction with the store's error handling, for the storage modules
+        beside this one (door.storage.competition)."""
+        return self._transaction()
+
     # --- accounts -----------------------------------------------------------------
 
     async def check_new_handle(self, handle: str) -> str:
