@@ -21,7 +21,7 @@ from engine.game import Phase
 from engine.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.competition.outcomes import won
-from tests.storage.conftest import Database
+from tests.door.storage.conftest import Database
 
 START = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
 
