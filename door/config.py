@@ -21,6 +21,7 @@ from door.storage.settings import (
     DatabaseSettingsError,
     database_settings_from_mapping,
 )
+from engine.ai import LEVELS
 
 
 class ConfigError(Exception):
@@ -150,7 +151,7 @@ _HASH_PREFIXES: tuple[str, ...] = ("scrypt$", "$argon2")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "game.runs": ("free", "exact"),
     "game.counting": ("auto", "manual"),
-    "game.level": ("easy", "normal", "expert"),
+    "game.level": LEVELS,
 }
 _RANGES: dict[str, tuple[float, float]] = {
     "game.computer_pause_seconds": (0, 10),

@@ -42,6 +42,7 @@ from door.screens import theme
 from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help
 from door.storage.store import Account
+from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR
 from door.term.canvas import Canvas
 from door.term.terminal import Disconnected, Terminal
@@ -137,7 +138,9 @@ async def run_session(
             return
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
-        choices = MenuChoices(config.game.runs, config.game.counting, config.game.level)
+        choices = MenuChoices(
+            GameOptions(config.game.runs, config.game.counting, config.game.level)  # type: ignore[arg-type]
+        )
         lobby = Lobby(
             session, presence, member, config, choices, rng, lambda: show_help(session), records
         )

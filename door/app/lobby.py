@@ -27,7 +27,8 @@ from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH
 from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
 from door.storage.store import Account, SavedGame
-from door.table.flow import GameOptions, GameResult, Person, Table, play_against_computer
+from door.table.flow import Person, Table, play_against_computer
+from door.table.options import GameOptions, GameResult
 from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key
@@ -35,7 +36,6 @@ from door.ui.session import Drawn, Session
 
 logger = logging.getLogger(__name__)
 
-LEVELS: Final = ("easy", "normal", "expert")
 CHARSET_NAMES: Final = {
     Charset.UTF8: "UTF-8",
     Charset.CP437: "CP437 (BBS)",
@@ -52,19 +52,8 @@ _STATUS: Final = "Press a key from the menu  c chat  ? help  q quit"
 class MenuChoices:
     """The game options a caller has chosen, and what happened in this call."""
 
-    runs: str = "free"
-    counting: str = "auto"
-    level: str = "normal"
-    players: int = 2
+    options: GameOptions = field(default_factory=GameOptions)
     notes: list[str] = field(default_factory=list)
-
-    def options(self) -> GameOptions:
-        return GameOptions(
-            runs=self.runs,  # type: ignore[arg-type]
-            counting=self.counting,  # type: ignore[arg-type]
-            level=self.level,
-            players=self.players,
-        )
 
     def count(self, result: GameResult, opponent: str) -> None:
         """Keep a line about how the game went, for the lobby."""
@@ -160,13 +149,14 @@ class Lobby:
         elif char == "v":
             await self.watch()
         elif char in ("1", "2"):
-            choices.runs = "free" if char == "1" else "exact"
+            choices.options = choices.options.with_(runs="free" if char == "1" else "exact")
         elif char == "a":
-            choices.counting = "manual" if choices.counting == "auto" else "auto"
+            counting = "manual" if choices.options.counting == "auto" else "auto"
+            choices.options = choices.options.with_(counting=counting)
         elif char == "d":
-            choices.level = LEVELS[(LEVELS.index(choices.level) + 1) % len(LEVELS)]
+            choices.options = choices.options.with_next_level()
         elif char == "g":
-            choices.players = choices.players + 1 if choices.players < 4 else 2
+            choices.options = choices.options.with_next_players()
         elif char == "s":
             position = CHARSET_CYCLE.index(self.session.charset)
             self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
@@ -286,7 +276,7 @@ class Lobby:
         if saved is not None:
             kept = self.records.resume(saved)
         elif member.account is not None:
-            kept = self.records.computer_game(member.account, choices.options(), rng)
+            kept = self.records.computer_game(member.account, choices.options, rng)
         self.presence.set_place(member, "playing the computer")
         tables: list[Table] = []
 
@@ -304,7 +294,7 @@ class Lobby:
         try:
             result = await play_against_computer(
                 self.session,
-                kept.options if kept is not None else choices.options(),
+                kept.options if kept is not None else choices.options,
                 member.name,
                 rng=rng,
                 pause=self.config.game.computer_pause_seconds,
@@ -356,7 +346,7 @@ class Lobby:
         if member.challenge is not None:
             member.tell("Your challenge is still out: Esc withdraws it.")
             return
-        room = self.choices.players - 1
+        room = self.choices.options.players - 1
         chosen = await self.pick(
             f"Challenge whom (up to {room})? ", room, lambda other: other is not member
         )
@@ -366,7 +356,7 @@ class Lobby:
     def send_challenge(self, seating: list[Member]) -> None:
         member = self.member
         try:
-            challenge = self.presence.challenge(member, seating, self.choices.options())
+            challenge = self.presence.challenge(member, seating, self.choices.options)
         except ValueError as refusal:
             member.tell(str(refusal))
             return
@@ -557,10 +547,11 @@ class Lobby:
             for other in presence.online()
         ]
         view.chat = [_chat_text(line) for line in presence.chat]
-        runs = "free" if choices.runs == "free" else "exact"
+        options = choices.options
+        runs = options.runs
         view.options = (
-            f"1/2 runs: {runs}   A count: {choices.counting}   G players: {choices.players}"
-            f"   D level: {choices.level}   S {CHARSET_NAMES[self.session.charset]}"
+            f"1/2 runs: {runs}   A count: {options.counting}   G players: {options.players}"
+            f"   D level: {options.level}   S {CHARSET_NAMES[self.session.charset]}"
         )
         view.notice, view.notice_urgent = "", False
         if member.invitation is not None:

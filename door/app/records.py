@@ -31,13 +31,12 @@ from door.storage.errors import StorageUnavailableError, StoreError
 from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
 from door.storage.store import Account, LoginPolicy, SavedGame, Seat, Store
-from door.table.flow import COMPUTER_NAME, GameOptions
+from door.table.options import COMPUTER_NAME, LEVELS, GameOptions
 from engine.game import Game, Phase
 from engine.record import RecordedGame
 
 logger = logging.getLogger(__name__)
 
-LEVELS: Final = ("easy", "normal", "expert")
 ACCOUNTS_OFF: Final = "Accounts are off today: you play as a guest."
 CLOSE_WAIT_SECONDS: Final = 10.0
 """How long closing the door waits for results still being written."""

@@ -62,6 +62,7 @@ from door.screens.narration import narrate
 from door.screens.play_area import HandState
 from door.screens.show import ShowPanel, show_title
 from door.table.computer import think
+from door.table.options import COMPUTER_NAME, GameOptions, GameResult
 from door.term.ansi import sanitize
 from door.term.canvas import Canvas, Style
 from door.term.keys import DESELECT_KEYS, Key
@@ -73,13 +74,10 @@ from engine.ai import ComputerPlayer
 from engine.cards import Card
 from engine.errors import CribbageError
 from engine.events import CutForDeal, Event, ShowScored
-from engine.game import CountingMode, Game, Phase, parse_claim
-from engine.outcome import Outcome
-from engine.scoring import RunsRule
+from engine.game import Game, Phase, parse_claim
 
 logger = logging.getLogger(__name__)
 
-COMPUTER_NAME: Final = "Computer"
 DEFAULT_PAUSE: Final = 0.8
 """Seconds the computer's moves stay on screen before the game goes on."""
 DEFAULT_RECONNECT_WAIT: Final = 120.0
@@ -97,56 +95,6 @@ _WAITING_STATUS: Final = f"Waiting  {_EVERYWHERE}"
 _WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
 
 Result = TypeVar("Result")
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """How a game is played: pegging runs, show counting, computer level, players (2, 3,
-    or 4 in two partnerships; the computer fills seats nobody takes)."""
-
-    runs: RunsRule = "free"
-    counting: CountingMode = "auto"
-    level: str = "normal"
-    players: int = 2
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """The end of a game as one seat sees it: the game's ``Outcome`` (engine's
-    ``Game.outcome()``; None for a game given up with no winner, when everyone left),
-    the seat's ``side``, and the ``scores`` where the game stood."""
-
-    outcome: Outcome | None
-    side: int
-    scores: tuple[int, ...]
-
-    @property
-    def quit(self) -> bool:
-        """The seat's side left the game before its end, or the game was given up."""
-        return self.outcome is None or self.outcome.forfeited_by == self.side
-
-    @property
-    def caller_won(self) -> bool:
-        return self.outcome is not None and self.outcome.won(self.side)
-
-    @property
-    def caller_score(self) -> int:
-        return self.scores[self.side]
-
-    @property
-    def computer_score(self) -> int:
-        """The best opposing score (the computer's, in a game against it)."""
-        return max(score for side, score in enumerate(self.scores) if side != self.side)
-
-    @property
-    def skunk(self) -> str | None:
-        """The loser's skunk, if any: ours when we lost, the lowest other side's when we won."""
-        if self.outcome is None:
-            return None
-        if not self.caller_won:
-            return self.outcome.skunk_of(self.side)
-        others = [side for side in range(len(self.scores)) if side != self.side]
-        return self.outcome.skunk_of(min(others, key=self.scores.__getitem__))
 
 
 async def play_against_computer(

@@ -11,7 +11,8 @@ from collections.abc import Callable
 import pytest
 
 from door.screens.cards import card_face
-from door.table.flow import GameOptions, GameResult, play_against_computer
+from door.table.flow import play_against_computer
+from door.table.options import GameOptions, GameResult
 from door.ui.session import Session
 from engine.game import CountingMode, Game, Phase
 from engine.record import RecordedGame, replay

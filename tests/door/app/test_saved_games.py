@@ -16,7 +16,8 @@ from door.app.presence import Presence
 from door.app.records import Records
 from door.config import Config, config_from_mapping
 from door.storage.store import Account, Store
-from door.table.flow import GameOptions, Table
+from door.table.flow import Table
+from door.table.options import GameOptions
 from engine.game import Phase
 from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, until
 from tests.door.caller import KeyboardTerminal, answer, play_together, run_async

@@ -7,7 +7,8 @@ import random
 from door.screens.game_screen import TableView, draw_table
 from door.screens.narration import describe
 from door.screens.show import ShowPanel
-from door.table.flow import GameOptions, Table
+from door.table.flow import Table
+from door.table.options import GameOptions
 from engine.events import Discarded
 from engine.game import Phase
 from tests.test_edges import at_play

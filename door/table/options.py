@@ -1,0 +1,112 @@
+"""How a game is played, as one value from the lobby to the engine to storage, and how a
+game ended for one seat.
+
+The computer's levels are the engine's (``engine.ai.LEVELS``): defined once, there.
+
+>>> options = GameOptions(players=3).with_next_level()
+>>> options.level, options.players
+('expert', 3)
+>>> GameOptions.from_json(options.to_json()) == options
+True
+>>> GameOptions(level="genius")
+Traceback (most recent call last):
+...
+ValueError: level must be one of easy, normal, expert, not 'genius'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Final, get_args
+
+from engine.ai import LEVELS
+from engine.game import CountingMode
+from engine.outcome import Outcome
+from engine.scoring import RunsRule
+
+COMPUTER_NAME: Final = "Computer"
+RUNS: Final[tuple[str, ...]] = get_args(RunsRule)
+COUNTING: Final[tuple[str, ...]] = get_args(CountingMode)
+PLAYERS: Final = (2, 3, 4)
+
+__all__ = ["COMPUTER_NAME", "COUNTING", "GameOptions", "GameResult", "LEVELS", "PLAYERS", "RUNS"]
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Pegging runs, show counting, the computer's level, and players (2, 3, or 4 in two
+    partnerships; the computer fills seats nobody takes). Checked when made: a value that
+    exists is one the engine plays."""
+
+    runs: RunsRule = "free"
+    counting: CountingMode = "auto"
+    level: str = "normal"
+    players: int = 2
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("runs", RUNS), ("counting", COUNTING), ("level", LEVELS)):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        if type(self.players) is not int or self.players not in PLAYERS:
+            raise ValueError(f"players must be 2, 3 or 4, not {self.players!r}")
+
+    def with_(self, **changes: Any) -> GameOptions:
+        return dataclasses.replace(self, **changes)
+
+    def with_next_level(self) -> GameOptions:
+        return self.with_(level=LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)])
+
+    def with_next_players(self) -> GameOptions:
+        return self.with_(players=PLAYERS[(PLAYERS.index(self.players) + 1) % len(PLAYERS)])
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameOptions:
+        """Options stored by ``to_json``; raises ValueError for anything else."""
+        known = {field.name for field in dataclasses.fields(cls)}
+        if not isinstance(data, dict) or set(data) - known:
+            raise ValueError(f"not game options: {data!r}")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The end of a game as one seat sees it: the game's ``Outcome`` (engine's
+    ``Game.outcome()``; None for a game given up with no winner, when everyone left),
+    the seat's ``side``, and the ``scores`` where the game stood."""
+
+    outcome: Outcome | None
+    side: int
+    scores: tuple[int, ...]
+
+    @property
+    def quit(self) -> bool:
+        """The seat's side left the game before its end, or the game was given up."""
+        return self.outcome is None or self.outcome.forfeited_by == self.side
+
+    @property
+    def caller_won(self) -> bool:
+        return self.outcome is not None and self.outcome.won(self.side)
+
+    @property
+    def caller_score(self) -> int:
+        return self.scores[self.side]
+
+    @property
+    def computer_score(self) -> int:
+        """The best opposing score (the computer's, in a game against it)."""
+        return max(score for side, score in enumerate(self.scores) if side != self.side)
+
+    @property
+    def skunk(self) -> str | None:
+        """The loser's skunk, if any: ours when we lost, the lowest other side's when we won."""
+        if self.outcome is None:
+            return None
+        if not self.caller_won:
+            return self.outcome.skunk_of(self.side)
+        others = [side for side in range(len(self.scores)) if side != self.side]
+        return self.outcome.skunk_of(min(others, key=self.scores.__getitem__))
