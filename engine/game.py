@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -405,6 +406,16 @@ class Game:
         self._end(winner, Outcome(winner, tuple(self.scores), (), forfeited_by=leaver))
         return [GameOver(winner, winner_seat, tuple(self.scores), (), forfeited_by=leaver)]
 
+    def snapshot(self) -> Game:
+        """A plain ``Game`` standing exactly where this one stands, sharing nothing with
+        it: the computer decides on a snapshot, so nothing it does (or a worker thread
+        does meanwhile) can touch the live game. A subclass's hooks (a recorder, a saver)
+        are left behind; the shuffling generator is copied in its current state."""
+        twin = object.__new__(Game)
+        for name in _game_fields():
+            setattr(twin, name, _copied(getattr(self, name)))
+        return twin
+
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it is still being played."""
         return self._outcome
@@ -582,3 +593,24 @@ def _peg_reason(items: Sequence[ScoreItem]) -> str:
         else:
             names.append(f"a {item.kind} for {item.points}")
     return " and ".join(names)
+
+
+@functools.cache
+def _game_fields() -> tuple[str, ...]:
+    """The attributes ``Game.__init__`` sets: a game's whole state."""
+    return tuple(vars(Game(2, rng=random.Random(0))))
+
+
+def _copied(value: object) -> object:
+    """A copy of one attribute of a game's state. Cards, plays and events are frozen
+    values and are shared; the containers holding them are copied (lists of lists to
+    their depth), and the generator is copied in its state."""
+    if isinstance(value, list):
+        return [_copied(item) if isinstance(item, list | set) else item for item in value]
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, random.Random):
+        twin = random.Random()
+        twin.setstate(value.getstate())
+        return twin
+    return value

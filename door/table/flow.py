@@ -1388,6 +1388,9 @@ class Table:
 
         A failure is a bug in the computer player; it is logged, and the game goes on
         with a legal stand-in move rather than ending."""
+        # The worker decides on a snapshot: the live game may move on meanwhile (a
+        # person's discard), and nothing the computer does can reach it.
+        args = tuple(arg.snapshot() if isinstance(arg, Game) else arg for arg in args)
         future = asyncio.ensure_future(think(decide, *args))
         self._thinking.append(future)
         try:
