@@ -52,7 +52,8 @@ from door.storage.rules import (
 )
 from door.storage.store import Account, SavedGame, Store
 from door.term.canvas import Canvas
-from door.term.keys import DESELECT_KEYS, Key
+from door.term.keys import Key
+from door.ui.line_editor import Edit
 from door.ui.session import Frame, Session
 
 logger = logging.getLogger(__name__)
@@ -174,7 +175,7 @@ async def log_in(
     ``attempts`` counts this connection's tries against the door's LoginGuard (delays
     per account and address); once they are used up the caller is told, and
     TooManyTries ends the call."""
-    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
+    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, initial=handle)
     password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
     view = FormView("Log in", [handle_field, password_field], status=FORM_KEYS)
     frame = session.push(Frame())
@@ -236,7 +237,7 @@ async def log_in(
 async def sign_up(session: Session, store: Store, *, handle: str = "") -> Account | None:
     """A new account: a handle (checked as it is entered), a password typed twice. The
     account, or None if the caller went back (Esc) or the store failed."""
-    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, text=handle)
+    handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, initial=handle)
     password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
     again_field = FormField("Password again:", MAX_PASSWORD_LENGTH, secret=True)
     view = FormView(
@@ -585,20 +586,15 @@ async def _type(frame: Frame, session: Session, view: FormView) -> None:
         frame.show(*draw_form(view))
         await session.paint()
         key = await session.read_key()
-        if key == Key.ENTER:
+        edit = entry.editor.feed(key)
+        if edit is Edit.DONE:
             return
-        if key == Key.ESCAPE:
+        if edit is Edit.CANCELLED:
             raise _Back
-        if key == Key.CTRL_L:
-            session.redraw_all()
-        elif key in DESELECT_KEYS:
-            entry.text = entry.text[:-1]
-        elif key.is_printable and len(entry.text) < entry.limit:
-            entry.text += key.char
+        if edit in (Edit.CHANGED, Edit.MOVED):
             view.message, view.error = "", False
-        elif key.is_printable:
-            view.message = f"A {what} can be at most {entry.limit} characters long."
-            view.error = True
+        elif edit is Edit.REFUSED:
+            view.message, view.error = _refusal(entry, what), True
         elif key in _CONTROL_CHARACTER_KEYS:
             view.message = (
                 f"A {what} cannot contain control characters ({key.name.value}): "
@@ -611,6 +607,12 @@ async def _type(frame: Frame, session: Session, view: FormView) -> None:
                 "RETURN when done, Esc to go back."
             )
             view.error = True
+
+
+def _refusal(entry: FormField, what: str) -> str:
+    if len(entry.text) >= entry.limit:
+        return f"A {what} can be at most {entry.limit} characters long."
+    return entry.editor.refusal
 
 
 async def _notice(

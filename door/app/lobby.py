@@ -24,7 +24,7 @@ from door.app.accounts import show_leaderboard, show_stats
 from door.app.presence import IN_THE_LOBBY, ChatLine, Member, Presence
 from door.app.records import KeptGame, Records
 from door.config import Config
-from door.screens.chat import MAX_CHAT_LENGTH
+from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
 from door.storage.store import Account, SavedGame
 from door.table.flow import Person, Table, play_against_computer
@@ -32,6 +32,7 @@ from door.table.options import GameOptions, GameResult
 from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key
+from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Session
 
 logger = logging.getLogger(__name__)
@@ -222,12 +223,11 @@ class Lobby:
         self.presence.set_place(member, f"in chat with {other.name}")
         view = self.view
         view.private_with = other.name
-        text = ""
+        entry = view.entry = Entry("Say: ", MAX_CHAT_LENGTH)
         error = ""
         try:
             while member.private_chat is room:
                 view.private_lines = [_chat_text(line) for line in room.lines]
-                view.entry_prompt, view.entry_text = "Say: ", text
                 view.message = error or f"You are talking with {other.name}."
                 view.error = bool(error)
                 view.status = "Type and RETURN to send  Esc leave the chat  ^L redraw"
@@ -235,22 +235,22 @@ class Lobby:
                 error = ""
                 if key is None:
                     continue
-                if key == Key.ESCAPE:
-                    room.close(member)
-                elif key == Key.ENTER:
-                    room.say(member, text)
-                    text = ""
-                elif key == Key.CTRL_L:
+                if key == Key.CTRL_L:
                     self.session.redraw_all()
-                elif key in DESELECT_KEYS:
-                    text = text[:-1]
-                elif key.is_printable:
-                    text = (text + key.char)[:MAX_CHAT_LENGTH]
-                else:
+                    continue
+                edit = entry.editor.feed(key)
+                if edit is Edit.CANCELLED:
+                    room.close(member)
+                elif edit is Edit.DONE:
+                    room.say(member, entry.text)
+                    entry.editor.clear()
+                elif edit is Edit.REFUSED:
+                    error = entry.editor.refusal
+                elif edit is Edit.NOT_EDITING:
                     error = "Type a line and press RETURN, or Esc to leave the chat."
         finally:
             view.private_with = None
-            view.entry_prompt = None
+            view.entry = None
             if member.private_chat is room:
                 member.private_chat = None
             self.presence.set_place(member, IN_THE_LOBBY)
@@ -430,7 +430,7 @@ class Lobby:
     async def read_line(self, prompt: str) -> str | None:
         """A line typed at the bottom of the lobby; None if Esc (or a game) cut it off."""
         view = self.view
-        view.entry_prompt, view.entry_text, view.entry_limit = prompt, "", MAX_CHAT_LENGTH
+        entry = view.entry = Entry(prompt, MAX_CHAT_LENGTH)
         error = ""
         try:
             while True:
@@ -441,22 +441,22 @@ class Lobby:
                 error = ""
                 if key is None:
                     continue
-                if key == Key.ENTER:
-                    return view.entry_text
-                if key == Key.ESCAPE:
-                    return None
-                if key in DESELECT_KEYS:
-                    view.entry_text = view.entry_text[:-1]
-                elif key.is_printable:
-                    view.entry_text = (view.entry_text + key.char)[: view.entry_limit]
-                elif key == Key.CTRL_L:
+                if key == Key.CTRL_L:
                     self.session.redraw_all()
-                else:
+                    continue
+                edit = entry.editor.feed(key)
+                if edit is Edit.DONE:
+                    return entry.text
+                if edit is Edit.CANCELLED:
+                    return None
+                if edit is Edit.REFUSED:
+                    error = entry.editor.refusal
+                elif edit is Edit.NOT_EDITING:
                     error = "Type a line and press RETURN, or Esc to cancel."
         except _Called:
             return None
         finally:
-            view.entry_prompt = None
+            view.entry = None
 
     async def pick(
         self, prompt: str, most: int, allowed: Callable[[Member], bool]
@@ -464,14 +464,14 @@ class Lobby:
         """Up to ``most`` people chosen by their numbers in the list; None if cancelled."""
         view = self.view
         picked: list[Member] = []
-        view.entry_prompt, view.entry_limit = prompt, 12
+        entry = view.entry = Entry(prompt, 12)
         error = ""
         try:
             while True:
                 online = self.presence.online()
                 picked = [member for member in picked if member in online]
                 self.picked = picked
-                view.entry_text = " ".join(str(online.index(m) + 1) for m in picked)
+                entry.text = " ".join(str(online.index(m) + 1) for m in picked)
                 view.message = error or (
                     f"Press the number of {'a person' if most == 1 else 'each person'} "
                     "in the list, then RETURN."
@@ -516,7 +516,7 @@ class Lobby:
             return None
         finally:
             self.picked = []
-            view.entry_prompt = None
+            view.entry = None
 
     # --- drawing and waiting ------------------------------------------------------------
 

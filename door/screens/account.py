@@ -13,7 +13,7 @@ the screens.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass, field
 from typing import Final
 
 from door.screens import theme
@@ -21,6 +21,7 @@ from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
 from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
+from door.ui.line_editor import LineEditor
 
 FORM_TOP: Final = 3
 FORM_LEFT: Final = 8
@@ -33,15 +34,24 @@ FORM_KEYS: Final = "RETURN next  BS erase  Esc back"
 
 @dataclass
 class FormField:
+    """A labelled field typed through the shared line editor (masked for passwords)."""
+
     label: str
     limit: int
     secret: bool = False
-    text: str = ""
+    initial: InitVar[str] = ""
+    editor: LineEditor = field(init=False)
+
+    def __post_init__(self, initial: str) -> None:
+        self.editor = LineEditor(self.limit, initial, masked=self.secret)
 
     @property
-    def shown(self) -> str:
-        """What the caller sees typed: a password only as stars."""
-        return MASK * len(self.text) if self.secret else self.text
+    def text(self) -> str:
+        return self.editor.text
+
+    @text.setter
+    def text(self, text: str) -> None:
+        self.editor.set(text)
 
 
 @dataclass
@@ -90,9 +100,10 @@ def draw_form(view: FormView) -> tuple[Canvas, tuple[int, int]]:
         label_style = theme.BRIGHT if number == view.active else theme.LABEL
         canvas.put(row, FORM_LEFT + 3, entry.label, label_style)
         col = FORM_LEFT + 3 + LABEL_WIDTH
-        canvas.put(row, col, entry.shown, theme.BRIGHT)
+        shown, column = entry.editor.shown(FORM_LEFT + FORM_WIDTH - 3 - col)
+        canvas.put(row, col, shown, theme.BRIGHT)
         if number == view.active:
-            cursor = (row, col + len(entry.shown))
+            cursor = (row, col + column)
         row += 2
     draw_message(canvas, view.message, error=view.error)
     draw_status(canvas, view.status)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,6 +23,7 @@ from door.screens.layout import (
 )
 from door.term.ansi import sanitize
 from door.term.canvas import Canvas, Style
+from door.ui.line_editor import LineEditor
 
 MAX_CHAT_LENGTH: Final = 60
 KEPT_LINES: Final = 100
@@ -94,11 +96,40 @@ def draw_log(canvas: Canvas, log: GameLog) -> None:
             col = canvas.put(LOG_TOP + offset, col, text, style)
 
 
-def draw_entry(canvas: Canvas, prompt: str, text: str, limit: int) -> tuple[int, int]:
+class Entry:
+    """A line the caller is typing below a prompt (chat, a card number, a count, a
+    choice from a list): the prompt and the shared line editor."""
+
+    def __init__(
+        self,
+        prompt: str,
+        limit: int = 60,
+        *,
+        allowed: Callable[[str], bool] | None = None,
+        allowed_hint: str = "That character cannot be typed here.",
+    ) -> None:
+        self.prompt = prompt
+        self.editor = LineEditor(limit, allowed=allowed, allowed_hint=allowed_hint)
+
+    @property
+    def text(self) -> str:
+        return self.editor.text
+
+    @text.setter
+    def text(self, text: str) -> None:
+        self.editor.set(text)
+
+    @property
+    def limit(self) -> int:
+        return self.editor.limit
+
+
+def draw_entry(canvas: Canvas, entry: Entry) -> tuple[int, int]:
     """The line being typed; returns where the cursor stands."""
-    col = canvas.put(ENTRY_ROW, 1, prompt, theme.LABEL)
-    shown = text[-(SCREEN_COLS - 3 - col) :] if text else ""
+    col = canvas.put(ENTRY_ROW, 1, entry.prompt, theme.LABEL)
+    width = max(1, min(entry.limit, SCREEN_COLS - 2 - col))
+    shown, column = entry.editor.shown(width)
     end = canvas.put(ENTRY_ROW, col, shown, theme.BRIGHT)
-    if len(text) < limit:
-        canvas.fill(ENTRY_ROW, end, min(limit - len(text), SCREEN_COLS - 2 - end), "_", theme.DIM)
-    return ENTRY_ROW, min(end, SCREEN_COLS - 2)
+    if end < col + width:
+        canvas.fill(ENTRY_ROW, end, col + width - end, "_", theme.DIM)
+    return ENTRY_ROW, col + column

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from door.screens.board import draw_board
-from door.screens.chat import GameLog, draw_entry, draw_log
+from door.screens.chat import Entry, GameLog, draw_entry, draw_log
 from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_header, draw_message, draw_status
@@ -30,15 +30,6 @@ Panel = CutForDealPanel | CutPanel | ShowPanel | GameOverPanel
 Overlay = HelpOverlay | Dialog
 
 _CARDS_OUT = (Phase.DISCARD, Phase.CUT, Phase.PLAY)
-
-
-@dataclass
-class Entry:
-    """A line the caller is typing: chat, a card number, a count."""
-
-    prompt: str
-    text: str = ""
-    limit: int = 60
 
 
 @dataclass
@@ -102,8 +93,7 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
             draw_game_over(canvas, panel, sides, _side_of(game, viewer))
     cursor = None
     if view.entry is not None:
-        entry = view.entry
-        cursor = draw_entry(canvas, entry.prompt, entry.text, entry.limit)
+        cursor = draw_entry(canvas, view.entry)
     draw_message(canvas, view.message, error=view.error)
     draw_status(canvas, view.status)
     if isinstance(view.overlay, HelpOverlay):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from door.screens import theme
-from door.screens.chat import draw_entry
+from door.screens.chat import Entry, draw_entry
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
 from door.term.canvas import Canvas, Style
@@ -71,9 +71,7 @@ class LobbyView:
     """The keys for statistics and the leaderboard; empty when accounts are off."""
     notice: str = ""
     notice_urgent: bool = False
-    entry_prompt: str | None = None
-    entry_text: str = ""
-    entry_limit: int = 60
+    entry: Entry | None = None
     message: str = ""
     error: bool = False
     status: str = ""
@@ -105,8 +103,8 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         style = theme.OVERLAY_TITLE if view.notice_urgent else theme.LABEL
         canvas.put(NOTICE_ROW, 1, view.notice[: SCREEN_COLS - 2], style)
     cursor = None
-    if view.entry_prompt is not None:
-        cursor = draw_entry(canvas, view.entry_prompt, view.entry_text, view.entry_limit)
+    if view.entry is not None:
+        cursor = draw_entry(canvas, view.entry)
     draw_message(canvas, view.message, error=view.error)
     draw_status(canvas, view.status)
     return canvas, cursor

@@ -69,6 +69,7 @@ from door.term.keys import DESELECT_KEYS, Key
 from door.term.terminal import Disconnected
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
+from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Overlay, Session
 from engine.ai import ComputerPlayer
 from engine.cards import Card
@@ -402,10 +403,12 @@ class Person:
                 entry.text = ""
             elif key == Key.ESCAPE:
                 if entry.text:
-                    entry.text = ""
+                    entry.editor.clear()
                 else:
                     await self.confirm_quit()
-            elif not self.edit(entry, key):
+            elif (edit := entry.editor.feed(key)) is Edit.REFUSED:
+                error = entry.editor.refusal
+            elif edit is Edit.NOT_EDITING:
                 if i_deal or dealer.computer_plays:
                     error = "Type a line to chat, or press RETURN on a blank line to deal."
                 else:
@@ -534,7 +537,12 @@ class Person:
         game = self.table.game
         assert game.showing is not None
         title = show_title(*game.showing, self.table.names, self.index)
-        entry = Entry(f"{title}: how many points? ", limit=2)
+        entry = Entry(
+            f"{title}: how many points? ",
+            limit=2,
+            allowed=lambda char: char in "0123456789",
+            allowed_hint="Type the points in digits, 0 to 29.",
+        )
         self.view.entry = entry
         prompt = f"Count {title.lower()} with the starter, type the points, press RETURN."
         status = f"0-9 your count  RETURN enter  BS erase  {_EVERYWHERE}"
@@ -543,20 +551,17 @@ class Person:
             self.show_prompt(prompt, error, status)
             key = await self.next_key()
             error = ""
-            if _digit(key) is not None:
-                if len(entry.text) < entry.limit:
-                    entry.text += key.char
-                else:
-                    error = "A hand counts 0 to 29."
-            elif key in DESELECT_KEYS:
-                entry.text = entry.text[:-1]
-            elif key == Key.ENTER:
+            edit = entry.editor.feed(key)
+            if edit is Edit.DONE:
                 try:
                     return parse_claim(entry.text)
                 except CribbageError as refusal:
                     error = str(refusal)
-                    entry.text = ""
-            else:
+                    entry.editor.clear()
+            elif edit is Edit.REFUSED:
+                full = len(entry.text) >= entry.limit
+                error = "A hand counts 0 to 29." if full else entry.editor.refusal
+            elif edit in (Edit.NOT_EDITING, Edit.CANCELLED):
                 error = _wrong_key(key, "type your count and press RETURN")
 
     async def go_on(self, prompt: str) -> None:
@@ -704,38 +709,29 @@ class Person:
         saved = (view.entry, view.message, view.error, view.status)
         entry = Entry("Say: ", limit=MAX_CHAT_LENGTH)
         view.entry = entry
+        error = ""
         try:
             while True:
                 self.show_prompt(
                     "Type what you want to say and press RETURN.",
-                    "",
+                    error,
                     "RETURN send  Esc cancel  BS erase  F1 help  ^L redraw",
                 )
                 key = await self.next_key(typing=entry.text)
+                error = ""
                 if key == Key.ENTER:
                     if clean_chat(entry.text):
                         self.say(entry.text)
                     return
                 if key == Key.ESCAPE:
                     return
-                self.edit(entry, key)
+                if entry.editor.feed(key) is Edit.REFUSED:
+                    error = entry.editor.refusal
         finally:
             view.entry, view.message, view.error, view.status = saved
 
     def say(self, text: str) -> None:
         self.table.chat(self.name, text, self.style)
-
-    @staticmethod
-    def edit(entry: Entry, key: Key) -> bool:
-        """Apply a typing key to ``entry``; False if the key is not one."""
-        if key in DESELECT_KEYS:
-            entry.text = entry.text[:-1]
-        elif key.is_printable:
-            if len(entry.text) < entry.limit:
-                entry.text += key.char
-        else:
-            return False
-        return True
 
     # --- drawing ------------------------------------------------------------------
 

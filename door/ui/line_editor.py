@@ -135,5 +135,7 @@ class LineEditor:
         if width < 1:
             return "", 0
         text = MASK * len(self.text) if self.masked else self.text
-        start = max(0, self.cursor - width + 1)
+        # Text that fits is shown whole (the cursor may stand just after it); longer
+        # text scrolls so that the cursor's cell is inside the field.
+        start = 0 if len(text) <= width else max(0, self.cursor - width + 1)
         return text[start : start + width], self.cursor - start

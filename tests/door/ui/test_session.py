@@ -1,0 +1,93 @@
+"""The session's screen stack: what is drawn, who gets keys, and one repaint per resize."""
+
+from __future__ import annotations
+
+import asyncio
+
+from door.term.canvas import Canvas
+from door.term.keys import Key
+from door.ui.session import Drawn, Frame, Overlay, Session
+from tests.door.fake_terminal import FakeTerminal
+
+
+def words(text: str, row: int = 0, col: int = 0) -> Canvas:
+    canvas = Canvas()
+    canvas.put(row, col, text)
+    return canvas
+
+
+def test_a_frame_is_composed_from_the_highest_opaque_screen_up() -> None:
+    session = Session(FakeTerminal())
+    lobby = session.push(Frame(words("the lobby")))
+    table = session.push(Drawn(lambda: (words("the table", row=1), (5, 5))))
+    help_page = session.push(Overlay(lambda canvas: canvas.put(2, 0, "help page")))
+    canvas, cursor = session.compose()
+    assert canvas.text(0).strip() == ""  # the lobby is under the table: not drawn
+    assert canvas.text(1).startswith("the table")
+    assert canvas.text(2).startswith("help page")
+    assert cursor is None  # an overlay hides the cursor of what it covers
+    session.pop(help_page)
+    assert session.compose()[1] == (5, 5)
+    session.pop(table)
+    assert session.compose()[0].text(0).startswith("the lobby")
+    assert session.top is lobby
+
+
+def test_popping_a_screen_takes_what_was_left_above_it() -> None:
+    session = Session(FakeTerminal())
+    base = session.push(Frame())
+    middle = session.push(Frame())
+    session.push(Frame())
+    session.pop(middle)
+    assert session.screens == (base,)
+    with session.showing(Frame(words("dialog"))) as dialog:
+        assert session.top is dialog
+    assert session.top is base
+
+
+def test_a_resize_is_one_repaint_of_the_top_screen() -> None:
+    async def scenario() -> None:
+        terminal = FakeTerminal()
+        session = Session(terminal)
+        drawn: list[str] = []
+
+        def lobby() -> tuple[Canvas, None]:
+            drawn.append("lobby")
+            return words("LOBBY"), None
+
+        def table() -> tuple[Canvas, None]:
+            drawn.append("table")
+            return words("TABLE"), None
+
+        session.push(Drawn(lobby))
+        session.push(Drawn(table))
+        await session.paint()
+        assert drawn == ["table"]
+        before = len(terminal.output)
+        for cols in (100, 90, 120, 80):
+            terminal.resize(cols, 24)
+        await asyncio.sleep(0.2)
+        repaint = terminal.output[before:].decode()
+        assert repaint.count("\x1b[2J") <= 2  # the first resize, and the storm's last
+        assert "LOBBY" not in repaint and "TABLE" in repaint
+        assert terminal.display[0].startswith("TABLE")
+        session.close()
+
+    asyncio.run(scenario())
+
+
+def test_ctrl_l_is_answered_by_the_session_with_a_whole_repaint() -> None:
+    async def scenario() -> Key:
+        terminal = FakeTerminal()
+        session = Session(terminal)
+        session.push(Frame(words("hello")))
+        await session.paint()
+        before = len(terminal.output)
+        terminal.push_keys(Key.CTRL_L, "x")
+        key = await session.read_key()
+        assert b"\x1b[2J" in terminal.output[before:]
+        assert b"hello" in terminal.output[before:]
+        session.close()
+        return key
+
+    assert asyncio.run(scenario()) == Key.printable("x")
