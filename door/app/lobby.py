@@ -32,6 +32,8 @@ from door.table.options import GameOptions, GameResult
 from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key
+from door.ui.confirm import STATUS as CONFIRM_STATUS
+from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Session
 
@@ -403,27 +405,26 @@ class Lobby:
     # --- typing and picking ------------------------------------------------------------
 
     async def confirm(self, question: str) -> bool:
-        """Ask ``question`` on the lobby's message line: True for Y, False for N or Esc
-        (every key that cannot be undone asks first)."""
+        """Ask ``question`` on the lobby's message line through the shared confirm dialog:
+        True for Y, False for N or Esc (every key that cannot be undone asks first)."""
         view = self.view
+        dialog = Confirm(question)
         error = ""
         try:
             while True:
-                view.message = error or question
+                view.message = error or dialog.prompt
                 view.error = bool(error)
-                view.status = "Y yes  N or Esc no"
+                view.status = CONFIRM_STATUS
                 key = await self.next_key()
                 if key is None:
                     continue
-                char = key.char.lower() if key.is_printable else ""
-                if char == "y":
-                    return True
-                if char == "n" or key == Key.ESCAPE:
-                    return False
                 if key == Key.CTRL_L:
                     self.session.redraw_all()
-                else:
-                    error = f"{question} (Y or N)"
+                    continue
+                answer = dialog.answer(key)
+                if answer is not None:
+                    return answer
+                error = dialog.not_an_answer(key)
         finally:
             view.message, view.error, view.status = "", False, _STATUS
 

@@ -67,6 +67,7 @@ from door.term.ansi import sanitize
 from door.term.canvas import Canvas, Style
 from door.term.keys import DESELECT_KEYS, Key
 from door.term.terminal import Disconnected
+from door.ui.card_picker import CardPicker, Pick, digit_of, move_bar
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
@@ -87,8 +88,6 @@ MAX_NAME_LENGTH: Final = 20
 WATCHER_STYLE: Final = theme.TITLE
 """Chat from someone who is not playing (the sysop breaking in, a watcher)."""
 
-_LEFT_KEYS: Final = frozenset({Key.LEFT, Key.UP})
-_RIGHT_KEYS: Final = frozenset({Key.RIGHT, Key.DOWN})
 _GO_ON_KEYS: Final = frozenset({Key.ENTER, Key.printable(" ")})
 _EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
 """The keys that work at every step, ending each status line."""
@@ -421,43 +420,28 @@ class Person:
         need = game.discard_count
         whose = self.table.crib_owner(self.seat.index)
         cards = sorted(game.hand(self.seat.index), key=_display_order)
-        bar = 0
-        marked: list[Card] = []
+        picker = CardPicker(cards, need=need)
         error = ""
         while True:
-            self.own_hand = HandState(tuple(cards), bar, frozenset(marked))
-            if len(marked) < need:
+            self.own_hand = HandState(tuple(cards), picker.bar, frozenset(picker.marked))
+            if not picker.complete:
                 plural = "s" if need > 1 else ""
                 prompt = (
                     f"Choose {need} card{plural} for {whose}: put the bar on a card, press RETURN."
                 )
                 status = f"<- -> or 1-{len(cards)} move  RETURN mark  DEL unmark  {_EVERYWHERE}"
             else:
-                prompt = f"RETURN throws {_faces(marked)} to {whose}. DEL un-marks a card."
+                prompt = f"RETURN throws {_faces(picker.marked)} to {whose}. DEL un-marks a card."
                 status = f"RETURN throw  DEL unmark  <- -> move  {_EVERYWHERE}"
             self.show_prompt(prompt, error, status)
             key = await self.next_key()
             error = ""
-            moved = _move_bar(bar, key, len(cards))
-            if moved is not None:
-                bar = moved
-            elif _digit(key) is not None:
-                error = _no_such_card(len(cards))
-            elif key == Key.ENTER:
-                if len(marked) == need:
-                    return marked
-                if cards[bar] in marked:
-                    error = "That card is marked already: move the bar to another one."
-                else:
-                    marked.append(cards[bar])
-            elif key in DESELECT_KEYS:
-                if cards[bar] in marked:
-                    marked.remove(cards[bar])
-                elif marked:
-                    marked.pop()
-                else:
-                    error = "No card is marked: RETURN marks the card under the bar."
-            else:
+            picked = picker.feed(key)
+            if picked is Pick.CHOSEN:
+                return picker.chosen
+            if picked is Pick.REFUSED:
+                error = picker.refusal
+            elif picked is Pick.NOT_PICKING:
                 error = _wrong_key(key, "move the bar with the arrows, RETURN marks a card")
 
     async def cut(self) -> int:
@@ -474,13 +458,13 @@ class Person:
             self.show_prompt(prompt, error, status)
             key = await self.next_key()
             error = ""
-            moved = _move_bar((selected or 1) - 1, key, size, digits=False)
+            moved = move_bar((selected or 1) - 1, key, size, digits=False)
             if selected is None and moved is not None:
                 moved = 0
             if moved is not None:
                 selected = moved + 1
                 entry.text = str(selected)
-            elif _digit(key) is not None:
+            elif digit_of(key) is not None:
                 typed = entry.text + key.char
                 if 1 <= int(typed) <= size:
                     entry.text = typed
@@ -504,31 +488,28 @@ class Person:
         assert self.seat is not None
         cards = self.table.sorted_hand(self.seat.index)
         playable = set(game.playable(self.seat.index))
-        bar = self.play_bar
-        if not 0 <= bar < len(cards) or cards[bar] not in playable:
-            bar = next(index for index, card in enumerate(cards) if card in playable)
-        unplayable = frozenset(card for card in cards if card not in playable)
+        why_not = {
+            card: f"{card_face(card)} would make {game.count + card.pips}: "
+            "the count cannot pass 31."
+            for card in cards
+            if card not in playable
+        }
+        picker = CardPicker(cards, bar=self.play_bar, unplayable=set(why_not), why_not=why_not)
         error = ""
         while True:
-            self.play_bar = bar
-            self.own_hand = HandState(cards, bar, unplayable=unplayable)
+            self.play_bar = picker.bar
+            self.own_hand = HandState(cards, picker.bar, unplayable=frozenset(why_not))
             prompt = f"Your turn, the count is {game.count}: put the bar on a card, press RETURN."
             status = f"<- -> or 1-{len(cards)} move  RETURN play  {_EVERYWHERE}"
             self.show_prompt(prompt, error, status)
             key = await self.next_key()
             error = ""
-            moved = _move_bar(bar, key, len(cards))
-            if moved is not None:
-                bar = moved
-            elif _digit(key) is not None:
-                error = _no_such_card(len(cards))
-            elif key == Key.ENTER:
-                if cards[bar] in unplayable:
-                    total = game.count + cards[bar].pips
-                    error = f"{card_face(cards[bar])} would make {total}: the count cannot pass 31."
-                    continue
-                return cards[bar]
-            else:
+            picked = picker.feed(key)
+            if picked is Pick.CHOSEN:
+                return picker.chosen[0]
+            if picked is Pick.REFUSED:
+                error = picker.refusal
+            elif picked is not Pick.MOVED:
                 error = _wrong_key(key, "move the bar to a card and press RETURN to play it")
 
     async def count(self) -> int:
@@ -1506,34 +1487,6 @@ def _checked_throw(thrown: Sequence[Card] | None, game: Game, seat: int) -> Sequ
         return thrown
     logger.error("the computer threw %r from %r; throwing the first cards instead", thrown, hand)
     return hand[: game.discard_count]
-
-
-def _digit(key: Key) -> int | None:
-    """The digit a key types (ASCII 0-9 only: ``int("²")`` would raise), or None."""
-    return int(key.char) if key.is_printable and key.char in "0123456789" else None
-
-
-def _no_such_card(held: int) -> str:
-    """What a card number past the hand gets."""
-    if held == 1:
-        return "You hold 1 card: press 1."
-    return f"You hold {held} cards: press 1 to {held}."
-
-
-def _move_bar(bar: int, key: Key, size: int, *, digits: bool = True) -> int | None:
-    """Where the bar goes for ``key``, or None if the key does not move it."""
-    if key in _LEFT_KEYS:
-        return (bar - 1) % size
-    if key in _RIGHT_KEYS:
-        return (bar + 1) % size
-    if key == Key.HOME:
-        return 0
-    if key == Key.END:
-        return size - 1
-    digit = _digit(key) if digits else None
-    if digit is not None and 1 <= digit <= size:
-        return digit - 1
-    return None
 
 
 def _wrong_key(key: Key, hint: str) -> str:
