@@ -141,12 +141,41 @@ def _draw_board(
         canvas.put(lower, turn_col, "─┘", theme.WOOD)
     if sides == 2:
         _draw_names(canvas, top + 3, scores, names)
+    else:
+        _draw_names_on_rail(canvas, top, scores, names)
     for side in range(sides):
         style = theme.PLAYER_STYLES[side]
         front, rear = scores[side], previous_scores[side]
         if rear != front:
             canvas.put(*peg_position(side, rear, top, sides), REAR_PEG, style)
         canvas.put(*peg_position(side, front, top, sides), FRONT_PEG, style)
+
+
+def _draw_names_on_rail(
+    canvas: Canvas, top: int, scores: Sequence[int], names: Sequence[str]
+) -> None:
+    """Three sides' lanes fill the board: the top rail names them, top lanes first, each
+    name in its pegs' colour."""
+    col = 2
+    room = BOARD_WIDTH - 3
+    shown = list(names)
+
+    def labels() -> list[str]:
+        return [f" {name} {score} " for name, score in zip(shown, scores, strict=True)]
+
+    while sum(map(len, labels())) + len(shown) - 1 > room - col:
+        longest = max(range(len(shown)), key=lambda side: len(shown[side]))
+        shown[longest] = shown[longest].removesuffix("…")[:-1] + "…"  # never the score
+    for side, label in enumerate(labels()):
+        if side:
+            col = canvas.put(top, col, "─", theme.WOOD)
+        col = canvas.put(top, col, label, theme.PLAYER_STYLES[side])
+
+
+def draw_board_foot(canvas: Canvas, top: int) -> None:
+    """The bottom rail of a three-side board, on the row below its lanes (the row the
+    play numbers and the Starter and Crib labels are then written on)."""
+    canvas.put(top + BOARD_HEIGHT, 0, "└" + "─" * (BOARD_WIDTH - 2) + "┘", theme.WOOD)
 
 
 def _draw_names(canvas: Canvas, row: int, scores: Sequence[int], names: Sequence[str]) -> None:

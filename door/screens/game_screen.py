@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from door.screens.board import draw_board
+from door.screens.board import draw_board, draw_board_foot
 from door.screens.chat import Entry, GameLog, draw_entry, draw_log
 from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
 from door.screens.dialog import Dialog, draw_dialog
@@ -62,6 +62,8 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
     dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.side_of(hand_dealer)
     draw_header(canvas, sides, game.scores, dealer, view.header)
     draw_board(canvas, BOARD_TOP, game.scores, game.previous_scores, sides)
+    if game.sides == 3:
+        draw_board_foot(canvas, BOARD_TOP)
     if isinstance(panel, ShowPanel):
         draw_show(canvas, panel, names, viewer)
     else:

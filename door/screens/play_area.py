@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from door.screens import theme
 from door.screens.cards import (
@@ -23,6 +24,7 @@ from door.screens.layout import (
     PLAY_CARDS_ROW,
     PLAY_NUMBERS_ROW,
     RIGHT_PANEL_COL,
+    SCREEN_COLS,
 )
 from door.term.canvas import Canvas
 from engine.cards import Card
@@ -103,13 +105,29 @@ def draw_played(
         canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
         canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
     numbers = current_count_numbers(plays, count_cards)
-    latest = list(zip(plays, numbers, strict=True))[-PLAYED_SHOWN:]
-    for index, (play, number) in enumerate(latest):
-        col = CARDS_COL + index * CARD_STEP
+    laid = list(zip(plays, numbers, strict=True))
+    first, step = played_columns(len(laid))
+    for index, (play, number) in enumerate(laid):
+        col = first + index * step
         side = play.seat % sides
         style = theme.PLAYER_STYLES[side] if number != GONE_MARK else theme.DIM
-        canvas.put(PLAY_NUMBERS_ROW, col + (CARD_WIDTH - len(number)) // 2, number, style)
+        # Over the part of the card that stays in view when the next one overlaps it.
+        offset = (min(step, CARD_WIDTH) - len(number)) // 2
+        canvas.put(PLAY_NUMBERS_ROW, col + max(offset, 0), f"{number}", style)
         draw_card(canvas, PLAY_CARDS_ROW, col, play.card, dim=number == GONE_MARK)
+
+
+OVERLAP_STEP: Final = 3
+"""Columns per card when a hand's plays do not fit side by side: the rank and suit of
+each card stay in view (3 and 4 players lay up to 16 cards)."""
+
+
+def played_columns(count: int) -> tuple[int, int]:
+    """The first column and the step for ``count`` played cards, all of them in view."""
+    if count <= PLAYED_SHOWN:
+        return CARDS_COL, CARD_STEP
+    width = CARD_WIDTH + (count - 1) * OVERLAP_STEP
+    return min(CARDS_COL, RIGHT_PANEL_COL - 2 - width), OVERLAP_STEP
 
 
 def draw_side_panel(
@@ -124,8 +142,9 @@ def draw_side_panel(
     """Starter and crib on the right, with whose crib it is and how many cards each of
     the other players holds (face down)."""
     starter_col, crib_col = RIGHT_PANEL_COL + 1, RIGHT_PANEL_COL + 9
-    canvas.put(PLAY_NUMBERS_ROW, starter_col - 1, "Starter", theme.LABEL)
-    canvas.put(PLAY_NUMBERS_ROW, crib_col, "Crib", theme.LABEL)
+    # With a space either side: on a three-side board these sit on its bottom rail.
+    canvas.put(PLAY_NUMBERS_ROW, starter_col - 2, " Starter ", theme.LABEL)
+    canvas.put(PLAY_NUMBERS_ROW, crib_col - 1, " Crib ", theme.LABEL)
     if starter is not None:
         draw_card(canvas, PLAY_CARDS_ROW, starter_col, starter)
     elif dealt:
@@ -137,7 +156,10 @@ def draw_side_panel(
     else:
         draw_empty(canvas, PLAY_CARDS_ROW, crib_col)
     if crib_owner:
-        canvas.put(HAND_LABEL_ROW, crib_col - 1, crib_owner[:12], theme.TEXT)
+        # Right-aligned in the panel, a long name shortened rather than cut mid-word.
+        room = SCREEN_COLS - 1 - RIGHT_PANEL_COL
+        label = crib_owner if len(crib_owner) <= room else crib_owner[: room - 3] + "…'s"
+        canvas.put(HAND_LABEL_ROW, min(crib_col - 1, SCREEN_COLS - 1 - len(label)), label)
     if not dealt:
         return
     if len(others) == 1:

@@ -98,11 +98,12 @@ def draw_show(
     canvas: Canvas, panel: ShowPanel, names: Sequence[str], viewer: int | None = CALLER_SEAT
 ) -> None:
     title = show_title(panel.seat, panel.is_crib, names, viewer)
-    canvas.put(PLAY_NUMBERS_ROW, LEFT, title, theme.TITLE)
+    # A space either side: on a three-side board the labels sit on its bottom rail.
+    canvas.put(PLAY_NUMBERS_ROW, LEFT - 1, f" {title} ", theme.TITLE)
     for index, card in enumerate(panel.cards):
         draw_card(canvas, PLAY_CARDS_ROW, LEFT + index * CARD_STEP, card)
     starter_col = LEFT + len(panel.cards) * CARD_STEP + 3
-    canvas.put(PLAY_NUMBERS_ROW, starter_col - 1, "Starter", theme.LABEL)
+    canvas.put(PLAY_NUMBERS_ROW, starter_col - 2, " Starter ", theme.LABEL)
     draw_card(canvas, PLAY_CARDS_ROW, starter_col, panel.starter)
     scored = panel.scored
     if scored is None:

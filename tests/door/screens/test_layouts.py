@@ -1,0 +1,75 @@
+"""Layouts for three and four players: every part in view, nothing written over another."""
+
+from __future__ import annotations
+
+from door.screens.board import draw_board, draw_board_foot
+from door.screens.layout import BOARD_TOP, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, SCREEN_COLS
+from door.screens.play_area import draw_played, draw_side_panel
+from door.term.canvas import Canvas
+from engine.cards import Card
+from engine.game import Play
+
+NAMES = ("Alice", "Computer", "Computer 2")
+
+
+def test_a_three_side_board_has_its_rails_and_names_each_lane() -> None:
+    canvas = Canvas()
+    draw_board(canvas, BOARD_TOP, (12, 30, 7), (0, 22, 5), NAMES)
+    draw_board_foot(canvas, BOARD_TOP)
+    top, foot = canvas.text(BOARD_TOP), canvas.text(BOARD_TOP + 7)
+    assert top.startswith("┌") and top.rstrip().endswith("┐")
+    assert foot.startswith("└") and foot.rstrip().endswith("┘") and set(foot[1:-1]) == {"─"}
+    for name, score in zip(NAMES, (12, 30, 7), strict=True):
+        assert f" {name} {score} " in top
+    # In the order of their lanes, top to bottom, each in its pegs' colour.
+    assert top.index("Alice") < top.index("Computer 0"[:8]) < top.index("Computer 2")
+    alice_col = top.index("Alice")
+    peg_row = BOARD_TOP + 1
+    peg_col = next(col for col in range(SCREEN_COLS) if canvas.cells[peg_row][col][0] == "█")
+    assert canvas.cells[BOARD_TOP][alice_col][1] == canvas.cells[peg_row][peg_col][1]
+
+
+def test_long_names_on_the_rail_are_shortened_not_run_off_the_board() -> None:
+    canvas = Canvas()
+    names = ("Alexandrina Victoria", "Bartholomew Roberts", "Maximilian Augustus")
+    draw_board(canvas, BOARD_TOP, (100, 99, 98), (90, 90, 90), names)
+    top = canvas.text(BOARD_TOP)
+    assert top.rstrip().endswith("┐") and top.startswith("┌")
+    assert top.count("…") >= 1
+    for score in (" 100 ", " 99 ", " 98 "):
+        assert score in top  # the scores stay whole
+
+
+def played(count: int) -> list[Play]:
+    ranks = "A23456789TJQKA23456"
+    return [
+        Play(index % 3, Card.parse(f"{ranks[index]}{'SHDC'[index % 4]}"), index + 1, index // 9)
+        for index in range(count)
+    ]
+
+
+def test_every_card_played_in_a_hand_is_in_view_even_sixteen_of_them() -> None:
+    for count in (4, 8, 13, 16):
+        canvas = Canvas()
+        plays = played(count)
+        live = [play.card for play in plays if play.round == plays[-1].round]
+        draw_played(canvas, plays, live, True, sides=3)
+        faces = canvas.text(PLAY_CARDS_ROW + 1)
+        for play in plays:
+            assert str(play.card)[0] in faces.replace("10", "T")
+        right_edge = max(col for col in range(SCREEN_COLS) if faces[col] == "│")
+        assert right_edge < 61, f"{count} cards run into the starter and crib"
+        numbers = canvas.text(PLAY_NUMBERS_ROW)
+        assert numbers.count("x") == sum(1 for play in plays if play.round != plays[-1].round)
+
+
+def test_the_crib_owners_name_is_shown_whole_or_shortened_with_a_mark() -> None:
+    for owner, expected in (("Computer 2's", "Computer 2's"), ("Yours", "Yours")):
+        canvas = Canvas()
+        draw_side_panel(canvas, starter=None, dealt=True, crib_cards=4, crib_owner=owner, others=[])
+        assert canvas.text(12).rstrip().endswith(expected)
+    canvas = Canvas()
+    owner = "Alexandrina Victoria's"
+    draw_side_panel(canvas, starter=None, dealt=True, crib_cards=4, crib_owner=owner, others=[])
+    label = canvas.text(12).strip()
+    assert label.startswith("Alexandrina") and label.endswith("…'s") and len(label) <= 18
