@@ -51,8 +51,16 @@ def game_log(recording: Recording, names: Sequence[str] | None = None) -> list[s
         lines.extend(_action_lines(action, events, game, names))
         finished = finished or any(isinstance(event, GameOver) for event in events)
     if not finished:
-        lines.extend(["", "The game was not finished."])
+        lines.extend(["", "The game was not played to its end."])
     return lines
+
+
+def recording_finished(recording: Recording) -> bool:
+    """Whether the recorded game reached its end (121, or a forfeit). Raises
+    RecordingError if the recording does not replay."""
+    return any(
+        isinstance(event, GameOver) for _, events, _ in replay_steps(recording) for event in events
+    )
 
 
 def _action_lines(

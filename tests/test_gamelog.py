@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from engine.events import CardPlayed, GameOver, GoSaid, Pegged, ShowScored
-from engine.gamelog import game_log
+from engine.gamelog import game_log, recording_finished
 from tests.door.storage.games import played_game
 
 
@@ -38,7 +38,7 @@ def test_a_three_handed_log_shows_the_card_dealt_to_the_crib() -> None:
     assert any(
         line.strip().startswith("One card goes to the crib from the deck:") for line in lines
     )
-    assert lines[-1] == "The game was not finished."
+    assert lines[-1] == "The game was not played to its end."
 
 
 def test_partners_win_together() -> None:
@@ -52,3 +52,8 @@ def test_partners_win_together() -> None:
 def test_without_names_the_seats_are_numbered() -> None:
     recording = dataclasses.replace(played_game(8).recording, actions=())
     assert game_log(recording)[0] == "Cribbage for 2: Player 1, Player 2."
+
+
+def test_a_recording_knows_whether_its_game_reached_the_end() -> None:
+    assert recording_finished(played_game(5).recording)
+    assert not recording_finished(played_game(6, players=3, actions=8).recording)

@@ -84,8 +84,9 @@ def clean_chat(text: str) -> str:
     return sanitize(text, MAX_CHAT_LENGTH).strip()
 
 
-def canned_reply(rng: random.Random) -> str:
-    return rng.choice(CANNED_REPLIES)
+def canned_reply(rng: random.Random, last: str = "") -> str:
+    """A reply from the computer, never the one it gave ``last``."""
+    return rng.choice([reply for reply in CANNED_REPLIES if reply != last])
 
 
 def draw_log(canvas: Canvas, log: GameLog) -> None:

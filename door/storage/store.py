@@ -64,7 +64,7 @@ from door.storage.schema import (
 )
 from door.storage.settings import DatabaseSettings, redact_url
 from door.storage.stats import GameStats, SeatStats, game_stats, outcome_to_json
-from engine.gamelog import game_log
+from engine.gamelog import game_log, recording_finished
 from engine.outcome import Outcome
 from engine.record import RecordedGame, Recording, RecordingError, replay
 
@@ -857,7 +857,14 @@ class Store:
         except RecordingError as error:
             return [f"Game {game_id} cannot be replayed: {error}"]
         started = row.created_at.strftime("%Y-%m-%d %H:%M UTC")
-        state = "finished" if row.finished else "in progress"
+        if not row.finished:
+            state = "in progress"
+        elif recording_finished(recording):
+            state = "finished"
+        else:
+            # Settled without an end on the board (abandoned, or given up when everyone
+            # left): the log says it was not played to its end.
+            state = "abandoned before its end"
         return [f"Game {game_id}, started {started}, {state}.", *body]
 
     # --- statistics -----------------------------------------------------------------

@@ -798,6 +798,7 @@ class Table:
         self.on_game_over = on_game_over
         self.on_change = on_change
         self.chat_rng = random.Random(rng.getrandbits(64))
+        self.last_reply = ""
         self.seats = _make_seats(names, options.level, rng, account_ids)
         self.names = tuple(seat.name for seat in self.seats)
         self.solo = sum(seat.human for seat in self.seats) == 1
@@ -1301,7 +1302,7 @@ class Table:
         if self.solo and any(
             seat.person is not None and seat.person.name == speaker for seat in self.seats
         ):
-            reply = canned_reply(self.chat_rng)
+            reply = self.last_reply = canned_reply(self.chat_rng, self.last_reply)
             computer = next(seat for seat in self.seats if not seat.human)
             computer_style = theme.PLAYER_STYLES[self.game.side_of(computer.index)]
             for person in self.people():
