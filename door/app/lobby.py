@@ -27,8 +27,9 @@ from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
 from door.storage.store import Account, SavedGame
-from door.table.flow import Person, Table, play_against_computer
+from door.table.flow import Table, play_against_computer
 from door.table.options import GameOptions, GameResult
+from door.table.person import Person
 from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from door.defence.lookalike import skeleton
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
-from door.table.flow import Person, Table
+from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from door.term.ansi import sanitize
 
 if TYPE_CHECKING:

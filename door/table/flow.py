@@ -34,9 +34,9 @@ before quitting. While the caller is typing a line, ``?`` (on an empty line) and
 give help and Esc leaves the line. A key that means nothing at a step is answered on the
 message line.
 
-Anything else that writes to a person's terminal during a game (an idle warning) should
-then hand the table a Ctrl-L key before the caller's next key: the renderer only knows
-what it sent itself, and Ctrl-L makes it repaint everything.
+Each person's view is a screen on their session's stack (door/ui/session.py); help and
+the quit dialog are pushed over it. The people are in door/table/person.py, the seats and
+the questions put to them in door/table/seats.py.
 """
 
 from __future__ import annotations
@@ -46,55 +46,43 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, Generic, TypeVar
+from typing import Any
 
 from door.screens import theme
 from door.screens.cards import card_face
-from door.screens.chat import MAX_CHAT_LENGTH, canned_reply, clean_chat
+from door.screens.chat import canned_reply, clean_chat
 from door.screens.cut import CutForDealPanel, CutPanel
-from door.screens.dialog import Dialog, draw_dialog
-from door.screens.frame import draw_status
 from door.screens.game_over import PLAY_AGAIN, GameOverPanel
-from door.screens.game_screen import Entry, Panel, TableView, draw_table
-from door.screens.help import HelpOverlay, default_help, draw_help
+from door.screens.game_screen import Panel
+from door.screens.help import default_help
 from door.screens.narration import narrate
-from door.screens.play_area import HandState
 from door.screens.show import ShowPanel, show_title
 from door.table.computer import think
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
+from door.table.person import Person
+from door.table.seats import (
+    DEFAULT_PAUSE,
+    DEFAULT_RECONNECT_WAIT,
+    MAX_NAME_LENGTH,
+    GameAbandoned,
+    Result,
+    Seat,
+    SeatAway,
+    and_list,
+    display_order,
+    duration,
+    faces,
+    is_over,
+)
 from door.term.ansi import sanitize
-from door.term.canvas import Canvas, Style
-from door.term.keys import DESELECT_KEYS, Key
-from door.term.terminal import Disconnected
-from door.ui.card_picker import CardPicker, Pick, digit_of, move_bar
-from door.ui.confirm import STATUS as CONFIRM_STATUS
-from door.ui.confirm import Confirm
-from door.ui.line_editor import Edit
-from door.ui.session import Drawn, Overlay, Session
+from door.term.canvas import Style
+from door.ui.session import Session
 from engine.ai import ComputerPlayer
 from engine.cards import Card
-from engine.errors import CribbageError
 from engine.events import CutForDeal, Event, ShowScored
-from engine.game import Game, Phase, parse_claim
+from engine.game import Game, Phase
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_PAUSE: Final = 0.8
-"""Seconds the computer's moves stay on screen before the game goes on."""
-DEFAULT_RECONNECT_WAIT: Final = 120.0
-"""Seconds a game waits for a dropped caller before the computer takes their seat."""
-MAX_NAME_LENGTH: Final = 20
-WATCHER_STYLE: Final = theme.TITLE
-"""Chat from someone who is not playing (the sysop breaking in, a watcher)."""
-
-_GO_ON_KEYS: Final = frozenset({Key.ENTER, Key.printable(" ")})
-_EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
-"""The keys that work at every step, ending each status line."""
-_WAITING_STATUS: Final = f"Waiting  {_EVERYWHERE}"
-_WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
-
-Result = TypeVar("Result")
 
 
 async def play_against_computer(
@@ -138,625 +126,6 @@ async def play_against_computer(
         return await person.attend()
     finally:
         table.close()
-
-
-class SeatAway(Exception):
-    """The person asked has left the table (their line dropped, or they quit)."""
-
-
-class _Quit(Exception):
-    """The person confirmed leaving the game."""
-
-
-class _Interrupted(Exception):
-    """What the person was doing is no longer asked of them: the game moved on."""
-
-
-class _Abandoned(Exception):
-    """Nobody is left to play the game."""
-
-
-# --- seats and the people at the table ---------------------------------------------------
-
-
-class Seat:
-    """One place at the table: played by a caller, or by the computer."""
-
-    def __init__(
-        self,
-        index: int,
-        name: str,
-        human: bool,
-        computer: ComputerPlayer,
-        account_id: int | None = None,
-    ) -> None:
-        self.index = index
-        self.name = name
-        self.human = human
-        """A caller's seat (even while the computer stands in for them)."""
-        self.account_id = account_id
-        """The account of the caller who sat down here, if they logged in: only that
-        account may take the seat back after a dropped line."""
-        self.computer = computer
-        self.person: Person | None = None
-        self.computer_plays = not human
-        """The computer decides for this seat: a computer seat, or a caller's seat handed
-        over after their line dropped or they left."""
-        self.left = False
-        """The caller quit: the seat is the computer's to the end."""
-        self.returned = asyncio.Event()
-
-    @property
-    def away(self) -> bool:
-        """A caller's seat whose caller is gone and may come back."""
-        return self.human and self.person is None and not self.left
-
-
-@dataclass
-class _Request(Generic[Result]):
-    """A question the host puts to one person; ``step`` runs their key loop for it."""
-
-    step: Callable[[Person], Awaitable[Result]]
-    future: asyncio.Future[Result]
-    urgent: bool = False
-    """Asked before anything else (whether to wait for someone whose line dropped)."""
-
-
-class Person:
-    """Someone at the table with a terminal: a player (``seat`` is theirs) or a watcher.
-
-    ``attend`` is their side of the game: it draws their view, reads their keys and answers
-    the host's requests until the game ends for them.
-    """
-
-    def __init__(self, table: Table, name: str, session: Session, seat: Seat | None) -> None:
-        self.table = table
-        self.name = name
-        self.session = session
-        self.seat = seat
-        self.inbox = session.inbox
-        self.screen = Drawn(self.frame)
-        """The table as this person sees it, on their session's stack while they attend."""
-        index = seat.index if seat is not None else None
-        self.view = TableView(table.names, table.game, viewer=index)
-        self.requests: list[_Request[Any]] = []
-        """Questions put to this person and not yet answered. Urgent ones come first,
-        then the newest: someone's line dropping interrupts a discard, which is asked
-        again after."""
-        self.running: _Request[Any] | None = None
-        self.nesting = 0
-        """How deep in a chat line, help or quit dialog the caller is: the game waits
-        for those to close before it takes the caller to the next step."""
-        self.own_hand: HandState | None = None
-        self.own_panel: Panel | None = None
-        self.play_bar = 0
-        self.idle_error = ""
-        """What a key pressed while waiting did not do, until the next key."""
-        self.finishing = False
-        self.left = False
-
-    @property
-    def index(self) -> int | None:
-        return self.seat.index if self.seat is not None else None
-
-    @property
-    def style(self) -> Style:
-        if self.seat is None:
-            return WATCHER_STYLE
-        return theme.PLAYER_STYLES[self.table.game.side_of(self.seat.index)]
-
-    # --- the person's side of the game -------------------------------------------
-
-    async def attend(self) -> GameResult:
-        """Take part until the game ends for this person; returns their result.
-
-        Raises ``Disconnected`` when the line drops (the seat is then away, and the
-        game goes on or waits as the others decide)."""
-        table = self.table
-        self.session.push(self.screen)
-        try:
-            while not table.over:
-                request = self.current_request()
-                if request is None:
-                    with contextlib.suppress(_Interrupted):
-                        await self.idle()
-                    continue
-                self.running = request
-                try:
-                    answer = await request.step(self)
-                except _Interrupted:
-                    continue
-                finally:
-                    self.running = None
-                    self.reset_step_view()
-                if not request.future.done():
-                    request.future.set_result(answer)
-                self.forget(request.future)
-            if table.failure is not None:
-                raise table.failure
-            return await self.finish()
-        except _Quit:
-            table.person_quit(self)
-            return table.result_for(self.index, quit=True)
-        except Disconnected:
-            table.person_dropped(self)
-            raise
-        finally:
-            self.session.pop(self.screen)
-
-    async def idle(self) -> None:
-        """Between requests: watch the game. While someone else is deciding, keys work
-        (chat, help, quit); while the computer moves, keys wait in the terminal."""
-        if self.seat is not None and not self.table.people_deciding():
-            await self.draw()
-            await self.inbox.wait_woken()
-            return
-        try:
-            while True:
-                key = await self.next_key(quit_key=True)
-                if self.seat is None and key == Key.ESCAPE:
-                    raise _Quit
-                self.idle_error = _wrong_key(key, "wait, or press c to chat")
-        finally:
-            self.idle_error = ""
-
-    async def finish(self) -> GameResult:
-        """The end of the game: the result for everyone but the caller of a game against
-        the computer (who was asked to play again already), then RETURN to leave."""
-        table = self.table
-        result = table.result_for(self.index)
-        if table.solo and self.seat is not None:
-            return result
-        self.finishing = True
-        self.reset_step_view()
-        question = "Press RETURN to go back to the lobby."
-        if table.abandoned:
-            table_text = "Nobody is left to play: the game is over."
-        else:
-            table_text = "The game is over."
-        if table.game.winner_side is not None:
-            self.own_panel = table.game_over_panel(question)
-        self.view.entry = None
-        error = ""
-        while True:
-            self.view.message, self.view.error = error or table_text, bool(error)
-            self.view.status = f"RETURN back to the lobby  {_EVERYWHERE}"
-            try:
-                key = await self.next_key(quit_key=False)
-            except _Interrupted:
-                continue
-            if key in _GO_ON_KEYS or key == Key.ESCAPE or key.char in ("q", "Q"):
-                return result
-            error = _wrong_key(key, "press RETURN to go back to the lobby")
-
-    def reset_step_view(self) -> None:
-        self.own_hand = None
-        self.own_panel = None
-        self.view.entry = None
-        self.view.error = False
-
-    def ask(
-        self, step: Callable[[Person], Awaitable[Result]], *, urgent: bool = False
-    ) -> asyncio.Future[Result]:
-        """Put a question to this person; the future holds their answer, or SeatAway."""
-        future: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
-        if self.left:
-            future.set_exception(SeatAway(self.name))
-            return future
-        self.requests.append(_Request(step, future, urgent))
-        self.inbox.wake()
-        return future
-
-    def current_request(self) -> _Request[Any] | None:
-        waiting = [r for r in reversed(self.requests) if not r.future.done()]
-        return next((r for r in waiting if r.urgent), waiting[0] if waiting else None)
-
-    def forget(self, future: asyncio.Future[Any]) -> None:
-        self.requests = [r for r in self.requests if r.future is not future]
-
-    def withdraw(self, future: asyncio.Future[Any]) -> None:
-        """The question is no longer asked (someone else answered, the game moved on)."""
-        if not future.done():
-            future.cancel()
-        self.forget(future)
-        self.inbox.wake()
-
-    # --- the steps of a game, from this person's seat --------------------------------
-
-    async def before_deal(self) -> str:
-        """The chat line that is open before every hand. RETURN on a blank line deals
-        (the dealer) or says ready (when the computer deals for several people)."""
-        table, game = self.table, self.table.game
-        assert self.seat is not None
-        entry = Entry("Chat: ", limit=MAX_CHAT_LENGTH)
-        self.view.entry = entry
-        dealer = table.seats[game.dealer]
-        i_deal = dealer is self.seat
-        solo_deal = dealer.computer_plays and len(table.players_present()) == 1
-        upcoming = game.hand_number + 1
-        if i_deal or solo_deal:
-            who = "you deal" if i_deal else f"{dealer.name} deals"
-            prompt = f"Hand {upcoming}: {who}. Chat, or RETURN on a blank line to deal."
-            status = "Type to chat  RETURN on a blank line: deal  ? help  ^L redraw  Esc quit"
-        elif dealer.computer_plays:
-            prompt = f"Hand {upcoming}: {dealer.name} deals. Chat; RETURN on a blank line: ready."
-            status = "Type to chat  RETURN on a blank line: ready  ? help  ^L redraw  Esc quit"
-        else:
-            prompt = (
-                f"Hand {upcoming}: {dealer.name} deals. Chat while {dealer.name} "
-                "gets ready to deal."
-            )
-            status = "Type to chat  RETURN send  ? help  ^L redraw  Esc quit"
-        error = ""
-        while True:
-            self.show_prompt(prompt, error, status)
-            key = await self.next_key(typing=entry.text)
-            error = ""
-            if key == Key.ENTER:
-                if not clean_chat(entry.text):
-                    if i_deal or dealer.computer_plays:
-                        return "deal"
-                    error = f"{dealer.name} deals: type a line to chat while you wait."
-                    continue
-                self.say(entry.text)
-                entry.text = ""
-            elif key == Key.ESCAPE:
-                if entry.text:
-                    entry.editor.clear()
-                else:
-                    await self.confirm_quit()
-            elif (edit := entry.editor.feed(key)) is Edit.REFUSED:
-                error = entry.editor.refusal
-            elif edit is Edit.NOT_EDITING:
-                if i_deal or dealer.computer_plays:
-                    error = "Type a line to chat, or press RETURN on a blank line to deal."
-                else:
-                    error = "Type a line to chat, and press RETURN to send it."
-
-    async def discard(self) -> list[Card]:
-        self.forget_typeahead()
-        game = self.table.game
-        assert self.seat is not None
-        need = game.discard_count
-        whose = self.table.crib_owner(self.seat.index)
-        cards = sorted(game.hand(self.seat.index), key=_display_order)
-        picker = CardPicker(cards, need=need)
-        error = ""
-        while True:
-            self.own_hand = HandState(tuple(cards), picker.bar, frozenset(picker.marked))
-            if not picker.complete:
-                plural = "s" if need > 1 else ""
-                prompt = (
-                    f"Choose {need} card{plural} for {whose}: put the bar on a card, press RETURN."
-                )
-                status = f"<- -> or 1-{len(cards)} move  RETURN mark  DEL unmark  {_EVERYWHERE}"
-            else:
-                prompt = f"RETURN throws {_faces(picker.marked)} to {whose}. DEL un-marks a card."
-                status = f"RETURN throw  DEL unmark  <- -> move  {_EVERYWHERE}"
-            self.show_prompt(prompt, error, status)
-            key = await self.next_key()
-            error = ""
-            picked = picker.feed(key)
-            if picked is Pick.CHOSEN:
-                return picker.chosen
-            if picked is Pick.REFUSED:
-                error = picker.refusal
-            elif picked is Pick.NOT_PICKING:
-                error = _wrong_key(key, "move the bar with the arrows, RETURN marks a card")
-
-    async def cut(self) -> int:
-        self.forget_typeahead()
-        size = self.table.game.stock_size
-        entry = Entry(f"Cut the deck at card number (1-{size}): ", limit=2)
-        self.view.entry = entry
-        selected: int | None = None
-        prompt = f"You cut: type a card number from 1 to {size}, or move with the arrows."
-        error = ""
-        while True:
-            self.own_panel = CutPanel(size, selected)
-            status = f"1-{size} or <- -> pick  RETURN cut  BS erase  {_EVERYWHERE}"
-            self.show_prompt(prompt, error, status)
-            key = await self.next_key()
-            error = ""
-            moved = move_bar((selected or 1) - 1, key, size, digits=False)
-            if selected is None and moved is not None:
-                moved = 0
-            if moved is not None:
-                selected = moved + 1
-                entry.text = str(selected)
-            elif digit_of(key) is not None:
-                typed = entry.text + key.char
-                if 1 <= int(typed) <= size:
-                    entry.text = typed
-                else:  # say so, rather than quietly taking the last digit alone
-                    entry.text = ""
-                    error = f"There is no card {int(typed)}: type a number from 1 to {size}."
-                selected = int(entry.text) if entry.text else None
-            elif key in DESELECT_KEYS:
-                entry.text = entry.text[:-1]
-                selected = int(entry.text) if entry.text else None
-            elif key == Key.ENTER:
-                if selected is not None:
-                    return selected
-                error = f"First pick a card: type a number from 1 to {size}."
-            else:
-                error = _wrong_key(key, f"type a card number from 1 to {size}")
-
-    async def play(self) -> Card:
-        self.forget_typeahead()
-        game = self.table.game
-        assert self.seat is not None
-        cards = self.table.sorted_hand(self.seat.index)
-        playable = set(game.playable(self.seat.index))
-        why_not = {
-            card: f"{card_face(card)} would make {game.count + card.pips}: "
-            "the count cannot pass 31."
-            for card in cards
-            if card not in playable
-        }
-        picker = CardPicker(cards, bar=self.play_bar, unplayable=set(why_not), why_not=why_not)
-        error = ""
-        while True:
-            self.play_bar = picker.bar
-            self.own_hand = HandState(cards, picker.bar, unplayable=frozenset(why_not))
-            prompt = f"Your turn, the count is {game.count}: put the bar on a card, press RETURN."
-            status = f"<- -> or 1-{len(cards)} move  RETURN play  {_EVERYWHERE}"
-            self.show_prompt(prompt, error, status)
-            key = await self.next_key()
-            error = ""
-            picked = picker.feed(key)
-            if picked is Pick.CHOSEN:
-                return picker.chosen[0]
-            if picked is Pick.REFUSED:
-                error = picker.refusal
-            elif picked is not Pick.MOVED:
-                error = _wrong_key(key, "move the bar to a card and press RETURN to play it")
-
-    async def count(self) -> int:
-        """The points this person claims for the hand on show (manual counting)."""
-        self.forget_typeahead()
-        game = self.table.game
-        assert game.showing is not None
-        title = show_title(*game.showing, self.table.names, self.index)
-        entry = Entry(
-            f"{title}: how many points? ",
-            limit=2,
-            allowed=lambda char: char in "0123456789",
-            allowed_hint="Type the points in digits, 0 to 29.",
-        )
-        self.view.entry = entry
-        prompt = f"Count {title.lower()} with the starter, type the points, press RETURN."
-        status = f"0-9 your count  RETURN enter  BS erase  {_EVERYWHERE}"
-        error = ""
-        while True:
-            self.show_prompt(prompt, error, status)
-            key = await self.next_key()
-            error = ""
-            edit = entry.editor.feed(key)
-            if edit is Edit.DONE:
-                try:
-                    return parse_claim(entry.text)
-                except CribbageError as refusal:
-                    error = str(refusal)
-                    entry.editor.clear()
-            elif edit is Edit.REFUSED:
-                full = len(entry.text) >= entry.limit
-                error = "A hand counts 0 to 29." if full else entry.editor.refusal
-            elif edit in (Edit.NOT_EDITING, Edit.CANCELLED):
-                error = _wrong_key(key, "type your count and press RETURN")
-
-    async def go_on(self, prompt: str) -> None:
-        error = ""
-        while True:
-            self.show_prompt(prompt, error, f"RETURN go on  {_EVERYWHERE}")
-            key = await self.next_key()
-            if key in _GO_ON_KEYS:
-                return
-            error = _wrong_key(key, "press RETURN to go on")
-
-    async def play_again(self) -> bool:
-        self.forget_typeahead()
-        self.own_panel = self.table.game_over_panel()
-        self.own_hand = HandState()
-        error = ""
-        while True:
-            status = "y play again  n leave  c chat  ? help  ^L redraw"
-            self.show_prompt("Play again? Press y or n.", error, status)
-            key = await self.next_key(quit_key=False)
-            if key.char in ("y", "Y"):
-                return True
-            if key.char in ("n", "N", "q", "Q") or key == Key.ESCAPE:
-                return False
-            error = _wrong_key(key, "press y to play again or n to leave")
-
-    async def absent(self, seat: Seat, minutes: str) -> str:
-        """Someone's line dropped: wait for them, or let the computer play their seat."""
-        error = ""
-        while True:
-            prompt = f"{seat.name}'s line dropped: waiting up to {minutes} for a call back."
-            status = f"p computer plays for {seat.name}  {_EVERYWHERE}"
-            self.show_prompt(prompt, error, status)
-            key = await self.next_key()
-            if key.char in ("p", "P"):
-                return "computer"
-            error = _wrong_key(key, f"wait for {seat.name}, or press p")
-
-    # --- keys that work everywhere --------------------------------------------------
-
-    def forget_typeahead(self) -> None:
-        """A decision is about to be asked: keys pressed before its prompt was shown
-        (while the computer thought, say) are not its answer."""
-        dropped = self.session.forget_typeahead()
-        if dropped:
-            logger.debug("%s: %d key(s) typed ahead of a decision dropped", self.name, dropped)
-
-    async def next_key(self, *, typing: str | None = None, quit_key: bool = True) -> Key:
-        """The next key for the current step, once the keys that work everywhere are
-        dealt with. ``typing`` is the text of the line being typed, if any: then letters
-        are text, and ``?`` means help only on an empty line. Raises ``_Interrupted``
-        when the game has moved on from the step (never inside a chat line or help)."""
-        while True:
-            if self.nesting == 0 and self.interrupted():
-                raise _Interrupted
-            await self.draw()
-            key = await self.inbox.next()
-            if key is None:
-                continue  # something happened at the table: redraw, look again
-            if key == Key.CTRL_L:
-                self.session.redraw_all()
-            elif key == Key.F1 or (key.char == "?" and not typing):
-                await self.nested(self.help())
-            elif typing is None and key.char in ("c", "C"):
-                await self.nested(self.chat())
-            elif quit_key and (key == Key.CTRL_C or (typing is None and key.char in ("q", "Q"))):
-                await self.nested(self.confirm_quit())
-            else:
-                return key
-
-    def interrupted(self) -> bool:
-        if self.finishing:
-            return False
-        if self.table.over or self.running is not self.current_request():
-            return True
-        # A player watching others decide goes quiet once nobody is deciding any more.
-        return self.running is None and self.seat is not None and not self.table.people_deciding()
-
-    async def nested(self, inner: Coroutine[Any, Any, None]) -> None:
-        self.nesting += 1
-        try:
-            await inner
-        finally:
-            self.nesting -= 1
-
-    async def draw(self) -> None:
-        self.compose()
-        await self.refresh()
-
-    async def help(self) -> None:
-        """The help pages, over the table, until a key closes them."""
-        pages = HelpOverlay.from_text(self.table.help_text)
-
-        def draw(canvas: Canvas) -> None:
-            draw_help(canvas, pages)
-            draw_status(canvas, pages.status("the game"))
-
-        with self.session.showing(Overlay(draw)):
-            while True:
-                await self.draw()
-                key = await self.inbox.next()
-                if key is None:
-                    continue
-                if key == Key.CTRL_L:
-                    self.session.redraw_all()
-                    continue
-                turned = pages.after(key)
-                if turned is None:
-                    return
-                pages = turned
-
-    async def confirm_quit(self) -> None:
-        if self.seat is None:
-            raise _Quit  # a watcher just stops watching
-        if self.table.solo:
-            consequence = f"Leave now and {self.table.first_opponent_name()} is given the game."
-        else:
-            consequence = "Leave now and the computer plays your seat."
-        confirm = Confirm("Quit this game?", consequence)
-        error = ""
-
-        def draw(canvas: Canvas) -> None:
-            draw_dialog(canvas, Dialog(confirm.question, (*confirm.lines, error)))
-            draw_status(canvas, CONFIRM_STATUS)
-
-        with self.session.showing(Overlay(draw)):
-            while True:
-                await self.draw()
-                key = await self.inbox.next()
-                if key is None:
-                    continue
-                if key == Key.CTRL_L:
-                    self.session.redraw_all()
-                    continue
-                answer = confirm.answer(key)
-                if answer is True:
-                    raise _Quit
-                if answer is False:
-                    return
-                error = confirm.not_an_answer(key)
-
-    async def chat(self) -> None:
-        """A one-line chat in the middle of anything; the step resumes as it was."""
-        view = self.view
-        saved = (view.entry, view.message, view.error, view.status)
-        entry = Entry("Say: ", limit=MAX_CHAT_LENGTH)
-        view.entry = entry
-        error = ""
-        try:
-            while True:
-                self.show_prompt(
-                    "Type what you want to say and press RETURN.",
-                    error,
-                    "RETURN send  Esc cancel  BS erase  F1 help  ^L redraw",
-                )
-                key = await self.next_key(typing=entry.text)
-                error = ""
-                if key == Key.ENTER:
-                    if clean_chat(entry.text):
-                        self.say(entry.text)
-                    return
-                if key == Key.ESCAPE:
-                    return
-                if entry.editor.feed(key) is Edit.REFUSED:
-                    error = entry.editor.refusal
-        finally:
-            view.entry, view.message, view.error, view.status = saved
-
-    def say(self, text: str) -> None:
-        self.table.chat(self.name, text, self.style)
-
-    # --- drawing ------------------------------------------------------------------
-
-    def show_prompt(self, prompt: str, error: str = "", status: str | None = None) -> None:
-        self.view.message = error or prompt
-        self.view.error = bool(error)
-        if status is not None:
-            self.view.status = status
-
-    def compose(self) -> None:
-        """Bring the view up to the table: the shared panel unless this person's step
-        has its own, and their hand as it stands unless the step is choosing from it."""
-        table, view = self.table, self.view
-        view.game = table.game
-        view.header = table.header
-        view.panel = self.own_panel if self.own_panel is not None else table.panel
-        if self.own_hand is not None:
-            view.hand = self.own_hand
-        elif self.seat is not None and not _over(table.game):
-            view.hand = HandState(table.sorted_hand(self.seat.index))
-        else:
-            view.hand = HandState()
-        if self.running is None and not self.finishing:
-            # Waiting, not answering: the table's news, or whom the game waits for.
-            watching = self.seat is None or table.people_deciding()
-            view.message = self.idle_error or (table.waiting_text() if watching else table.message)
-            view.error = bool(self.idle_error)
-            if self.seat is None:
-                view.status = _WATCHING_STATUS
-            else:
-                view.status = _WAITING_STATUS if watching else table.status
-
-    async def refresh(self) -> None:
-        await self.session.paint()
-
-    def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
-        """The table from this person's seat, as it stands now."""
-        self.compose()
-        return draw_table(self.view)
-
-    def log(self, text: str, style: Style = theme.TEXT) -> None:
-        if text:
-            self.view.log.add(text, style)
-            self.inbox.wake()
 
 
 class Table:
@@ -992,7 +361,7 @@ class Table:
     async def _run(self) -> None:
         try:
             await self.play_games()
-        except _Abandoned:
+        except GameAbandoned:
             self.abandoned = True
         except asyncio.CancelledError:
             pass
@@ -1027,7 +396,7 @@ class Table:
         discard half made, a count half played or a show half counted)."""
         if game.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL):
             self.set_header(game)
-        while not _over(game):
+        while not is_over(game):
             phase = game.phase
             if phase is Phase.CUT_FOR_DEAL:
                 self.cut_for_deal(game)
@@ -1039,7 +408,7 @@ class Table:
                 await self.discard(game)
             elif phase is Phase.CUT:
                 await self.cut(game)
-                if _over(game):  # two for his heels took the dealer to 121
+                if is_over(game):  # two for his heels took the dealer to 121
                     await self.pause()
             elif phase is Phase.PLAY:
                 await self.pegging(game)
@@ -1112,7 +481,7 @@ class Table:
         events = game.discard(seat.index, cards)
         if seat.person is not None:
             whose = self.crib_owner(seat.index)
-            seat.person.log(f"You throw {_faces(cards)} to {whose}.")
+            seat.person.log(f"You throw {faces(cards)} to {whose}.")
         self.log(events)
 
     async def cut(self, game: Game) -> None:
@@ -1157,7 +526,7 @@ class Table:
         while game.phase is Phase.SHOW and game.showing is not None:
             index, is_crib = game.showing
             seat = self.seats[index]
-            cards = sorted(game.crib if is_crib else game.kept(index), key=_display_order)
+            cards = sorted(game.crib if is_crib else game.kept(index), key=display_order)
             self.panel = ShowPanel(index, is_crib, tuple(cards), game.starter)
             if game.counting == "auto":
                 events = game.count_hand()
@@ -1180,7 +549,7 @@ class Table:
         """Each caller reads the show and presses RETURN; the game goes on when all have."""
 
         def prompt_for(person: Person) -> str:
-            if _over(game):
+            if is_over(game):
                 next_step = "the end of the game"
             elif game.showing is None:
                 next_step = "the next hand"
@@ -1240,7 +609,7 @@ class Table:
         computer takes the seat when one says so, or when the wait runs out."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.reconnect_wait
-        minutes = _duration(self.reconnect_wait)
+        minutes = duration(self.reconnect_wait)
         self.waits[seat.index] = "call back"
         choice: str | None = None
         while seat.away and not seat.computer_plays:
@@ -1270,7 +639,7 @@ class Table:
         if not seat.away:
             return
         if not self.players_present():
-            raise _Abandoned
+            raise GameAbandoned
         seat.computer_plays = True
         why = "as asked" if choice else "as the wait is over"
         self.announce(f"The computer plays for {seat.name} from here, {why}.", theme.TITLE)
@@ -1322,7 +691,7 @@ class Table:
         for index, action in self.waits.items():
             by_action.setdefault(action, []).append(self.names[index])
         action, names = next(iter(by_action.items()))
-        return f"Waiting for {_and(names)} to {action}."
+        return f"Waiting for {and_list(names)} to {action}."
 
     def set_header(self, game: Game, *, upcoming: bool = False) -> None:
         number = game.hand_number + (1 if upcoming else 0)
@@ -1342,7 +711,7 @@ class Table:
         return "your crib" if dealer == seat else f"{self.names[dealer]}'s crib"
 
     def sorted_hand(self, seat: int) -> tuple[Card, ...]:
-        return tuple(sorted(self.game.hand(seat), key=_display_order))
+        return tuple(sorted(self.game.hand(seat), key=display_order))
 
     def game_over_panel(self, question: str = PLAY_AGAIN) -> GameOverPanel:
         outcome = self.game.outcome()
@@ -1453,29 +822,6 @@ async def _settle_all(futures: Any, on_each: Callable[[], None] | None = None) -
             on_each()
 
 
-def _over(game: Game) -> bool:
-    # A function, not an inline test, because the phase changes behind the awaits.
-    return game.phase is Phase.OVER
-
-
-def _display_order(card: Card) -> tuple[int, str]:
-    return (int(card.rank), card.suit.value)
-
-
-def _faces(cards: Sequence[Card]) -> str:
-    return " ".join(card_face(card) for card in cards)
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _duration(seconds: float) -> str:
-    if seconds >= 120:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds:.0f} seconds"
-
-
 def _checked_throw(thrown: Sequence[Card] | None, game: Game, seat: int) -> Sequence[Card]:
     """The computer's throw, or a legal stand-in if its answer is not one (a bug there
     must not stop the caller's game)."""
@@ -1488,8 +834,3 @@ def _checked_throw(thrown: Sequence[Card] | None, game: Game, seat: int) -> Sequ
         return thrown
     logger.error("the computer threw %r from %r; throwing the first cards instead", thrown, hand)
     return hand[: game.discard_count]
-
-
-def _wrong_key(key: Key, hint: str) -> str:
-    name = repr(key.char) if key.is_printable else key.name.value
-    return f"The {name} key does nothing here: {hint}."
