@@ -22,10 +22,10 @@ import random
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from door.app.account_checks import name_is_an_account
 from door.app.accounts import (
     choose_arrival,
     log_in,
-    name_is_an_account,
     offer_resume,
     offer_ssh_key,
     show_notice,

@@ -12,7 +12,7 @@ import asyncssh
 from asyncssh.encryption import get_default_encryption_algs
 from asyncssh.kex import get_default_kex_algs
 
-from door.app.accounts import (
+from door.app.account_checks import (
     GUEST_USER,
     NEW_USER,
     ssh_key_login,

@@ -9,18 +9,20 @@ from typing import Any
 
 import asyncssh
 
+from door.app.account_checks import (
+    name_is_an_account,
+    ssh_key_login,
+    ssh_needs_auth,
+    ssh_password_login,
+)
 from door.app.accounts import (
     Arrival,
     choose_arrival,
     log_in,
-    name_is_an_account,
     offer_resume,
     show_leaderboard,
     show_stats,
     sign_up,
-    ssh_key_login,
-    ssh_needs_auth,
-    ssh_password_login,
 )
 from door.storage.store import LoginPolicy, Seat
 from door.term.keys import Key
