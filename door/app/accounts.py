@@ -28,10 +28,12 @@ from door.screens.account import (
     FormView,
     draw_form,
     draw_leaderboard,
+    draw_rating_board,
     draw_stats,
     draw_title,
 )
 from door.screens.frame import draw_message, draw_status
+from door.storage.competition import CompetitionStore
 from door.storage.errors import (
     AccountLockedError,
     LoginError,
@@ -400,21 +402,25 @@ async def show_leaderboard(
     session: Session, store: Store, *, min_games: int = DEFAULT_MIN_GAMES
 ) -> None:
     """The top ten by games won; R switches to win rate (among those with ``min_games``
-    games or more), W back; any other key leaves."""
+    games or more), A to rating, W back; any other key leaves."""
     frame = session.push(Frame())
     order = "wins"
     try:
         while True:
             try:
-                entries = await store.leaderboard(
-                    "wins" if order == "wins" else "win_rate",
-                    limit=LEADERBOARD_SIZE,
-                    min_games=min_games,
-                )
+                if order == "rating":
+                    rated = await CompetitionStore(store).rating_leaderboard(LEADERBOARD_SIZE)
+                    frame.show(draw_rating_board(rated))
+                else:
+                    entries = await store.leaderboard(
+                        "wins" if order == "wins" else "win_rate",
+                        limit=LEADERBOARD_SIZE,
+                        min_games=min_games,
+                    )
+                    frame.show(draw_leaderboard(entries, order, min_games))
             except StoreError as failure:
                 await _notice(frame, session, "Leaderboard", str(failure))
                 return
-            frame.show(draw_leaderboard(entries, order, min_games))
             await session.paint()
             key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
@@ -424,6 +430,8 @@ async def show_leaderboard(
                 order = "win_rate"
             elif char == "w":
                 order = "wins"
+            elif char == "a":
+                order = "rating"
             else:
                 return
     finally:

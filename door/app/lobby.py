@@ -14,6 +14,7 @@ The screen is redrawn whenever anything in the shared ``Presence`` changes (each
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -105,6 +106,8 @@ class Lobby:
             account_keys=_account_keys(self.records, member),
         )
         self.picked: list[Member] = []
+        self._background: set[asyncio.Task[None]] = set()
+        """Ratings being written: kept so that they finish."""
 
     async def run(self) -> None:
         """Until the caller quits; raises Disconnected if the line drops."""
@@ -294,14 +297,15 @@ class Lobby:
                 # A full disk or a database that is down: the player is told, once.
                 kept.saver.on_trouble = table.announce
 
+        options = kept.options if kept is not None else choices.options
         try:
             result = await play_against_computer(
                 self.session,
-                kept.options if kept is not None else choices.options,
+                options,
                 member.name,
                 rng=rng,
                 pause=self.config.game.computer_pause_seconds,
-                on_game_over=lambda result: self.choices.count(result, "The computer"),
+                on_game_over=lambda result: self.computer_game_over(result, options),
                 on_table=on_table,
                 game=kept.game if kept is not None else None,
             )
@@ -317,6 +321,23 @@ class Lobby:
                 await kept.saver.flush()
         if result.quit:
             choices.notes.append("Game abandoned.")
+
+    def computer_game_over(self, result: GameResult, options: GameOptions) -> None:
+        """A game against the computer ended: a line for the lobby and, for a member,
+        the game rated against the computer's level (told when the store has it)."""
+        self.choices.count(result, "The computer")
+        account = self.member.account
+        if account is None or result.quit or options.players != 2:
+            return
+
+        async def rate() -> None:
+            line = await self.records.rate_against_computer(account, options.level, result.outcome)
+            if line is not None:
+                self.member.tell(line)
+
+        task = asyncio.get_running_loop().create_task(rate())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def make_table(self, options: GameOptions, names: list[str | None]) -> Table:
         accounts = [self.account_of(name) for name in names]

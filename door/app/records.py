@@ -19,6 +19,7 @@ caller's game goes on as a guest's would.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import random
 from collections.abc import Sequence
@@ -27,12 +28,14 @@ from typing import Final
 
 from door.config import Config
 from door.defence.logins import LoginGuard
+from door.storage.competition import CompetitionStore
 from door.storage.errors import StorageUnavailableError, StoreError
 from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
 from door.storage.store import Account, LoginPolicy, SavedGame, Seat, Store
 from door.table.options import COMPUTER_NAME, LEVELS, GameOptions
 from engine.game import Game, Phase
+from engine.outcome import Outcome
 from engine.record import RecordedGame
 
 logger = logging.getLogger(__name__)
@@ -115,6 +118,24 @@ class Records:
             on_action=saver.action_taken,
         )
         return KeptGame(options, game, saver)
+
+    async def rate_against_computer(
+        self, account: Account, level: str, outcome: Outcome | None
+    ) -> str | None:
+        """Rate a member's finished two-handed game against the computer (its levels have
+        fixed ratings); the line to show ("Rating 1523 (+12)."), or None when the game is
+        not rated (accounts off, no winner) or the store cannot take it now."""
+        if self.store is None or outcome is None or len(outcome.scores) != 2:
+            return None
+        try:
+            change, _ = await CompetitionStore(self.store).rate_game(
+                account.id, level, outcome, dt.datetime.now(dt.UTC)
+            )
+        except StoreError as failure:
+            if not isinstance(failure, StorageUnavailableError):
+                logger.error("could not rate %r's game: %s", account.handle, failure)
+            return None
+        return f"{change.line()}."
 
     async def saved_game(self, account: Account) -> SavedGame | None:
         """The account's unfinished game against the computer, if it can be resumed.

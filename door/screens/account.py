@@ -19,6 +19,7 @@ from typing import Final
 from door.screens import theme
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
+from door.storage.competition import RatedMember
 from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
 from door.ui.line_editor import LineEditor
@@ -232,5 +233,28 @@ def draw_leaderboard(
         )
     draw_message(canvas, message)
     other = "R best win rate" if order == "wins" else "W most wins"
-    draw_status(canvas, f"{other}  any other key: back")
+    draw_status(canvas, f"{other}  A by rating  any other key: back")
+    return canvas
+
+
+def draw_rating_board(entries: Sequence[RatedMember], message: str = "") -> Canvas:
+    """The leaderboard by rating: Glicko-2, a provisional rating (few games) marked ?."""
+    canvas = Canvas()
+    draw_title(canvas, "Leaderboard: rating")
+    left = 12
+    canvas.put(TABLE_TOP, left, f"{'#':>3}  {'Handle':<22}{'Rating':>8}{'Games':>7}", theme.LABEL)
+    if not entries:
+        canvas.put(TABLE_TOP + 2, left, "Nobody has played a rated game yet.", theme.TEXT)
+    for place, entry in enumerate(entries, start=1):
+        style = theme.TITLE if place == 1 else theme.TEXT
+        line = f"{place:>3}  {entry.handle:<22}{entry.rating!s:>8}{entry.games:>7}"
+        canvas.put(TABLE_TOP + 2 + place - 1, left, line, style)
+    canvas.put(
+        TABLE_TOP + 14,
+        left,
+        "Games against the computer are rated (2 players); ? marks a provisional rating.",
+        theme.DIM,
+    )
+    draw_message(canvas, message)
+    draw_status(canvas, "W most wins  R best win rate  any other key: back")
     return canvas

@@ -24,9 +24,11 @@ from door.app.accounts import (
     show_stats,
     sign_up,
 )
+from door.app.records import Records
 from door.storage.store import LoginPolicy, Seat
 from door.term.keys import Key
 from door.ui.session import Session
+from engine.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.games import played_game
@@ -274,3 +276,29 @@ async def test_a_caller_with_a_saved_game_is_offered_to_resume_it(
     assert "Press R to resume, A to abandon or L for later." in caller.message
     await caller.type("R")
     assert await caller.result() == "resume"
+
+
+@run_async
+async def test_games_against_the_computer_are_rated_and_the_leaderboard_shows_ratings(
+    sqlite_database: Database,
+) -> None:
+    won = Outcome(winner_side=0, scores=(121, 88))
+    lost = Outcome(winner_side=1, scores=(70, 121))
+    async with sqlite_database.store() as store:
+        ada = await store.create_account("Ada", PASSWORD)
+        bob = await store.create_account("Bob", PASSWORD)
+        records = Records(store)
+        first = await records.rate_against_computer(ada, "expert", won)
+        assert first is not None and first.startswith("Rating ") and "(+" in first
+        assert await records.rate_against_computer(bob, "easy", lost) is not None
+        # Three players share no one-against-one rating: not rated.
+        three = Outcome(winner_side=0, scores=(121, 100, 90))
+        assert await records.rate_against_computer(ada, "expert", three) is None
+        caller = Screen(show_leaderboard, store)
+        await caller.type("a")
+        assert "Leaderboard: rating" in caller.terminal.display[0]
+        rows = [row.split() for row in caller.terminal.display[5:7]]
+        assert [row[1] for row in rows] == ["Ada", "Bob"]
+        assert int(rows[0][2].rstrip("?")) > 1500 > int(rows[1][2].rstrip("?"))
+        await caller.type("q")
+        await caller.result()
