@@ -164,6 +164,11 @@ class Lobby:
             choices.options = choices.options.with_next_level()
         elif char == "g":
             choices.options = choices.options.with_next_players()
+        elif char == "m":
+            if choices.options.players == 3:
+                member.tell("Three players play single games: a match is between two sides.")
+            else:
+                choices.options = choices.options.with_next_match_length()
         elif char == "s":
             position = CHARSET_CYCLE.index(self.session.charset)
             self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
@@ -571,11 +576,13 @@ class Lobby:
         ]
         view.chat = [_chat_text(line) for line in presence.chat]
         options = choices.options
-        runs = options.runs
         view.options = (
-            f"1/2 runs: {runs}   A count: {options.counting}   G players: {options.players}"
-            f"   D level: {options.level}   S {CHARSET_NAMES[self.session.charset]}"
+            f"1/2 runs: {options.runs}  A count: {options.counting}  G players: "
+            f"{options.players}  D level: {options.level}  M {options.match_text}"
         )
+        keys = _account_keys(self.records, member)
+        charset = f"S {CHARSET_NAMES[self.session.charset]}"
+        view.account_keys = f"{keys}   {charset}" if keys else charset
         view.notice, view.notice_urgent = "", False
         if member.invitation is not None:
             challenge = member.invitation
@@ -609,8 +616,8 @@ def _account_keys(records: Records, member: Member) -> str:
     if records.store is None:
         return ""
     if member.account is None:
-        return "L Leaderboard  (a guest's games are not kept: log in to keep a record)"
-    return "R Your record   L Leaderboard  (your games are saved as you play)"
+        return "L Leaderboard  (a guest's games are not kept)"
+    return "R Your record   L Leaderboard  (saved as you play)"
 
 
 def _winner_name(table: Table) -> str:

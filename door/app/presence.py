@@ -124,7 +124,9 @@ class Challenge:
         runs = "exact runs" if self.options.runs == "exact" else "free runs"
         extra = self.options.players - len(self.seating)
         computer = f" (+{extra} computer)" if extra else ""
-        return f"{self.options.players} players{computer}, {runs}, {self.options.counting} count"
+        match = f", {self.options.match_text}" if self.options.best_of > 1 else ""
+        counting = f"{self.options.counting} count"
+        return f"{self.options.players} players{computer}, {runs}, {counting}{match}"
 
 
 @dataclass

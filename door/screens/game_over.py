@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -22,6 +23,8 @@ class GameOverPanel:
 
     outcome: Outcome
     question: str = PLAY_AGAIN
+    match_line: str = ""
+    """How the match stands after this game ("Ada leads 2–1 in games, ..."), if one is on."""
 
     @property
     def winner(self) -> int:
@@ -83,6 +86,7 @@ def draw_game_over(
     style = theme.PLAYER_STYLES[panel.winner]
     lines = [(headline(panel, names, viewer), style)]
     lines += [(text, theme.ERROR) for text in _wrapped_skunks(panel, names, viewer)]
+    lines += [(text, theme.TITLE) for text in textwrap.wrap(panel.match_line, WIDTH - 4)]
     lines.append(("", theme.TEXT))
     lines.append((panel.question, theme.BRIGHT))
     row = TOP + 2

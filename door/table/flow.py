@@ -48,6 +48,7 @@ import random
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
+from door.competition.match import Match
 from door.screens import theme
 from door.screens.cards import card_face
 from door.screens.chat import canned_reply, clean_chat
@@ -55,7 +56,7 @@ from door.screens.cut import CutForDealPanel, CutPanel
 from door.screens.game_over import PLAY_AGAIN, GameOverPanel
 from door.screens.game_screen import Panel
 from door.screens.help import default_help
-from door.screens.narration import narrate
+from door.screens.narration import narrate, side_names
 from door.screens.show import ShowPanel, show_title
 from door.table.computer import think
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
@@ -170,6 +171,10 @@ class Table:
         self.last_reply = ""
         self.seats = _make_seats(names, options.level, rng, account_ids)
         self.names = tuple(seat.name for seat in self.seats)
+        self.match: Match | None = (
+            Match(side_names(self.names, 2), options.best_of) if options.best_of > 1 else None
+        )
+        """The match under way, in game points, when the options ask for one."""
         self.solo = sum(seat.human for seat in self.seats) == 1
         """One caller against the computer: no waiting for them if they drop, and
         "play again?" at the end."""
@@ -376,19 +381,46 @@ class Table:
         while True:
             self.game = game
             await self.play_game(game)
+            outcome = game.outcome()
+            if self.match is not None and outcome is not None:
+                self.match = self.match.add(outcome)
+                self.announce(f"{self.match.line()}.", theme.TITLE)
             self.panel = self.game_over_panel()
             result = self.result_for(0 if self.solo else None)
             if self.on_game_over is not None:
                 self.on_game_over(result)
-            if not self.solo:
+            match_goes_on = self.match is not None and not self.match.decided
+            if match_goes_on and not self.solo:
+                await self.everyone_goes_on(game, f"game {self.match_game_number()} of the match")
+            elif not self.solo or not await self.decide(
+                self.seats[0], Person.play_again, _never_computer, "answer"
+            ):
                 return
-            seat = self.seats[0]
-            if not await self.decide(seat, Person.play_again, _never_computer, "answer"):
-                return
+            if self.match is not None and self.match.decided:
+                self.match = Match(side_names(self.names, game.sides), self.options.best_of)
             game = game.next_game()
             self.game = game
             self.panel = None
-            self.announce("A new game: the loser of the last one deals first.", theme.TITLE)
+            if self.match is not None and self.match.wins != (0, 0):
+                number = self.match_game_number()
+                self.announce(
+                    f"Game {number} of the match: the loser of the last one deals first.",
+                    theme.TITLE,
+                )
+            else:
+                self.announce("A new game: the loser of the last one deals first.", theme.TITLE)
+
+    def match_game_number(self) -> int:
+        assert self.match is not None
+        return sum(self.match.wins) + 1
+
+    def next_question(self) -> str:
+        """What a caller playing the computer is asked at a game's end."""
+        if self.match is not None and not self.match.decided:
+            return f"On to game {self.match_game_number()} of the match? Press y or n."
+        if self.match is not None:
+            return "A new match? Press y or n."
+        return PLAY_AGAIN
 
     async def play_game(self, game: Game) -> None:
         """Play ``game`` to its end from whatever phase it is in: a new game starts with
@@ -545,11 +577,15 @@ class Table:
             await self.everyone_goes_on(game)
         self.panel = None
 
-    async def everyone_goes_on(self, game: Game) -> None:
-        """Each caller reads the show and presses RETURN; the game goes on when all have."""
+    async def everyone_goes_on(self, game: Game, then: str = "") -> None:
+        """Each caller reads the show (or the game's end) and presses RETURN; the game
+        goes on when all have. ``then`` names what comes next, if not the game's own
+        next step."""
 
         def prompt_for(person: Person) -> str:
-            if is_over(game):
+            if then:
+                next_step = then
+            elif is_over(game):
                 next_step = "the end of the game"
             elif game.showing is None:
                 next_step = "the next hand"
@@ -699,9 +735,13 @@ class Table:
         counting = f"{self.options.counting} count"
         # The computer's level says something only where the computer plays.
         level = f" · {self.options.level}" if not all(s.human for s in self.seats) else ""
+        match = (
+            f"Game {self.match_game_number()} of {self.options.best_of} · " if self.match else ""
+        )
         self.header = (
-            f"Hand {number} · {runs} · {counting}{level}",
-            f"Hand {number} · {runs} · {counting}",
+            f"{match}Hand {number} · {runs} · {counting}{level}",
+            f"{match}Hand {number} · {runs} · {counting}",
+            f"{match}Hand {number}",
             f"Hand {number}",
         )
 
@@ -713,10 +753,11 @@ class Table:
     def sorted_hand(self, seat: int) -> tuple[Card, ...]:
         return tuple(sorted(self.game.hand(seat), key=display_order))
 
-    def game_over_panel(self, question: str = PLAY_AGAIN) -> GameOverPanel:
+    def game_over_panel(self, question: str = "") -> GameOverPanel:
         outcome = self.game.outcome()
         assert outcome is not None
-        return GameOverPanel(outcome, question)
+        match_line = f"{self.match.line()}." if self.match is not None else ""
+        return GameOverPanel(outcome, question or self.next_question(), match_line)
 
     def changed(self) -> None:
         """Something at the table changed: everyone redraws."""

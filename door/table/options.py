@@ -20,6 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final, get_args
 
+from door.competition.match import MATCH_LENGTHS
 from engine.ai import LEVELS
 from engine.game import CountingMode
 from engine.outcome import Outcome
@@ -43,6 +44,8 @@ class GameOptions:
     counting: CountingMode = "auto"
     level: str = "normal"
     players: int = 2
+    best_of: int = 1
+    """One game, or a match: the best of 3, 5 or 7, scored in game points (two sides)."""
 
     def __post_init__(self) -> None:
         for name, allowed in (("runs", RUNS), ("counting", COUNTING), ("level", LEVELS)):
@@ -51,6 +54,10 @@ class GameOptions:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         if type(self.players) is not int or self.players not in PLAYERS:
             raise ValueError(f"players must be 2, 3 or 4, not {self.players!r}")
+        if type(self.best_of) is not int or self.best_of not in MATCH_LENGTHS:
+            raise ValueError(f"a match is the best of 1, 3, 5 or 7 games, not {self.best_of!r}")
+        if self.best_of > 1 and self.players == 3:
+            raise ValueError("a match is between two sides: 2 players, or 4 in partnerships")
 
     def with_(self, **changes: Any) -> GameOptions:
         return dataclasses.replace(self, **changes)
@@ -59,7 +66,19 @@ class GameOptions:
         return self.with_(level=LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)])
 
     def with_next_players(self) -> GameOptions:
-        return self.with_(players=PLAYERS[(PLAYERS.index(self.players) + 1) % len(PLAYERS)])
+        """The next number of players; three players play single games."""
+        players = PLAYERS[(PLAYERS.index(self.players) + 1) % len(PLAYERS)]
+        return self.with_(players=players, best_of=1 if players == 3 else self.best_of)
+
+    def with_next_match_length(self) -> GameOptions:
+        """One game, best of 3, 5, 7, and round again. Raises ValueError for three
+        players (a match is between two sides)."""
+        index = MATCH_LENGTHS.index(self.best_of)
+        return self.with_(best_of=MATCH_LENGTHS[(index + 1) % len(MATCH_LENGTHS)])
+
+    @property
+    def match_text(self) -> str:
+        return "one game" if self.best_of == 1 else f"best of {self.best_of}"
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -414,8 +414,8 @@ class Person:
         self.own_hand = HandState()
         error = ""
         while True:
-            status = "y play again  n leave  c chat  ? help  ^L redraw"
-            self.show_prompt("Play again? Press y or n.", error, status)
+            status = "y play on  n leave  c chat  ? help  ^L redraw"
+            self.show_prompt(self.table.next_question(), error, status)
             key = await self.next_key(quit_key=False)
             if key.char in ("y", "Y"):
                 return True

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+
+import pytest
 
 from door.screens.game_screen import TableView, draw_table
 from door.screens.narration import describe
 from door.screens.show import ShowPanel
 from door.table.flow import Table
-from door.table.options import GameOptions
+from door.table.options import GameOptions, GameResult
 from engine.events import Discarded
 from engine.game import Phase
 from tests.test_edges import at_play
@@ -47,3 +50,45 @@ def test_the_computers_level_is_shown_only_where_the_computer_plays() -> None:
     computer.set_header(computer.game)
     assert not any("expert" in text for text in people.header)
     assert computer.header[0].endswith("· expert")
+
+
+def test_a_match_is_played_game_after_game_until_a_side_wins_it() -> None:
+    async def scenario() -> Table:
+        options = GameOptions(level="easy", best_of=3)
+        table = Table(options, [None, None], rng=random.Random(8), pause=0)
+        ended: list[GameResult] = []
+        table.on_game_over = ended.append
+        table.start()
+        for _ in range(2000):
+            if table.over:
+                break
+            await asyncio.sleep(0.01)
+        assert table.over and len(ended) in (2, 3)
+        return table
+
+    table = asyncio.run(scenario())
+    assert table.match is not None and table.match.decided
+    assert max(table.match.wins) == 2 and sum(table.match.wins) in (2, 3)
+    assert "wins the match" in table.match.line()
+
+
+def test_match_options_are_checked_and_cycle() -> None:
+    options = GameOptions()
+    lengths = []
+    for _ in range(4):
+        options = options.with_next_match_length()
+        lengths.append(options.best_of)
+    assert lengths == [3, 5, 7, 1]
+    with pytest.raises(ValueError, match="two sides"):
+        GameOptions(players=3, best_of=3)
+    with pytest.raises(ValueError, match="best of 1, 3, 5 or 7"):
+        GameOptions(best_of=2)
+    # Three players play single games; from three on to four, the match is chosen again.
+    assert GameOptions(players=2, best_of=5).with_next_players() == GameOptions(players=3)
+    assert GameOptions(players=4, best_of=5).with_next_players() == GameOptions(best_of=5)
+
+
+def test_the_header_says_which_game_of_the_match() -> None:
+    table = Table(GameOptions(best_of=5), ["Ann", None], rng=random.Random(1))
+    table.set_header(table.game)
+    assert table.header[0].startswith("Game 1 of 5 · Hand ")
