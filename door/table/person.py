@@ -414,7 +414,9 @@ class Person:
         self.own_hand = HandState()
         error = ""
         while True:
-            status = "y play on  n leave  c chat  ? help  ^L redraw"
+            match_on = self.table.match is not None and not self.table.match.decided
+            answer = "y next game" if match_on else "y play again"
+            status = f"{answer}  n leave  c chat  ? help  ^L redraw"
             self.show_prompt(self.table.next_question(), error, status)
             key = await self.next_key(quit_key=False)
             if key.char in ("y", "Y"):

@@ -115,7 +115,7 @@ def answer(status: str, play_again: bool = False) -> tuple[Key | str, ...]:
         return (Key.ENTER,)
     if "your count" in status:
         return ("0", Key.ENTER)
-    if "y play again" in status:
+    if "y play again" in status or "y next game" in status:
         return ("y" if play_again else "n",)
     raise AssertionError(f"the status line offers nothing to press: {status!r}")
 
