@@ -31,6 +31,7 @@ from door.screens.account import (
     draw_rating_board,
     draw_stats,
     draw_title,
+    rating_line,
 )
 from door.screens.frame import draw_message, draw_status
 from door.storage.competition import CompetitionStore
@@ -387,8 +388,16 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
         if stats is None:
             await _notice(frame, session, "Statistics", f"Nobody has the handle {handle}.")
             return
+        rated = ""
+        try:
+            competition = CompetitionStore(store)
+            rating = await competition.rating(stats.account.id)
+            history = await competition.rating_history(stats.account.id, limit=6)
+            rated = rating_line(rating, history)
+        except StoreError:
+            pass  # the statistics stand without the rating
         while True:
-            frame.show(draw_stats(stats))
+            frame.show(draw_stats(stats, rating_line=rated))
             await session.paint()
             if await session.read_key() == Key.CTRL_L:
                 session.redraw_all()

@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Final
 
+from door.competition.rating import Rating
 from door.screens import theme
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
-from door.storage.competition import RatedMember
+from door.storage.competition import RatedMember, RatingHistoryEntry
 from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
 from door.ui.line_editor import LineEditor
@@ -153,7 +154,7 @@ def stat_row(line: StatLine) -> str:
     )
 
 
-def draw_stats(stats: PlayerStats, message: str = "") -> Canvas:
+def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> Canvas:
     canvas = Canvas()
     account = stats.account
     since = account.created_at.strftime("%Y-%m-%d")
@@ -163,6 +164,7 @@ def draw_stats(stats: PlayerStats, message: str = "") -> Canvas:
     row = TABLE_TOP
     if not stats.modes:
         canvas.put(row + 1, 1, "No finished games yet: play one and come back!", theme.TEXT)
+        canvas.put(row + 3, 1, rating_line[: SCREEN_COLS - 2], theme.TEXT)
     shown = stats.modes[:MAX_MODE_ROWS]
     for line in shown:
         canvas.put(row, 1, stat_row(line), theme.TEXT)
@@ -187,6 +189,8 @@ def draw_stats(stats: PlayerStats, message: str = "") -> Canvas:
             f"gave away {total.muggins_given}",
             f"Double skunks: gave {total.double_skunks_given}, took {total.double_skunks_taken}",
         )
+        if rating_line:
+            details = (*details, rating_line)
         for offset, text in enumerate(details):
             canvas.put(row + offset, 1, text[: SCREEN_COLS - 2], theme.TEXT)
     draw_message(canvas, message)
@@ -258,3 +262,13 @@ def draw_rating_board(entries: Sequence[RatedMember], message: str = "") -> Canv
     draw_message(canvas, message)
     draw_status(canvas, "W most wins  R best win rate  any other key: back")
     return canvas
+
+
+def rating_line(rating: Rating, history: Sequence[RatingHistoryEntry]) -> str:
+    """``Rating 1523 (last games: +12 -7 +9)``; a newcomer's says so."""
+    if not history:
+        return f"Rating {rating} (no rated games yet: play the computer as a member)"
+    changes = " ".join(
+        f"{round(entry.after.rating - entry.before.rating):+d}" for entry in history[:6]
+    )
+    return f"Rating {rating} (newest first: {changes})"

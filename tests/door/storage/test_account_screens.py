@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import datetime as dt
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -302,3 +303,8 @@ async def test_games_against_the_computer_are_rated_and_the_leaderboard_shows_ra
         assert int(rows[0][2].rstrip("?")) > 1500 > int(rows[1][2].rstrip("?"))
         await caller.type("q")
         await caller.result()
+        record = Screen(show_stats, store, "ada")
+        await record.type()
+        assert re.search(r"Rating 1\d{3}\?? \(newest first: \+\d+\)", record.text)
+        await record.type("x")
+        await record.result()
