@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from door.defence.lookalike import skeleton
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
-from door.table.flow import Table
 from door.table.options import GameOptions
-from door.table.person import Person
 from door.term.ansi import sanitize
 
 if TYPE_CHECKING:
+    # Types only: presence lists tables and seats; it never runs or draws them.
     from door.storage.store import Account
+    from door.table.flow import Table
+    from door.table.person import Person
 
 MAX_NAME_LENGTH: Final = 20
 KEPT_CHAT_LINES: Final = 100
@@ -156,7 +157,7 @@ class PrivateChat:
             member.line.wake()
 
 
-TableFactory = Callable[[GameOptions, list[str | None]], Table]
+TableFactory = Callable[[GameOptions, list[str | None]], "Table"]
 
 
 class Presence:
