@@ -488,6 +488,18 @@ class Person:
         self.compose()
         await self.refresh()
 
+    async def overlay_key(self) -> Key:
+        """The next key for an overlay (help, a dialog) on top of the table: the table
+        under it keeps being redrawn as the game moves, and Ctrl-L repaints all."""
+        while True:
+            await self.draw()
+            key = await self.inbox.next()
+            if key is None:
+                continue
+            if key != Key.CTRL_L:
+                return key
+            self.session.redraw_all()
+
     async def help(self) -> None:
         """The help pages, over the table, until a key closes them."""
         pages = HelpOverlay.from_text(self.table.help_text)
@@ -498,14 +510,7 @@ class Person:
 
         with self.session.showing(Overlay(draw)):
             while True:
-                await self.draw()
-                key = await self.inbox.next()
-                if key is None:
-                    continue
-                if key == Key.CTRL_L:
-                    self.session.redraw_all()
-                    continue
-                turned = pages.after(key)
+                turned = pages.after(await self.overlay_key())
                 if turned is None:
                     return
                 pages = turned
@@ -526,13 +531,7 @@ class Person:
 
         with self.session.showing(Overlay(draw)):
             while True:
-                await self.draw()
-                key = await self.inbox.next()
-                if key is None:
-                    continue
-                if key == Key.CTRL_L:
-                    self.session.redraw_all()
-                    continue
+                key = await self.overlay_key()
                 answer = confirm.answer(key)
                 if answer is True:
                     raise LeftTheGame
