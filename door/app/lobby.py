@@ -183,8 +183,6 @@ class Lobby:
                 )
         elif char == "l" and self.records.store is not None:
             await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
-        elif key == Key.CTRL_L:
-            self.session.redraw_all()
         elif member.sysop and char in ("o", "h", "k", "b"):
             await self.sysop_key(char)
         else:
@@ -245,9 +243,6 @@ class Lobby:
                 key = await self.next_key(interruptible=False)
                 error = ""
                 if key is None:
-                    continue
-                if key == Key.CTRL_L:
-                    self.session.redraw_all()
                     continue
                 edit = entry.editor.feed(key)
                 if edit is Edit.CANCELLED:
@@ -445,9 +440,6 @@ class Lobby:
                 key = await self.next_key()
                 if key is None:
                     continue
-                if key == Key.CTRL_L:
-                    self.session.redraw_all()
-                    continue
                 answer = dialog.answer(key)
                 if answer is not None:
                     return answer
@@ -468,9 +460,6 @@ class Lobby:
                 key = await self.next_key()
                 error = ""
                 if key is None:
-                    continue
-                if key == Key.CTRL_L:
-                    self.session.redraw_all()
                     continue
                 edit = entry.editor.feed(key)
                 if edit is Edit.DONE:
@@ -536,8 +525,6 @@ class Lobby:
                         picked.pop()
                 elif key == Key.ESCAPE:
                     return None
-                elif key == Key.CTRL_L:
-                    self.session.redraw_all()
                 else:
                     error = "Press a number from the list, RETURN when done, Esc to cancel."
         except _Called:
@@ -554,7 +541,11 @@ class Lobby:
         if interruptible and self.called():
             raise _Called
         await self.session.paint()
-        return await self.session.next_key(timeout=REFRESH_SECONDS)
+        key = await self.session.next_key(timeout=REFRESH_SECONDS)
+        if key == Key.CTRL_L:
+            self.session.redraw_all()  # the next paint sends everything
+            return None
+        return key
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The lobby as it stands: drawn at every paint while it is on the stack."""

@@ -13,17 +13,17 @@ the screens.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from door.competition.rating import Rating
 from door.screens import theme
+from door.screens.chat import Entry
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
 from door.storage.competition import RatedMember, RatingHistoryEntry
 from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
-from door.ui.line_editor import LineEditor
 
 FORM_TOP: Final = 3
 FORM_LEFT: Final = 8
@@ -34,26 +34,16 @@ MASK: Final = "*"
 FORM_KEYS: Final = "RETURN next  BS erase  Esc back"
 
 
-@dataclass
-class FormField:
-    """A labelled field typed through the shared line editor (masked for passwords)."""
+class FormField(Entry):
+    """A labelled field of a form, typed through the shared line editor (masked for
+    passwords)."""
 
-    label: str
-    limit: int
-    secret: bool = False
-    initial: InitVar[str] = ""
-    editor: LineEditor = field(init=False)
-
-    def __post_init__(self, initial: str) -> None:
-        self.editor = LineEditor(self.limit, initial, masked=self.secret)
+    def __init__(self, label: str, limit: int, *, secret: bool = False, initial: str = "") -> None:
+        super().__init__(label, limit, masked=secret, initial=initial)
 
     @property
-    def text(self) -> str:
-        return self.editor.text
-
-    @text.setter
-    def text(self, text: str) -> None:
-        self.editor.set(text)
+    def label(self) -> str:
+        return self.prompt
 
 
 @dataclass

@@ -108,9 +108,13 @@ class Entry:
         *,
         allowed: Callable[[str], bool] | None = None,
         allowed_hint: str = "That character cannot be typed here.",
+        masked: bool = False,
+        initial: str = "",
     ) -> None:
         self.prompt = prompt
-        self.editor = LineEditor(limit, allowed=allowed, allowed_hint=allowed_hint)
+        self.editor = LineEditor(
+            limit, initial, masked=masked, allowed=allowed, allowed_hint=allowed_hint
+        )
 
     @property
     def text(self) -> str:
