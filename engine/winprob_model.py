@@ -37,6 +37,7 @@ FloatArray = npt.NDArray[np.float64]
 
 GOAL: Final = 121
 _CUT: Final = 1e-12  # probabilities below this are dropped from a distribution
+_TAIL: Final = 1e-6  # forward runs drop a distribution's tail of this much, renormalised
 
 
 def sides_for(players: int) -> int:
@@ -150,10 +151,17 @@ def solve_start_table(
 # --- one position forward ---------------------------------------------------------------
 
 
+def _tail_end(dist: FloatArray) -> int:
+    """How many leading points to keep so that at most ``_TAIL`` is dropped past them."""
+    tail = np.cumsum(dist[::-1])[::-1]  # tail[i] = mass at i or more
+    keep = np.nonzero(tail > _TAIL)[0]
+    return int(keep[-1]) + 1 if len(keep) else 1
+
+
 def _trim(dist: FloatArray) -> FloatArray:
     """The distribution without its negligible tail."""
-    keep = np.nonzero(dist > _CUT)[0]
-    result: FloatArray = dist[: int(keep[-1]) + 1] if len(keep) else dist[:1]
+    kept = dist[: _tail_end(dist)]
+    result: FloatArray = kept / kept.sum()
     return result
 
 
@@ -173,25 +181,39 @@ def chances_through(
     reach = [0] * sides
     for kind, role, dist in stages:
         if kind == "joint":
-            rows = np.nonzero(dist.sum(axis=1) > _CUT)[0]
-            cols = np.nonzero(dist.sum(axis=0) > _CUT)[0]
-            dist = dist[: rows[-1] + 1, : cols[-1] + 1]
+            dist = dist[: _tail_end(dist.sum(axis=1)), : _tail_end(dist.sum(axis=0))]
+            dist = dist / dist.sum()
             reach[0] += dist.shape[0] - 1
             reach[1] += dist.shape[1] - 1
         else:
             dist = _trim(dist)
             reach[role] += len(dist) - 1
         trimmed.append((kind, role, dist))
-    box = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
+    # A side that cannot reach the goal this deal never ends the game, so its points
+    # commute with everyone's: they are added up once and met at the end, not spread.
+    joint = any(kind == "joint" for kind, _, _ in trimmed)
+    settled = [
+        not joint and score + extra < goal for score, extra in zip(scores, reach, strict=True)
+    ]
+    region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
+    box = tuple(1 if settled[role] else size for role, size in enumerate(region))
     mass = np.zeros(box)
     mass[(0,) * sides] = 1.0
     wins = np.zeros(sides)
+    totals: list[FloatArray] = [np.ones(1) for _ in range(sides)]
     for kind, role, dist in trimmed:
         if kind == "joint":
             mass = _forward_joint(mass, dist, wins)
+        elif settled[role]:
+            totals[role] = np.convolve(totals[role], dist)
         else:
             mass = _forward_add(mass, role, dist, wins)
-    later = rotate_region(start_table, scores, box)
+    later = rotate_region(start_table, scores, region)
+    for role in range(sides):
+        if settled[role]:
+            weights = np.zeros(region[role])
+            weights[: len(totals[role])] = totals[role]
+            later = np.expand_dims(np.tensordot(later, weights, axes=([role], [0])), role)
     result: FloatArray = wins + np.tensordot(mass, later, axes=sides)
     return result
 
