@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.selfplay import PlayerFactory, RandomPlayer, Totals, run_selfplay, wilson_interval
 
-PLAYER_KINDS = ("random", "easy", "normal", "expert")
+PLAYER_KINDS = ("random", "easy", "normal", "expert", "master")
 
 
 def player_factory(kind: str) -> PlayerFactory:
