@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.selfplay import PlayerFactory, RandomPlayer, Totals, run_selfplay, wilson_interval
 
-PLAYER_KINDS = ("random", "easy", "normal", "expert")
+PLAYER_KINDS = ("random", "easy", "normal", "expert", "master")
 
 
 def player_factory(kind: str) -> PlayerFactory:
@@ -75,9 +75,21 @@ def build_parser() -> argparse.ArgumentParser:
     winprob = commands.add_parser(
         "winprob", help="each player's chance to win from the scores before a deal"
     )
-    winprob.add_argument("scores", type=int, nargs="+", metavar="SCORE", help="seat 1's, seat 2's")
+    winprob.add_argument(
+        "scores",
+        type=int,
+        nargs="+",
+        metavar="SCORE",
+        help="seat 1's, seat 2's (, seat 3's); with --players 4 the two partnerships'",
+    )
     winprob.add_argument(
         "--dealer", type=int, required=True, metavar="SEAT", help="who deals next (from 1)"
+    )
+    winprob.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        help="seats at the table (default: one per score; 4 takes two partnership scores)",
     )
     selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
     selfplay.add_argument("--games", type=int, default=1000)
@@ -147,26 +159,32 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def winprob_command(args: argparse.Namespace) -> int:
-    """Print each seat's chance to win before the deal; seats are numbered from 1."""
+    """Print each side's chance to win before the deal; seats are numbered from 1."""
     from engine.errors import CribbageError
     from engine.winprob import win_chances
 
-    if not 1 <= args.dealer <= len(args.scores):
+    players = args.players or len(args.scores)
+    if not 1 <= args.dealer <= players:
         print(
-            f"cribbage-door winprob: --dealer must be a seat from 1 to {len(args.scores)}",
+            f"cribbage-door winprob: --dealer must be a seat from 1 to {players}",
             file=sys.stderr,
         )
         return 2
     try:
-        chances = win_chances(args.scores, args.dealer - 1)
+        chances = win_chances(args.scores, args.dealer - 1, players)
     except CribbageError as error:
         print(f"cribbage-door winprob: {error}", file=sys.stderr)
         return 2
     print(f"Before the deal, seat {args.dealer} dealing:")
     width = max(len(str(score)) for score in args.scores)
-    for seat, (score, chance) in enumerate(zip(args.scores, chances, strict=True), start=1):
-        role = "dealer" if seat == args.dealer else "pone"
-        print(f"  seat {seat} ({role:<6} on {score:>{width}}): {chance:6.1%}")
+    for side, (score, chance) in enumerate(zip(args.scores, chances, strict=True)):
+        if players == 4:
+            seats = f"seats {side + 1} and {side + 3}"
+            role = "dealer" if (args.dealer - 1) % 2 == side else "pone"
+            print(f"  {seats} ({role:<6} on {score:>{width}}): {chance:6.1%}")
+        else:
+            role = "dealer" if side + 1 == args.dealer else "pone"
+            print(f"  seat {side + 1} ({role:<6} on {score:>{width}}): {chance:6.1%}")
     return 0
 
 

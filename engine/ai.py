@@ -15,6 +15,13 @@ Three levels:
     search over the cards the opponent may hold. Near 121 both choices
     maximise the chance to win instead of expected points.
 
+``master``
+    The expert's search and tables, playing to win the game rather than for points:
+    with two players every discard is valued by the chance to win it gives (the hand's
+    and the crib's distributions run through the board position, plus what the kept
+    cards are measured to peg), and the play is searched for the chance to win from
+    the middle of the game on. With three or four players it plays as the expert.
+
 Both choices are pure functions of their arguments and the ``rng`` given;
 ``ComputerPlayer`` adapts them to ``engine.selfplay.Player`` for a ``Game``.
 
@@ -31,7 +38,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -47,18 +54,21 @@ from engine.ai_discard import (
 )
 from engine.ai_pegging import PIPS, PegSearch, linear_utility, peg_points, unseen_ranks
 from engine.ai_position import GOAL, Position, shipped_position
-from engine.ai_tables import RANK_TABLE, AiTables, FloatArray, load_tables
+from engine.ai_tables import RANK_TABLE, AiTables, DealDistributions, FloatArray, load_tables
 from engine.cards import FULL_DECK, Card, Rank
 from engine.checks import card_list, is_whole_number
 from engine.errors import IllegalActionError
 from engine.scoring import RUNS_RULES, score_peg, score_show
+from engine.winprob_tables import load_win_tables
 
 if TYPE_CHECKING:
     from engine.game import Game
 
-LEVELS: Final = ("easy", "normal", "expert")
+LEVELS: Final = ("easy", "normal", "expert", "master")
 # From this score on (either side) choices weigh the chance to win, not points.
 ENDGAME_FROM: Final = 81
+# The master weighs the chance to win in the play from this score on (either side).
+MASTER_PLAY_FROM: Final = 61
 # An opponent's crib costs less with three players: it feeds one of two rivals.
 _OPPONENT_CRIB_SHARE: Final = {2: 1.0, 3: 0.5, 4: 1.0}
 
@@ -116,6 +126,8 @@ def choose_discard(
         crude = np.array([_crude_crib(thrown) for _, thrown in options])
         best = int(np.argmax(values + 1e-3 * (crude if ours else -crude)))
         return options[best][1]
+    if level == "master" and players == 2:
+        return options[_master_discard(options, unseen, values, ours, my_score, opp_score)][1]
     return options[_expert_discard(options, unseen, values, ours, players, my_score, opp_score)][1]
 
 
@@ -157,6 +169,60 @@ def _expert_discard(
         # Points only break ties between equal chances (a sure win or loss).
         values = chances + 1e-7 * values
     return int(np.argmax(values))
+
+
+def _master_discard(
+    options: Sequence[tuple[tuple[Card, ...], tuple[Card, ...]]],
+    unseen: Unseen,
+    hand_ev: FloatArray,
+    ours: bool,
+    my_score: int,
+    opp_score: int,
+) -> int:
+    """Index of the option with the best chance to win (see ``discard_values``)."""
+    chances, points = discard_values(options, unseen, hand_ev, ours, my_score, opp_score)
+    return int(np.argmax(chances + 1e-7 * points))
+
+
+def discard_values(
+    options: Sequence[tuple[tuple[Card, ...], tuple[Card, ...]]],
+    unseen: Unseen,
+    hand_ev: FloatArray,
+    ours: bool,
+    my_score: int,
+    opp_score: int,
+) -> tuple[FloatArray, FloatArray]:
+    """For each two-player (kept, thrown) option: the chance to win and the expected
+    points (hand, plus or minus the crib, plus what the kept cards peg above the
+    other player). The chance runs the hand's and the crib's distributions through the
+    board position; the kept cards' pegging moves it by the value of a point there."""
+    tables = load_tables()
+    weight = tables.throw_weight["pone" if ours else "dealer"]
+    crib_ev = crib_values_pair([thrown for _, thrown in options], unseen, weight)
+    win_tables = load_win_tables()
+    peg = np.array(
+        [
+            win_tables.keep_pegging(tuple(sorted(int(card.rank) for card in kept)), ours)
+            for kept, _ in options
+        ]
+    )
+    points = hand_ev + (1.0 if ours else -1.0) * crib_ev + peg
+    position = master_position()
+    my_score, opp_score = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
+    chances = _discard_chances(options, unseen, weight, ours, my_score, opp_score, tables, position)
+    up = position.win_chance(min(my_score + 1, GOAL), opp_score, ours)
+    down = position.win_chance(max(my_score - 1, 0), opp_score, ours)
+    point_value = (up - down) / (2 if my_score else 1)
+    return chances + point_value * (peg - peg.mean()), points
+
+
+@cache
+def master_position() -> Position:
+    """The board position from the win-probability tables' two-player distributions."""
+    win_tables = load_win_tables()
+    model = win_tables.models[2]
+    hands = win_tables.hands[2]
+    return Position(DealDistributions(model.pegging, hands[1], hands[0], win_tables.crib[2]))
 
 
 def _discard_chances(
@@ -238,6 +304,49 @@ def choose_play(
             legal,
             key=lambda card: (peg_points(seq + (int(card.rank),), count + card.pips, exact), card),
         )
+    endgame_from = MASTER_PLAY_FROM if level == "master" else ENDGAME_FROM
+    values = play_values(
+        hand,
+        count_cards,
+        played=played,
+        starter=starter,
+        runs=runs,
+        my_score=my_score,
+        opp_score=opp_score,
+        opp_cards_left=opp_cards_left,
+        dealer=dealer,
+        opp_said_go=opp_said_go,
+        discards=discards,
+        kept=kept,
+        opp_min_pips=opp_min_pips,
+        chance=max(my_score, opp_score) >= endgame_from,
+    )
+    # Equal values: keep the higher card back (low cards play late in a count).
+    best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
+    return next(card for card in legal if int(card.rank) == best_rank)
+
+
+def play_values(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    *,
+    played: Sequence[Card],
+    starter: Card | None,
+    runs: str,
+    my_score: int,
+    opp_score: int,
+    opp_cards_left: int,
+    dealer: bool,
+    opp_said_go: bool,
+    discards: Sequence[Card],
+    kept: Sequence[Card] | None,
+    opp_min_pips: int,
+    chance: bool,
+) -> dict[int, float]:
+    """The expert's search value of each rank in ``hand`` that fits on the count (the
+    arguments as for ``choose_play``): with ``chance`` the chance to win, otherwise the
+    points we peg less those the opponent pegs over the next few cards."""
+    seq = tuple(int(card.rank) for card in count_cards)
     seen = {*hand, *played, *count_cards, *discards}
     if starter is not None:
         seen.add(starter)
@@ -246,13 +355,19 @@ def choose_play(
     # comes from, so what their go ruled out leaves the pool.
     unseen = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
     opp_cards = max(0, min(opp_cards_left, sum(unseen)))
-    search = _pegging_search(exact, my_score, opp_score, dealer, kept, starter, discards)
+    search = _pegging_search(
+        runs == "exact",
+        my_score,
+        opp_score,
+        dealer,
+        kept,
+        starter,
+        discards,
+        0 if chance else GOAL + 1,
+    )
     mine = tuple(sorted(int(card.rank) for card in hand))
     depth = _search_depth(mine, opp_cards)
-    values = search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
-    # Equal values: keep the higher card back (low cards play late in a count).
-    best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
-    return next(card for card in legal if int(card.rank) == best_rank)
+    return search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
 
 
 def _search_depth(mine: tuple[int, ...], opp_cards: int) -> int:
@@ -268,8 +383,9 @@ def _pegging_search(
     kept: Sequence[Card] | None,
     starter: Card | None,
     discards: Sequence[Card],
+    endgame_from: int = ENDGAME_FROM,
 ) -> PegSearch:
-    if max(my_score, opp_score) < ENDGAME_FROM:
+    if max(my_score, opp_score) < endgame_from:
         return PegSearch(exact, linear_utility)
     my_score, opp_score = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
     known = kept is not None and len(kept) == 4 and starter is not None

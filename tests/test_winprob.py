@@ -40,7 +40,7 @@ def test_a_player_on_121_has_won() -> None:
 @pytest.mark.parametrize(
     ("scores", "dealer", "message"),
     [
-        ((1, 2, 3), 0, "2 players so far"),
+        ((1, 2, 3, 4), 0, "not 4 scores for 4 players"),
         ((-1, 0), 0, "from 0 to 121"),
         ((0, 122), 0, "from 0 to 121"),
         ((121, 121), 0, "only one"),
@@ -78,3 +78,62 @@ def test_the_command_refuses_a_dealer_who_is_not_a_seat() -> None:
     result = run_cli("91", "100", "--dealer", "3")
     assert result.returncode == 2
     assert result.stderr.strip() == "cribbage-door winprob: --dealer must be a seat from 1 to 2"
+
+
+@pytest.mark.parametrize(
+    ("scores", "dealer", "players"),
+    [((0, 0, 0), 0, 3), ((90, 110, 60), 2, 3), ((0, 0), 3, 4), ((100, 80), 1, 4)],
+)
+def test_three_and_four_players_chances_sum_to_one(
+    scores: tuple[int, ...], dealer: int, players: int
+) -> None:
+    chances = win_chances(scores, dealer, players)
+    assert len(chances) == len(scores)
+    assert sum(chances) == pytest.approx(1.0)
+    assert all(0 < chance < 1 for chance in chances)
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2])
+def test_three_players_a_point_more_never_hurts(dealer: int) -> None:
+    for scores in [(0, 0, 0), (100, 90, 110), (60, 61, 62), (119, 0, 118)]:
+        now = win_chances(scores, dealer)
+        for side in range(3):
+            if scores[side] < 120:
+                more = list(scores)
+                more[side] += 1
+                better = win_chances(more, dealer)
+                assert better[side] >= now[side] - 1e-4
+                assert all(better[o] <= now[o] + 1e-4 for o in range(3) if o != side)
+
+
+def test_three_players_at_the_start_the_dealer_leads_and_seats_rotate() -> None:
+    dealer, left, right = win_chances((0, 0, 0), 0)
+    assert dealer > left > right  # the crib, then the first count of the show
+    assert win_chances((0, 0, 0), 1) == pytest.approx((right, dealer, left), abs=1e-4)
+
+
+def test_four_players_are_two_sides_and_the_dealers_partner_shares_the_crib() -> None:
+    by_seat = [win_chances((50, 70), dealer, 4) for dealer in range(4)]
+    assert by_seat[0] == by_seat[2] and by_seat[1] == by_seat[3]
+    first = win_chances((0, 0), 0, 4)
+    assert 0.52 < first[0] < 0.62  # the first crib's edge, a little more than two players'
+
+
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        (("30", "50", "40", "--dealer", "3"), ["seat 1 (pone", "seat 3 (dealer on 40)"]),
+        (("80", "90", "--players", "4", "--dealer", "4"), ["seats 2 and 4 (dealer on 90)"]),
+    ],
+)
+def test_the_command_prints_three_and_four_player_chances(
+    args: tuple[str, ...], lines: list[str]
+) -> None:
+    result = run_cli(*args)
+    assert result.returncode == 0, result.stderr
+    for line in lines:
+        assert line in result.stdout
+    percents = [
+        float(line.rsplit(" ", 1)[1].rstrip("%")) for line in result.stdout.splitlines()[1:]
+    ]
+    assert sum(percents) == pytest.approx(100.0, abs=0.2)

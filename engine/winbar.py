@@ -1,0 +1,208 @@
+"""Each side's chance to win at any moment of a game: the win bar.
+
+``win_bar(game, seat)`` sees what ``seat`` may see (its own cards, the starter once cut,
+the cards played, how many each player holds, and its own crib cards if given);
+``win_bar(game)`` is the spectator's, who sees every hand (watch mode and replays).
+
+What is still to come in this deal is laid out as stages in counting order (the rest
+of the play, each hand, the crib) with the known hands' exact points or the
+distribution of what they may score, and run forward from the scores
+(``engine.winprob_model.chances_through``); the next deals come from the start-of-deal
+table. A few milliseconds, so it can follow every play and count.
+
+>>> from engine.game import Game
+>>> import random
+>>> game = Game(2, rng=random.Random(5), dealer=0)
+>>> bar = win_bar(game)
+>>> round(sum(bar), 9), bar[0] > bar[1]
+(1.0, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.ai_discard import Unseen, crib_distributions_pair, hand_distributions
+from engine.cards import FULL_DECK, Card
+from engine.checks import card_list
+from engine.errors import IllegalActionError
+from engine.game import Game, Phase
+from engine.scoring import score_show
+from engine.winprob import role_sides, win_chances
+from engine.winprob_model import FloatArray, Stage, chances_through
+from engine.winprob_tables import load_win_tables
+
+SHOW_POINTS = 30
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (or a spectator, ``seat`` None) knows of the hand in play."""
+
+    seat: int | None
+    thrown: tuple[Card, ...]
+    seen: frozenset[Card]
+
+
+def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
+    """The cards ``seat`` has seen; a spectator sees all. Raises IllegalActionError for
+    a seat that does not exist or thrown cards that are not in the crib."""
+    thrown = tuple(card_list(list(thrown), "the thrown cards"))
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
+        raise IllegalActionError(f"There is no seat {seat!r}.")
+    if any(card not in game.crib for card in thrown):
+        raise IllegalActionError("the thrown cards must be in the crib")
+    played = {play.card for play in game.plays}
+    if seat is None:
+        seen = {card for s in range(game.players) for card in game.hand(s)}
+        seen |= played | set(game.crib)
+    else:
+        seen = set(game.hand(seat)) | played | set(thrown)
+    if game.starter is not None:
+        seen.add(game.starter)
+    return View(seat, thrown, frozenset(seen))
+
+
+def win_bar(
+    game: Game, seat: int | None = None, *, thrown: Sequence[Card] = ()
+) -> tuple[float, ...]:
+    """Each side's chance to win now, in side order (a partnership is one side).
+
+    ``seat`` is whose view it is (None: a spectator who sees every hand); ``thrown``
+    the cards that seat threw to the crib, if it remembers them. Raises
+    IllegalActionError for a seat that does not exist.
+    """
+    sides = game.sides
+    if game.phase is Phase.OVER:
+        outcome = game.outcome()
+        winner = outcome.winner_side if outcome is not None else 0
+        return tuple(1.0 if side == winner else 0.0 for side in range(sides))
+    if game.phase is Phase.CUT_FOR_DEAL:
+        return tuple(1.0 / sides for _ in range(sides))
+    if game.phase is Phase.DEAL:
+        return win_chances(game.scores, game.dealer, game.players)
+    view = view_of(game, seat, thrown)
+    return chances_with(game, hand_stages(game, view))
+
+
+def chances_with(game: Game, stages: Sequence[Stage]) -> tuple[float, ...]:
+    """Each side's chance when the rest of this deal is ``stages`` (by role)."""
+    order = role_sides(game.players, game.dealer)
+    by_role = [game.scores[side] for side in order]
+    chances = chances_through(by_role, stages, load_win_tables().start[game.players])
+    result = [0.0] * game.sides
+    for role, side in enumerate(order):
+        result[side] = float(chances[role])
+    total = sum(result)
+    return tuple(chance / total for chance in result)
+
+
+def seat_role(game: Game, seat: int) -> int:
+    return (seat - game.dealer) % game.players
+
+
+def side_role(game: Game, seat: int) -> int:
+    return seat_role(game, seat) % game.sides
+
+
+def pegging_stages(game: Game) -> list[Stage]:
+    """The play still to come, as stages: all of it before the cut, the rest by the
+    cards each side holds during it, none in the show."""
+    tables = load_win_tables()
+    if game.phase in (Phase.DISCARD, Phase.CUT):
+        return tables.deal_stages(game.players)[: 1 if game.sides == 2 else 3]
+    if game.phase is not Phase.PLAY:
+        return []
+    left = [0] * game.sides
+    for seat in range(game.players):
+        left[side_role(game, seat)] += len(game.hand(seat))
+    return tables.rest_stages(game.players, tuple(left))
+
+
+def hand_stages(game: Game, view: View) -> list[Stage]:
+    """The rest of this deal as stages: the play to come, then each show not yet counted."""
+    stages = pegging_stages(game)
+    order = [(role, False) for role in (*range(1, game.players), 0)] + [(0, True)]
+    done = len(game.shows) if game.phase is Phase.SHOW else 0
+    for role, is_crib in order[done:]:
+        seat = (game.dealer + role) % game.players
+        dist = crib_distribution(game, view) if is_crib else hand_distribution(game, view, seat)
+        stages.append(("add", role % game.sides, dist))
+    return stages
+
+
+def _point(points: int) -> FloatArray:
+    dist = np.zeros(SHOW_POINTS)
+    dist[points] = 1.0
+    return dist
+
+
+def _pool(view: View) -> list[Card]:
+    return [card for card in FULL_DECK if card not in view.seen]
+
+
+def _over_starters(cards: Sequence[Card], view: View, crib: bool) -> FloatArray:
+    dist = np.zeros(SHOW_POINTS)
+    for starter in _pool(view):
+        dist[score_show(cards, starter, crib=crib).total] += 1.0
+    result: FloatArray = dist / dist.sum()
+    return result
+
+
+def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
+    """What ``seat``'s hand may score, as ``view`` sees it."""
+    tables = load_win_tables()
+    kept = game.kept(seat)
+    if view.seat is None or view.seat == seat:
+        known = list(kept)
+    else:
+        known = [play.card for play in game.plays if play.seat == seat]
+    starter = game.starter
+    if len(known) == 4 and kept:
+        if starter is not None:
+            return _point(score_show(known, starter).total)
+        if view.seat == seat:
+            mine: FloatArray = hand_distributions([tuple(known)], Unseen.excluding(list(view.seen)))
+            first: FloatArray = mine[0]
+            return first
+        return _over_starters(known, view, crib=False)
+    missing = 4 - len(known)
+    if starter is not None and game.phase is not Phase.DISCARD and missing <= 2:
+        dist = np.zeros(SHOW_POINTS)
+        for extra in itertools.combinations(_pool(view), missing):
+            dist[score_show([*known, *extra], starter).total] += 1.0
+        result: FloatArray = dist / dist.sum()
+        return result
+    average: FloatArray = tables.hands[game.players][seat_role(game, seat)]
+    return average
+
+
+def crib_distribution(game: Game, view: View) -> FloatArray:
+    """What the crib may score, as ``view`` sees it."""
+    from engine.ai import _crib_given_starter
+    from engine.ai_tables import load_tables
+
+    tables = load_win_tables()
+    crib = game.crib
+    complete = game.phase not in (Phase.DISCARD,) and len(crib) == 4
+    if view.seat is None and complete:
+        if game.starter is not None:
+            return _point(score_show(crib, game.starter, crib=True).total)
+        return _over_starters(crib, view, crib=True)
+    if game.players == 2 and len(view.thrown) == 2 and view.seat is not None and complete:
+        role = "pone" if view.seat == game.dealer else "dealer"
+        weight = load_tables().throw_weight[role]
+        if game.starter is not None:
+            others = tuple(card for card in view.seen if card not in view.thrown)
+            others = tuple(card for card in others if card is not game.starter)
+            return _crib_given_starter(view.thrown, game.starter, others, weight)
+        unseen = Unseen.excluding(list(view.seen))
+        pair: FloatArray = crib_distributions_pair([view.thrown], unseen, weight)
+        row: FloatArray = pair[0]
+        return row
+    average: FloatArray = tables.crib[game.players]
+    return average

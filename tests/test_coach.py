@@ -1,0 +1,111 @@
+"""engine.coach: known-best choices are named, costs are against them, reviews sort."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.ai import ComputerPlayer
+from engine.cards import Card, parse_cards
+from engine.coach import analyse_claim, analyse_discard, analyse_play, review_game
+from engine.errors import IllegalActionError
+from engine.game import Game, Phase
+from engine.record import RecordedGame
+from engine.selfplay import RandomPlayer, _next_action
+from tests.stacked import StackedRandom
+
+
+def dealt(order: str, players: int = 2, counting: str = "auto") -> Game:
+    game = Game(players, rng=StackedRandom(order), dealer=0, counting=counting)  # type: ignore[arg-type]
+    game.deal()
+    return game
+
+
+FOUR_FIVES = "KH QD 9C 8S 7H 4D 5H 5D 5S 5C 2H 9D 6C"
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_coach_names_the_obvious_discard(seat: int) -> None:
+    game = dealt(FOUR_FIVES if seat == 1 else "5H 5D 5S 5C 2H 9D KH QD 9C 8S 7H 4D 6C")
+    bad = parse_cards("5H 5D")
+    analysis = analyse_discard(game, seat, bad)
+    assert {str(card) for card in analysis.best.cards} == {"2H", "9D"}
+    assert analysis.best.label.startswith("keep 5H 5D 5S 5C")
+    assert analysis.chosen.cards == tuple(bad)
+    assert analysis.points_cost > 5
+    assert analysis.chance_cost > 0
+    assert len(analysis.options) == 15
+    good = analyse_discard(game, seat, parse_cards("2H 9D"))
+    assert good.is_best and good.chance_cost == 0 and good.points_cost == 0
+    assert "the best choice" in good.describe()
+    assert "cost" in analysis.describe() and "2H 9D" in analysis.describe()
+
+
+def test_the_crib_counts_by_who_deals() -> None:
+    # 5 5 thrown: worth keeping away from the other's crib, welcome in one's own.
+    order = "5H 5D JC QS 2H 9C KH QD 8C 7S 4H 3D 6C"
+    as_dealer = analyse_discard(dealt(order), 0, parse_cards("5H 5D"))
+    pone_order = "KH QD 8C 7S 4H 3D 5H 5D JC QS 2H 9C 6C"
+    as_pone = analyse_discard(dealt(pone_order), 1, parse_cards("5H 5D"))
+    assert as_dealer.chosen.points > as_pone.chosen.points + 5
+
+
+def test_thirty_one_is_the_obvious_play() -> None:
+    game = dealt("TH QC 4D 2C 3C 8H KD AS 6C 7D QH JS 5S")
+    game.discard(0, parse_cards("3C 8H"))
+    game.discard(1, parse_cards("QH JS"))
+    game.cut(1)
+    for seat, card in ((1, "KD"), (0, "TH"), (1, "AS")):
+        game.play(seat, Card.parse(card))
+    assert game.turn == 0 and game.count == 21
+    analysis = analyse_play(game, 0, Card.parse("2C"), thrown=parse_cards("3C 8H"))
+    assert analysis.best.cards == (Card.parse("QC"),)
+    assert analysis.best_for_points.cards == (Card.parse("QC"),)
+    assert analysis.points_cost > 1.5
+    assert {option.label for option in analysis.options} == {"play QC", "play 4D", "play 2C"}
+    assert analyse_play(game, 0, Card.parse("QC")).is_best
+
+
+def test_a_short_claim_costs_what_it_misses() -> None:
+    game = dealt(FOUR_FIVES, counting="manual")
+    game.discard(0, parse_cards("7H 4D"))
+    game.discard(1, parse_cards("2H 9D"))
+    game.cut(1)
+    while game.phase is Phase.PLAY:
+        assert game.turn is not None
+        game.play(game.turn, game.playable(game.turn)[0])
+    assert game.showing == (1, False)
+    # 5 5 5 5 with 6C: four fifteens (8), double pair royal (12) = 20.
+    analysis = analyse_claim(game, 12)
+    assert analysis.best.claim == 20
+    assert analysis.points_cost == pytest.approx(16)  # 8 missed, and 8 to the other player
+    assert analysis.chance_cost > 0
+    assert analyse_claim(game, 20).is_best
+    over = analyse_claim(game, 24)  # an over-claim scores nothing: all 20 go to muggins
+    assert over.points_cost == pytest.approx(40)
+
+
+def test_analyses_refuse_the_wrong_moment() -> None:
+    game = dealt(FOUR_FIVES)
+    with pytest.raises(IllegalActionError):
+        analyse_play(game, 1, Card.parse("5H"))
+    with pytest.raises(IllegalActionError):
+        analyse_discard(game, 1, parse_cards("KH QD"))  # not in the pone's hand
+    with pytest.raises(IllegalActionError):
+        analyse_claim(game, 3)
+
+
+def test_a_review_finds_the_random_players_mistakes_worst_first() -> None:
+    game = RecordedGame(2, seed=5, dealer=0)
+    seats = [RandomPlayer(random.Random(1)), ComputerPlayer("master", random.Random(2))]
+    while game.phase is not Phase.OVER:
+        _next_action(game, seats)
+    mistakes = review_game(game.recording, limit=8)
+    assert len(mistakes) == 8
+    costs = [(m.analysis.chance_cost, m.analysis.points_cost) for m in mistakes]
+    assert costs == sorted(costs, key=lambda c: (-c[0], -c[1]))
+    assert all(not m.analysis.is_best for m in mistakes)
+    assert sum(m.analysis.seat == 0 for m in mistakes) >= 6  # the random player's
+    only_master = review_game(game.recording, seats=[1])
+    assert all(m.analysis.seat == 1 for m in only_master)

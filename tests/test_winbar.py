@@ -1,0 +1,84 @@
+"""engine.winbar: the chance to win at every moment of real games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.ai import ComputerPlayer
+from engine.cards import parse_cards
+from engine.errors import IllegalActionError
+from engine.game import Game, Phase
+from engine.selfplay import _next_action
+from engine.winbar import win_bar
+from engine.winprob import win_chances
+from tests.stacked import StackedRandom
+
+
+def play_through(players: int, seed: int):  # type: ignore[no-untyped-def]
+    """Each state of a whole game between normal players, after every action."""
+    game = Game(players, rng=random.Random(seed), dealer=0)
+    seats = [ComputerPlayer("normal", random.Random(seed + seat)) for seat in range(players)]
+    while game.phase is not Phase.OVER:
+        _next_action(game, seats)
+        yield game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_moment_of_a_game_gives_chances_that_sum_to_one(players: int) -> None:
+    seen_phases = set()
+    for game in play_through(players, seed=players):
+        views = [None, *range(players)]
+        for seat in views:
+            bar = win_bar(game, seat)
+            assert len(bar) == game.sides
+            assert sum(bar) == pytest.approx(1.0)
+            assert all(0.0 <= chance <= 1.0 for chance in bar)
+        seen_phases.add(game.phase)
+    assert {Phase.DISCARD, Phase.PLAY, Phase.SHOW, Phase.OVER} <= seen_phases
+    assert max(win_bar(game)) == 1.0  # the game is over: the winner's chance is 1
+
+
+def test_before_a_deal_the_bar_is_the_table() -> None:
+    game = Game(2, rng=random.Random(3), dealer=1)
+    game.scores = [91, 100]
+    assert win_bar(game, 0) == pytest.approx(win_chances((91, 100), dealer=1))
+
+
+def stacked_deal(scores: list[int]) -> Game:
+    """Dealer (seat 0) holds little; the pone keeps 5 5 5 J, 15 points with the 6C cut."""
+    rng = StackedRandom("KH QD 9C 8S 7H 4D 5H 5D 5S JC 2H 3D 6C")
+    game = Game(2, rng=rng, dealer=0)
+    game.deal()
+    game.scores = scores
+    game.discard(0, parse_cards("7H 4D"))
+    game.discard(1, parse_cards("2H 3D"))
+    return game
+
+
+def test_a_seat_that_sees_a_winning_hand_knows_it_wins() -> None:
+    game = stacked_deal([100, 110])
+    game.cut(1)
+    # The pone counts first and its 15 take it from 110 to 121: only 21 pegged by the
+    # dealer could stop it. The pone and the spectator know; the dealer does not.
+    assert win_bar(game)[1] > 0.99
+    assert win_bar(game, 1)[1] > 0.99
+    assert win_bar(game, 0)[1] < 0.95
+
+
+def test_a_seat_rates_its_own_big_hand_above_the_table() -> None:
+    game = stacked_deal([60, 60])
+    table = win_chances((60, 60), dealer=0)
+    assert win_bar(game, 1)[1] > table[1] + 0.03
+    # The dealer does not see it, only its own poor hand (K Q 9 8): below the table.
+    dealer_view = win_bar(game, 0)
+    assert table[0] - 0.3 < dealer_view[0] < table[0] - 0.03
+    assert dealer_view[1] < win_bar(game, 1)[1]
+
+
+def test_a_seat_that_does_not_exist_is_refused() -> None:
+    game = Game(2, rng=random.Random(1), dealer=0)
+    game.deal()
+    with pytest.raises(IllegalActionError):
+        win_bar(game, 2)
