@@ -9,6 +9,7 @@ view has no ``viewer`` and shows no hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from door.screens.board import draw_board, draw_board_foot
@@ -23,6 +24,7 @@ from door.screens.narration import side_names
 from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
 from door.screens.show import ShowPanel, draw_show
 from door.screens.theme import CALLER_SEAT
+from door.screens.win_bar import draw_win_bar
 from door.term.canvas import Canvas
 from engine.game import Game, Phase
 
@@ -47,6 +49,8 @@ class TableView:
     entry: Entry | None = None
     panel: Panel | None = None
     overlay: Overlay | None = None
+    win_chances: tuple[float, ...] | None = None
+    """Each side's chance to win, when this person's win bar is on."""
     viewer: int | None = CALLER_SEAT
     """The seat whose hand this view shows, or None for a watcher."""
 
@@ -91,6 +95,8 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
             )
         draw_hand(canvas, view.hand)
         draw_log(canvas, view.log)
+        if view.win_chances is not None:
+            draw_win_bar(canvas, _bar_names(sides, game, viewer), view.win_chances)
         if isinstance(panel, GameOverPanel):
             draw_game_over(canvas, panel, sides, _side_of(game, viewer))
     cursor = None
@@ -109,3 +115,9 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
 
 def _side_of(game: Game, seat: int | None) -> int | None:
     return None if seat is None else game.side_of(seat)
+
+
+def _bar_names(sides: Sequence[str], game: Game, viewer: int | None) -> list[str]:
+    """The win bar's names: the viewer's own side is "You"."""
+    own = None if viewer is None else game.side_of(viewer)
+    return ["You" if side == own else name for side, name in enumerate(sides)]

@@ -410,6 +410,20 @@ class Table:
             else:
                 self.announce("A new game: the loser of the last one deals first.", theme.TITLE)
 
+    def win_bar_agreed(self) -> bool:
+        """Every caller seated at the table asked for the win bar."""
+        return all(person.wants_win_bar for person in self.players_present())
+
+    def win_bar_allowed(self, person: Person) -> bool:
+        """Whether ``person`` may see the win bar now. Against the computer, always. A
+        watcher's bar knows every hand, so between callers watchers get none (it could
+        be passed on in the chat); players, once they have all asked for it."""
+        if self.solo:
+            return True
+        if person.seat is None:
+            return sum(seat.human for seat in self.seats) <= 1
+        return self.win_bar_agreed()
+
     def match_game_number(self) -> int:
         assert self.match is not None
         return sum(self.match.wins) + 1
@@ -434,6 +448,8 @@ class Table:
                 self.cut_for_deal(game)
             elif phase is Phase.DEAL:
                 await self.before_deal(game)
+                for person in self.people():
+                    person.thrown = ()
                 self.log(game.deal())
                 self.panel = None
             elif phase is Phase.DISCARD:

@@ -49,6 +49,7 @@ from door.ui.session import Drawn, Overlay, Session
 from engine.cards import Card
 from engine.errors import CribbageError
 from engine.game import parse_claim
+from engine.winbar import win_bar
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +89,12 @@ class Person:
         """What a key pressed while waiting did not do, until the next key."""
         self.finishing = False
         self.left = False
+        self.wants_win_bar = table.solo or seat is None
+        """Whether this person asked for the win bar (w): on against the computer and for
+        watchers; between callers it shows once every caller at the table has asked."""
+        self.thrown: tuple[Card, ...] = ()
+        """The cards this person threw to the crib this hand: their win bar knows them."""
+        self._win_bar: tuple[object, tuple[float, ...]] | None = None
 
     @property
     def index(self) -> int | None:
@@ -292,6 +299,7 @@ class Person:
             error = ""
             picked = picker.feed(key)
             if picked is Pick.CHOSEN:
+                self.thrown = tuple(picker.chosen)
                 return picker.chosen
             if picked is Pick.REFUSED:
                 error = picker.refusal
@@ -466,8 +474,53 @@ class Person:
                 await self.nested(self.chat())
             elif quit_key and (key == Key.CTRL_C or (typing is None and key.char in ("q", "Q"))):
                 await self.nested(self.confirm_quit())
+            elif typing is None and key.char in ("w", "W"):
+                self.toggle_win_bar()
             else:
                 return key
+
+    def toggle_win_bar(self) -> None:
+        """``w``: the win bar on or off; between callers, a request until all agree."""
+        self.wants_win_bar = not self.wants_win_bar
+        table = self.table
+        if table.solo or self.seat is None:
+            self.idle_error = ""
+            table.changed()
+            return
+        if not self.wants_win_bar:
+            table.tell(f"{self.name} turned the win bar off.")
+        elif table.win_bar_agreed():
+            table.tell("Everyone asked for the win bar: here it is.")
+        else:
+            table.tell(f"{self.name} asks for the win bar: it shows when every player presses w.")
+
+    def win_chances(self) -> tuple[float, ...] | None:
+        """Each side's chance to win as this person may know it, when the bar is on;
+        worked out again only when the game has moved."""
+        table, game = self.table, self.table.game
+        if not self.wants_win_bar or not table.win_bar_allowed(self):
+            return None
+        moment = (
+            id(game),
+            game.phase,
+            game.hand_number,
+            len(game.plays),
+            len(game.shows),
+            tuple(game.scores),
+            game.starter,
+            len(game.crib),
+            self.thrown,
+        )
+        if self._win_bar is None or self._win_bar[0] != moment:
+            seat = self.seat.index if self.seat is not None else None
+            thrown = tuple(card for card in self.thrown if card in game.crib)
+            try:
+                chances = win_bar(game, seat, thrown=thrown)
+            except CribbageError:
+                logger.exception("no win bar for %s", self.name)
+                return None
+            self._win_bar = (moment, chances)
+        return self._win_bar[1]
 
     def interrupted(self) -> bool:
         if self.finishing:
@@ -590,6 +643,7 @@ class Person:
             view.hand = HandState(table.sorted_hand(self.seat.index))
         else:
             view.hand = HandState()
+        view.win_chances = self.win_chances()
         if self.running is None and not self.finishing:
             # Waiting, not answering: the table's news, or whom the game waits for.
             watching = self.seat is None or table.people_deciding()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import datetime as dt
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 

@@ -1,0 +1,64 @@
+"""The win bar at the table: on against the computer, w turns it off and on; between
+callers it shows only once every player has asked for it, and never to their watchers."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from door.table.flow import Table
+from door.table.options import GameOptions
+from door.term.keys import Key
+from door.ui.session import Session
+from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.fake_terminal import FakeTerminal
+from tests.door.table.test_table import KNOWN_SHOW, press, start, until_status
+from tests.stacked import StackedRandom
+
+RULE_ROW = 16
+
+
+def bar_of(terminal: KeyboardTerminal) -> str:
+    return terminal.display[RULE_ROW]
+
+
+@run_async
+async def test_against_the_computer_the_bar_shows_and_w_turns_it_off_and_on() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, StackedRandom(*KNOWN_SHOW))
+    await until_status(terminal, task, "RETURN mark")
+    line = bar_of(terminal)
+    assert "Win: You " in line and line.rstrip("─ ").endswith("% Computer")
+    percents = [int(p) for p in re.findall(r"(\d+)%", line)]
+    assert len(percents) == 2 and 98 <= sum(percents) <= 101
+    await press(terminal, task, "w")
+    assert "Win:" not in bar_of(terminal)
+    await press(terminal, task, "W")
+    assert "Win: You" in bar_of(terminal)
+    # The bar follows the game: a discard changes what the caller knows.
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)
+    assert "Win: You" in bar_of(terminal)
+    task.cancel()
+
+
+def test_between_callers_the_bar_waits_for_every_player_and_hides_from_watchers() -> None:
+    table = Table(GameOptions(), ["Ann", "Bob"], rng=random.Random(2))
+    ann = table.sit(0, Session(FakeTerminal()))
+    bob = table.sit(1, Session(FakeTerminal()))
+    watcher = table.watch("Sysop", Session(FakeTerminal()))
+    assert ann.win_chances() is None and bob.win_chances() is None
+    ann.toggle_win_bar()
+    assert ann.win_chances() is None  # Bob has not asked
+    bob.toggle_win_bar()
+    ann_bar = ann.win_chances()
+    assert ann_bar is not None and abs(sum(ann_bar) - 1) < 1e-9
+    assert watcher.win_chances() is None
+    bob.toggle_win_bar()
+    assert ann.win_chances() is None
+
+
+def test_a_watcher_of_a_game_against_the_computer_sees_the_bar() -> None:
+    table = Table(GameOptions(), ["Ann", None], rng=random.Random(2))
+    table.sit(0, Session(FakeTerminal()))
+    watcher = table.watch("Sysop", Session(FakeTerminal()))
+    assert watcher.win_chances() is not None
