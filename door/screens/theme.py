@@ -45,3 +45,5 @@ ART: Final = Style(Color.CYAN, bold=True)
 HEADING: Final = BRIGHT
 ENTRY: Final = BRIGHT
 """Text the caller is typing."""
+COACH: Final = Style(Color.GREEN, bold=True)
+"""The coach's lines in the log."""

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from door.screens import theme
 from door.screens.cards import card_face
@@ -20,6 +20,7 @@ from door.screens.game_screen import Entry, Panel, TableView, draw_table
 from door.screens.help import HelpOverlay, draw_help
 from door.screens.play_area import HandState
 from door.screens.show import show_title
+from door.table.computer import think
 from door.table.options import GameResult
 from door.table.seats import (
     EVERYWHERE,
@@ -47,11 +48,16 @@ from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Overlay, Session
 from engine.cards import Card
+from engine.coach import Analysis, analyse_claim, analyse_discard, analyse_play, review_game
 from engine.errors import CribbageError
 from engine.game import parse_claim
+from engine.record import RecordedGame
 from engine.winbar import win_bar
 
 logger = logging.getLogger(__name__)
+
+REVIEW_LENGTH: Final = 3
+"""How many of a coached game's costliest choices its review names."""
 
 if TYPE_CHECKING:
     from door.table.flow import Table
@@ -95,6 +101,9 @@ class Person:
         self.thrown: tuple[Card, ...] = ()
         """The cards this person threw to the crib this hand: their win bar knows them."""
         self._win_bar: tuple[object, tuple[float, ...]] | None = None
+        self.coached = False
+        """The coach (h) weighs each of this person's choices against the best one."""
+        self._coaching: set[asyncio.Task[None]] = set()
 
     @property
     def index(self) -> int | None:
@@ -300,6 +309,7 @@ class Person:
             picked = picker.feed(key)
             if picked is Pick.CHOSEN:
                 self.thrown = tuple(picker.chosen)
+                self.coach(analyse_discard, self.seat.index, tuple(picker.chosen))
                 return picker.chosen
             if picked is Pick.REFUSED:
                 error = picker.refusal
@@ -368,6 +378,7 @@ class Person:
             error = ""
             picked = picker.feed(key)
             if picked is Pick.CHOSEN:
+                self.coach(analyse_play, self.seat.index, picker.chosen[0], thrown=self.thrown)
                 return picker.chosen[0]
             if picked is Pick.REFUSED:
                 error = picker.refusal
@@ -397,7 +408,9 @@ class Person:
             edit = entry.editor.feed(key)
             if edit is Edit.DONE:
                 try:
-                    return parse_claim(entry.text)
+                    claim = parse_claim(entry.text)
+                    self.coach(analyse_claim, claim, thrown=self.thrown)
+                    return claim
                 except CribbageError as refusal:
                     error = str(refusal)
                     entry.editor.clear()
@@ -418,6 +431,7 @@ class Person:
 
     async def play_again(self) -> bool:
         self.forget_typeahead()
+        self.review()
         self.own_panel = self.table.game_over_panel()
         self.own_hand = HandState()
         error = ""
@@ -476,6 +490,8 @@ class Person:
                 await self.nested(self.confirm_quit())
             elif typing is None and key.char in ("w", "W"):
                 self.toggle_win_bar()
+            elif typing is None and key.char in ("h", "H") and self.seat is not None:
+                self.toggle_coach()
             else:
                 return key
 
@@ -493,6 +509,64 @@ class Person:
             table.tell("Everyone asked for the win bar: here it is.")
         else:
             table.tell(f"{self.name} asks for the win bar: it shows when every player presses w.")
+
+    def toggle_coach(self) -> None:
+        """``h``: the coach on or off. Only against the computer: a coach at a table of
+        callers would play for one of them."""
+        if not self.table.solo:
+            self.log("The coach works in games against the computer.", theme.DIM)
+            return
+        self.coached = not self.coached
+        if self.coached:
+            self.log("Coach on: each choice is weighed against the best one (h: off).", theme.COACH)
+        else:
+            self.log("Coach off.", theme.COACH)
+
+    def coach(self, analyse: Callable[..., Analysis], *args: object, **kwargs: object) -> None:
+        """Weigh the choice just made on a snapshot of the game before it, off the event
+        loop; the coach's line joins this person's log when it is ready."""
+        if not self.coached:
+            return
+        before = self.table.game.snapshot()
+
+        async def weigh() -> None:
+            try:
+                analysis = await think(analyse, before, *args, **kwargs)
+            except CribbageError:
+                logger.exception("the coach could not weigh %s's choice", self.name)
+                return
+            self.log(f"Coach: {analysis.describe()}", theme.COACH)
+
+        task = asyncio.get_running_loop().create_task(weigh())
+        self._coaching.add(task)
+        task.add_done_callback(self._coaching.discard)
+
+    def review(self) -> None:
+        """At a coached game's end: its three costliest choices, worst first (a game the
+        door records; a guest's is not)."""
+        game = self.table.game
+        if not self.coached or self.seat is None or not isinstance(game, RecordedGame):
+            return
+        recording, seat = game.recording, self.seat.index
+
+        async def look_back() -> None:
+            try:
+                mistakes = await think(review_game, recording, [seat], REVIEW_LENGTH)
+            except CribbageError:
+                logger.exception("the coach could not review %s's game", self.name)
+                return
+            if not mistakes:
+                self.log(
+                    "Coach's review: no choice of yours cost anything. Well played!", theme.COACH
+                )
+                return
+            self.log("Coach's review, the costliest choices first:", theme.COACH)
+            for mistake in mistakes:
+                self.log(f"Hand {mistake.hand}: {mistake.analysis.describe()}", theme.COACH)
+
+        task = asyncio.get_running_loop().create_task(look_back())
+        self._coaching.add(task)
+        task.add_done_callback(self._coaching.discard)
 
     def win_chances(self) -> tuple[float, ...] | None:
         """Each side's chance to win as this person may know it, when the bar is on;

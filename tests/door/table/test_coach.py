@@ -1,0 +1,45 @@
+"""The coach at the table: h turns it on; each choice is then weighed in the log."""
+
+from __future__ import annotations
+
+import asyncio
+
+from door.term.keys import Key
+from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.table.test_table import KNOWN_SHOW, log_text, press, start, until_status
+from tests.stacked import StackedRandom
+
+
+async def until_logged(terminal: KeyboardTerminal, words: str) -> str:
+    for _ in range(300):
+        text = log_text(terminal)
+        if words in text:
+            return text
+        await asyncio.sleep(0.02)
+        terminal.press(Key.CTRL_L)  # a key the table answers with a redraw only
+    raise AssertionError(f"{words!r} never in the log: {log_text(terminal)!r}")
+
+
+@run_async
+async def test_the_coach_weighs_the_discard_and_the_play() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, StackedRandom(*KNOWN_SHOW))
+    await until_status(terminal, task, "RETURN mark")
+    assert "Coach" not in log_text(terminal)
+    await press(terminal, task, "h")
+    assert "Coach on" in log_text(terminal)
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)
+    text = await until_logged(terminal, "Coach: Throwing")
+    assert "Chance to win" in text or "% to win; best:" in text
+    task.cancel()
+
+
+@run_async
+async def test_without_the_coach_nothing_is_weighed() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, StackedRandom(*KNOWN_SHOW))
+    await until_status(terminal, task, "RETURN mark")
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)
+    await asyncio.sleep(0.3)
+    assert "Coach" not in log_text(terminal)
+    task.cancel()
