@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
@@ -57,6 +58,14 @@ from engine.winbar import win_bar
 logger = logging.getLogger(__name__)
 
 REVIEW_LENGTH: Final = 3
+_CARD_TEXT: Final = re.compile(r"\b[A2-9TJQK][SHDC]\b")
+
+
+def with_faces(text: str) -> str:
+    """The engine's card notation ("5H") as the screen shows cards ("5♥")."""
+    return _CARD_TEXT.sub(lambda match: card_face(Card.parse(match.group(0))), text)
+
+
 """How many of a coached game's costliest choices its review names."""
 
 if TYPE_CHECKING:
@@ -535,7 +544,7 @@ class Person:
             except CribbageError:
                 logger.exception("the coach could not weigh %s's choice", self.name)
                 return
-            self.log(f"Coach: {analysis.describe()}", theme.COACH)
+            self.log(f"Coach: {with_faces(analysis.describe())}", theme.COACH)
 
         task = asyncio.get_running_loop().create_task(weigh())
         self._coaching.add(task)
@@ -562,7 +571,8 @@ class Person:
                 return
             self.log("Coach's review, the costliest choices first:", theme.COACH)
             for mistake in mistakes:
-                self.log(f"Hand {mistake.hand}: {mistake.analysis.describe()}", theme.COACH)
+                line = f"Hand {mistake.hand}: {mistake.analysis.describe()}"
+                self.log(with_faces(line), theme.COACH)
 
         task = asyncio.get_running_loop().create_task(look_back())
         self._coaching.add(task)

@@ -43,3 +43,12 @@ async def test_without_the_coach_nothing_is_weighed() -> None:
     await asyncio.sleep(0.3)
     assert "Coach" not in log_text(terminal)
     task.cancel()
+
+
+def test_the_coach_speaks_of_cards_as_the_screen_shows_them() -> None:
+    from door.table.person import with_faces
+
+    assert with_faces("best: keep AC 6D TS 9C, throw KD JD (48.2%).") == (
+        "best: keep A♣ 6♦ 10♠ 9♣, throw K♦ J♦ (48.2%)."
+    )
+    assert with_faces("Hand 3: AS") == "Hand 3: A♠"  # "3:" is no card
