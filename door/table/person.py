@@ -61,6 +61,19 @@ REVIEW_LENGTH: Final = 3
 _CARD_TEXT: Final = re.compile(r"\b[A2-9TJQK][SHDC]\b")
 
 
+def coach_line(analysis: Analysis) -> str:
+    """The coach's words on one choice; a cost that rounds to nothing is no cost."""
+    shown = f"{analysis.points_cost:.1f} {analysis.chance_cost * 100:.1f}"
+    if shown == "0.0 0.0":  # what describe() would say it cost
+        return analysis.describe() if analysis.is_best else _as_good(analysis)
+    return analysis.describe()
+
+
+def _as_good(analysis: Analysis) -> str:
+    best = analysis.describe().split(" cost ")[0]
+    return f"{best}: as good as the best. Chance to win {analysis.chosen.chance:.1%}."
+
+
 def with_faces(text: str) -> str:
     """The engine's card notation ("5H") as the screen shows cards ("5♥")."""
     return _CARD_TEXT.sub(lambda match: card_face(Card.parse(match.group(0))), text)
@@ -544,7 +557,7 @@ class Person:
             except CribbageError:
                 logger.exception("the coach could not weigh %s's choice", self.name)
                 return
-            self.log(f"Coach: {with_faces(analysis.describe())}", theme.COACH)
+            self.log(f"Coach: {with_faces(coach_line(analysis))}", theme.COACH)
 
         task = asyncio.get_running_loop().create_task(weigh())
         self._coaching.add(task)

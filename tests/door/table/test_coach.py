@@ -52,3 +52,15 @@ def test_the_coach_speaks_of_cards_as_the_screen_shows_them() -> None:
         "best: keep A♣ 6♦ 10♠ 9♣, throw K♦ J♦ (48.2%)."
     )
     assert with_faces("Hand 3: AS") == "Hand 3: A♠"  # "3:" is no card
+
+
+def test_a_cost_that_rounds_to_nothing_is_called_as_good_as_the_best() -> None:
+    from door.table.person import coach_line
+    from engine.coach import Analysis, Choice
+
+    chosen, best = Choice("play 3D", 1.0, 0.0004), Choice("play 7C", 1.0, 0.0008)
+    line = coach_line(Analysis("play", 0, chosen, (best, chosen)))
+    assert line.startswith("Playing 3D: as good as the best.") and "cost" not in line
+    costly = Choice("play 3D", 0.0, 0.40)
+    line = coach_line(Analysis("play", 0, costly, (Choice("play 7C", 1.0, 0.45), costly)))
+    assert "cost 1.0 points and 5.0% to win; best: play 7C" in line
