@@ -51,10 +51,11 @@ def paginate(text: str, width: int = TEXT_WIDTH, lines: int = TEXT_LINES) -> lis
 class HelpOverlay:
     pages: tuple[tuple[str, ...], ...]
     page: int = 0
+    title: str = "Help"
 
     @classmethod
-    def from_text(cls, text: str) -> HelpOverlay:
-        return cls(tuple(tuple(page) for page in paginate(text)))
+    def from_text(cls, text: str, title: str = "Help") -> HelpOverlay:
+        return cls(tuple(tuple(page) for page in paginate(text)), title=title)
 
     def turned(self, by: int) -> HelpOverlay:
         return HelpOverlay(self.pages, max(0, min(len(self.pages) - 1, self.page + by)))
@@ -87,7 +88,7 @@ _PAGE_BACK: Final = (Key.PGUP, Key.UP, Key.LEFT)
 
 def draw_help(canvas: Canvas, overlay: HelpOverlay) -> None:
     canvas.clear(TOP, LEFT, HEIGHT, WIDTH, theme.OVERLAY)
-    title = f"Help: page {overlay.page + 1} of {len(overlay.pages)}"
+    title = f"{overlay.title}: page {overlay.page + 1} of {len(overlay.pages)}"
     canvas.box(
         TOP,
         LEFT,

@@ -57,7 +57,7 @@ from engine.winbar import win_bar
 
 logger = logging.getLogger(__name__)
 
-REVIEW_LENGTH: Final = 3
+REVIEW_LENGTH: Final = 8
 _CARD_TEXT: Final = re.compile(r"\b[A2-9TJQK][SHDC]\b")
 
 
@@ -124,6 +124,8 @@ class Person:
         """The cards this person threw to the crib this hand: their win bar knows them."""
         self._win_bar: tuple[object, tuple[float, ...]] | None = None
         self.coached = False
+        self.review_text = ""
+        """The coach's review of the game just ended, shown with r."""
         """The coach (h) weighs each of this person's choices against the best one."""
         self._coaching: set[asyncio.Task[None]] = set()
 
@@ -460,11 +462,16 @@ class Person:
         while True:
             match_on = self.table.match is not None and not self.table.match.decided
             answer = "y next game" if match_on else "y play again"
-            status = f"{answer}  n leave  c chat  ? help  ^L redraw"
+            review = "  r review" if self.review_text else ""
+            status = f"{answer}  n leave{review}  c chat  ? help  ^L redraw"
             self.show_prompt(self.table.next_question(), error, status)
             key = await self.next_key(quit_key=False)
             if key.char in ("y", "Y"):
+                self.review_text = ""
                 return True
+            if key.char in ("r", "R") and self.review_text:
+                await self.nested(self.pages(self.review_text, "Coach's review"))
+                continue
             if key.char in ("n", "N", "q", "Q") or key == Key.ESCAPE:
                 return False
             error = wrong_key(key, "press y to play again or n to leave")
@@ -578,14 +585,19 @@ class Person:
                 logger.exception("the coach could not review %s's game", self.name)
                 return
             if not mistakes:
-                self.log(
-                    "Coach's review: no choice of yours cost anything. Well played!", theme.COACH
-                )
+                self.log("Coach's review: none of your choices cost anything.", theme.COACH)
                 return
-            self.log("Coach's review, the costliest choices first:", theme.COACH)
-            for mistake in mistakes:
-                line = f"Hand {mistake.hand}: {mistake.analysis.describe()}"
-                self.log(with_faces(line), theme.COACH)
+            lines = [
+                with_faces(f"{number}. Hand {mistake.hand}: {coach_line(mistake.analysis)}")
+                for number, mistake in enumerate(mistakes, start=1)
+            ]
+            self.review_text = "\n".join(["Your costliest choices, worst first:", "", *lines])
+            if "n leave" in self.view.status and "r review" not in self.view.status:
+                # The question is up already: its key line now offers the review.
+                self.view.status = self.view.status.replace("n leave", "n leave  r review")
+            count = f"{len(mistakes)} choice{'s' if len(mistakes) > 1 else ''}"
+            self.log(f"Coach's review: {count} cost you something; r shows them.", theme.COACH)
+            self.table.changed()
 
         task = asyncio.get_running_loop().create_task(look_back())
         self._coaching.add(task)
@@ -652,7 +664,11 @@ class Person:
 
     async def help(self) -> None:
         """The help pages, over the table, until a key closes them."""
-        pages = HelpOverlay.from_text(self.table.help_text)
+        await self.pages(self.table.help_text)
+
+    async def pages(self, text: str, title: str = "Help") -> None:
+        """Pages of text (help, the coach's review) over the table until a key closes them."""
+        pages = HelpOverlay.from_text(text, title)
 
         def draw(canvas: Canvas) -> None:
             draw_help(canvas, pages)

@@ -64,3 +64,40 @@ def test_a_cost_that_rounds_to_nothing_is_called_as_good_as_the_best() -> None:
     costly = Choice("play 3D", 0.0, 0.40)
     line = coach_line(Analysis("play", 0, costly, (Choice("play 7C", 1.0, 0.45), costly)))
     assert "cost 1.0 points and 5.0% to win; best: play 7C" in line
+
+
+@run_async
+async def test_a_coached_recorded_game_ends_with_a_review_of_its_costliest_choices() -> None:
+    from door.table.flow import play_against_computer
+    from door.table.options import GameOptions
+    from door.ui.session import Session
+    from engine.record import RecordedGame
+    from tests.door.caller import play_through
+
+    terminal = KeyboardTerminal()
+    game = RecordedGame(2, seed=11)
+    task = asyncio.ensure_future(
+        play_against_computer(
+            Session(terminal),
+            GameOptions(level="easy"),
+            "Ada",
+            rng=StackedRandom(),
+            pause=0,
+            game=game,
+        )
+    )
+    await until_status(terminal, task, "blank line: deal")
+    await press(terminal, task, Key.F1, Key.ESCAPE)  # nothing typed: h is a key, not chat
+    await play_through(terminal, task, stop=lambda t: "RETURN mark" in t.status)
+    await press(terminal, task, "h")
+    await play_through(terminal, task, stop=lambda t: "y play again" in t.status)
+    for _ in range(300):  # the review is worked out off the event loop
+        if "r review" in terminal.status:
+            break
+        await asyncio.sleep(0.02)
+        await press(terminal, task, Key.CTRL_L)
+    assert "r review" in terminal.status
+    await press(terminal, task, "r")
+    assert terminal.shows("Coach's review: page 1 of")
+    assert terminal.shows("1. Hand ")
+    task.cancel()
