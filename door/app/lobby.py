@@ -155,6 +155,8 @@ class Lobby:
             self.presence.withdraw(member.challenge)
         elif char == "v":
             await self.watch()
+        elif char == "t":
+            await self.watch_computer()
         elif char in ("1", "2"):
             choices.options = choices.options.with_(runs="free" if char == "1" else "exact")
         elif char == "a":
@@ -396,6 +398,25 @@ class Lobby:
         table = chosen[0].table
         person = table.watch(self.member.name, self.session)
         await self.attend(person, f"watching {table.title}", table)
+
+    async def watch_computer(self) -> None:
+        """The computer plays itself at the caller's chosen options, with the win bar,
+        as long as someone watches; + and - set its speed. Others may watch too."""
+        options = self.choices.options
+        table = Table(
+            options,
+            [None] * options.players,
+            rng=random.Random(self.rng.getrandbits(64)),
+            pause=max(self.config.game.computer_pause_seconds, 0.8),
+        )
+        person = table.watch(self.member.name, self.session)
+        self.presence.add_table(table)
+        table.start()
+        try:
+            await self.attend(person, "watching the computer play itself", table)
+        finally:
+            table.close()
+            self.presence.remove_table(table)
 
     # --- the sysop's keys --------------------------------------------------------------
 

@@ -161,7 +161,7 @@ def _draw_chat(canvas: Canvas, chat: Sequence[ChatText]) -> None:
 def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
     canvas.fill(KEYS_TOP - 1, 0, SCREEN_COLS, "─", theme.DIM)
     rows = [
-        "P Play the computer   W Challenge   V Watch a game   C Chat   ? Help   Q Quit",
+        "P Play the computer  T It plays itself  W Challenge  V Watch  C Chat  ? Help  Q Quit",
         view.options,
     ]
     if view.account_keys:

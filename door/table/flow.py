@@ -46,7 +46,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any
+from typing import Any, Final
 
 from door.competition.match import Match
 from door.screens import theme
@@ -84,6 +84,11 @@ from engine.events import CutForDeal, Event, ShowScored
 from engine.game import Game, Phase
 
 logger = logging.getLogger(__name__)
+
+EXHIBITION_PAUSES: Final = (0.0, 0.2, 0.5, 0.8, 1.5, 3.0)
+"""The speeds a watcher of the computer playing itself steps through, in seconds a move."""
+EXHIBITION_BREAK: Final = 4
+"""Pauses between two games of the computer against itself."""
 
 
 async def play_against_computer(
@@ -175,6 +180,8 @@ class Table:
             Match(side_names(self.names, 2), options.best_of) if options.best_of > 1 else None
         )
         """The match under way, in game points, when the options ask for one."""
+        self.exhibition = not any(seat.human for seat in self.seats)
+        """The computer plays itself, for whoever watches."""
         self.solo = sum(seat.human for seat in self.seats) == 1
         """One caller against the computer: no waiting for them if they drop, and
         "play again?" at the end."""
@@ -333,7 +340,18 @@ class Table:
     def _remove_watcher(self, person: Person) -> None:
         if person in self.watchers:
             self.watchers.remove(person)
+        if self.exhibition and not self.watchers:
+            self.abandoned = True
+            self.close()  # the computer does not play itself to an empty room
         self.changed()
+
+    def change_speed(self, faster: bool) -> str:
+        """``+`` and ``-`` while the computer plays itself: the pause after each move."""
+        steps = EXHIBITION_PAUSES
+        nearest = min(range(len(steps)), key=lambda index: abs(steps[index] - self.pause_seconds))
+        index = max(0, nearest - 1) if faster else min(len(steps) - 1, nearest + 1)
+        self.pause_seconds = steps[index]
+        return f"Speed: {self.pause_seconds:g} seconds a move (+ faster, - slower)."
 
     def _end_if_nobody_plays(self) -> None:
         if not any(seat.human and not seat.left for seat in self.seats):
@@ -390,7 +408,10 @@ class Table:
             if self.on_game_over is not None:
                 self.on_game_over(result)
             match_goes_on = self.match is not None and not self.match.decided
-            if match_goes_on and not self.solo:
+            if self.exhibition:
+                # The computer plays itself for as long as someone watches.
+                await asyncio.sleep(EXHIBITION_BREAK * max(self.pause_seconds, 0.5))
+            elif match_goes_on and not self.solo:
                 await self.everyone_goes_on(game, f"game {self.match_game_number()} of the match")
             elif not self.solo or not await self.decide(
                 self.seats[0], Person.play_again, _never_computer, "answer"

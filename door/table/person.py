@@ -25,6 +25,7 @@ from door.table.computer import think
 from door.table.options import GameResult
 from door.table.seats import (
     EVERYWHERE,
+    EXHIBITION_STATUS,
     GO_ON_KEYS,
     WAITING_STATUS,
     WATCHER_STYLE,
@@ -190,6 +191,10 @@ class Person:
                 key = await self.next_key(quit_key=True)
                 if self.seat is None and key == Key.ESCAPE:
                     raise LeftTheGame
+                if self.table.exhibition and key.char in ("+", "-", "="):
+                    self.idle_error = ""
+                    self.table.tell(self.table.change_speed(faster=key.char != "-"))
+                    continue
                 self.idle_error = wrong_key(key, "wait, or press c to chat")
         finally:
             self.idle_error = ""
@@ -763,7 +768,7 @@ class Person:
             view.message = self.idle_error or (table.waiting_text() if watching else table.message)
             view.error = bool(self.idle_error)
             if self.seat is None:
-                view.status = WATCHING_STATUS
+                view.status = EXHIBITION_STATUS if table.exhibition else WATCHING_STATUS
             else:
                 view.status = WAITING_STATUS if watching else table.status
 

@@ -34,6 +34,7 @@ EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
 """The keys that work at every step, ending each status line."""
 WAITING_STATUS: Final = f"Waiting  {EVERYWHERE}"
 WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
+EXHIBITION_STATUS: Final = "Watching  + faster  - slower  w win bar  c chat  ? help  q stop"
 
 Result = TypeVar("Result")
 
