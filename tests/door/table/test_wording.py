@@ -7,11 +7,12 @@ import random
 
 import pytest
 
+from door.competition.match import Match
 from door.screens.game_screen import TableView, draw_table
 from door.screens.narration import describe
 from door.screens.show import ShowPanel
 from door.table.flow import Table
-from door.table.options import GameOptions, GameResult
+from door.table.options import GameOptions
 from engine.events import Discarded
 from engine.game import Phase
 from tests.test_edges import at_play
@@ -53,23 +54,25 @@ def test_the_computers_level_is_shown_only_where_the_computer_plays() -> None:
 
 
 def test_a_match_is_played_game_after_game_until_a_side_wins_it() -> None:
-    async def scenario() -> Table:
+    async def scenario() -> list[Match]:
         options = GameOptions(level="easy", best_of=3)
+        # The computer against itself, so the games play out with nobody to answer.
         table = Table(options, [None, None], rng=random.Random(8), pause=0)
-        ended: list[GameResult] = []
-        table.on_game_over = ended.append
+        standings: list[Match] = []
+        table.on_game_over = lambda result: standings.append(table.match)  # type: ignore[arg-type]
         table.start()
-        for _ in range(2000):
-            if table.over:
+        for _ in range(4000):
+            if standings and standings[-1].decided:
                 break
-            await asyncio.sleep(0.01)
-        assert table.over and len(ended) in (2, 3)
-        return table
+            await asyncio.sleep(0.005)
+        table.close()
+        return standings
 
-    table = asyncio.run(scenario())
-    assert table.match is not None and table.match.decided
-    assert max(table.match.wins) == 2 and sum(table.match.wins) in (2, 3)
-    assert "wins the match" in table.match.line()
+    standings = asyncio.run(scenario())
+    assert standings and standings[-1].decided and len(standings) in (2, 3)
+    assert [sum(match.wins) for match in standings] == list(range(1, len(standings) + 1))
+    assert max(standings[-1].wins) == 2
+    assert "wins the match" in standings[-1].line()
 
 
 def test_match_options_are_checked_and_cycle() -> None:
