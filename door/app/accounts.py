@@ -53,6 +53,8 @@ from door.storage.rules import (
 from door.storage.store import Account, SavedGame, Store
 from door.term.canvas import Canvas
 from door.term.keys import Key
+from door.ui.confirm import STATUS as CONFIRM_STATUS
+from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Frame, Session
 
@@ -462,6 +464,7 @@ async def show_notice(session: Session, title: str, text: str) -> None:
 async def yes_or_no(session: Session, title: str, question: str) -> bool:
     """Ask ``question`` (wrapped, mid-screen); True for Y, False for N or Esc."""
     frame = session.push(Frame())
+    confirm = Confirm(question)
     message = ""
     try:
         while True:
@@ -471,19 +474,14 @@ async def yes_or_no(session: Session, title: str, question: str) -> bool:
             for row, line in enumerate(lines, start=8):
                 canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, theme.TEXT)
             draw_message(canvas, message, error=bool(message))
-            draw_status(canvas, "Y yes  N no")
+            draw_status(canvas, CONFIRM_STATUS)
             frame.show(canvas)
             await session.paint()
             key = await session.read_key()
-            char = key.char.lower() if key.is_printable else ""
-            if char == "y":
-                return True
-            if char == "n" or key == Key.ESCAPE:
-                return False
-            if key == Key.CTRL_L:
-                session.redraw_all()
-            else:
-                message = "Press Y for yes or N for no."
+            answer = confirm.answer(key)
+            if answer is not None:
+                return answer
+            message = confirm.not_an_answer(key)
     finally:
         session.pop(frame)
 
