@@ -122,3 +122,19 @@ def test_three_and_four_player_discards_are_weighed_too(players: int) -> None:
         assert analysis.best.chance == max(option.chance for option in analysis.options)
         assert analysis.chance_cost == analysis.best.chance - analysis.chosen.chance
         assert all(0 < option.chance < 1 for option in analysis.options)
+
+
+def test_a_mistake_reads_as_one_line() -> None:
+    game = RecordedGame(2, seed=9, dealer=0)
+    game.deal()
+    hand = game.hand(1)
+    analysis = analyse_discard(game, 1, hand[:2])
+    best = {str(card) for card in analysis.best.cards}
+    worst = analysis.options[-1]
+    game.discard(0, game.hand(0)[:2])
+    game.discard(1, worst.cards)
+    mistakes = review_game(game.recording, seats=[1])
+    assert len(mistakes) == 1
+    line = mistakes[0].describe(["Ada", "Bob"])
+    assert line.startswith("Hand 1, Bob: Throwing ")
+    assert all(card in line for card in best)
