@@ -20,7 +20,8 @@ Three levels:
     with two players every discard is valued by the chance to win it gives (the hand's
     and the crib's distributions run through the board position, plus what the kept
     cards are measured to peg), and the play is searched for the chance to win from
-    the middle of the game on. With three or four players it plays as the expert.
+    the middle of the game on, the last five cards to the end. With three or four
+    players it discards as the expert.
 
 Both choices are pure functions of their arguments and the ``rng`` given;
 ``ComputerPlayer`` adapts them to ``engine.selfplay.Player`` for a ``Game``.
@@ -320,6 +321,7 @@ def choose_play(
         kept=kept,
         opp_min_pips=opp_min_pips,
         chance=max(my_score, opp_score) >= endgame_from,
+        deep=level == "master",
     )
     # Equal values: keep the higher card back (low cards play late in a count).
     best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
@@ -342,10 +344,12 @@ def play_values(
     kept: Sequence[Card] | None,
     opp_min_pips: int,
     chance: bool,
+    deep: bool = False,
 ) -> dict[int, float]:
     """The expert's search value of each rank in ``hand`` that fits on the count (the
     arguments as for ``choose_play``): with ``chance`` the chance to win, otherwise the
-    points we peg less those the opponent pegs over the next few cards."""
+    points we peg less those the opponent pegs over the next few cards. ``deep`` searches
+    the last five cards to the end (the master's depth)."""
     seq = tuple(int(card.rank) for card in count_cards)
     seen = {*hand, *played, *count_cards, *discards}
     if starter is not None:
@@ -366,13 +370,14 @@ def play_values(
         0 if chance else GOAL + 1,
     )
     mine = tuple(sorted(int(card.rank) for card in hand))
-    depth = _search_depth(mine, opp_cards)
+    depth = _search_depth(mine, opp_cards, deep)
     return search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
 
 
-def _search_depth(mine: tuple[int, ...], opp_cards: int) -> int:
-    """Plies to look ahead: four (us, them, us, them), six for the last three cards."""
-    return 6 if len(mine) + opp_cards <= 3 else 4
+def _search_depth(mine: tuple[int, ...], opp_cards: int, deep: bool = False) -> int:
+    """Plies to look ahead: four (us, them, us, them), six for the last three cards
+    (the last five, searched to the end, when ``deep``)."""
+    return 6 if len(mine) + opp_cards <= (5 if deep else 3) else 4
 
 
 def _pegging_search(

@@ -334,6 +334,12 @@ class Mistake:
     hand: int
     analysis: Analysis
 
+    def describe(self, names: Sequence[str] | None = None) -> str:
+        """One line for a review screen: ``Hand 3, Ada: Playing 5S cost ...``."""
+        seat = self.analysis.seat
+        who = names[seat] if names is not None and seat < len(names) else f"Seat {seat + 1}"
+        return f"Hand {self.hand}, {who}: {self.analysis.describe()}"
+
 
 def review_game(
     recording: Recording, seats: Sequence[int] | None = None, limit: int = 10

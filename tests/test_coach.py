@@ -109,3 +109,32 @@ def test_a_review_finds_the_random_players_mistakes_worst_first() -> None:
     assert sum(m.analysis.seat == 0 for m in mistakes) >= 6  # the random player's
     only_master = review_game(game.recording, seats=[1])
     assert all(m.analysis.seat == 1 for m in only_master)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_player_discards_are_weighed_too(players: int) -> None:
+    game = Game(players, rng=random.Random(players), dealer=0)
+    game.deal()
+    for seat in range(players):
+        hand = game.hand(seat)
+        analysis = analyse_discard(game, seat, hand[:1])
+        assert len(analysis.options) == 5
+        assert analysis.best.chance == max(option.chance for option in analysis.options)
+        assert analysis.chance_cost == analysis.best.chance - analysis.chosen.chance
+        assert all(0 < option.chance < 1 for option in analysis.options)
+
+
+def test_a_mistake_reads_as_one_line() -> None:
+    game = RecordedGame(2, seed=9, dealer=0)
+    game.deal()
+    hand = game.hand(1)
+    analysis = analyse_discard(game, 1, hand[:2])
+    best = {str(card) for card in analysis.best.cards}
+    worst = analysis.options[-1]
+    game.discard(0, game.hand(0)[:2])
+    game.discard(1, worst.cards)
+    mistakes = review_game(game.recording, seats=[1])
+    assert len(mistakes) == 1
+    line = mistakes[0].describe(["Ada", "Bob"])
+    assert line.startswith("Hand 1, Bob: Throwing ")
+    assert all(card in line for card in best)

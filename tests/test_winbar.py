@@ -82,3 +82,15 @@ def test_a_seat_that_does_not_exist_is_refused() -> None:
     game.deal()
     with pytest.raises(IllegalActionError):
         win_bar(game, 2)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_points_in_hand_raise_the_bar_mid_hand(players: int) -> None:
+    for game in play_through(players, seed=10 + players):
+        if game.phase is Phase.PLAY and len(game.plays) == 3 and max(game.scores) < 100:
+            break
+    before = win_bar(game, None)
+    game.scores[0] += 6
+    after = win_bar(game, None)
+    assert after[0] > before[0]
+    assert all(after[side] < before[side] for side in range(1, game.sides))
