@@ -17,6 +17,7 @@ Also the private chat the sysop pages a caller into, drawn over the same frame.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -161,7 +162,7 @@ def _draw_chat(canvas: Canvas, chat: Sequence[ChatText]) -> None:
 def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
     canvas.fill(KEYS_TOP - 1, 0, SCREEN_COLS, "─", theme.DIM)
     rows = [
-        "P Play the computer  T It plays itself  W Challenge  V Watch  C Chat  ? Help  Q Quit",
+        "P Play the computer  T Self-play  W Challenge  V Watch  C Chat  ? Help  Q Quit",
         view.options,
     ]
     if view.account_keys:
@@ -172,12 +173,15 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
         _put_keys(canvas, KEYS_TOP + offset, text)
 
 
+_KEY_PAIRS: Final = re.compile(r"( *)(\S+(?: \S+)*)")
+"""A keys line's pairs ("K what"), two spaces or more apart, and the gap before each."""
+
+
 def _put_keys(canvas: Canvas, row: int, text: str) -> None:
     """A line of "K what" pairs, with each key letter picked out in yellow."""
     col = 1
-    for word_index, word in enumerate(text.split("   ")):
-        if word_index:
-            col += 3
+    for gap, word in _KEY_PAIRS.findall(text):
+        col += len(gap)
         key, _, rest = word.partition(" ")
         is_key = len(key) <= 3 and (key.isupper() or not key.isalpha())
         col = canvas.put(row, col, key, theme.TITLE if is_key else theme.TEXT)
