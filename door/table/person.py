@@ -193,7 +193,7 @@ class Person:
                     raise LeftTheGame
                 if self.table.exhibition and key.char in ("+", "-", "="):
                     self.idle_error = ""
-                    self.table.tell(self.table.change_speed(faster=key.char != "-"))
+                    self.log(self.table.change_speed(faster=key.char != "-"), theme.LABEL)
                     continue
                 self.idle_error = wrong_key(key, "wait, or press c to chat")
         finally:
