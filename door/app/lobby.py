@@ -17,9 +17,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from door.app.accounts import show_leaderboard, show_stats
 from door.app.presence import IN_THE_LOBBY, ChatLine, Member, Presence
@@ -166,6 +166,13 @@ class Lobby:
             choices.options = choices.options.with_next_level()
         elif char == "g":
             choices.options = choices.options.with_next_players()
+        elif char == "e":
+            if member.account is None:
+                member.tell("Rated games are between members: log in next time to play one.")
+            elif choices.options.players != 2:
+                member.tell("A rated game is between two players: press G for 2 players.")
+            else:
+                choices.options = choices.options.with_(rated=not choices.options.rated)
         elif char == "m":
             if choices.options.players == 3:
                 member.tell("Three players play single games: a match is between two sides.")
@@ -337,9 +344,23 @@ class Lobby:
             if line is not None:
                 self.member.tell(line)
 
-        task = asyncio.get_running_loop().create_task(rate())
+        self._in_background(rate())
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Store work the caller need not wait for (a rating), kept until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def rate_members(self, first: Account, second: Account, table: Table) -> None:
+        """A rated game between two members is over: each is told their new rating."""
+        lines = await self.records.rate_between_members(first, second, table.game.outcome())
+        if lines is None:
+            return
+        for name, line in zip(table.names, lines, strict=True):
+            other = self.presence.find(name)
+            if other is not None:
+                other.tell(line)
 
     def make_table(self, options: GameOptions, names: list[str | None]) -> Table:
         accounts = [self.account_of(name) for name in names]
@@ -349,6 +370,9 @@ class Lobby:
 
         def game_over(result: GameResult) -> None:
             self.records.record_game_between_callers(table.game, table.names, accounts, callers)
+            first, second = (accounts + [None, None])[:2]
+            if options.rated and first is not None and second is not None:
+                self._in_background(self.rate_members(first, second, table))
 
         table = Table(
             options,
@@ -381,6 +405,10 @@ class Lobby:
 
     def send_challenge(self, seating: list[Member]) -> None:
         member = self.member
+        guests = [other.name for other in seating if other.account is None]
+        if self.choices.options.rated and guests:
+            member.tell(f"A rated game is between members: {_and(guests)} came as a guest.")
+            return
         try:
             challenge = self.presence.challenge(member, seating, self.choices.options)
         except ValueError as refusal:
@@ -593,6 +621,8 @@ class Lobby:
             f"{options.players}  D level: {options.level}  M {options.match_text}"
         )
         keys = _account_keys(self.records, member)
+        if keys and member.account is not None:
+            keys += f"   E {'rated' if options.rated else 'unrated'}"
         charset = f"S {CHARSET_NAMES[self.session.charset]}"
         view.account_keys = f"{keys}   {charset}" if keys else charset
         view.notice, view.notice_urgent = "", False
@@ -629,7 +659,7 @@ def _account_keys(records: Records, member: Member) -> str:
         return ""
     if member.account is None:
         return "L Leaderboard  (a guest's games are not kept)"
-    return "R Your record   L Leaderboard  (saved as you play)"
+    return "R Your record   L Leaderboard  (games saved)"
 
 
 def _winner_name(table: Table) -> str:

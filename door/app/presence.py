@@ -126,6 +126,7 @@ class Challenge:
         extra = self.options.players - len(self.seating)
         computer = f" (+{extra} computer)" if extra else ""
         match = f", {self.options.match_text}" if self.options.best_of > 1 else ""
+        match += ", rated" if self.options.rated else ""
         counting = f"{self.options.counting} count"
         return f"{self.options.players} players{computer}, {runs}, {counting}{match}"
 

@@ -137,6 +137,24 @@ class Records:
             return None
         return f"{change.line()}."
 
+    async def rate_between_members(
+        self, first: Account, second: Account, outcome: Outcome | None
+    ) -> tuple[str, str] | None:
+        """Rate a finished rated game between two members (``first`` played side 0); the
+        line to tell each, or None when it cannot be rated now."""
+        if self.store is None or outcome is None or len(outcome.scores) != 2:
+            return None
+        try:
+            mine, theirs = await CompetitionStore(self.store).rate_game(
+                first.id, second.id, outcome, dt.datetime.now(dt.UTC)
+            )
+        except StoreError as failure:
+            if not isinstance(failure, StorageUnavailableError):
+                logger.error("could not rate %r v %r: %s", first.handle, second.handle, failure)
+            return None
+        assert theirs is not None  # a member's rating moves too
+        return f"{mine.line()}.", f"{theirs.line()}."
+
     async def saved_game(self, account: Account) -> SavedGame | None:
         """The account's unfinished game against the computer, if it can be resumed.
 

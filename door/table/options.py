@@ -46,6 +46,8 @@ class GameOptions:
     players: int = 2
     best_of: int = 1
     """One game, or a match: the best of 3, 5 or 7, scored in game points (two sides)."""
+    rated: bool = False
+    """A challenge between two members that moves their ratings (opt-in)."""
 
     def __post_init__(self) -> None:
         for name, allowed in (("runs", RUNS), ("counting", COUNTING), ("level", LEVELS)):
@@ -56,6 +58,10 @@ class GameOptions:
             raise ValueError(f"players must be 2, 3 or 4, not {self.players!r}")
         if type(self.best_of) is not int or self.best_of not in MATCH_LENGTHS:
             raise ValueError(f"a match is the best of 1, 3, 5 or 7 games, not {self.best_of!r}")
+        if type(self.rated) is not bool:
+            raise ValueError(f"rated is yes or no, not {self.rated!r}")
+        if self.rated and self.players != 2:
+            raise ValueError("a rated game is between two players")
         if self.best_of > 1 and self.players == 3:
             raise ValueError("a match is between two sides: 2 players, or 4 in partnerships")
 
@@ -68,7 +74,8 @@ class GameOptions:
     def with_next_players(self) -> GameOptions:
         """The next number of players; three players play single games."""
         players = PLAYERS[(PLAYERS.index(self.players) + 1) % len(PLAYERS)]
-        return self.with_(players=players, best_of=1 if players == 3 else self.best_of)
+        best_of = 1 if players == 3 else self.best_of
+        return self.with_(players=players, best_of=best_of, rated=self.rated and players == 2)
 
     def with_next_match_length(self) -> GameOptions:
         """One game, best of 3, 5, 7, and round again. Raises ValueError for three

@@ -15,6 +15,7 @@ from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.app.records import Records
 from door.config import Config, config_from_mapping
+from door.storage.competition import CompetitionStore
 from door.storage.store import Account, Store
 from door.table.flow import Table
 from door.table.options import GameOptions
@@ -206,6 +207,34 @@ async def test_a_game_between_callers_is_recorded_for_both_accounts(database: Da
         assert all(r is not None and r.total.games == 1 for r in records)
         assert sorted(r.total.wins for r in records if r is not None) == [0, 1]
         assert {line.opponent for r in records if r is not None for line in r.modes} == {"people"}
+
+
+@run_async
+async def test_a_rated_challenge_between_members_moves_both_ratings(database: Database) -> None:
+    async with account_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "battery staple")
+        alice_terminal, _ = door.call(ada)
+        bob_terminal, _ = door.call(bob)
+        await in_lobby(alice_terminal, bob_terminal)
+        alice_terminal.press("e")
+        await until(lambda: "E rated" in screen(alice_terminal))
+        alice_terminal.press("w", "2")
+        await until(lambda: "challenges you" in screen(bob_terminal))
+        assert "rated" in " ".join(screen(bob_terminal).split())
+        bob_terminal.press("y")
+        await until(lambda: bool(door.presence.tables))
+        table = door.presence.tables[0]
+        await play_together([alice_terminal, bob_terminal], stop=lambda: table.over)
+        await in_lobby_after_game(alice_terminal, bob_terminal)
+        for terminal in (alice_terminal, bob_terminal):
+            await until(lambda terminal=terminal: "Rating " in screen(terminal))
+        outcome = table.game.outcome()
+        assert outcome is not None
+        competition = CompetitionStore(door.store)
+        winner, loser = (ada, bob) if outcome.winner_side == 0 else (bob, ada)
+        assert (await competition.rating(winner.id)).rating > 1500
+        assert (await competition.rating(loser.id)).rating < 1500
 
 
 @run_async

@@ -95,3 +95,9 @@ def test_the_header_says_which_game_of_the_match() -> None:
     table = Table(GameOptions(best_of=5), ["Ann", None], rng=random.Random(1))
     table.set_header(table.game)
     assert table.header[0].startswith("Game 1 of 5 · Hand ")
+
+
+def test_a_rated_game_is_between_two_players() -> None:
+    with pytest.raises(ValueError, match="between two players"):
+        GameOptions(players=4, rated=True)
+    assert GameOptions(rated=True).with_next_players() == GameOptions(players=3)
