@@ -103,7 +103,6 @@ class Lobby:
             config.door.bbs_name,
             member.name,
             sysop=member.sysop,
-            account_keys=_account_keys(self.records, member),
         )
         self.picked: list[Member] = []
         self._background: set[asyncio.Task[None]] = set()
@@ -173,6 +172,8 @@ class Lobby:
                 member.tell("A rated game is between two players: press G for 2 players.")
             else:
                 choices.options = choices.options.with_(rated=not choices.options.rated)
+        elif char == "i":
+            choices.options = choices.options.with_next_turn_timer()
         elif char == "m":
             if choices.options.players == 3:
                 member.tell("Three players play single games: a match is between two sides.")
@@ -620,11 +621,9 @@ class Lobby:
             f"1/2 runs: {options.runs}  A count: {options.counting}  G players: "
             f"{options.players}  D level: {options.level}  M {options.match_text}"
         )
-        keys = _account_keys(self.records, member)
-        if keys and member.account is not None:
-            keys += f"   E {'rated' if options.rated else 'unrated'}"
-        charset = f"S {CHARSET_NAMES[self.session.charset]}"
-        view.account_keys = f"{keys}   {charset}" if keys else charset
+        view.account_keys = _account_keys(
+            self.records, member, options, CHARSET_NAMES[self.session.charset]
+        )
         view.notice, view.notice_urgent = "", False
         if member.invitation is not None:
             challenge = member.invitation
@@ -653,13 +652,16 @@ async def disconnect(member: Member) -> None:
     await member.line.hang_up(KICK_MESSAGE)
 
 
-def _account_keys(records: Records, member: Member) -> str:
-    """The lobby's line of account keys: none when accounts are off."""
+def _account_keys(records: Records, member: Member, options: GameOptions, charset: str) -> str:
+    """The lobby's third line of keys: the record and leaderboard (when accounts are on),
+    rated games (members), the turn timer and the character set."""
+    shared = f"I {options.timer_text}  S {charset}"
     if records.store is None:
-        return ""
+        return shared
     if member.account is None:
-        return "L Leaderboard  (a guest's games are not kept)"
-    return "R Your record   L Leaderboard  (games saved)"
+        return f"L Leaderboard  {shared}  (a guest's games are not kept)"
+    rated = "rated" if options.rated else "unrated"
+    return f"R Record  L Leaderboard  E {rated}  {shared}"
 
 
 def _winner_name(table: Table) -> str:

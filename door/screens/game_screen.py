@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from door.screens import theme
 from door.screens.board import draw_board, draw_board_foot
 from door.screens.chat import Entry, GameLog, draw_entry, draw_log
 from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
@@ -19,7 +20,7 @@ from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_header, draw_message, draw_status
 from door.screens.game_over import GameOverPanel, draw_game_over
 from door.screens.help import HelpOverlay, draw_help
-from door.screens.layout import BOARD_TOP
+from door.screens.layout import BOARD_TOP, ENTRY_ROW, SCREEN_COLS
 from door.screens.narration import side_names
 from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
 from door.screens.show import ShowPanel, draw_show
@@ -50,6 +51,8 @@ class TableView:
     panel: Panel | None = None
     overlay: Overlay | None = None
     win_chances: tuple[float, ...] | None = None
+    clock: str = ""
+    """A turn timer's time left ("0:42"), at the right end of the entry row."""
     """Each side's chance to win, when this person's win bar is on."""
     viewer: int | None = CALLER_SEAT
     """The seat whose hand this view shows, or None for a watcher."""
@@ -103,6 +106,10 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
     if view.entry is not None:
         cursor = draw_entry(canvas, view.entry)
     draw_message(canvas, view.message, error=view.error)
+    if view.clock:
+        clock = f" {view.clock} left "
+        # On the entry row's right end, clear of the prompt on the message row.
+        canvas.put(ENTRY_ROW, SCREEN_COLS - 1 - len(clock), clock, theme.STATUS)
     draw_status(canvas, view.status)
     if isinstance(view.overlay, HelpOverlay):
         draw_help(canvas, view.overlay)

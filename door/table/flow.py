@@ -49,6 +49,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Final
 
 from door.competition.match import Match
+from door.competition.turn_timer import TurnTimer
 from door.screens import theme
 from door.screens.cards import card_face
 from door.screens.chat import canned_reply, clean_chat
@@ -85,6 +86,8 @@ from engine.game import Game, Phase
 
 logger = logging.getLogger(__name__)
 
+TIMED_DECISIONS: Final = frozenset({"throw to the crib", "cut the deck", "play"})
+"""The decisions a turn timer runs on (a count claim waits: counting is not racing)."""
 EXHIBITION_PAUSES: Final = (0.0, 0.2, 0.5, 0.8, 1.5, 3.0)
 """The speeds a watcher of the computer playing itself steps through, in seconds a move."""
 EXHIBITION_BREAK: Final = 4
@@ -670,12 +673,34 @@ class Table:
             self.waits[seat.index] = waiting_for
             self.changed()
             try:
+                if waiting_for in TIMED_DECISIONS and self.options.turn_seconds:
+                    return await self._timed(person, step, computer_move)
                 return await person.ask(step)
             except SeatAway:
                 continue
             finally:
+                person.timer = None
                 self.waits.pop(seat.index, None)
                 self.changed()
+
+    async def _timed(
+        self,
+        person: Person,
+        step: Callable[[Person], Awaitable[Result]],
+        computer_move: Callable[[], Awaitable[Result]],
+    ) -> Result:
+        """The person's answer within the turn timer, or the computer's best move for
+        them when it runs out (the clock is on their screen meanwhile)."""
+        seconds = self.options.turn_seconds
+        loop = asyncio.get_running_loop()
+        person.timer = TurnTimer.start(seconds, loop.time())
+        answer = person.ask(step)
+        try:
+            return await asyncio.wait_for(asyncio.shield(answer), seconds)
+        except TimeoutError:
+            person.withdraw(answer)
+            self.announce(f"{person.name}'s time ran out: the computer moves for them.")
+            return await computer_move()
 
     async def wait_for_return(self, seat: Seat) -> None:
         """``seat``'s caller is away: ask the others whether to wait for them; the

@@ -30,6 +30,8 @@ COMPUTER_NAME: Final = "Computer"
 RUNS: Final[tuple[str, ...]] = get_args(RunsRule)
 COUNTING: Final[tuple[str, ...]] = get_args(CountingMode)
 PLAYERS: Final = (2, 3, 4)
+TURN_TIMERS: Final = (0, 30, 60, 120)
+"""Seconds a decision may take in a timed game (0: untimed)."""
 
 __all__ = ["COMPUTER_NAME", "COUNTING", "GameOptions", "GameResult", "LEVELS", "PLAYERS", "RUNS"]
 
@@ -48,6 +50,8 @@ class GameOptions:
     """One game, or a match: the best of 3, 5 or 7, scored in game points (two sides)."""
     rated: bool = False
     """A challenge between two members that moves their ratings (opt-in)."""
+    turn_seconds: int = 0
+    """Seconds each decision may take (0: no timer); past them the computer moves."""
 
     def __post_init__(self) -> None:
         for name, allowed in (("runs", RUNS), ("counting", COUNTING), ("level", LEVELS)):
@@ -58,6 +62,11 @@ class GameOptions:
             raise ValueError(f"players must be 2, 3 or 4, not {self.players!r}")
         if type(self.best_of) is not int or self.best_of not in MATCH_LENGTHS:
             raise ValueError(f"a match is the best of 1, 3, 5 or 7 games, not {self.best_of!r}")
+        if type(self.turn_seconds) is not int or self.turn_seconds not in TURN_TIMERS:
+            raise ValueError(
+                f"a turn timer is one of {', '.join(map(str, TURN_TIMERS))} seconds, "
+                f"not {self.turn_seconds!r}"
+            )
         if type(self.rated) is not bool:
             raise ValueError(f"rated is yes or no, not {self.rated!r}")
         if self.rated and self.players != 2:
@@ -82,6 +91,15 @@ class GameOptions:
         players (a match is between two sides)."""
         index = MATCH_LENGTHS.index(self.best_of)
         return self.with_(best_of=MATCH_LENGTHS[(index + 1) % len(MATCH_LENGTHS)])
+
+    def with_next_turn_timer(self) -> GameOptions:
+        """No timer, 30, 60, 120 seconds a decision, and round again."""
+        index = TURN_TIMERS.index(self.turn_seconds)
+        return self.with_(turn_seconds=TURN_TIMERS[(index + 1) % len(TURN_TIMERS)])
+
+    @property
+    def timer_text(self) -> str:
+        return "no timer" if not self.turn_seconds else f"{self.turn_seconds} s a turn"
 
     @property
     def match_text(self) -> str:

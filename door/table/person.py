@@ -11,6 +11,7 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
+from door.competition.turn_timer import TurnTimer
 from door.screens import theme
 from door.screens.cards import card_face
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
@@ -124,6 +125,8 @@ class Person:
         self.thrown: tuple[Card, ...] = ()
         """The cards this person threw to the crib this hand: their win bar knows them."""
         self._win_bar: tuple[object, tuple[float, ...]] | None = None
+        self.timer: TurnTimer | None = None
+        """The turn timer on this person's decision, in a timed game."""
         self.coached = False
         self.review_text = ""
         """The coach's review of the game just ended, shown with r."""
@@ -511,7 +514,8 @@ class Person:
             if self.nesting == 0 and self.interrupted():
                 raise StepInterrupted
             await self.draw()
-            key = await self.inbox.next()
+            # A running turn timer is redrawn every second.
+            key = await self.inbox.next(timeout=1.0 if self.timer is not None else None)
             if key is None:
                 continue  # something happened at the table: redraw, look again
             if key == Key.CTRL_L:
@@ -762,6 +766,8 @@ class Person:
         else:
             view.hand = HandState()
         view.win_chances = self.win_chances()
+        timer = self.timer
+        view.clock = timer.label(asyncio.get_running_loop().time()) if timer is not None else ""
         if self.running is None and not self.finishing:
             # Waiting, not answering: the table's news, or whom the game waits for.
             watching = self.seat is None or table.people_deciding()

@@ -63,7 +63,7 @@ def test_sign_up_over_telnet_then_log_in_over_ssh_by_password_and_then_by_key(
             await telnet.connect(listening.telnet[1])
             await telnet.sign_up("Ada Lovelace", "correct horse")
             await telnet.wait_for("Welcome, Ada Lovelace!")
-            await telnet.wait_for("R Your record   L Leaderboard")
+            await telnet.wait_for("R Record  L Leaderboard")
             await telnet.send("r")
             await telnet.wait_for("Statistics for Ada Lovelace")
             assert "No finished games yet" in telnet.text
@@ -109,7 +109,7 @@ def test_sign_up_over_telnet_then_log_in_over_ssh_by_password_and_then_by_key(
             await newcomer.send("Bea\rbee's knees\rbee's knees\r")
             await newcomer.wait_for("Welcome, Bea! Your account is ready.")
             await newcomer.send("\r")
-            await newcomer.wait_for("R Your record")
+            await newcomer.wait_for("R Record")
             newcomer.hang_up()
 
     asyncio.run(scenario())

@@ -106,7 +106,7 @@ async def test_a_dropped_line_leaves_the_game_saved_and_it_resumes_at_the_same_s
         ada = await door.store.create_account("Ada", "correct horse")
         terminal, task = door.call(ada)
         await in_lobby(terminal)
-        assert "R Your record   L Leaderboard" in screen(terminal)
+        assert "R Record  L Leaderboard" in screen(terminal)
         await into_the_play(terminal)
         before = (terminal.display[RAIL_ROW], terminal.display[HAND_ROW], terminal.message)
         terminal.hang_up()
@@ -248,7 +248,7 @@ async def test_a_guest_may_not_take_a_members_handle(database: Database) -> None
         terminal.press("Adam\r")
         await in_lobby(terminal)
         assert "Welcome, Adam!" in screen(terminal)
-        assert "L Leaderboard  (a guest's games are not kept" in screen(terminal)
+        assert "(a guest's games are not kept)" in screen(terminal)
         terminal.press("r")
         await until(lambda: "Guests have no record" in screen(terminal))
 

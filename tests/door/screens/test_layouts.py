@@ -81,12 +81,12 @@ def test_the_lobbys_key_lines_fit_and_pick_out_every_key_letter() -> None:
 
     view = LobbyView("Cribbage Door", "Ada")
     view.options = "1/2 runs: exact  A count: manual  G players: 4  D level: expert  M best of 7"
-    view.account_keys = "R Your record   L Leaderboard  (games saved)   E unrated   S CP437 (BBS)"
+    view.account_keys = "R Record  L Leaderboard  E unrated  I 120 s a turn  S CP437 (BBS)"
     canvas, _ = draw_lobby(view)
     rows = [canvas.text(row) for row in range(canvas.rows)]
     menu = next(row for row, text in enumerate(rows) if "P Play the computer" in text)
     assert rows[menu].rstrip().endswith("Q Quit")
-    for row, letters in ((menu, "PTWVC?Q"), (menu + 1, "AGDM"), (menu + 2, "RLES")):
+    for row, letters in ((menu, "PTWVC?Q"), (menu + 1, "AGDM"), (menu + 2, "RLEIS")):
         text = rows[row]
         for letter in letters:
             col = text.index(f"{letter} ") if letter != "?" else text.index("? ")
