@@ -4,7 +4,6 @@ import pytest
 
 from door.term.idle import IdleGuardTerminal, IdleTimeout
 from door.term.keys import Key
-from door.ui.line_input import Cancelled, read_line
 from tests.door.fake_terminal import FakeTerminal
 
 
@@ -14,31 +13,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def test_read_line_echoes_edits_and_drops_control_characters() -> None:
-    async def scenario() -> tuple[str, list[str]]:
-        terminal = FakeTerminal()
-        terminal.push_bytes(b"Bo\x1b[2Jx\x7fb\x07\r")
-        line = await read_line(terminal, 10)
-        return line, terminal.display
-
-    line, display = asyncio.run(scenario())
-    assert line == "Bob"
-    assert display[0].startswith("Bob")
-
-
-def test_read_line_stops_at_its_length_and_escape_cancels() -> None:
-    async def scenario() -> str:
-        terminal = FakeTerminal()
-        terminal.push_bytes(b"abcdefgh\r")
-        line = await read_line(terminal, 5)
-        terminal.push_bytes(b"\x1b")
-        with pytest.raises(Cancelled):
-            await read_line(terminal, 5)
-        return line
-
-    assert asyncio.run(scenario()) == "abcde"
 
 
 def test_idle_caller_is_warned_then_disconnected() -> None:
