@@ -4,7 +4,8 @@ The game is rebuilt from its recording (see engine/record.py), so the log shows 
 the throws, the cut, every card played with what it pegged, the show with breakdowns and
 the result, exactly as the game went. The database is the one the server uses: the
 config file's ``[database] url``, or SQLite in ``server.data_dir``; ``--database URL``
-names another.
+names another; ``--chances`` ends each move's line with each side's chance to win at
+that moment, as the table's win bar would show a watcher.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--data-dir", metavar="DIR", help="where the SQLite database lives")
     parser.add_argument("--database", metavar="URL", help="a database URL to read instead")
+    parser.add_argument(
+        "--chances",
+        action="store_true",
+        help="end each move's line with each side's chance to win at that moment",
+    )
 
 
 def replay_command(args: argparse.Namespace) -> int:
@@ -40,10 +46,10 @@ def replay_command(args: argparse.Namespace) -> int:
     url = database_url(settings, args.data_dir or config.server.data_path)
     # The store logs why a database cannot be used (file, reason): that is the message.
     logging.basicConfig(level=logging.WARNING, format="cribbage-door replay: %(message)s")
-    return asyncio.run(_print_log(url, args.game_id))
+    return asyncio.run(_print_log(url, args.game_id, chances=args.chances))
 
 
-async def _print_log(url: str, game_id: int) -> int:
+async def _print_log(url: str, game_id: int, *, chances: bool) -> int:
     from door.storage.errors import StorageUnavailableError, StoreError
     from door.storage.store import Store
 
@@ -52,7 +58,7 @@ async def _print_log(url: str, game_id: int) -> int:
     except StorageUnavailableError:
         return 1  # already logged, with the file and the reason
     try:
-        lines = await store.game_log(game_id)
+        lines = await store.game_log(game_id, chances=chances)
     except StorageUnavailableError:
         return 1
     except StoreError as error:

@@ -23,7 +23,9 @@ from engine.events import (
     ShowScored,
     StarterCut,
 )
+from engine.game import Phase
 from engine.record import Action, RecordedGame, Recording, replay_steps
+from engine.winbar import win_bar
 
 INDENT = "  "
 
@@ -32,10 +34,15 @@ def default_names(players: int) -> tuple[str, ...]:
     return tuple(f"Player {seat + 1}" for seat in range(players))
 
 
-def game_log(recording: Recording, names: Sequence[str] | None = None) -> list[str]:
+def game_log(
+    recording: Recording, names: Sequence[str] | None = None, *, chances: bool = False
+) -> list[str]:
     """The whole game as text lines; ``names`` holds one name per seat.
 
-    Raises RecordingError if the recording does not replay.
+    With ``chances``, every line that moves the game (a deal, a throw, the starter, a
+    card played, points pegged) ends with each side's chance to win at that moment, as a
+    spectator who sees every hand would reckon it (engine.winbar): the win bar of a
+    replay. Raises RecordingError if the recording does not replay.
     """
     names = tuple(names) if names else default_names(recording.players)
     if len(names) != recording.players:
@@ -48,7 +55,10 @@ def game_log(recording: Recording, names: Sequence[str] | None = None) -> list[s
     ]
     finished = False
     for action, events, game in replay_steps(recording):
-        lines.extend(_action_lines(action, events, game, names))
+        told = _action_lines(action, events, game, names)
+        if chances and told and game.phase is not Phase.OVER:
+            told[-1] += f"  [{_chances_text(game, names)}]"
+        lines.extend(told)
         finished = finished or any(isinstance(event, GameOver) for event in events)
     if not finished:
         lines.extend(["", "The game was not played to its end."])
@@ -116,6 +126,14 @@ def _event_lines(event: Event, game: RecordedGame, names: Sequence[str]) -> list
     if isinstance(event, GameOver):
         return _game_over_lines(event, game, names)
     return []
+
+
+def _chances_text(game: RecordedGame, names: Sequence[str]) -> str:
+    """``Ada 58%, Bob 42%``: each side's chance to win now, whole per cents."""
+    return ", ".join(
+        f"{_side_name(game, names, side)} {round(chance * 100)}%"
+        for side, chance in enumerate(win_bar(game))
+    )
 
 
 def _side_name(game: RecordedGame, names: Sequence[str], side: int) -> str:

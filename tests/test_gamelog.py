@@ -57,3 +57,56 @@ def test_without_names_the_seats_are_numbered() -> None:
 def test_a_recording_knows_whether_its_game_reached_the_end() -> None:
     assert recording_finished(played_game(5).recording)
     assert not recording_finished(played_game(6, players=3, actions=8).recording)
+
+
+def _chances(line: str) -> dict[str, int]:
+    """``... [Ada 58%, Bob 42%]`` -> {"Ada": 58, "Bob": 42}."""
+    inside = line[line.rindex("[") + 1 : line.rindex("]")]
+    return {
+        name: int(value.rstrip("%"))
+        for name, value in (part.rsplit(" ", 1) for part in inside.split(", "))
+    }
+
+
+def every_play_is_followed_by_chances(lines: list[str]) -> bool:
+    """Each card played is told with each side's chances, on its line or on the last line
+    of what it led to (the points, a go), before the next card."""
+    plays = [index for index, line in enumerate(lines) if " plays " in line]
+    ends = [*plays[1:], len(lines)]
+    return bool(plays) and all(
+        any(line.endswith("%]") for line in lines[start:end])
+        for start, end in zip(plays, ends, strict=True)
+    )
+
+
+def test_with_chances_every_move_ends_with_each_sides_chance_summing_to_a_whole() -> None:
+    game = played_game(5)
+    plain = game_log(game.recording, ("Ada", "Bob"))
+    assert not any(line.endswith("%]") for line in plain)
+    lines = game_log(game.recording, ("Ada", "Bob"), chances=True)
+    assert every_play_is_followed_by_chances(lines)
+    for line in (line for line in lines if line.endswith("%]")):
+        chances = _chances(line)
+        assert set(chances) == {"Ada", "Bob"}
+        assert 99 <= sum(chances.values()) <= 101  # rounding
+    assert "won the game" in lines[-1] or "won the game" in lines[-2]
+
+
+def test_with_chances_the_last_moves_favour_the_side_that_went_on_to_win() -> None:
+    names = ("Ada", "Bob")
+    favoured = 0
+    seeds = range(20, 26)
+    for seed in seeds:
+        game = played_game(seed)
+        lines = game_log(game.recording, names, chances=True)
+        last = [line for line in lines if line.endswith("%]")][-1]
+        winner = names[game.game.winner_side]  # type: ignore[index]
+        favoured += _chances(last)[winner] > 50
+    assert favoured >= len(seeds) - 1
+
+
+def test_partners_chances_are_told_per_side() -> None:
+    game = played_game(7, players=4)
+    lines = game_log(game.recording, ("Ada", "Bob", "Cy", "Di"), chances=True)
+    line = next(line for line in lines if " plays " in line)
+    assert set(_chances(line)) == {"Ada and Cy", "Bob and Di"}

@@ -838,8 +838,9 @@ class Store:
         )
         return tuple(Seat(row.name, row.account_id) for row in rows)
 
-    async def game_log(self, game_id: int) -> list[str]:
-        """The game told as text lines (finished or not). Raises GameNotFoundError."""
+    async def game_log(self, game_id: int, *, chances: bool = False) -> list[str]:
+        """The game told as text lines (finished or not), with each side's chance to win
+        after every move if ``chances``. Raises GameNotFoundError."""
         async with self._transaction() as connection:
             row = (
                 await connection.execute(
@@ -853,7 +854,7 @@ class Store:
             seats = await self._seats(connection, game_id)
         try:
             recording = Recording.from_json(row.final_recording or row.recording)
-            body = game_log(recording, [seat.name for seat in seats])
+            body = game_log(recording, [seat.name for seat in seats], chances=chances)
         except RecordingError as error:
             return [f"Game {game_id} cannot be replayed: {error}"]
         started = row.created_at.strftime("%Y-%m-%d %H:%M UTC")

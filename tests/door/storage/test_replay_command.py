@@ -13,6 +13,7 @@ from door.storage.store import Seat, Store
 from engine.events import CardPlayed, ShowScored
 from tests.door.storage.conftest import FAST_HASHER
 from tests.door.storage.games import PlayedGame, played_game
+from tests.test_gamelog import every_play_is_followed_by_chances
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -78,3 +79,14 @@ def test_cribbage_door_replay_is_a_command_of_its_own(
     assert main(["replay", str(game_id), "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Game {game_id}, started ") and "won the game" in out
+
+
+def test_replay_with_chances_shows_the_win_bar_after_each_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game_id = asyncio.run(store_game(tmp_path, played_game(103)))
+    assert replay_command(parse(str(game_id), "--data-dir", str(tmp_path), "--chances")) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert every_play_is_followed_by_chances(lines)
+    told = [line for line in lines if line.endswith("%]")]
+    assert all("[Ada " in line and ", Computer " in line for line in told)
