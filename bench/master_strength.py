@@ -72,6 +72,12 @@ def main() -> int:
             points_a += part[2]
             points_b += part[3]
             deals += part[4]
+            print(
+                f"  {games:,} games, {args.a} {wins / games:.2%}, "
+                f"{time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     seconds = time.perf_counter() - started
     low, high = wilson_interval(wins, games)
     print(
