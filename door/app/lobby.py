@@ -38,6 +38,7 @@ from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Session
+from engine.outcome import Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -295,6 +296,7 @@ class Lobby:
             kept = self.records.computer_game(member.account, choices.options, rng)
         self.presence.set_place(member, "playing the computer")
         tables: list[Table] = []
+        quit_rating: str | None = None
 
         def on_table(table: Table) -> None:
             tables.append(table)
@@ -328,24 +330,37 @@ class Lobby:
                 # door closing leaves it saved, to resume on the next call.
                 if tables and tables[0].given_up:
                     await kept.saver.forfeit(0)
+                    # Quitting is a loss in the record, so it is a loss in the rating too.
+                    quit_rating = await self.rating_against_computer(
+                        options, tables[0].game.outcome()
+                    )
                 await kept.saver.flush()
         if result.quit:
-            choices.notes.append("Game abandoned.")
+            choices.notes.append(" ".join(filter(None, ("Game abandoned.", quit_rating))))
 
     def computer_game_over(self, result: GameResult, options: GameOptions) -> None:
         """A game against the computer ended: a line for the lobby and, for a member,
         the game rated against the computer's level (told when the store has it)."""
         self.choices.count(result, "The computer")
-        account = self.member.account
-        if account is None or result.quit or options.players != 2:
-            return
+        if result.quit:
+            return  # rated where the quit is settled, in play_computer
 
         async def rate() -> None:
-            line = await self.records.rate_against_computer(account, options.level, result.outcome)
+            line = await self.rating_against_computer(options, result.outcome)
             if line is not None:
                 self.member.tell(line)
 
         self._in_background(rate())
+
+    async def rating_against_computer(
+        self, options: GameOptions, outcome: Outcome | None
+    ) -> str | None:
+        """A member's two-handed game against the computer ended (won, lost or quit):
+        rated against the computer's level; the line telling the new rating, if any."""
+        account = self.member.account
+        if account is None or outcome is None or options.players != 2:
+            return None
+        return await self.records.rate_against_computer(account, options.level, outcome)
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         """Store work the caller need not wait for (a rating), kept until it is done."""

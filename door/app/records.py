@@ -199,7 +199,21 @@ class Records:
             if not isinstance(failure, StorageUnavailableError):
                 logger.error("could not abandon saved game %d: %s", saved.game_id, failure)
             return f"The saved game could not be abandoned now: {failure}"
-        return "Your saved game is abandoned: it counts as a loss."
+        told = "Your saved game is abandoned: it counts as a loss."
+        rating = await self._rate_abandoned(saved)
+        return f"{told} {rating}" if rating else told
+
+    async def _rate_abandoned(self, saved: SavedGame) -> str | None:
+        """An abandoned two-handed game against the computer is rated as the loss it is."""
+        account_id = saved.seats[0].account_id
+        if account_id is None or not saved.opponent.startswith("computer"):
+            return None
+        game = saved.resume()
+        if game.players != 2:
+            return None
+        game.forfeit(0)
+        account = Account(account_id, saved.seats[0].name, saved.updated_at)
+        return await self.rate_against_computer(account, level_of(saved.opponent), game.outcome())
 
     # --- games between callers ------------------------------------------------------
 

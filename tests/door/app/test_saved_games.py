@@ -168,6 +168,9 @@ async def test_quitting_a_saved_game_is_a_loss_and_nothing_is_left_to_resume(
         assert await door.store.load_unfinished_game(ada.id) is None
         stats = await door.store.stats_for("Ada")
         assert stats is not None and (stats.total.games, stats.total.losses) == (1, 1)
+        # A quit is rated as the loss it is, and the member is told their new rating.
+        await until(lambda: "Rating " in screen(terminal))
+        assert (await CompetitionStore(door.store).rating(ada.id)).rating < 1500
 
 
 @run_async
@@ -186,6 +189,9 @@ async def test_a_saved_game_abandoned_when_offered_is_a_loss(database: Database)
         await until(lambda: "Your saved game is abandoned" in screen(terminal))
         stats = await door.store.stats_for("Ada")
         assert stats is not None and (stats.total.games, stats.total.losses) == (1, 1)
+        history = await CompetitionStore(door.store).rating_history(ada.id)
+        assert [entry.opponent for entry in history] == ["computer-easy"]
+        assert (await CompetitionStore(door.store).rating(ada.id)).rating < 1500
 
 
 @run_async
