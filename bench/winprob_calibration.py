@@ -81,10 +81,13 @@ def main() -> int:
         number += 1
     totals = [[0, 0, 0] for _ in range(len(KINDS) * BINS)]
     with ProcessPoolExecutor(args.jobs) as pool:
-        for part in pool.map(run_games, tasks):
+        for done, part in enumerate(pool.map(run_games, tasks), 1):
             for cell, add in zip(totals, part, strict=True):
                 for i in range(3):
                     cell[i] += add[i]
+            if done % 10 == 0:
+                seconds = time.perf_counter() - started
+                print(f"  {done}/{len(tasks)} parts, {seconds:.0f} s", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - started
     print(
         f"{args.games:,} games, {args.players} players, level {args.level} "
