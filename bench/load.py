@@ -1,34 +1,47 @@
-"""Load benchmark: many telnet and SSH callers playing the computer at once.
+"""Load bench: telnet and SSH callers playing whole games against the computer.
 
-Starts the real server as a separate process on free loopback ports, connects
-bots (default 200 telnet + 50 SSH) that sign in, start a game and then press a
-key every 250 ms, and measures the time from each key to the first byte of the
-screen update it causes. Prints p50/p99 latency, and the server's CPU and
-memory per session read from /proc.
+    python bench/load.py --telnet 1000 --ssh 200 --server-cpu 0 --generator-cpu 1
+    python bench/load.py --sweep 100,200,400,800 --ssh-share 0.17
 
-Run: python bench/load.py [--telnet 200] [--ssh 50] [--seconds 30]
+The server is the real door (``python -m door.cli``), started with the shipped settings
+(only its ports and a fresh data folder are given) in a process of its own, pinned to
+``--server-cpu`` with taskset when asked; this process, the load generator, pins itself
+to ``--generator-cpu``. Each caller connects from an address of its own in 127.0.0.0/8
+(the door limits connections per address, as it should), signs in as a guest, starts a
+game against the computer and plays game after game (bench/load_bot.py): bar moves,
+throws, cuts, plays, goes, the next deal; about ``--think`` seconds between keys.
+
+Every key is timed from its sending to the first byte of the screen it causes, and every
+key counts: one unanswered after 5 s is a failure and is in the percentiles (as 5 s).
+Reported for the measured window (after everyone has signed in): key to screen p50, p95,
+p99, p99.9 and max; keys a second per caller; the server's CPU per key; its RSS per
+session; the longest garbage-collection pause in the server (door/gc_watch.py);
+sign-in failures; the generator's own CPU (near 100% means the bench, not the server,
+is the limit). With ``--sweep`` the server is started afresh for each count and the
+largest count with p99 under 50 ms is named.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
+import json
 import os
 import random
+import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import asyncssh
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
-LOCKSTEP = False
+from load_bot import KEY_TIMEOUT, Bot, run_ssh, run_telnet  # noqa: E402
+
+P99_TARGET_MS = 50.0
 
 
 def free_port() -> int:
@@ -37,325 +50,258 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def proc_cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def proc_rss_mib(pid: int) -> float:
+def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+            return int(line.split()[1])
+    return 0
+
+
+def source_address(index: int) -> str:
+    """A loopback address of the caller's own: 127.1.0.1, 127.1.0.2, ..."""
+    return f"127.1.{index // 250}.{index % 250 + 1}"
 
 
 @dataclass
-class Bot:
-    name: str
-    latencies: list[float] = field(default_factory=list)
-    unanswered: int = 0
-    received: bytearray = field(default_factory=bytearray)
-    arrived: asyncio.Event = field(default_factory=asyncio.Event)
-    failed: str = ""
-    pressing: bool = False
-    bytes_while_pressing: int = 0
+class Figures:
+    callers: int
+    telnet: int
+    ssh: int
+    keys: int
+    failures: int
+    percentiles_ms: dict[str, float]
+    keys_per_caller_second: float
+    cpu_ms_per_key: float
+    server_cpu_share: float
+    rss_kib_per_session: float
+    gc_max_pause_ms: float | None
+    sign_in_failures: int
+    sign_in_p99_s: float
+    generator_cpu_share: float
+    bytes_per_key: float
+    problems: list[str]
 
-    def feed(self, data: bytes) -> None:
-        if self.pressing:
-            self.bytes_while_pressing += len(data)
-        self.received += data
-        self.arrived.set()
-
-    async def wait_for(self, text: bytes, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while text not in self.received:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"{text!r} never arrived")
-            self.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), remaining)
-
-    async def press(self, send, key: bytes, timeout: float = 2.0) -> None:
-        """Send a key and time the first output that follows it."""
-        self.arrived.clear()
-        started = time.perf_counter()
-        await send(key)
-        try:
-            await asyncio.wait_for(self.arrived.wait(), timeout)
-        except TimeoutError:
-            self.unanswered += 1
-            return
-        self.latencies.append(time.perf_counter() - started)
+    @property
+    def p99_ok(self) -> bool:
+        return self.percentiles_ms["p99"] <= P99_TARGET_MS and self.sign_in_failures == 0
 
 
-async def drive(bot: Bot, send, seconds: float, start_game: bool) -> None:
-    """Sign in (telnet asks a name), start a game, then move the bar every 250 ms."""
-    try:
-        await bot.wait_for(b"Play the computer")
-        if start_game:
-            await send(b"p")
-            await asyncio.sleep(1.0)
-            await send(b"\r")  # a blank chat line deals the first hand
-            await asyncio.sleep(1.0)
-        # A key every 250 ms on the bot's own schedule. Callers are independent,
-        # so each bot starts at a random phase unless --lockstep asks for the
-        # worst case of every key arriving at the same instant.
-        keys = (RIGHT, LEFT)
-        start = time.monotonic() if LOCKSTEP else time.monotonic() + random.random() * 0.25
-        if LOCKSTEP:
-            start = 0.25 * (int(time.monotonic() / 0.25) + 1)
-        deadline = time.monotonic() + seconds
-        bot.pressing = True
-        turn = 0
-        while time.monotonic() < deadline:
-            await asyncio.sleep(max(0.0, start + 0.25 * turn - time.monotonic()))
-            await bot.press(send, keys[turn % 2], timeout=0.24)
-            turn += 1
-    except Exception as error:  # a bench reports failures instead of stopping
-        bot.failed = f"{type(error).__name__}: {error}"
+def percentile(ordered: list[float], share: float) -> float:
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
-TTYPE, NAWS, ECHO, SGA = 24, 31, 1, 3
+class Server:
+    """The door in a process of its own, with the shipped settings."""
 
-
-class MiniTelnet:
-    """Just enough telnet for a bot: says xterm and 80x24, refuses everything else.
-
-    telnetlib3's own client runs every received byte through Python, which
-    would make the bots, not the server, the thing being measured.
-    """
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.pending = b""
-
-    def answer(self, command: int, option: int) -> None:
-        if command == DO:
-            if option == TTYPE:
-                self.writer.write(bytes([IAC, WILL, TTYPE]))
-            elif option == NAWS:
-                self.writer.write(bytes([IAC, WILL, NAWS, IAC, SB, NAWS, 0, 80, 0, 24, IAC, SE]))
-            else:
-                self.writer.write(bytes([IAC, WONT, option]))
-        elif command == WILL:
-            agree = DO if option in (ECHO, SGA) else DONT
-            self.writer.write(bytes([IAC, agree, option]))
-
-    def strip(self, data: bytes) -> bytes:
-        """Remove telnet commands from the stream, answering them."""
-        data = self.pending + data
-        self.pending = b""
-        if IAC not in data:
-            return data
-        out = bytearray()
-        i = 0
-        while i < len(data):
-            j = data.find(b"\xff", i)
-            if j < 0:
-                out += data[i:]
-                break
-            out += data[i:j]
-            if j + 1 >= len(data):
-                self.pending = data[j:]
-                break
-            command = data[j + 1]
-            if command == IAC:
-                out.append(IAC)
-                i = j + 2
-            elif command in (DO, DONT, WILL, WONT):
-                if j + 2 >= len(data):
-                    self.pending = data[j:]
-                    break
-                self.answer(command, data[j + 2])
-                i = j + 3
-            elif command == SB:
-                end = data.find(bytes([IAC, SE]), j)
-                if end < 0:
-                    self.pending = data[j:]
-                    break
-                if data[j + 2 : j + 4] == bytes([TTYPE, 1]):
-                    self.writer.write(bytes([IAC, SB, TTYPE, 0]) + b"xterm" + bytes([IAC, SE]))
-                i = end + 2
-            else:
-                i = j + 2
-        return bytes(out)
-
-
-async def telnet_bot(index: int, port: int, seconds: float, start_game: bool) -> Bot:
-    bot = Bot(f"telnet{index}")
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    telnet = MiniTelnet(reader, writer)
-
-    async def pump() -> None:
-        while data := await reader.read(65536):
-            text = telnet.strip(data)
-            if text:
-                bot.feed(text)
-
-    async def send(data: bytes) -> None:
-        writer.write(data)
-        await writer.drain()
-
-    pumping = asyncio.create_task(pump())
-    await bot.wait_for(b"G guest")  # the arrival screen: log in, new account or guest
-    await send(b"g")
-    await bot.wait_for(b"Your name:")
-    await send(f"Bot{index}\r".encode())
-    await drive(bot, send, seconds, start_game)
-    writer.close()
-    pumping.cancel()
-    return bot
-
-
-async def ssh_bot(index: int, port: int, seconds: float, start_game: bool) -> Bot:
-    bot = Bot(f"ssh{index}")
-    # SSH user "guest" plays without an account (and gives a name), as bots do.
-    connection = await asyncssh.connect(
-        "127.0.0.1", port, username="guest", known_hosts=None, client_keys=None
-    )
-    process = await connection.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
-
-    async def pump() -> None:
-        while data := await process.stdout.read(65536):
-            bot.feed(data)
-
-    async def send(data: bytes) -> None:
-        process.stdin.write(data)
-
-    pumping = asyncio.create_task(pump())
-    await bot.wait_for(b"Your name:")
-    await send(f"SshBot{index}\r".encode())
-    await drive(bot, send, seconds, start_game)
-    connection.close()
-    pumping.cancel()
-    return bot
-
-
-async def run_bots(args: argparse.Namespace, telnet_port: int, ssh_port: int, pid: int) -> None:
-    rss_before = proc_rss_mib(pid)
-    connecting = []
-    for index in range(args.telnet):
-        connecting.append(telnet_bot(index, telnet_port, args.seconds, not args.menu_only))
-        if index % 20 == 19:
-            await asyncio.sleep(0.2)
-    for index in range(args.ssh):
-        connecting.append(ssh_bot(index, ssh_port, args.seconds, not args.menu_only))
-    tasks = [asyncio.create_task(coroutine) for coroutine in connecting]
-    # Measure the server while every bot is pressing keys.
-    await asyncio.sleep(args.warmup)
-    cpu_start, wall_start = proc_cpu_seconds(pid), time.monotonic()
-    bots_cpu_start = time.process_time()
-    await asyncio.sleep(max(1.0, args.seconds - args.warmup - 1))
-    cpu_used, wall = proc_cpu_seconds(pid) - cpu_start, time.monotonic() - wall_start
-    bots_cpu = (time.process_time() - bots_cpu_start) / wall
-    rss_loaded = proc_rss_mib(pid)
-    bots = await asyncio.gather(*tasks, return_exceptions=True)
-    report(args, bots, cpu_used, wall, rss_before, rss_loaded)
-    print(
-        f"Bots' own CPU (this process): {bots_cpu:.1%} of one core"
-        " (near 100% means the bots, not the server, limit the latency)"
-    )
-
-
-def report(args, bots, cpu_used, wall, rss_before, rss_loaded) -> None:
-    finished = [bot for bot in bots if isinstance(bot, Bot)]
-    errors = [bot for bot in bots if not isinstance(bot, Bot)]
-    failed = [bot for bot in finished if bot.failed]
-    latencies = sorted(lat for bot in finished for lat in bot.latencies)
-    unanswered = sum(bot.unanswered for bot in finished)
-    keys_pressed = sum(len(bot.latencies) + bot.unanswered for bot in finished)
-    bytes_after_start = sum(bot.bytes_while_pressing for bot in finished)
-    sessions = args.telnet + args.ssh
-    timing = "all at the same instant" if args.lockstep else "each bot at its own phase"
-    print(f"Keys every 250 ms, {timing}")
-    print(
-        f"Callers: {args.telnet} telnet + {args.ssh} SSH = {sessions}; "
-        f"{len(errors)} could not connect, {len(failed)} failed during play"
-    )
-    for problem in (errors + [bot.failed for bot in failed])[:5]:
-        print(f"  e.g. {problem}")
-    if latencies:
-
-        def percentile(p: float) -> float:
-            return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
-
-        print(
-            f"Key to screen update: {len(latencies):,} keys, p50 {percentile(0.50):.1f} ms, "
-            f"p90 {percentile(0.90):.1f} ms, p99 {percentile(0.99):.1f} ms, "
-            f"max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms; "
-            f"{unanswered} keys unanswered before the next key was due"
+    def __init__(self, cpu: int | None) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="cribbage-load-"))
+        self.telnet_port, self.ssh_port = free_port(), free_port()
+        self.gc_report = self.folder / "gc.json"
+        command = [
+            sys.executable,
+            "-m",
+            "door.cli",
+            "--telnet-port",
+            str(self.telnet_port),
+            "--ssh-port",
+            str(self.ssh_port),
+            "--data-dir",
+            str(self.folder / "data"),
+        ]
+        if cpu is not None and shutil.which("taskset"):
+            command = ["taskset", "-c", str(cpu), *command]
+        env = {**os.environ, "CRIBBAGE_GC_REPORT": str(self.gc_report), "HOME": str(self.folder)}
+        self.log = (self.folder / "server.log").open("wb")
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=self.log, env=env, cwd=self.folder
         )
-    if keys_pressed:
-        per_key = bytes_after_start / keys_pressed
-        print(f"Bytes to the bots while pressing keys: {per_key:,.0f} per key")
-    print(
-        f"Server CPU: {cpu_used / wall:.1%} of one core over {wall:.0f} s "
-        f"= {cpu_used / wall / sessions * 1000:.2f} ms CPU per session per second"
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        waiting = {self.telnet_port, self.ssh_port}
+        while waiting:
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"the server did not start: see {self.folder}/server.log")
+            for port in list(waiting):
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.2).close()
+                    waiting.discard(port)
+                except OSError:
+                    time.sleep(0.1)
+
+    def stop(self) -> float | None:
+        """Stop it; the longest GC pause it saw, in ms (None if it wrote no report)."""
+        self.process.terminate()
+        try:
+            self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        try:
+            report = json.loads(self.gc_report.read_text())
+        except (OSError, ValueError):
+            return None
+        return float(max(report["max_pause_ms"]))
+
+
+async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Server) -> Figures:
+    pid = server.process.pid
+    rss_idle = rss_kib(pid)
+    callers = telnet + ssh
+    ramp = max(args.ramp, callers / args.connect_rate)
+    start = time.monotonic()
+    measure_from = start + ramp + args.settle
+    until = measure_from + args.seconds
+    rng = random.Random(args.seed)
+    bots: list[Bot] = []
+    tasks: list[asyncio.Task[None]] = []
+    kinds = ["telnet"] * telnet + ["ssh"] * ssh
+    rng.shuffle(kinds)
+    for index, kind in enumerate(kinds):
+        bot = Bot(f"Bot{index}", random.Random(rng.getrandbits(64)), args.think)
+        bots.append(bot)
+        run = run_telnet if kind == "telnet" else run_ssh
+        port = server.telnet_port if kind == "telnet" else server.ssh_port
+        tasks.append(
+            asyncio.create_task(run(bot, port, source_address(index), until, measure_from))
+        )
+        await asyncio.sleep(ramp / callers)  # callers arrive over the ramp, not at once
+    await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
+    cpu_before, generator_before, wall_before = (
+        cpu_seconds(pid),
+        time.process_time(),
+        time.monotonic(),
     )
-    print(
-        f"Server memory: {rss_before:.1f} MiB idle, {rss_loaded:.1f} MiB loaded "
-        f"= {(rss_loaded - rss_before) / sessions * 1024:.0f} KiB per session"
+    await asyncio.sleep(max(0.0, until - time.monotonic()))
+    cpu_used = cpu_seconds(pid) - cpu_before
+    generator_used = time.process_time() - generator_before
+    wall = time.monotonic() - wall_before
+    rss_loaded = rss_kib(pid)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    problems = [
+        f"{type(error).__name__}: {error}" for error in results if isinstance(error, BaseException)
+    ]
+    problems += [bot.failed for bot in bots if bot.failed]
+    problems += [f"no answer to {what}" for bot in bots for what in bot.unanswered]
+    latencies = sorted(
+        [latency for bot in bots for latency in bot.latencies]
+        + [KEY_TIMEOUT] * sum(bot.failures for bot in bots)
+    )
+    keys = len(latencies)
+    answered = keys - sum(bot.failures for bot in bots)
+    sign_ins = sorted(bot.signed_in for bot in bots if bot.signed_in is not None)
+    key_bytes = [size for bot in bots for size in bot.key_bytes]
+    return Figures(
+        callers=callers,
+        telnet=telnet,
+        ssh=ssh,
+        keys=keys,
+        failures=keys - answered,
+        percentiles_ms={
+            name: percentile(latencies, share) * 1000
+            for name, share in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99), ("p99.9", 0.999))
+        }
+        | {"max": (latencies[-1] * 1000) if latencies else float("nan")},
+        keys_per_caller_second=keys / wall / callers,
+        cpu_ms_per_key=cpu_used / max(1, answered) * 1000,
+        server_cpu_share=cpu_used / wall,
+        rss_kib_per_session=(rss_loaded - rss_idle) / callers,
+        gc_max_pause_ms=None,
+        sign_in_failures=callers - len(sign_ins),
+        sign_in_p99_s=percentile(sign_ins, 0.99),
+        generator_cpu_share=generator_used / wall,
+        bytes_per_key=sum(key_bytes) / max(1, len(key_bytes)),
+        problems=problems,
+    )
+
+
+def run_once(args: argparse.Namespace, telnet: int, ssh: int) -> Figures:
+    server = Server(args.server_cpu)
+    try:
+        server.wait_ready()
+        figures = asyncio.run(measure(args, telnet, ssh, server))
+    finally:
+        gc_pause = server.stop()
+    figures.gc_max_pause_ms = gc_pause
+    shutil.rmtree(server.folder, ignore_errors=True)
+    return figures
+
+
+HEADER = (
+    f"{'callers':>8} {'telnet':>6} {'ssh':>5} {'keys':>7} {'fail':>5} "
+    f"{'p50':>7} {'p95':>7} {'p99':>7} {'p99.9':>7} {'max':>7} "
+    f"{'keys/s':>6} {'cpu/key':>8} {'cpu':>5} {'KiB/ses':>7} {'gc max':>7} "
+    f"{'sign-in':>7} {'B/key':>6} {'gen cpu':>7}"
+)
+
+
+def row(figures: Figures) -> str:
+    p = figures.percentiles_ms
+    gc_pause = "n/a" if figures.gc_max_pause_ms is None else f"{figures.gc_max_pause_ms:.0f}ms"
+    return (
+        f"{figures.callers:>8} {figures.telnet:>6} {figures.ssh:>5} {figures.keys:>7} "
+        f"{figures.failures:>5} {p['p50']:>5.1f}ms {p['p95']:>5.1f}ms {p['p99']:>5.1f}ms "
+        f"{p['p99.9']:>5.0f}ms {p['max']:>5.0f}ms {figures.keys_per_caller_second:>6.2f} "
+        f"{figures.cpu_ms_per_key:>6.2f}ms {figures.server_cpu_share:>5.0%} "
+        f"{figures.rss_kib_per_session:>7.0f} {gc_pause:>7} "
+        f"{figures.sign_in_failures:>4} bad {figures.bytes_per_key:>6.0f} "
+        f"{figures.generator_cpu_share:>7.0%}"
     )
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--telnet", type=int, default=200)
-    parser.add_argument("--ssh", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--warmup", type=float, default=10.0)
-    parser.add_argument("--menu-only", action="store_true", help="stay in the menu")
+    parser.add_argument("--ssh", type=int, default=40)
     parser.add_argument(
-        "--lockstep", action="store_true", help="every bot presses at the same instant"
+        "--sweep", help="caller counts to try in turn, e.g. 100,200,400 (telnet and SSH shared)"
     )
+    parser.add_argument("--ssh-share", type=float, default=1 / 6, help="SSH callers in a sweep")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the measured window")
+    parser.add_argument("--ramp", type=float, default=10.0, help="least time to connect everyone")
+    parser.add_argument("--connect-rate", type=float, default=40.0, help="callers a second")
+    parser.add_argument(
+        "--settle", type=float, default=10.0, help="after the ramp, before measuring"
+    )
+    parser.add_argument("--think", type=float, default=0.25, help="mean seconds between keys")
+    parser.add_argument("--server-cpu", type=int, help="pin the server to this CPU")
+    parser.add_argument("--generator-cpu", type=int, help="pin this process to this CPU")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    global LOCKSTEP
-    LOCKSTEP = args.lockstep
-    telnet_port, ssh_port = free_port(), free_port()
-    with tempfile.TemporaryDirectory() as data_dir:
-        config = Path(data_dir) / "door.toml"
-        config.write_text(
-            "[server]\nidle_warning_seconds = 600\nidle_timeout_seconds = 900\n"
-            "max_sessions = 1000\n"
-        )
-        server_log = open(Path(data_dir) / "server.log", "wb")  # noqa: SIM115
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "door.cli",
-                "--config",
-                str(config),
-                "--telnet-port",
-                str(telnet_port),
-                "--ssh-port",
-                str(ssh_port),
-                "--data-dir",
-                data_dir,
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=server_log,
-        )
-        try:
-            deadline = time.monotonic() + 30
-            waiting = {telnet_port, ssh_port}
-            while waiting and time.monotonic() < deadline:
-                for port in list(waiting):
-                    try:
-                        socket.create_connection(("127.0.0.1", port), 0.2).close()
-                        waiting.discard(port)
-                    except OSError:
-                        time.sleep(0.1)
-            asyncio.run(run_bots(args, telnet_port, ssh_port, server.pid))
-        finally:
-            server.terminate()
-            stopped = time.monotonic()
-            server.wait(60)
-            print(f"Server stopped {time.monotonic() - stopped:.1f} s after SIGTERM")
-            server_log.close()
+    if args.generator_cpu is not None:
+        os.sched_setaffinity(0, {args.generator_cpu})
+    counts: list[tuple[int, int]]
+    if args.sweep:
+        counts = []
+        for total in (int(part) for part in args.sweep.split(",")):
+            ssh = round(total * args.ssh_share)
+            counts.append((total - ssh, ssh))
+    else:
+        counts = [(args.telnet, args.ssh)]
+    print(
+        f"Shipped settings; {args.seconds:.0f} s measured after a {args.ramp:.0f} s+ ramp; "
+        f"think {args.think} s; server on CPU {args.server_cpu}, generator on CPU "
+        f"{args.generator_cpu}; a key unanswered in {KEY_TIMEOUT:.0f} s is a failure"
+    )
+    print(HEADER, flush=True)
+    best = None
+    for telnet, ssh in counts:
+        figures = run_once(args, telnet, ssh)
+        print(row(figures), flush=True)
+        for problem in sorted(set(figures.problems))[:3]:
+            print(f"{'':>8} e.g. {problem}  ({figures.problems.count(problem)} callers)")
+        if figures.p99_ok:
+            best = max(best or 0, figures.callers)
+    if len(counts) > 1:
+        print(f"Largest count with p99 under {P99_TARGET_MS:.0f} ms and every sign-in: {best}")
     return 0
 
 

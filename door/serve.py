@@ -246,6 +246,10 @@ def serve_command(args: argparse.Namespace) -> int:
         print(f"cribbage-door: {error}", file=sys.stderr)
         return 2
 
+    from door.gc_watch import watch_if_asked
+
+    watch_if_asked()  # the load bench's garbage-collection pauses, when it asks
+
     async def main() -> None:
         await run_server(config)
 

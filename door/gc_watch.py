@@ -1,0 +1,71 @@
+"""Garbage-collection pauses, timed with ``gc.callbacks``, for the load bench.
+
+The server times every collection only when ``CRIBBAGE_GC_REPORT`` names a file: at exit
+it writes there, as JSON, how many collections each generation had, the longest pause
+of each and the time spent in all of them. Nothing is timed otherwise, so the door pays
+nothing for it in normal service.
+
+>>> watch = GcWatch(clock=iter([1.0, 1.002]).__next__)
+>>> watch("start", {"generation": 2}); watch("stop", {"generation": 2})
+>>> watch.report()["max_pause_ms"]
+[0.0, 0.0, 2.0]
+"""
+
+from __future__ import annotations
+
+import atexit
+import gc
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+REPORT_VARIABLE: Final = "CRIBBAGE_GC_REPORT"
+
+
+class GcWatch:
+    """A ``gc.callbacks`` entry that books each collection's pause by generation."""
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self._clock = clock
+        self._started: float | None = None
+        self.collections = [0, 0, 0]
+        self.max_pause = [0.0, 0.0, 0.0]
+        self.total = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = self._clock()
+            return
+        if self._started is None:
+            return
+        pause = self._clock() - self._started
+        self._started = None
+        generation = int(info.get("generation", 0))
+        self.collections[generation] += 1
+        self.max_pause[generation] = max(self.max_pause[generation], pause)
+        self.total += pause
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "collections": list(self.collections),
+            "max_pause_ms": [round(pause * 1000, 3) for pause in self.max_pause],
+            "total_ms": round(self.total * 1000, 3),
+        }
+
+
+def watch_if_asked() -> GcWatch | None:
+    """Time collections and write the report at exit when the environment asks."""
+    target = os.environ.get(REPORT_VARIABLE)
+    if not target:
+        return None
+    watch = GcWatch()
+    gc.callbacks.append(watch)
+
+    def write() -> None:
+        Path(target).write_text(json.dumps(watch.report()))
+
+    atexit.register(write)
+    return watch
