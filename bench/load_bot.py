@@ -224,10 +224,14 @@ class Bot:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._arrived.wait(), 1.0)
                 continue
+            offered = self.screen.status
             for key in keys:
                 await asyncio.sleep(self.rng.expovariate(1 / self.think))
+                if self.screen.status != offered:
+                    break  # the screen moved on while the player thought: look again
                 if not await self.press(send, key):
                     break
+                offered = self.screen.status
 
 
 class MiniTelnet:
