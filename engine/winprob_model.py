@@ -172,92 +172,110 @@ def chances_through(
     goal: int = GOAL,
 ) -> FloatArray:
     """Each role's chance to win from ``scores`` (by role) through ``stages``, the rest of
-    this deal, then ``start_table`` (by role, from ``solve_start_table``) for the next."""
+    this deal, then ``start_table`` (by role, from ``solve_start_table``) for the next.
+
+    Worked backward from the next deal's table, as ``solve_start_table`` does, but each
+    stage only over the scores that can stand when it begins: one point at the first
+    stage, more by what the stages before it may bring. A step is one matrix product (a
+    band of the stage's distribution against the values after it), a fraction of the
+    cost of pushing the whole box of scores forward stage by stage."""
     sides = len(scores)
     if any(score >= goal for score in scores):
         winner = next(role for role, score in enumerate(scores) if score >= goal)
         return _onehot(sides, winner)
-    trimmed: list[Stage] = []
+    trimmed = _merged(_trimmed(stages))
     reach = [0] * sides
+    before: list[tuple[int, ...]] = []  # per stage: how far each role may be when it begins
+    for kind, role, dist in trimmed:
+        before.append(tuple(reach))
+        if kind == "joint":
+            reach[0] += dist.shape[0] - 1
+            reach[1] += dist.shape[1] - 1
+        else:
+            reach[role] += len(dist) - 1
+    region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
+    value = rotate_region(start_table, scores, region)
+    for (kind, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
+        need = tuple(min(extent + 1, size) for extent, size in zip(reached, region, strict=True))
+        if kind == "joint":
+            value = _pull_joint(value, dist, need)
+        else:
+            value = _pull_add(value, role, dist, need[role])
+    result: FloatArray = value[(0,) * sides].copy()
+    return result
+
+
+def _trimmed(stages: Sequence[Stage]) -> list[Stage]:
+    """The stages without their negligible tails."""
+    trimmed: list[Stage] = []
     for kind, role, dist in stages:
         if kind == "joint":
             dist = dist[: _tail_end(dist.sum(axis=1)), : _tail_end(dist.sum(axis=0))]
             dist = dist / dist.sum()
-            reach[0] += dist.shape[0] - 1
-            reach[1] += dist.shape[1] - 1
         else:
             dist = _trim(dist)
-            reach[role] += len(dist) - 1
         trimmed.append((kind, role, dist))
-    # A side that cannot reach the goal this deal never ends the game, so its points
-    # commute with everyone's: they are added up once and met at the end, not spread.
-    joint = any(kind == "joint" for kind, _, _ in trimmed)
-    settled = [
-        not joint and score + extra < goal for score, extra in zip(scores, reach, strict=True)
-    ]
-    region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
-    box = tuple(1 if settled[role] else size for role, size in enumerate(region))
-    mass = np.zeros(box)
-    mass[(0,) * sides] = 1.0
-    wins = np.zeros(sides)
-    totals: list[FloatArray] = [np.ones(1) for _ in range(sides)]
-    for kind, role, dist in trimmed:
-        if kind == "joint":
-            mass = _forward_joint(mass, dist, wins)
-        elif settled[role]:
-            totals[role] = np.convolve(totals[role], dist)
+    return trimmed
+
+
+def _merged(stages: list[Stage]) -> list[Stage]:
+    """Consecutive stages of one role as one (the dealer's hand and crib): nobody scores
+    between them, so reaching 121 in either is reaching it in their sum."""
+    merged: list[Stage] = []
+    for kind, role, dist in stages:
+        if merged and kind == "add" and merged[-1][0] == "add" and merged[-1][1] == role:
+            merged[-1] = ("add", role, np.convolve(merged[-1][2], dist))
         else:
-            mass = _forward_add(mass, role, dist, wins)
-    later = rotate_region(start_table, scores, region)
-    for role in range(sides):
-        if settled[role]:
-            weights = np.zeros(region[role])
-            weights[: len(totals[role])] = totals[role]
-            later = np.expand_dims(np.tensordot(later, weights, axes=([role], [0])), role)
-    result: FloatArray = wins + np.tensordot(mass, later, axes=sides)
-    return result
+            merged.append((kind, role, dist))
+    return merged
 
 
-def _forward_add(mass: FloatArray, role: int, dist: FloatArray, wins: FloatArray) -> FloatArray:
-    """``mass`` after ``role`` scores ``dist``; what passes the goal is booked in ``wins``."""
-    size = mass.shape[role]
-    out = np.zeros_like(mass)
-    points = np.nonzero(dist > _CUT)[0]
-    for step in points[points < size]:
-        out[_axis_slice(mass.ndim - 1, role, slice(step, None))] += (
-            float(dist[step]) * mass[_axis_slice(mass.ndim - 1, role, slice(0, size - step))]
-        )
-    # tail[k]: the mass at k or more along the role's axis, which ``k`` points short of
-    # the box's end carries past the goal.
-    others = tuple(axis for axis in range(mass.ndim) if axis != role)
-    tail = np.zeros(size + 1)
-    tail[:size] = mass.sum(axis=others)[::-1].cumsum()[::-1]
-    wins[role] += float(dist[points] @ tail[np.maximum(size - points, 0)])
-    return out
+def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> FloatArray:
+    """The value before ``role`` scores ``dist``, at its first ``need`` scores, from
+    ``value`` after it (scoring past the box reaches the goal: that role wins)."""
+    size = value.shape[role]
+    length = min(len(dist), size)
+    # band[i, j] = dist[j - i]: row i weighs the values j - i points on.
+    padded = np.zeros(need - 1 + size)
+    padded[need - 1 : need - 1 + length] = dist[:length]
+    step = padded.strides[0]
+    band = np.lib.stride_tricks.as_strided(padded[need - 1 :], (need, size), (-step, step))
+    pulled: FloatArray
+    if value.ndim == 3 and role == 0:  # two sides: plain matrix products, the common case
+        pulled = (band @ value.reshape(size, -1)).reshape(need, *value.shape[1:])
+    elif value.ndim == 3:
+        pulled = np.matmul(band, value)
+    else:
+        pulled = np.moveaxis(np.tensordot(band, value, axes=([1], [role])), 0, role)
+    # past[i]: the chance of scoring size - i or more, which passes the goal from i.
+    tail = np.cumsum(dist[::-1])[::-1]
+    gaps = size - np.arange(need)
+    past = np.where(gaps < len(dist), tail[np.minimum(gaps, len(dist) - 1)], 0.0)
+    shape = [1] * (value.ndim - 1)
+    shape[role] = need
+    pulled[..., role] += past.reshape(shape)
+    return pulled
 
 
-def _forward_joint(mass: FloatArray, pegging: FloatArray, wins: FloatArray) -> FloatArray:
-    """``mass`` after two sides peg ``pegging`` jointly; what passes the goal is booked
-    in ``wins`` (the first past it wins; both past it: even, as the play cannot say)."""
-    size0, size1 = mass.shape
+def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, ...]) -> FloatArray:
+    """The value before two sides peg ``pegging`` jointly, at the first ``need`` scores
+    (the first past the goal wins; both past it: even, as the play cannot say). The play
+    comes first in a deal, so ``need`` is one point but for a caller's own stages."""
+    size0, size1 = value.shape[0], value.shape[1]
     rows, cols = pegging.shape
-    # Staying in the box is a 2-D convolution, cut to the box: done by FFT, where a
-    # shift-and-add per pegging outcome cost a millisecond a win bar.
-    shape = (size0 + rows - 1, size1 + cols - 1)
-    spectrum = np.fft.rfft2(mass, shape) * np.fft.rfft2(pegging, shape)
-    out: FloatArray = np.fft.irfft2(spectrum, shape)[:size0, :size1]
-    np.maximum(out, 0.0, out=out)  # round-off below zero
-    # tail[i, j] is mass[i:, j:].sum(); what each outcome (a, b) carries past the goal
-    # is read from it instead of summed again.
-    tail = np.zeros((size0 + 1, size1 + 1))
-    tail[:size0, :size1] = mass[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
-    a, b = np.nonzero(pegging > _CUT)
-    p = pegging[a, b]
-    cut0, cut1 = np.maximum(size0 - a, 0), np.maximum(size1 - b, 0)
-    both = tail[cut0, cut1]
-    wins[0] += float(p @ (tail[cut0, 0] - both + both / 2))
-    wins[1] += float(p @ (tail[0, cut1] - both + both / 2))
-    return out
+    pulled = np.empty((need[0], need[1], 2))
+    # tails[a, b]: the chance of pegging a or more and b or more.
+    tails = np.zeros((rows + 1, cols + 1))
+    tails[:rows, :cols] = pegging[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
+    for i in range(need[0]):
+        for j in range(need[1]):
+            in0, in1 = min(rows, size0 - i), min(cols, size1 - j)
+            here = np.tensordot(pegging[:in0, :in1], value[i : i + in0, j : j + in1], axes=2)
+            both = tails[in0, in1]
+            here[0] += tails[in0, 0] - both + both / 2
+            here[1] += tails[0, in1] - both + both / 2
+            pulled[i, j] = here
+    return pulled
 
 
 def rotate_region(start_table: FloatArray, scores: Sequence[int], box: Sequence[int]) -> FloatArray:
