@@ -6,9 +6,11 @@
     │5♥ │ │10♠│ │▒▒▒│
     └───┘ └───┘ └───┘
 
-Hearts and diamonds are red, spades and clubs bright white. A card under the highlight
-bar sits on cyan; a card marked for the crib turns yellow. The charset degrades the suits
-and frame to ``H D S C`` and ``+-|`` on ASCII terminals, so the cards stay readable.
+Hearts and diamonds are red, spades and clubs bright white; a card marked for the crib
+turns yellow. The highlight bar is the row of numbers over the hand (play_area.py), not
+the cards: a bar move rewrites two labels, under 64 bytes in any charset, where two
+whole cards took 250. The charset degrades the suits and frame to ``H D S C`` and
+``+-|`` on ASCII terminals, so the cards stay readable.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from typing import Final
 
 from door.screens import theme
-from door.term.canvas import Canvas, Color, Style
+from door.term.canvas import Canvas, Style
 from engine.cards import Card, Rank
 
 CARD_WIDTH: Final = 5
@@ -41,7 +43,6 @@ def draw_card(
     col: int,
     card: Card,
     *,
-    bar: bool = False,
     marked: bool = False,
     dim: bool = False,
 ) -> None:
@@ -51,21 +52,14 @@ def draw_card(
         edge = face = theme.UNPLAYABLE
     if marked:
         edge = face = theme.MARKED
-    if bar:
-        # Dark ink on the cyan bar; red stays red so the suit colour is not lost.
-        ink = Color.BLACK
-        edge = edge.on(theme.BAR_BG) if marked else Style(ink, theme.BAR_BG)
-        face = face.on(theme.BAR_BG) if marked or card.suit.is_red else Style(ink, theme.BAR_BG)
     text = card_face(card).ljust(CARD_WIDTH - 2)
     _frame(canvas, row, col, edge)
     canvas.put(row + 1, col + 1, text, face)
 
 
-def draw_back(canvas: Canvas, row: int, col: int, *, bar: bool = False) -> None:
+def draw_back(canvas: Canvas, row: int, col: int) -> None:
     """A face-down card."""
     edge, back = theme.CARD_EDGE, theme.CARD_BACK
-    if bar:
-        edge, back = edge.on(theme.BAR_BG), back.on(theme.BAR_BG)
     _frame(canvas, row, col, edge)
     canvas.put(row + 1, col + 1, "▒" * (CARD_WIDTH - 2), back)
 

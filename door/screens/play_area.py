@@ -79,7 +79,6 @@ def draw_hand(canvas: Canvas, hand: HandState, title: str = "Your hand") -> None
             HAND_CARDS_ROW,
             col,
             card,
-            bar=under_bar,
             marked=marked,
             dim=card in hand.unplayable,
         )

@@ -126,12 +126,16 @@ def test_marked_cards_are_yellow_and_the_bar_is_cyan() -> None:
     # Hand cards start at column 11, six columns apart; labels on row 12, cards 13-15.
     marked = screen_of(terminal).buffer[14][12]
     assert (marked.data, marked.fg, marked.bold, marked.bg) == ("4", "brown", True, "default")
+    # The bar is the label row over the card (">*3*<" on cyan); the card under it keeps
+    # its own colours, here the yellow of a marked card.
+    bar_label = [screen_of(terminal).buffer[12][col] for col in range(23, 28)]
+    assert "".join(cell.data for cell in bar_label) == ">*3*<"
+    assert {cell.bg for cell in bar_label} == {"cyan"}
     under_bar = screen_of(terminal).buffer[14][24]
-    assert (under_bar.data, under_bar.bg) == ("1", "cyan")
-    assert under_bar.fg == "brown"  # marked and under the bar
+    assert (under_bar.data, under_bar.fg, under_bar.bg) == ("1", "brown", "default")
     plain = screen_of(terminal).buffer[14][18]
     assert (plain.fg, plain.bg) == ("red", "default")
-    assert screen_of(terminal).buffer[12][23].bg == "cyan"
+    assert screen_of(terminal).buffer[12][17].bg == "default"  # a label off the bar
 
 
 def test_without_colour_the_bar_and_marks_show_as_text() -> None:

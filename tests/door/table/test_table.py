@@ -76,14 +76,15 @@ async def test_the_discard_marks_cards_yellow_under_a_cyan_bar() -> None:
     assert terminal.display[HAND_CARDS + 1][hand_card(0) : hand_card(6) - 1] == (
         "│2♣ │ │3♣ │ │4♠ │ │7♦ │ │9♥ │ │K♠ │"
     )
-    assert terminal.screen.buffer[HAND_CARDS + 1][hand_card(0) + 1].bg == "cyan"
+    assert terminal.screen.buffer[HAND_LABELS][hand_card(0) + 2].bg == "cyan"
 
     await press(terminal, task, Key.ENTER)  # mark 2♣
     await press(terminal, task, "5")  # the bar jumps to the fifth card, 9♥
     two = terminal.screen.buffer[HAND_CARDS + 1][hand_card(0) + 1]
     assert (two.data, two.fg, two.bold, two.bg) == ("2", "brown", True, "default")
-    nine = terminal.screen.buffer[HAND_CARDS + 1][hand_card(4) + 1]
-    assert (nine.data, nine.bg) == ("9", "cyan")
+    labels = terminal.screen.buffer[HAND_LABELS]
+    assert {labels[col].bg for col in range(hand_card(4), hand_card(4) + 5)} == {"cyan"}
+    assert terminal.screen.buffer[HAND_LABELS][hand_card(0) + 2].bg == "default"
     assert (
         terminal.display[HAND_LABELS][hand_card(0) : hand_card(5) - 1]
         == " *1*    2     3     4   > 5 <"
