@@ -36,7 +36,7 @@ class ServerConfig:
     # "" means the user's data folder (door/paths.py); a relative path in a config file
     # is taken from that file's folder.
     data_dir: str = ""
-    max_sessions: int = 300
+    max_sessions: int = 1250  # 1,200 playing callers and room (bench/load.py)
     idle_warning_seconds: int = 240
     idle_timeout_seconds: int = 300
     # Old ciphers and key exchange for cryptlib-based BBS clients (SyncTERM).

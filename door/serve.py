@@ -20,6 +20,7 @@ from door import version
 from door.app.records import Records
 from door.app.server import Door
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.file_limit import raise_open_file_limit
 from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
 from door.storage.settings import database_url, redact_url
@@ -131,6 +132,7 @@ async def run_server(
     in it)."""
     started = time.monotonic()
     log_start(config)
+    raise_open_file_limit(config.server.max_sessions)
     records = await Records.open(config)
     prepare_computer_player()
     door = Door(config, records=records)

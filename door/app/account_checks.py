@@ -30,16 +30,13 @@ GUEST_USER: Final = "guest"
 
 async def name_is_an_account(store: Store | None, name: str) -> bool:
     """Whether a guest's chosen name is someone's handle, or looks like one (a guest may
-    not take it). With
+    not take it), from the store's index of handles: no database wait per sign-in. With
     no store, or a failing one, nobody can be told apart, so it says False."""
     if store is None:
         return False
     try:
-        return (
-            await store.account(name) is not None
-            # The sysop's name is the presence's to refuse, in its own words.
-            or await store.lookalike_handle(name, reserved=False) is not None
-        )
+        # The sysop's name is the presence's to refuse, in its own words.
+        return await store.lookalike_handle(name, reserved=False) is not None
     except StoreError:
         return False
 

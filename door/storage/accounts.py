@@ -6,6 +6,7 @@ import asyncio
 import datetime as dt
 import logging
 import secrets
+import time
 from typing import Any
 
 import argon2
@@ -16,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from door.defence.lookalike import skeleton
 from door.storage.database import StoreBase
 from door.storage.errors import AccountLockedError, HandleTakenError, LoginError, SshKeyError
+from door.storage.handle_index import FRESH_SECONDS, HandleIndex
 from door.storage.rules import (
     check_handle,
     check_password,
@@ -55,6 +57,12 @@ async def _insert_account(
 class AccountStore(StoreBase):
     """Accounts, passwords and SSH keys (part of ``Store``)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._handle_index: HandleIndex | None = None
+        self._handle_index_read = 0.0
+        self._handle_index_lock = asyncio.Lock()
+
     # --- accounts -----------------------------------------------------------------
 
     async def check_new_handle(self, handle: str) -> str:
@@ -78,18 +86,35 @@ class AccountStore(StoreBase):
         return handle
 
     async def lookalike_handle(self, name: str, *, reserved: bool = True) -> str | None:
-        """A member's handle (or, with ``reserved``, a reserved one) that looks like
-        ``name`` to a reader (the same TR39 confusable skeleton, door/defence/lookalike.py)."""
+        """A member's handle (or, with ``reserved``, a reserved one) that is ``name`` or
+        looks like it to a reader (the same TR39 confusable skeleton,
+        door/defence/lookalike.py), from the store's index of handles."""
         wanted = skeleton(name)
         for kept in self.reserved_handles if reserved else ():
             if skeleton(kept) == wanted:
                 return kept
-        async with self._transaction() as connection:
-            handles = (await connection.scalars(select(accounts.c.handle))).all()
-        for handle in handles:
-            if skeleton(handle) == wanted:
-                return str(handle)
-        return None
+        return (await self.handle_index()).lookalike(name)
+
+    async def handle_index(self) -> HandleIndex:
+        """Every member's handle, read once a minute at most (door/storage/handle_index.py);
+        callers arriving together wait for one read."""
+        now = time.monotonic()
+        index = self._handle_index
+        if index is not None and now - self._handle_index_read < FRESH_SECONDS:
+            return index
+        async with self._handle_index_lock:
+            if self._handle_index is not None and now - self._handle_index_read < FRESH_SECONDS:
+                return self._handle_index
+            async with self._transaction() as connection:
+                handles = (await connection.scalars(select(accounts.c.handle))).all()
+            self._handle_index = HandleIndex(str(handle) for handle in handles)
+            self._handle_index_read = time.monotonic()
+            return self._handle_index
+
+    def _indexed(self, handle: str) -> None:
+        """A new account's handle, in the index at once (this process made it)."""
+        if self._handle_index is not None:
+            self._handle_index.add(handle)
 
     async def create_account(self, handle: str, password: str) -> Account:
         """A new account. Raises HandleError (rules), HandleTakenError (someone has it,
@@ -103,6 +128,7 @@ class AccountStore(StoreBase):
                 account_id = await _insert_account(connection, handle, password_hash, now)
         except IntegrityError:
             raise _taken(handle) from None
+        self._indexed(handle)
         logger.info("new account %r", handle)
         return Account(account_id, handle, now)
 
@@ -138,6 +164,7 @@ class AccountStore(StoreBase):
                 if found is not None:
                     return found
                 continue
+            self._indexed(handle)
             logger.info("new account %r for %r of %r", handle, user_id, system)
             return Account(account_id, handle, now, now)
         raise HandleTakenError(f"No handle like {alias!r} is free.")

@@ -9,13 +9,14 @@ import os
 import stat
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Final, Self
 
 import argon2
 from alembic.util import CommandError
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from door.storage.errors import StorageUnavailableError, StoreError
@@ -24,6 +25,9 @@ from door.storage.settings import redact_url
 from door.storage.values import Clock, LoginPolicy, utc_now
 
 logger = logging.getLogger(__name__)
+
+POOL_WAIT_SECONDS: Final = 5.0
+"""The longest a request waits for a pooled database connection."""
 
 
 class StoreBase:
@@ -85,7 +89,13 @@ class StoreBase:
             except StorageUnavailableError as error:
                 logger.error("%s", error.detail)
                 raise
-        engine = create_async_engine(url, connect_args=connect_args or {})
+        sqlite = parsed.get_backend_name() == "sqlite"
+        in_memory = sqlite and parsed.database in (None, "", ":memory:")
+        # A connection a caller cannot have within POOL_WAIT_SECONDS is the store being
+        # unavailable for that one request (a clear message, the caller stays on), not a
+        # wait of SQLAlchemy's default 30 s followed by an exception nobody expected.
+        pool = {} if in_memory else {"pool_timeout": POOL_WAIT_SECONDS}
+        engine = create_async_engine(url, connect_args=connect_args or {}, **pool)
         if parsed.get_backend_name() == "sqlite":
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(
@@ -126,7 +136,7 @@ class StoreBase:
             raise
         except IntegrityError:
             raise  # the caller turns these into rule errors (a handle taken...)
-        except (DBAPIError, OSError, TimeoutError) as error:
+        except (DBAPIError, OSError, TimeoutError, PoolTimeoutError) as error:
             # Logged here, once, so that no caller needs to; callers show str(error).
             reason = _reason(error)
             detail = f"database {self.name}: {reason} ({_first_line(error)})"
@@ -164,6 +174,8 @@ def _reason(error: BaseException) -> str:
         return "the database is busy"
     if "unable to open" in text:
         return "the database file cannot be opened"
+    if isinstance(error, PoolTimeoutError):
+        return "the database is too busy"
     if isinstance(error, OSError | TimeoutError) or "connect" in text:
         return "the database server cannot be reached"
     return "the database failed"
