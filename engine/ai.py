@@ -43,6 +43,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
+import numpy.typing as npt
 
 from engine.ai_discard import (
     Unseen,
@@ -409,6 +410,13 @@ def _pegging_search(
     return PegSearch(exact, chance, my_score, opp_score, goal_mode=True)
 
 
+@lru_cache(maxsize=64)
+def _pairs(count: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Every pair of ``count`` things as two index arrays (asked again at every play)."""
+    first, second = np.triu_indices(count, 1)
+    return first, second
+
+
 def _crib_given_starter(
     discards: tuple[Card, ...], starter: Card, kept: tuple[Card, ...], weight: FloatArray
 ) -> FloatArray:
@@ -416,7 +424,7 @@ def _crib_given_starter(
     cards, weighted by how often a pone throws them."""
     seen = {*discards, *kept, starter}
     others = np.array([card.index for card in FULL_DECK if card not in seen])
-    first, second = np.triu_indices(len(others), 1)
+    first, second = _pairs(len(others))
     x, y = others[first], others[second]
     d1, d2 = discards
     points = RANK_TABLE[d1.index // 4, d2.index // 4, x // 4, y // 4, starter.index // 4]
