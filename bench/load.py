@@ -149,6 +149,11 @@ class Server:
             report = json.loads(self.gc_report.read_text())
         except (OSError, ValueError):
             return None
+        print(
+            f"server GC: collections by generation {report['collections']}, longest pause "
+            f"{report['max_pause_ms']} ms, {report['total_ms']:.0f} ms in all",
+            file=sys.stderr,
+        )
         return float(max(report["max_pause_ms"]))
 
 

@@ -615,7 +615,13 @@ class Lobby:
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The lobby as it stands: drawn at every paint while it is on the stack."""
         self.compose()
-        return draw_lobby(self.view)
+        try:
+            return draw_lobby(self.view)
+        finally:
+            # Who is on and the chat are read afresh for every frame: kept, they would be
+            # a list of everyone online per caller, held through every game (hundreds of
+            # thousands of objects for the garbage collector to walk with a full house).
+            self.view.who, self.view.chat = (), ()
 
     def compose(self) -> None:
         presence, member, view, choices = self.presence, self.member, self.view, self.choices
