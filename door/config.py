@@ -49,6 +49,10 @@ class ServerConfig:
     max_connections_per_address: int = 8  # at once, from one address
     connections_per_minute_per_address: int = 30
     reserved_sessions: int = 10  # of max_sessions, kept for members and the sysop
+    # Behind a load balancer (door/transports/proxy_header.py): every connection comes
+    # from one of proxy_addresses and begins with a PROXY protocol header (v1 or v2).
+    proxy_protocol: bool = False
+    proxy_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
 
     @property
     def data_path(self) -> Path:
@@ -200,6 +204,17 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         ):
             raise ConfigError(f'{where}: {key} must be a list of origins ("https://bbs.example")')
         return tuple(value)
+    if key == "server.proxy_addresses":
+        try:
+            if not isinstance(value, list | tuple) or not value:
+                raise ValueError
+            for item in value:
+                ipaddress.ip_network(str(item).strip(), strict=False)
+        except ValueError:
+            raise ConfigError(
+                f'{where}: {key} must be a list of addresses or networks ("10.0.0.0/8")'
+            ) from None
+        return tuple(str(item) for item in value)
     if expected is tuple:
         if not isinstance(value, list | tuple) or not all(
             isinstance(item, str) and len(item.split()) >= 2 for item in value

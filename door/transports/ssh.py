@@ -31,6 +31,7 @@ from door.storage.errors import LoginError
 from door.storage.rules import handle_key
 from door.storage.store import Account, Store
 from door.term.terminal import StreamTerminal
+from door.transports.proxy_header import ProxiedListener, parse_networks
 
 logger = logging.getLogger(__name__)
 
@@ -307,6 +308,11 @@ async def start_ssh(
     keys = sysop_keys(sysop)
     store = door.records.store
     options: dict[str, Any] = {}
+    settings = door.config.server
+    if settings.proxy_protocol:
+        # asyncssh lets a "tunnel" make the listening server: one whose connections
+        # begin with a PROXY header (door/transports/proxy_header.py).
+        options["tunnel"] = ProxiedListener(parse_networks(settings.proxy_addresses))
     if legacy_algorithms:
         options["kex_algs"] = [*get_default_kex_algs(), *LEGACY_KEX]
         options["encryption_algs"] = [*get_default_encryption_algs(), *LEGACY_CIPHERS]

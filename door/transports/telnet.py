@@ -15,6 +15,7 @@ from door.defence.guard import AddressGuard, address_of
 from door.defence.ratelimit import TokenBucket
 from door.logtext import escaped
 from door.term.terminal import StreamTerminal
+from door.transports.proxy_header import listen_proxied, parse_networks
 from door.transports.subneg import SubnegotiationLimit
 
 logger = logging.getLogger(__name__)
@@ -166,16 +167,22 @@ async def start_telnet(door: Door, host: str, port: int) -> Any:
         await door.serve_caller(terminal, caller)
 
     protocol_factory = type("DoorTelnetServer", (DoorTelnetServer,), {"guard": door.guard})
-    server = await telnetlib3.create_server(
-        host=host,
-        port=port,
-        shell=shell,
-        protocol_factory=protocol_factory,
-        encoding=False,
-        connect_maxwait=1.5,
+    options: dict[str, Any] = {
+        "shell": shell,
+        "encoding": False,
+        "connect_maxwait": 1.5,
         # The door manages idle callers itself; the library's timer would drop
         # a caller mid-game with its own "Timeout." text.
-        timeout=False,
+        "timeout": False,
+    }
+    settings = door.config.server
+    if settings.proxy_protocol:
+        # Behind a balancer: each connection's PROXY header first, then the telnet
+        # protocol, made as telnetlib3.create_server makes it.
+        trusted = parse_networks(settings.proxy_addresses)
+        return await listen_proxied(lambda: protocol_factory(**options), host, port, trusted)
+    server = await telnetlib3.create_server(
+        host=host, port=port, protocol_factory=protocol_factory, **options
     )
     _forget_new_clients(server)
     return server
