@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from door import version
 from door.app.records import Records
@@ -105,6 +105,10 @@ async def _start_web(door: Door, config: Config) -> Any:
     return await start_web(door, config.server.host, web.port, web.allowed_origins)
 
 
+YOUNG_COLLECTION: Final = 20_000
+"""Allocations between young garbage collections (bench/load.py: GC time and pauses)."""
+
+
 def prepare_computer_player() -> None:
     """Load the computer's tables now rather than in the first caller's game, then
     put everything long-lived out of the garbage collector's sight: a full
@@ -116,6 +120,11 @@ def prepare_computer_player() -> None:
     shipped_position()
     gc.collect()
     gc.freeze()
+    # A young collection every 700 allocations (Python's default) runs thousands of
+    # times a second under load and promotes what merely waits (a caller's next key, a
+    # frame being sent) into the old generation, whose full collections then stall
+    # everyone. Every YOUNG_COLLECTION allocations, such objects are mostly gone.
+    gc.set_threshold(YOUNG_COLLECTION, 10, 10)
 
 
 async def run_server(
