@@ -537,9 +537,12 @@ class CompetitionStore:
             )
         return stats.result, game_id
 
-    async def forfeit_overdue_pbm_games(self, now: dt.datetime) -> list[tuple[int, Outcome]]:
+    async def forfeit_overdue_pbm_games(
+        self, now: dt.datetime, *, skip: frozenset[int] = frozenset()
+    ) -> list[tuple[int, Outcome]]:
         """Settle every play-by-mail game whose player to move ran out of time at
-        ``now`` as lost by that player. Returns each game's number and outcome."""
+        ``now`` as lost by that player, but those numbered in ``skip`` (a player has
+        them open now). Returns each game's number and outcome."""
         async with self.store.transaction() as connection:
             rows = (
                 await connection.execute(select(pbm_games).where(pbm_games.c.finished.is_(False)))
@@ -547,6 +550,8 @@ class CompetitionStore:
         settled = []
         for row in rows:
             game = _pbm_game(row)
+            if game.pbm_id in skip:
+                continue
             seat = game.clock.forfeiter(game.waiting_on(), now)
             if seat is None:
                 continue
