@@ -138,7 +138,7 @@ class MailScreen:
             rules=(
                 f"A move within {rules.days_per_move} day{'s' if rules.days_per_move != 1 else ''}"
                 f" of the last one, or the game is forfeited{'; ' + limit if limit else ''}.",
-                f"{COUNTING_NOTE} Games are kept move by move: call back any time.",
+                f"{COUNTING_NOTE} Every move is kept as it is made.",
             ),
             most=MAX_OPEN_GAMES,
             status=STATUS,
