@@ -136,8 +136,8 @@ class MailScreen:
         self.view = MailView(
             f"{config.door.bbs_name} · Mail games",
             rules=(
-                f"A move within {rules.days_per_move} day{'s' if rules.days_per_move != 1 else ''}"
-                f" of the last one, or the game is forfeited{'; ' + limit if limit else ''}.",
+                f"Move within {rules.days_per_move} day{'s' if rules.days_per_move != 1 else ''}"
+                f" or forfeit the game{'; ' + limit + ' (UTC)' if limit else ''}.",
                 f"{COUNTING_NOTE} Every move is kept as it is made.",
             ),
             most=MAX_OPEN_GAMES,
