@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from door.competition.pbm import PbmRules
 from door.paths import ConfigLocation, find_config, user_data_dir
 from door.storage.settings import (
     DatabaseSettings,
@@ -122,6 +123,20 @@ class HubConfig:
 
 
 @dataclass(frozen=True)
+class PbmConfig:
+    """Play-by-mail games between members (door/app/mail_games.py): a player has
+    ``days_per_move`` days to make each move or forfeits the game, and may make at most
+    ``moves_per_day`` moves on one (UTC) day; 0 is no limit."""
+
+    days_per_move: int = 3
+    moves_per_day: int = 0
+
+    @property
+    def rules(self) -> PbmRules:
+        return PbmRules(self.days_per_move, self.moves_per_day or None)
+
+
+@dataclass(frozen=True)
 class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -130,6 +145,7 @@ class Config:
     rlogin: RloginConfig = field(default_factory=RloginConfig)
     web: WebConfig = field(default_factory=WebConfig)
     hub: HubConfig = field(default_factory=HubConfig)
+    pbm: PbmConfig = field(default_factory=PbmConfig)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
     location: ConfigLocation = ConfigLocation(None, "built in")
@@ -149,6 +165,7 @@ _SECTIONS: dict[str, type] = {
     "rlogin": RloginConfig,
     "web": WebConfig,
     "hub": HubConfig,
+    "pbm": PbmConfig,
 }
 _MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash", "server.data_dir", "hub.address"})
 _HASH_PREFIXES: tuple[str, ...] = ("scrypt$", "$argon2")
@@ -174,6 +191,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "server.max_connections_per_address": (1, 100_000),
     "server.connections_per_minute_per_address": (1, 100_000),
     "server.reserved_sessions": (0, 100_000),
+    "pbm.days_per_move": (1, 365),
+    "pbm.moves_per_day": (0, 10_000),
 }
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from door import version
+from door.app.mail_games import MailGames
 from door.app.records import Records
 from door.app.server import Door
 from door.config import Config, ConfigError, load_config, with_overrides
@@ -108,6 +109,17 @@ async def _start_web(door: Door, config: Config) -> Any:
 YOUNG_COLLECTION: Final = 20_000
 """Allocations between young garbage collections (bench/load.py: GC time and pauses)."""
 
+FORFEIT_CHECK_SECONDS = 3600.0
+"""How often overdue play-by-mail games are forfeited while the door runs."""
+
+
+async def forfeit_overdue_mail_games(mail: MailGames, every: float = FORFEIT_CHECK_SECONDS) -> None:
+    """Every ``every`` seconds, forfeit the play-by-mail games whose player ran out of
+    time, until cancelled (the server does it once itself when it starts)."""
+    while True:
+        await asyncio.sleep(every)
+        await mail.forfeit_overdue()
+
 
 def prepare_computer_player() -> None:
     """Load the computer's tables now rather than in the first caller's game, then
@@ -145,9 +157,17 @@ async def run_server(
     records = await Records.open(config)
     prepare_computer_player()
     door = Door(config, records=records)
+    forfeits: asyncio.Task[None] | None = None
+    if records.mail is not None:
+        # The first pass runs before any caller can open a game that ran out of time.
+        await records.mail.forfeit_overdue()
+        forfeits = asyncio.get_running_loop().create_task(
+            forfeit_overdue_mail_games(records.mail, FORFEIT_CHECK_SECONDS), name="mail forfeits"
+        )
     try:
         listening = await start_listeners(door, config)
     except BaseException:
+        await _cancelled(forfeits)
         await records.close()
         raise
     stop = stop or asyncio.Event()
@@ -179,6 +199,7 @@ async def run_server(
     finally:
         logger.info("shutting down: telling %d caller(s)", door.caller_count)
         await door.shut_down()
+        await _cancelled(forfeits)
         for server in listening.servers:
             server.close()
         for server in listening.servers:
@@ -189,6 +210,13 @@ async def run_server(
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
+
+
+async def _cancelled(task: asyncio.Task[None] | None) -> None:
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 def log_start(config: Config) -> None:

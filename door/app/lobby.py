@@ -4,7 +4,7 @@ From here a caller plays the computer (``P``), challenges other callers or the s
 (``W``, with the game options set here: runs ``1``/``2``, counting ``A``, players ``G``),
 accepts or declines a challenge (``Y``/``N``), watches a game (``V``) or chats (``C``).
 When accounts are on, ``L`` shows the leaderboard and, for a caller who logged in, ``R``
-their record (statistics).
+their record (statistics) and ``F`` their play-by-mail games (door/app/mail_screen.py).
 The sysop also pages a caller into a private chat (``O``), hosts a game with a caller who
 is then player 1 (``H``), disconnects a caller (``K``) and broadcasts to everyone (``B``).
 
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from door.app.accounts import show_leaderboard, show_stats
+from door.app.mail_screen import GUESTS, MailScreen
 from door.app.presence import IN_THE_LOBBY, ChatLine, Member, Presence
 from door.app.records import KeptGame, Records
 from door.config import Config
@@ -106,6 +107,8 @@ class Lobby:
             sysop=member.sysop,
         )
         self.picked: list[Member] = []
+        self.mail_note = ""
+        """Mail games waiting for this member's move, for the notice line."""
         self._background: set[asyncio.Task[None]] = set()
         """Ratings being written: kept so that they finish."""
 
@@ -113,6 +116,7 @@ class Lobby:
         """Until the caller quits; raises Disconnected if the line drops."""
         self.session.push(self.screen)
         try:
+            await self.note_mail_games(tell=True)
             error = ""
             while True:
                 await self.go_where_called()
@@ -192,6 +196,8 @@ class Lobby:
                 await self.away_from_lobby(
                     show_stats(self.session, self.records.store, member.name)
                 )
+        elif char == "f" and self.records.mail is not None:
+            await self.mail_games()
         elif char == "l" and self.records.store is not None:
             await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
         elif member.sysop and char in ("o", "h", "k", "b"):
@@ -281,6 +287,25 @@ class Lobby:
             await screen
         finally:
             self.presence.set_place(self.member, IN_THE_LOBBY)
+
+    async def mail_games(self) -> None:
+        """The member's play-by-mail games, then the lobby again."""
+        mail, account = self.records.mail, self.member.account
+        if account is None or mail is None:
+            self.member.tell(GUESTS)
+            return
+        await MailScreen(
+            self.session, self.presence, self.member, account, mail, self.config, self.rng
+        ).run()
+        await self.note_mail_games()
+
+    async def note_mail_games(self, *, tell: bool = False) -> None:
+        """Whether mail games wait for this member's move ("Your move against Ada (2 days
+        left): press F."): on the notice line, and told once when ``tell``."""
+        if self.records.mail is not None:
+            self.mail_note = await self.records.mail.waiting_note(self.member.account)
+            if tell and self.mail_note:
+                self.member.tell(self.mail_note)
 
     # --- games ---------------------------------------------------------------------
 
@@ -658,6 +683,8 @@ class Lobby:
                 m.name for m in member.challenge.invitees if m.name not in member.challenge.accepted
             ]
             view.notice = f"Waiting for {_and(waiting)} to answer your challenge. Esc withdraws."
+        elif self.mail_note:
+            view.notice = self.mail_note
 
     def last_note(self) -> str:
         member = self.member
@@ -682,7 +709,7 @@ def _account_keys(records: Records, member: Member, options: GameOptions, charse
     if member.account is None:
         return f"L Leaderboard  {shared}  (a guest's games are not kept)"
     rated = "rated" if options.rated else "unrated"
-    return f"R Record  L Leaderboard  E {rated}  {shared}"
+    return f"R Record  L Leaderboard  F Mail games  E {rated}  {shared}"
 
 
 def _winner_name(table: Table) -> str:

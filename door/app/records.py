@@ -8,6 +8,7 @@ plays as a guest) and does what involves games:
   ``GameSaver`` saves after every action (``computer_game``). Quitting it is a forfeit;
   a dropped line, a restart or a crash leaves it saved, to be resumed;
 - a saved game is picked up where it stood (``resume``) or given up (``abandon``);
+- play-by-mail games between members are ``mail`` (door/app/mail_games.py);
 - a game between callers is recorded once it is over, with the statistics of everyone
   at the table who logged in (``record_game_between_callers``). It is not saved along
   the way: a caller whose line drops gets back to it from memory (door/table/flow.py).
@@ -26,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from door.app.mail_games import Clock, MailGames, utc_now
+from door.competition.pbm import PbmRules
 from door.config import Config
 from door.defence.logins import LoginGuard
 from door.storage.competition import CompetitionStore
@@ -58,10 +61,19 @@ class Records:
     """The door's games in the store; see the module docstring. ``Records()`` has no
     store: accounts are off."""
 
-    def __init__(self, store: Store | None = None, unavailable: str = ACCOUNTS_OFF) -> None:
+    def __init__(
+        self,
+        store: Store | None = None,
+        unavailable: str = ACCOUNTS_OFF,
+        *,
+        pbm: PbmRules | None = None,
+        clock: Clock = utc_now,
+    ) -> None:
         self.store = store
         self.unavailable = unavailable
         """What a caller is told when there is no store."""
+        self.mail = MailGames(store, pbm, clock) if store is not None else None
+        """Play-by-mail games (None when accounts are off)."""
         self._writes: set[asyncio.Task[None]] = set()
         self.logins = LoginGuard()
         """Failed log-ins by account and address, shared by every connection."""
@@ -89,7 +101,7 @@ class Records:
                 error,
             )
             return cls(None)
-        return cls(store)
+        return cls(store, pbm=config.pbm.rules)
 
     async def close(self) -> None:
         """Wait (boundedly) for results still being written, then close the store."""

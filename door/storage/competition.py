@@ -53,6 +53,11 @@ class CompetitionNotFoundError(StoreError):
     """No match, tournament or play-by-mail game has that number (or it is over)."""
 
 
+class PbmGameChangedError(CompetitionNotFoundError):
+    """The play-by-mail game was saved with moves the recording being saved lacks: it
+    moved on since it was loaded (on another line, say). Nothing is kept."""
+
+
 # --- values read back -------------------------------------------------------------------
 
 
@@ -434,13 +439,30 @@ class CompetitionStore:
             )
             return [_pbm_game(row) for row in rows]
 
+    async def finished_pbm_games_for(self, account_id: int, limit: int = 5) -> list[PbmGame]:
+        """The member's finished play-by-mail games, the last to finish first."""
+        async with self.store.transaction() as connection:
+            rows = await connection.execute(
+                select(pbm_games)
+                .where(
+                    (pbm_games.c.first_account_id == account_id)
+                    | (pbm_games.c.second_account_id == account_id),
+                    pbm_games.c.finished.is_(True),
+                )
+                .order_by(pbm_games.c.updated_at.desc(), pbm_games.c.id.desc())
+                .limit(limit)
+            )
+            return [_pbm_game(row) for row in rows]
+
     async def save_pbm_move(
-        self, pbm_id: int, recording: Recording, seat: int, now: dt.datetime
+        self, pbm_id: int, recording: Recording, seat: int | None, now: dt.datetime
     ) -> PbmClock:
         """Keep the game after ``seat``'s move at ``now`` (its recording with the move,
-        and any automatic steps after it) and start the wait again. Raises
-        MoveLimitError when the seat has made today's moves (nothing is kept), and
-        CompetitionNotFoundError when the game is over or the recording is older."""
+        and any automatic steps after it) and start the wait again; ``seat`` None keeps
+        steps nobody decides (a show counted automatically) and leaves the clock alone.
+        Raises MoveLimitError when the seat has made today's moves (nothing is kept),
+        CompetitionNotFoundError when the game is over, and PbmGameChangedError when
+        the saved game has moves the recording lacks."""
         async with self.store.transaction() as connection:
             row = (
                 await connection.execute(
@@ -449,11 +471,16 @@ class CompetitionStore:
                     .with_for_update()
                 )
             ).first()
-            if row is None or row.actions > len(recording.actions):
+            if row is None:
                 raise CompetitionNotFoundError(
                     f"There is no play-by-mail game {pbm_id} in progress."
                 )
-            clock = _pbm_game(row).clock.moved(seat, now)
+            saved = _pbm_game(row)
+            if recording.actions[: len(saved.recording.actions)] != saved.recording.actions:
+                raise PbmGameChangedError(
+                    f"Play-by-mail game {pbm_id} moved on since it was opened: open it again."
+                )
+            clock = saved.clock if seat is None else saved.clock.moved(seat, now)
             await connection.execute(
                 update(pbm_games)
                 .where(pbm_games.c.id == pbm_id)
@@ -467,11 +494,17 @@ class CompetitionStore:
         return clock
 
     async def finish_pbm_game(
-        self, pbm_id: int, recording: Recording, *, forfeited_by: int | None = None
+        self,
+        pbm_id: int,
+        recording: Recording,
+        *,
+        forfeited_by: int | None = None,
+        now: dt.datetime | None = None,
     ) -> tuple[Outcome, int]:
         """Close a play-by-mail game that reached 121 or that ``forfeited_by`` lost on
-        time: logged with both members' statistics as any game is, in one transaction.
-        Returns its outcome and its number among the door's games (for ``rate_game``)."""
+        time (at ``now``, if given: when it last changed): logged with both members'
+        statistics as any game is, in one transaction. Returns its outcome and its
+        number among the door's games (for ``rate_game``)."""
         stats = game_stats(recording, forfeited_by)
         async with self.store.transaction() as connection:
             row = (
@@ -499,13 +532,17 @@ class CompetitionStore:
                     game_id=game_id,
                     recording=stats.recording.to_json(),
                     actions=len(stats.recording.actions),
+                    **({"updated_at": now} if now is not None else {}),
                 )
             )
         return stats.result, game_id
 
-    async def forfeit_overdue_pbm_games(self, now: dt.datetime) -> list[tuple[int, Outcome]]:
+    async def forfeit_overdue_pbm_games(
+        self, now: dt.datetime, *, skip: frozenset[int] = frozenset()
+    ) -> list[tuple[int, Outcome]]:
         """Settle every play-by-mail game whose player to move ran out of time at
-        ``now`` as lost by that player. Returns each game's number and outcome."""
+        ``now`` as lost by that player, but those numbered in ``skip`` (a player has
+        them open now). Returns each game's number and outcome."""
         async with self.store.transaction() as connection:
             rows = (
                 await connection.execute(select(pbm_games).where(pbm_games.c.finished.is_(False)))
@@ -513,12 +550,14 @@ class CompetitionStore:
         settled = []
         for row in rows:
             game = _pbm_game(row)
+            if game.pbm_id in skip:
+                continue
             seat = game.clock.forfeiter(game.waiting_on(), now)
             if seat is None:
                 continue
             try:
                 outcome, _ = await self.finish_pbm_game(
-                    game.pbm_id, game.recording, forfeited_by=seat
+                    game.pbm_id, game.recording, forfeited_by=seat, now=now
                 )
             except CompetitionNotFoundError:
                 continue  # settled meanwhile by its players

@@ -229,6 +229,25 @@ class Table:
     def first_opponent_name(self) -> str:
         return self.names[1]
 
+    back_to = "the lobby"
+    """Where RETURN takes the players once the game is over for them."""
+
+    def end_text(self) -> str:
+        """What the players read once the game is over for them."""
+        if self.abandoned:
+            return "Nobody is left to play: the game is over."
+        return "The game is over."
+
+    def quit_consequence(self) -> str:
+        """What leaving now means, for the quit dialog."""
+        if self.solo:
+            return f"Leave now and {self.first_opponent_name()} is given the game."
+        return "Leave now and the computer plays your seat."
+
+    def win_bar_refusal(self) -> str:
+        """Why a player may not ask for the win bar here ("": they may)."""
+        return ""
+
     @property
     def given_up(self) -> bool:
         """The caller of a game against the computer chose to quit it: not a dropped

@@ -211,25 +211,22 @@ class Person:
             return result
         self.finishing = True
         self.reset_step_view()
-        question = "Press RETURN to go back to the lobby."
-        if table.abandoned:
-            table_text = "Nobody is left to play: the game is over."
-        else:
-            table_text = "The game is over."
+        question = f"Press RETURN to go back to {table.back_to}."
+        table_text = table.end_text()
         if table.game.winner_side is not None:
             self.own_panel = table.game_over_panel(question)
         self.view.entry = None
         error = ""
         while True:
             self.view.message, self.view.error = error or table_text, bool(error)
-            self.view.status = f"RETURN back to the lobby  {EVERYWHERE}"
+            self.view.status = f"RETURN back to {table.back_to}  {EVERYWHERE}"
             try:
                 key = await self.next_key(quit_key=False)
             except StepInterrupted:
                 continue
             if key in GO_ON_KEYS or key == Key.ESCAPE or key.char in ("q", "Q"):
                 return result
-            error = wrong_key(key, "press RETURN to go back to the lobby")
+            error = wrong_key(key, f"press RETURN to go back to {table.back_to}")
 
     def reset_step_view(self) -> None:
         self.own_hand = None
@@ -535,8 +532,11 @@ class Person:
 
     def toggle_win_bar(self) -> None:
         """``w``: the win bar on or off; between callers, a request until all agree."""
-        self.wants_win_bar = not self.wants_win_bar
         table = self.table
+        if refusal := table.win_bar_refusal():
+            self.log(refusal, theme.DIM)
+            return
+        self.wants_win_bar = not self.wants_win_bar
         if table.solo or self.seat is None:
             self.idle_error = ""
             table.changed()
@@ -693,11 +693,7 @@ class Person:
     async def confirm_quit(self) -> None:
         if self.seat is None:
             raise LeftTheGame  # a watcher just stops watching
-        if self.table.solo:
-            consequence = f"Leave now and {self.table.first_opponent_name()} is given the game."
-        else:
-            consequence = "Leave now and the computer plays your seat."
-        confirm = Confirm("Quit this game?", consequence)
+        confirm = Confirm("Quit this game?", self.table.quit_consequence())
         error = ""
 
         def draw(canvas: Canvas) -> None:

@@ -90,6 +90,9 @@ def test_a_relative_data_dir_is_taken_from_the_config_files_folder(
         ("[database]\nlockout_seconds = 0\n", "database.lockout_seconds"),
         ("[database]\nurl = 'mysql://x'\n", "database.url"),
         ("[database]\npasword = 'x'\n", "database.pasword"),
+        ("[pbm]\ndays_per_move = 0\n", "pbm.days_per_move"),
+        ("[pbm]\nmoves_per_day = -1\n", "pbm.moves_per_day"),
+        ("[pbm]\nmoves_per_day = 2.5\n", "pbm.moves_per_day"),
     ],
 )
 def test_a_bad_value_names_the_file_and_the_key(tmp_path: Path, text: str, names: str) -> None:
@@ -131,3 +134,18 @@ def test_the_database_section_is_read_with_the_rest() -> None:
     assert config.database.url == "postgresql://door@db/cribbage"
     assert config.database.max_failed_logins == 3
     assert with_overrides(config, telnet_port=0).database == config.database
+
+
+@pytest.mark.parametrize(
+    ("section", "days", "moves"),
+    [
+        ({}, 3, None),
+        ({"moves_per_day": 0}, 3, None),
+        ({"days_per_move": 1, "moves_per_day": 4}, 1, 4),
+    ],
+)
+def test_the_pbm_section_gives_the_play_by_mail_rules(
+    section: dict[str, int], days: int, moves: int | None
+) -> None:
+    rules = config_from_mapping({"pbm": section}).pbm.rules
+    assert (rules.days_per_move, rules.moves_per_day) == (days, moves)

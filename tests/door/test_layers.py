@@ -35,6 +35,7 @@ def loaded_by(module: str) -> list[str]:
     [
         "door.app.presence",
         "door.app.records",
+        "door.app.mail_games",
         "door.app.account_checks",
         "door.storage.store",
         "door.storage.competition",

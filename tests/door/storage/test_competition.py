@@ -14,7 +14,11 @@ from door.competition.pbm import PbmRules
 from door.competition.rating import Rating, computer_rating
 from door.competition.tournament import Tournament
 from door.competition.turns import play_automatic, play_for, waiting_on
-from door.storage.competition import CompetitionNotFoundError, CompetitionStore
+from door.storage.competition import (
+    CompetitionNotFoundError,
+    CompetitionStore,
+    PbmGameChangedError,
+)
 from door.storage.store import Seat, Store
 from engine.ai import ComputerPlayer
 from engine.game import Phase
@@ -273,3 +277,62 @@ async def test_a_player_out_of_time_forfeits_the_game(database: Database) -> Non
         stats = await store.stats_for(loser)
         assert stats is not None and stats.total.losses == 1
         assert await competition.forfeit_overdue_pbm_games(moved + dt.timedelta(days=9)) == []
+
+
+@run_async
+async def test_a_play_by_mail_save_must_carry_every_saved_move(database: Database) -> None:
+    """Two copies of one game opened on two lines: the second to save, which lacks the
+    first's move, is refused and changes nothing."""
+    computer = ComputerPlayer("easy", random.Random(3))
+    async with database.store() as store:
+        ada, bob = await members(store, "Ada", "Bob")
+        competition = CompetitionStore(store)
+        game = RecordedGame(seed=8, dealer=0)
+        pbm_id = await competition.start_pbm_game(ada, bob, game.recording, PbmRules(3), START)
+        await move(competition, pbm_id, START, computer)  # Ada deals
+        opened = await competition.pbm_game(pbm_id)
+        first, second = opened.resume(), opened.resume()
+        play_for(first, 0, computer)
+        await competition.save_pbm_move(pbm_id, first.recording, 0, START)
+        play_for(second, 1, computer)
+        with pytest.raises(PbmGameChangedError):
+            await competition.save_pbm_move(pbm_id, second.recording, 1, START)
+        assert (await competition.pbm_game(pbm_id)).recording == first.recording
+
+
+@run_async
+async def test_steps_nobody_decides_are_kept_without_touching_the_clock(
+    database: Database,
+) -> None:
+    async with database.store() as store:
+        ada, bob = await members(store, "Ada", "Bob")
+        competition = CompetitionStore(store)
+        game = RecordedGame(seed=4)
+        pbm_id = await competition.start_pbm_game(ada, bob, game.recording, PbmRules(3, 1), START)
+        play_automatic(game)  # the cut for the first deal
+        later = START + dt.timedelta(hours=5)
+        clock = await competition.save_pbm_move(pbm_id, game.recording, None, later)
+        saved = await competition.pbm_game(pbm_id)
+        assert saved.recording == game.recording and saved.clock == clock
+        assert clock.waiting_since == START and clock.moves_on_day == (0, 0)
+
+
+@run_async
+async def test_finished_play_by_mail_games_are_listed_newest_first(database: Database) -> None:
+    async with database.store() as store:
+        ada, bob, cid = await members(store, "Ada", "Bob", "Cid")
+        competition = CompetitionStore(store)
+        numbers = []
+        for opponent in (bob, cid):
+            game = RecordedGame(seed=len(numbers), dealer=0)
+            numbers.append(
+                await competition.start_pbm_game(ada, opponent, game.recording, PbmRules(1), START)
+            )
+        await competition.forfeit_overdue_pbm_games(START + dt.timedelta(days=1))
+        assert await competition.pbm_games_for(ada.account_id) == []
+        finished = await competition.finished_pbm_games_for(ada.account_id)
+        assert sorted(game.pbm_id for game in finished) == numbers
+        assert all(game.finished and game.game_id is not None for game in finished)
+        assert [g.pbm_id for g in await competition.finished_pbm_games_for(bob.account_id)] == [
+            numbers[0]
+        ]

@@ -1,0 +1,312 @@
+"""The mail-games screen (``F`` in the lobby) and a member's turn at a mail game.
+
+The screen lists the member's play-by-mail games (door/app/mail_games.py) with the line
+for each; a game's number opens it when the move is theirs, ``N`` starts one against
+another member by handle. Opening a game seats the member at a ``MailTable``
+(door/table/mail.py) with the other player's seat empty: they read what the other
+player did since their last move, make their moves until the game waits for the other
+player (or for tomorrow), and come back here. Every move is kept as it is made
+(``MailSaver``), so a dropped line loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Callable, Coroutine
+from typing import Any, Final
+
+from door.app.mail_games import COUNTING_NOTE, MAX_OPEN_GAMES, MailGames, MailRefusal, mover
+from door.app.presence import IN_THE_LOBBY, Member, Presence
+from door.competition.errors import CompetitionError, MoveLimitError
+from door.competition.pbm import PbmClock
+from door.config import Config
+from door.screens import theme
+from door.screens.chat import Entry
+from door.screens.mail_games import MailView, draw_mail_games
+from door.screens.narration import narrate
+from door.storage.competition import PbmGame
+from door.storage.errors import StoreError
+from door.storage.store import Account
+from door.table.mail import MailTable
+from door.table.options import GameOptions
+from door.term.keys import Key
+from door.ui.line_editor import Edit
+from door.ui.session import Drawn, Session
+from engine.record import RecordedGame, replay_steps
+
+logger = logging.getLogger(__name__)
+
+REFRESH_SECONDS: Final = 30.0
+STATUS: Final = "1-9 open a game  N new game  Esc back to the lobby  ^L redraw"
+GUESTS: Final = "Mail games are between members: log in next time to play one."
+
+
+class MailSaver:
+    """Keeps a mail game after every action, in order, off the game's path: each move
+    with the clock moved for its player, each step nobody decides without, and the
+    game's end. After a write fails nothing more is written and ``on_failure`` is told
+    (the table then stops: the game stands as last kept)."""
+
+    def __init__(self, mail: MailGames, pbm_id: int, clock: PbmClock) -> None:
+        self.mail = mail
+        self.pbm_id = pbm_id
+        self.clock = clock
+        self.moves = 0
+        self.failure = ""
+        self.on_failure: Callable[[str], None] | None = None
+        self._last: asyncio.Task[None] | None = None
+
+    def moves_left(self, seat: int) -> int | None:
+        return self.clock.moves_left_today(seat, self.mail.now())
+
+    def action_taken(self, game: RecordedGame, action: Any) -> None:
+        """The game's ``on_action`` hook."""
+        seat, now, recording = mover(game, action), self.mail.now(), game.recording
+        if seat is not None:
+            self.moves += 1
+            # Past the limit the store refuses the move too, and the table is told then.
+            with contextlib.suppress(MoveLimitError):
+                self.clock = self.clock.moved(seat, now)
+        self._then(lambda: self.mail.competition.save_pbm_move(self.pbm_id, recording, seat, now))
+
+    def game_over(self, game: RecordedGame) -> None:
+        recording, now = game.recording, self.mail.now()
+        self._then(lambda: self.mail.competition.finish_pbm_game(self.pbm_id, recording, now=now))
+
+    def _then(self, write: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        previous = self._last
+
+        async def run() -> None:
+            if previous is not None:
+                await previous
+            if self.failure:
+                return
+            try:
+                await write()
+            except (StoreError, CompetitionError) as error:
+                self.failure = str(error)
+                logger.error("mail game %d could not be kept: %s", self.pbm_id, error)
+                if self.on_failure is not None:
+                    self.on_failure(self.failure)
+
+        self._last = asyncio.get_running_loop().create_task(run())
+
+    async def flush(self) -> None:
+        if self._last is not None:
+            await self._last
+
+
+def since_last_move(game: PbmGame, seat: int) -> list[str]:
+    """What happened since ``seat`` last moved, told to that seat, a line an action."""
+    names = tuple(s.name for s in game.seats)
+    lines: list[str] = []
+    for action, events, replayed in replay_steps(game.recording):
+        if mover(replayed, action) == seat:
+            lines = []
+        else:
+            lines.append(narrate(events, names, seat))
+    return [line for line in lines if line]
+
+
+class MailScreen:
+    """One member's mail-games screen; ``run`` until they go back to the lobby."""
+
+    def __init__(
+        self,
+        session: Session,
+        presence: Presence,
+        member: Member,
+        account: Account,
+        mail: MailGames,
+        config: Config,
+        rng: random.Random,
+    ) -> None:
+        self.session = session
+        self.presence = presence
+        self.member = member
+        self.account = account
+        self.mail = mail
+        self.config = config
+        self.rng = rng
+        rules = mail.rules
+        limit = f"at most {rules.moves_per_day} moves a day" if rules.moves_per_day else ""
+        self.view = MailView(
+            f"{config.door.bbs_name} · Mail games",
+            rules=(
+                f"Move within {rules.days_per_move} day{'s' if rules.days_per_move != 1 else ''}"
+                f" or forfeit the game{'; ' + limit + ' (UTC)' if limit else ''}.",
+                f"{COUNTING_NOTE} Every move is kept as it is made.",
+            ),
+            most=MAX_OPEN_GAMES,
+            status=STATUS,
+        )
+        self.screen = Drawn(lambda: draw_mail_games(self.view))
+
+    async def run(self) -> None:
+        self.session.push(self.screen)
+        self.presence.set_place(self.member, "at the mail games")
+        try:
+            await self.mail.forfeit_overdue()
+            await self.refresh()
+            error = ""
+            while True:
+                self.view.error = bool(error)
+                hint = "Choose a game, or N for a new one."
+                self.view.message = error or self.view.message or hint
+                self.view.status = STATUS
+                key = await self.next_key()
+                if key is None:
+                    await self.refresh()
+                    continue
+                error, self.view.message = "", ""
+                char = key.char.lower() if key.is_printable else ""
+                if key == Key.ESCAPE or char == "q":
+                    return
+                if char == "n":
+                    error = await self.new_game()
+                elif char.isdigit():
+                    error = await self.choose(char)
+                else:
+                    name = repr(key.char) if key.is_printable else key.name.value
+                    error = f"The {name} key does nothing here: see the keys below."
+        finally:
+            self.session.pop(self.screen)
+            self.presence.set_place(self.member, IN_THE_LOBBY)
+
+    async def next_key(self) -> Key | None:
+        await self.session.paint()
+        key = await self.session.next_key(timeout=REFRESH_SECONDS)
+        if key == Key.CTRL_L:
+            self.session.redraw_all()
+            return None
+        return key
+
+    async def refresh(self) -> None:
+        try:
+            self.view.going, self.view.finished = await self.mail.lines_for(self.account)
+        except StoreError as failure:
+            self.view.message, self.view.error = f"The mail games cannot be read: {failure}", True
+
+    async def read_line(self, prompt: str, limit: int, first: str = "") -> str | None:
+        """A line typed at the bottom; None if Esc cancels it."""
+        entry = self.view.entry = Entry(prompt, limit, initial=first)
+        error = ""
+        try:
+            while True:
+                self.view.message = error or "Type and press RETURN; Esc cancels."
+                self.view.error = bool(error)
+                self.view.status = "RETURN done  Esc cancel  BS erase"
+                key = await self.next_key()
+                error = ""
+                if key is None:
+                    continue
+                edit = entry.editor.feed(key)
+                if edit is Edit.DONE:
+                    return entry.text
+                if edit is Edit.CANCELLED:
+                    return None
+                if edit is Edit.REFUSED:
+                    error = entry.editor.refusal
+                elif edit is Edit.NOT_EDITING:
+                    error = "Type and press RETURN, or Esc to cancel."
+        finally:
+            self.view.entry = None
+
+    async def new_game(self) -> str:
+        """Ask for a handle and start a game against that member; the refusal, if any."""
+        handle = await self.read_line("Play whom (their handle)? ", 20)
+        if handle is None:
+            return ""
+        try:
+            pbm_id, opponent = await self.mail.start(
+                self.account,
+                handle,
+                seed=self.rng.getrandbits(64),
+                runs=self.config.game.runs,
+            )
+        except (MailRefusal, StoreError) as refusal:
+            return str(refusal)
+        await self.refresh()
+        number = next(
+            (n for n, line in enumerate(self.view.going, start=1) if line.pbm_id == pbm_id), 0
+        )
+        self.view.message = f"Game {number} against {opponent} is started."
+        other = self.presence.find(opponent)
+        if other is not None and other is not self.member:
+            other.tell(f"{self.member.name} started a mail game with you: press F.")
+        return ""
+
+    async def choose(self, digit: str) -> str:
+        """A game's number (two digits, RETURN after one, when there are ten or more)."""
+        going = self.view.going
+        typed = digit
+        if len(going) >= 10 and int(digit) * 10 <= len(going):
+            line = await self.read_line("Game number: ", 2, digit)
+            if not line:
+                return ""
+            typed = line
+        if not typed.isdigit() or not 1 <= int(typed) <= len(going):
+            return f"There is no game {typed}: choose one from the list."
+        return await self.open_game(going[int(typed) - 1].pbm_id)
+
+    async def open_game(self, pbm_id: int) -> str:
+        """Sit down at the game if the move is the member's; the refusal, if any."""
+        try:
+            game, seat = await self.mail.game_to_move(pbm_id, self.account)
+        except (MailRefusal, StoreError) as refusal:
+            return str(refusal)
+        if not self.mail.take(pbm_id, self.member.name):
+            return "That game is open on another line: try again shortly."
+        try:
+            opponent = game.seats[1 - seat].name
+            self.presence.set_place(self.member, f"playing {opponent} by mail")
+            saver = await self.play(game, seat)
+        finally:
+            self.mail.release(pbm_id)
+            self.presence.set_place(self.member, "at the mail games")
+        await self.refresh()
+        if saver.failure:
+            return f"A move could not be kept: {saver.failure}"
+        line = next((line for line in self.view.going if line.pbm_id == pbm_id), None)
+        if line is not None:
+            self.view.message = f"Against {opponent}: {line.status}."
+        other = self.presence.find(opponent)
+        if saver.moves and other is not None and other.account is not None:
+            note = await self.mail.waiting_note(other.account)
+            if note:
+                other.tell(f"{self.member.name} moved in your mail game. {note}")
+        return ""
+
+    async def play(self, kept: PbmGame, seat: int) -> MailSaver:
+        game = kept.resume()
+        saver = MailSaver(self.mail, kept.pbm_id, kept.clock)
+        game.on_action = saver.action_taken
+        names = [s.name for s in kept.seats]
+        options = GameOptions(runs=game.runs, counting="auto", players=2)
+        table = MailTable(
+            options,
+            names,
+            mine=seat,
+            game=game,
+            moves_left=saver.moves_left,
+            account_ids=[s.account_id for s in kept.seats],
+            pause=self.config.game.computer_pause_seconds,
+            on_game_over=lambda result: saver.game_over(game),
+        )
+        saver.on_failure = lambda why: table.stop(
+            f"Your move could not be kept ({why}): the game stands as last kept."
+        )
+        person = table.sit(seat, self.session)
+        person.log(f"Mail game against {names[1 - seat]}. {COUNTING_NOTE}", theme.TITLE)
+        for line in since_last_move(kept, seat)[-12:]:
+            person.log(line)
+        table.start()
+        try:
+            await person.attend()
+        finally:
+            table.close()
+            await saver.flush()
+        return saver

@@ -1,0 +1,284 @@
+"""Play-by-mail games in the door, on fake terminals against a real store (SQLite, and
+PostgreSQL when CRIBBAGE_TEST_POSTGRES_URL names a server) with a clock the test moves:
+the mail screen and its refusals, a turn at a mail game with the other seat empty, the
+move-per-day limit, and a forfeit when time runs out."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from door.app.call import Caller, run_session
+from door.app.presence import Presence
+from door.app.records import Records
+from door.competition.pbm import PbmRules
+from door.config import config_from_mapping
+from door.serve import forfeit_overdue_mail_games
+from door.storage.competition import CompetitionStore
+from door.storage.store import Account, Store
+from door.term.keys import Key
+from engine.game import Phase
+from tests.door.app.test_lobby import in_lobby, until
+from tests.door.caller import KeyboardTerminal, answer, run_async
+from tests.door.storage.conftest import FAST_HASHER, Database
+
+START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
+MAIL_STATUS = "N new game"
+BACK_STATUS = "RETURN back to your mail games"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += dt.timedelta(**delta)
+
+
+class MailDoor:
+    """Sessions on keyboard terminals sharing one Presence, one store and one clock."""
+
+    def __init__(self, store: Store, rules: PbmRules) -> None:
+        self.store = store
+        self.clock = Clock()
+        self.records = Records(store, pbm=rules, clock=self.clock)
+        self.config = config_from_mapping({"game": {"computer_pause_seconds": 0}})
+        self.presence = Presence("Sysop", random.Random(1))
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def call(
+        self, account: Account | None = None, name: str | None = None
+    ) -> tuple[KeyboardTerminal, asyncio.Task[None]]:
+        terminal = KeyboardTerminal()
+        caller = Caller(name, "test", account=account)
+        rng = random.Random(len(self.tasks) + 11)
+        session = run_session(terminal, self.config, caller, rng, self.presence, self.records)
+        task = asyncio.ensure_future(session)
+        self.tasks.append(task)
+        return terminal, task
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.records.close()
+
+
+@asynccontextmanager
+async def mail_door(database: Database, rules: PbmRules | None = None) -> AsyncIterator[MailDoor]:
+    store = await Store.open(database.url, connect_args=database.connect_args, hasher=FAST_HASHER)
+    door = MailDoor(store, rules or PbmRules())
+    try:
+        yield door
+    finally:
+        await door.close()
+
+
+def words(terminal: KeyboardTerminal) -> str:
+    return " ".join(" ".join(terminal.display).split())
+
+
+async def waiting(terminal: KeyboardTerminal) -> None:
+    """Every key pressed is read and the door waits for the next."""
+    await until(lambda: terminal.reading and terminal.read == terminal.pressed)
+    await asyncio.sleep(0.02)
+    await until(lambda: terminal.reading and terminal.read == terminal.pressed)
+
+
+async def open_mail(terminal: KeyboardTerminal) -> None:
+    terminal.press("f")
+    await until(lambda: MAIL_STATUS in terminal.status)
+    await waiting(terminal)
+
+
+async def start_game(terminal: KeyboardTerminal, handle: str) -> None:
+    terminal.press("n")
+    await until(lambda: "Play whom" in words(terminal))
+    terminal.press(handle, Key.ENTER)
+    await until(lambda: MAIL_STATUS in terminal.status)
+    await waiting(terminal)
+
+
+async def take_turn(terminal: KeyboardTerminal, limit: int = 400) -> None:
+    """From the table: press what the status line asks until the table is done with
+    the caller."""
+    for _ in range(limit):
+        await waiting(terminal)
+        if BACK_STATUS in terminal.status:
+            return
+        terminal.press(*answer(terminal.status))
+    raise AssertionError(f"the turn never ended: {terminal.status!r}")
+
+
+async def back_to_mail(terminal: KeyboardTerminal) -> None:
+    terminal.press(Key.ENTER)
+    await until(lambda: MAIL_STATUS in terminal.status)
+    await waiting(terminal)
+
+
+@run_async
+async def test_a_mail_game_is_played_turn_by_turn_with_the_other_seat_empty(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        terminal, _ = door.call(ada)
+        await in_lobby(terminal)
+        assert "F Mail games" in words(terminal)
+        await open_mail(terminal)
+        assert "None going" in words(terminal)
+        await start_game(terminal, "bob")  # handles are found whatever their case
+        assert "against Bob is started" in words(terminal)
+        (game,) = await CompetitionStore(door.store).pbm_games_for(ada.id)
+        first = game.waiting_on()[0]  # whoever cut the low card deals
+        players = {0: (ada, "Ada"), 1: (bob, "Bob")}
+        other = players[1 - first][1]
+        if first == 1:
+            assert f"{other}'s move (3 days left)" in words(terminal)
+            terminal.press("1")
+            await waiting(terminal)
+            assert "It is Bob's move" in terminal.message  # nothing opens
+            assert MAIL_STATUS in terminal.status
+        terminal.press(Key.ESCAPE)
+        await in_lobby(terminal)
+        if first == 1:
+            terminal, _ = door.call(bob)
+            await in_lobby(terminal)
+        assert f"Your move against {other} (3 days left): press F." in words(terminal)
+        await open_mail(terminal)
+        assert f"your move against {other} (3 days left)" in words(terminal)
+        terminal.press("1")
+        await until(lambda: "blank line: deal" in terminal.status)
+        assert "Mail game against" in words(terminal)
+        await take_turn(terminal)
+        # The deal and the throw are made; the other player is still to throw.
+        assert f"It is {other}'s turn to throw to the crib" in words(terminal)
+        saved = await CompetitionStore(door.store).pbm_game(game.pbm_id)
+        assert saved.waiting_on() == (1 - first,)
+        assert [a.name for a in saved.recording.actions] == ["cut_for_deal", "deal", "discard"]
+        assert saved.clock.last_moved[first] == START
+        await back_to_mail(terminal)
+        assert f"{other}'s move (3 days left)" in words(terminal)
+
+
+@run_async
+async def test_the_mail_screen_refuses_what_cannot_be_done_and_changes_nothing(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        guest, _ = door.call(name="Gus")
+        await in_lobby(guest)
+        guest.press("f")
+        await waiting(guest)
+        assert "Mail games are between members" in guest.message
+        assert MAIL_STATUS not in guest.status
+
+        terminal, _ = door.call(ada)
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        for handle, refusal in (
+            ("Nobody", "Nobody has the handle Nobody"),
+            ("ada", "That is you"),
+            ("Gus", "Nobody has the handle Gus"),
+        ):
+            await start_game(terminal, handle)
+            assert refusal in terminal.message
+        terminal.press("7")
+        await waiting(terminal)
+        assert "There is no game 7" in terminal.message
+        terminal.press("x")
+        await waiting(terminal)
+        assert "The 'x' key does nothing here" in terminal.message
+        assert await CompetitionStore(door.store).pbm_games_for(ada.id) == []
+
+        # The cap on games going, for either player.
+        from door.app import mail_games
+
+        bob = await door.store.create_account("Bob", "correct horse")
+        for number in range(mail_games.MAX_OPEN_GAMES):
+            await door.records.mail.start(bob, "Ada", seed=number)
+        await start_game(terminal, "Bob")
+        assert "You have 20 mail games going" in terminal.message
+        assert len(await CompetitionStore(door.store).pbm_games_for(ada.id)) == 20
+
+
+@run_async
+async def test_the_move_limit_stops_a_turn_until_the_next_day(database: Database) -> None:
+    async with mail_door(database, PbmRules(days_per_move=3, moves_per_day=1)) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        pbm_id, _ = await door.records.mail.start(ada, "Bob", seed=5)
+        game = await CompetitionStore(door.store).pbm_game(pbm_id)
+        dealer = game.waiting_on()[0]
+        terminal, _ = door.call((ada, bob)[dealer])
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        terminal.press("1")
+        await until(lambda: "blank line: deal" in terminal.status)
+        await take_turn(terminal)
+        assert "You have made today's moves in this game" in words(terminal)
+        saved = await CompetitionStore(door.store).pbm_game(pbm_id)
+        assert saved.resume().phase is Phase.DISCARD and not saved.resume().has_discarded(dealer)
+        await back_to_mail(terminal)
+        assert "today's moves made" in words(terminal)
+        terminal.press("1")
+        await waiting(terminal)
+        assert "You have made your 1 moves for today" in terminal.message
+        assert MAIL_STATUS in terminal.status
+
+        door.clock.advance(days=1)
+        terminal.press(Key.CTRL_L)  # the screen reads the games again
+        await waiting(terminal)
+        terminal.press("1")
+        await until(lambda: "RETURN mark" in terminal.status)
+        await take_turn(terminal)
+        saved = await CompetitionStore(door.store).pbm_game(pbm_id)
+        assert saved.resume().has_discarded(dealer)
+        assert saved.clock.moves_on_day[dealer] == 1
+
+
+@run_async
+async def test_a_player_out_of_time_forfeits_and_both_see_it(database: Database) -> None:
+    async with mail_door(database, PbmRules(days_per_move=2)) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        mail = door.records.mail
+        assert mail is not None
+        pbm_id, _ = await mail.start(ada, "Bob", seed=9)
+        game = await CompetitionStore(door.store).pbm_game(pbm_id)
+        late = game.waiting_on()[0]
+        door.clock.advance(days=2, seconds=-1)
+        task = asyncio.ensure_future(forfeit_overdue_mail_games(mail, every=0.01))
+        try:
+            await asyncio.sleep(0.1)
+            assert not (await CompetitionStore(door.store).pbm_game(pbm_id)).finished
+            door.clock.advance(seconds=1)
+            for _ in range(200):
+                if (await CompetitionStore(door.store).pbm_game(pbm_id)).finished:
+                    break
+                await asyncio.sleep(0.02)
+        finally:
+            task.cancel()
+        finished = await CompetitionStore(door.store).pbm_game(pbm_id)
+        assert finished.finished and finished.game_id is not None
+        loser, winner = ((ada, bob), (bob, ada))[late]
+        stats = await door.store.stats_for(loser.handle)
+        assert stats is not None and stats.total.losses == 1
+        told = ((loser, "won on time: you did not move"), (winner, "You won on time"))
+        for account, said in told:
+            terminal, task = door.call(account)
+            await in_lobby(terminal)
+            await open_mail(terminal)
+            assert said in words(terminal), "\n".join(terminal.display)
+            terminal.press(Key.ESCAPE)
+            await in_lobby(terminal)
+            terminal.press("q", "y")
+            await until(task.done)
