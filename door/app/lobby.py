@@ -116,7 +116,7 @@ class Lobby:
         """Until the caller quits; raises Disconnected if the line drops."""
         self.session.push(self.screen)
         try:
-            await self.note_mail_games(tell=True)
+            await self.note_mail_games()
             error = ""
             while True:
                 await self.go_where_called()
@@ -299,13 +299,12 @@ class Lobby:
         ).run()
         await self.note_mail_games()
 
-    async def note_mail_games(self, *, tell: bool = False) -> None:
+    async def note_mail_games(self) -> None:
         """Whether mail games wait for this member's move ("Your move against Ada (2 days
-        left): press F."): on the notice line, and told once when ``tell``."""
+        left): press F."), for the notice line, where it stays while it is true (once
+        there, not again on the message line below it)."""
         if self.records.mail is not None:
             self.mail_note = await self.records.mail.waiting_note(self.member.account)
-            if tell and self.mail_note:
-                self.member.tell(self.mail_note)
 
     # --- games ---------------------------------------------------------------------
 
