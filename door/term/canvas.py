@@ -102,6 +102,14 @@ class Canvas:
         self.rows = rows
         self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
 
+    @classmethod
+    def over(cls, cells: list[list[Cell]]) -> Canvas:
+        """A canvas whose rows are ``cells`` themselves, not copies."""
+        canvas = cls.__new__(cls)
+        canvas.rows, canvas.cols = len(cells), len(cells[0]) if cells else 0
+        canvas.cells = cells
+        return canvas
+
     def copy(self) -> Canvas:
         """A canvas with the same cells, to draw an overlay on without touching this one."""
         twin = Canvas(self.cols, self.rows)

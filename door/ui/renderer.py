@@ -158,9 +158,10 @@ class Renderer:
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
         current_style: Style | None = PLAIN if out else None
         position: tuple[int, int] | None = (0, 0) if out else None
-        # Rows are copied only when they change; unchanged ones are shared with
-        # the previous frame, which nothing else holds.
-        sent = list(previous)
+        # The rows last sent are brought up to this frame in place: a new list per
+        # changed row per frame, kept until the next, was most of what the garbage
+        # collector walked in its young collections with hundreds of callers.
+        sent = previous
         for y in range(rows):
             new_row, old_row = canvas.cells[y], previous[y]
             if new_row == old_row:
@@ -172,7 +173,7 @@ class Renderer:
             erase = len(erased) > _MAX_GAP
             if erase:
                 changed = [x for x in changed if x < blank_from]
-            sent_row = sent[y] = old_row[:]
+            sent_row = old_row
             for start, end in _spans(changed):
                 if position != (y, start):
                     out.append(at(y + 1, start + 1))
@@ -208,6 +209,10 @@ class Renderer:
             out.append(RESET)
         self._place_cursor(out, cursor, palette, position)
         self._sent = sent
+        if (rows, cols) == (canvas.rows, canvas.cols):
+            # What was sent is the frame: keep that for a repaint after a resize, and
+            # let the canvas it was drawn on go at once.
+            self._last = (Canvas.over(sent), cursor)
         text = "".join(out)
         if text:
             terminal.write(text)
