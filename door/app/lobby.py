@@ -25,9 +25,11 @@ from door.app.accounts import show_leaderboard, show_stats
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.presence import IN_THE_LOBBY, ChatLine, Member, Presence
 from door.app.records import KeptGame, Records
+from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
+from door.storage.errors import StoreError
 from door.storage.store import Account, SavedGame
 from door.table.flow import Table, play_against_computer
 from door.table.options import GameOptions, GameResult
@@ -198,6 +200,8 @@ class Lobby:
                 )
         elif char == "f" and self.records.mail is not None:
             await self.mail_games()
+        elif char == "u" and self.records.tournaments is not None:
+            await self.tournament_screen()
         elif char == "l" and self.records.store is not None:
             await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
         elif member.sysop and char in ("o", "h", "k", "b"):
@@ -298,6 +302,58 @@ class Lobby:
             self.session, self.presence, self.member, account, mail, self.config, self.rng
         ).run()
         await self.note_mail_games()
+
+    async def tournament_screen(self) -> None:
+        """The tournaments: standings, pairings, sign-up, the caller's match."""
+        tournaments = self.records.tournaments
+        if tournaments is None:
+            return
+        await TournamentScreen(
+            self.session,
+            self.presence,
+            self.member,
+            tournaments,
+            self.config,
+            self.send_tournament_challenge,
+        ).run()
+
+    def send_tournament_challenge(self, first: Member, second: Member, number: int) -> str:
+        """Challenge this round's opponent to a game of tournament ``number`` (``first``
+        in the first seat, as the pairing has it); what the caller is told."""
+        options = GameOptions(runs=self.config.game.runs, players=2, tournament=number)
+        if self.member.challenge is not None:
+            return "Your challenge is still out: Esc in the lobby withdraws it."
+        try:
+            challenge = self.presence.challenge(self.member, [first, second], options)
+        except ValueError as refusal:
+            return str(refusal)
+        names = _and([m.name for m in challenge.invitees])
+        return f"You challenge {names} to your tournament game: they answer in the lobby."
+
+    async def record_tournament_game(self, number: int, first: Account, table: Table) -> None:
+        """A tournament game is over: into its match, and the players told how it stands."""
+        tournaments, outcome = self.records.tournaments, table.game.outcome()
+        if tournaments is None or outcome is None:
+            return
+        try:
+            after = await tournaments.record(number, first.id, outcome)
+        except StoreError as failure:
+            logger.error("tournament %d: a game was not recorded: %s", number, failure)
+            return
+        if after is None:
+            return
+        pairing = after.pairing_of(first.id, after.current_round)
+        line = f"Tournament game recorded in {after.name}"
+        if after.status == "finished":
+            line += ": the tournament is over (U shows the standings)."
+        elif pairing is None or first.id not in pairing.entrants or after.settled(pairing):
+            line += ": your match is complete (U shows the standings)."
+        else:
+            line += f": game {len(pairing.games) + 1} of {after.games_per_match} is next."
+        for name in table.names:
+            other = self.presence.find(name) if name is not None else None
+            if other is not None:
+                other.tell(line)
 
     async def note_mail_games(self) -> None:
         """Whether mail games wait for this member's move ("Your move against Ada (2 days
@@ -413,6 +469,8 @@ class Lobby:
             first, second = (accounts + [None, None])[:2]
             if options.rated and first is not None and second is not None:
                 self._in_background(self.rate_members(first, second, table))
+            if options.tournament and first is not None and second is not None:
+                self._in_background(self.record_tournament_game(options.tournament, first, table))
 
         table = Table(
             options,
@@ -669,6 +727,8 @@ class Lobby:
         view.account_keys = _account_keys(
             self.records, member, options, CHARSET_NAMES[self.session.charset]
         )
+        members_only = member.account is not None and self.records.store is not None
+        view.competition_keys = "F Mail games  U Tournaments" if members_only else ""
         view.notice, view.notice_urgent = "", False
         if member.invitation is not None:
             challenge = member.invitation
@@ -708,7 +768,7 @@ def _account_keys(records: Records, member: Member, options: GameOptions, charse
     if member.account is None:
         return f"L Leaderboard  {shared}  (a guest's games are not kept)"
     rated = "rated" if options.rated else "unrated"
-    return f"R Record  L Leaderboard  F Mail games  E {rated}  {shared}"
+    return f"R Record  L Leaderboard  E {rated}  {shared}"
 
 
 def _winner_name(table: Table) -> str:

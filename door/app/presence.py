@@ -127,6 +127,7 @@ class Challenge:
         computer = f" (+{extra} computer)" if extra else ""
         match = f", {self.options.match_text}" if self.options.best_of > 1 else ""
         match += ", rated" if self.options.rated else ""
+        match += ", a tournament game" if self.options.tournament else ""
         counting = f"{self.options.counting} count"
         return f"{self.options.players} players{computer}, {runs}, {counting}{match}"
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from door.app.mail_games import Clock, MailGames, utc_now
+from door.app.tournaments import Tournaments
 from door.competition.pbm import PbmRules
 from door.config import Config
 from door.defence.logins import LoginGuard
@@ -74,6 +75,8 @@ class Records:
         """What a caller is told when there is no store."""
         self.mail = MailGames(store, pbm, clock) if store is not None else None
         """Play-by-mail games (None when accounts are off)."""
+        self.tournaments = Tournaments(store, clock) if store is not None else None
+        """The sysop's tournaments (None when accounts are off)."""
         self._writes: set[asyncio.Task[None]] = set()
         self.logins = LoginGuard()
         """Failed log-ins by account and address, shared by every connection."""

@@ -69,6 +69,8 @@ class LobbyView:
     options: str = ""
     sysop: bool = False
     account_keys: str = ""
+    competition_keys: str = ""
+    """Members' play-by-mail games and tournaments (a row of their own)."""
     """The keys for statistics and the leaderboard; empty when accounts are off."""
     notice: str = ""
     notice_urgent: bool = False
@@ -167,6 +169,8 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
     ]
     if view.account_keys:
         rows.append(view.account_keys)
+    if view.competition_keys:
+        rows.append(view.competition_keys)
     if view.sysop:
         rows.append("Sysop: O page into chat   H host a game   K disconnect   B broadcast")
     for offset, text in enumerate(rows):

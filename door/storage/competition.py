@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from sqlalchemy import Row, delete, select, update
@@ -343,8 +343,18 @@ class CompetitionStore:
     async def withdraw(self, tournament_id: int, account_id: int) -> Tournament:
         return await self._change(tournament_id, lambda t: t.withdraw(account_id))
 
-    async def start_tournament(self, tournament_id: int, now: dt.datetime) -> Tournament:
-        return await self._change(tournament_id, lambda t: t.start(now))
+    async def start_tournament(
+        self, tournament_id: int, now: dt.datetime, *, early: bool = False
+    ) -> Tournament:
+        """Close sign-ups and pair round one; ``early`` (the sysop's call) starts it
+        before its time, which then becomes ``now``."""
+
+        def start(tournament: Tournament) -> Tournament:
+            if early and tournament.status == "open" and tournament.starts_at > now:
+                tournament = replace(tournament, starts_at=now)
+            return tournament.start(now)
+
+        return await self._change(tournament_id, start)
 
     async def record_tournament_game(
         self, tournament_id: int, entrant: int, outcome: Outcome, side: int = 0

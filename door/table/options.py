@@ -52,6 +52,8 @@ class GameOptions:
     """A challenge between two members that moves their ratings (opt-in)."""
     turn_seconds: int = 0
     """Seconds each decision may take (0: no timer); past them the computer moves."""
+    tournament: int = 0
+    """The tournament whose match this game is part of (0: none): its result counts there."""
 
     def __post_init__(self) -> None:
         for name, allowed in (("runs", RUNS), ("counting", COUNTING), ("level", LEVELS)):
@@ -67,6 +69,10 @@ class GameOptions:
                 f"a turn timer is one of {', '.join(map(str, TURN_TIMERS))} seconds, "
                 f"not {self.turn_seconds!r}"
             )
+        if type(self.tournament) is not int or self.tournament < 0:
+            raise ValueError(f"a tournament is a number, not {self.tournament!r}")
+        if self.tournament and self.players != 2:
+            raise ValueError("a tournament game is between two players")
         if type(self.rated) is not bool:
             raise ValueError(f"rated is yes or no, not {self.rated!r}")
         if self.rated and self.players != 2:

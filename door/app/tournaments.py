@@ -1,0 +1,189 @@
+"""The door's tournaments, as values: what the lobby's tournaments screen
+(door/app/tournament_screen.py) lists, what a member may do with them, and the results
+of the games played for them. The pairing and scoring rules are
+door/competition/tournament.py's; the store keeps every change
+(door/storage/competition.py). No screen code here.
+
+A tournament opens for sign-up when the sysop makes it; it starts by itself at its
+start time (checked whenever someone looks at the tournaments, or as the sysop asks) if
+two members or more have signed up. Each game of a match is a game between the two
+members at a table, challenged from the tournaments screen; its result is added to
+their match, and when a round is complete the next is paired (byes are scored at once).
+A member who never comes back for a game is settled by the sysop as a forfeit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from typing import Final
+
+from door.competition.errors import CompetitionError
+from door.competition.tournament import KINDS, Kind, Pairing, Standing, Tournament
+from door.storage.competition import CompetitionStore
+from door.storage.store import Store
+from door.storage.values import Clock, utc_now
+from engine.outcome import Outcome
+
+logger = logging.getLogger(__name__)
+
+GAMES_PER_MATCH: Final = (1, 2, 3, 4, 5, 6, 7)
+MAX_ROUNDS: Final = 20
+FINISHED_SHOWN: Final = 3
+
+
+class TournamentRefusal(Exception):
+    """Why a member (or the sysop) may not do that now, in words for the screen."""
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """One tournament as the screen shows it."""
+
+    number: int
+    tournament: Tournament
+    names: dict[int, str]
+
+    def name_of(self, entrant: int | None) -> str:
+        if entrant is None:
+            return "(bye)"
+        return self.names.get(entrant, f"#{entrant}")
+
+    @property
+    def standings(self) -> list[Standing]:
+        return self.tournament.standings()
+
+    @property
+    def round_pairings(self) -> list[Pairing]:
+        return self.tournament.round(self.tournament.current_round)
+
+
+def parse_start(text: str, now: dt.datetime) -> dt.datetime:
+    """``now``, or a UTC moment written ``2026-12-01 20:00``. Raises TournamentRefusal."""
+    text = " ".join(text.split())
+    if text.lower() in ("", "now"):
+        return now
+    try:
+        moment = dt.datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=dt.UTC)
+    except ValueError:
+        raise TournamentRefusal(
+            f"{text!r} is not a time: write it as 2026-12-01 20:00 (UTC), or now."
+        ) from None
+    if moment < now - dt.timedelta(minutes=1):
+        raise TournamentRefusal("That time has passed: give a later one, or now.")
+    return moment
+
+
+class Tournaments:
+    """Tournaments in one store, with the moments from ``clock``."""
+
+    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+        self.competition = CompetitionStore(store)
+        self.clock = clock
+
+    def now(self) -> dt.datetime:
+        return self.clock()
+
+    async def listing(self) -> list[TournamentInfo]:
+        """Open and running tournaments (started first if their time has come), then
+        the last few finished."""
+        await self.start_due()
+        current = await self.competition.tournaments(("open", "running"))
+        finished = await self.competition.tournaments(("finished",))
+        shown = current + finished[-FINISHED_SHOWN:]
+        return [
+            TournamentInfo(number, tournament, await self.competition.entrant_names(number))
+            for number, tournament in shown
+        ]
+
+    async def info(self, number: int) -> TournamentInfo:
+        tournament = await self.competition.tournament(number)
+        return TournamentInfo(number, tournament, await self.competition.entrant_names(number))
+
+    async def start_due(self) -> list[int]:
+        """Start the open tournaments whose time has come and that have two entrants or
+        more; the numbers started."""
+        now, started = self.now(), []
+        for number, tournament in await self.competition.tournaments(("open",)):
+            if tournament.can_start(now):
+                await self.competition.start_tournament(number, now)
+                logger.info("tournament %d (%s) started", number, tournament.name)
+                started.append(number)
+        return started
+
+    async def create(
+        self, name: str, kind: Kind, games_per_match: int, starts_at: dt.datetime, rounds: int
+    ) -> int:
+        """A new tournament, open for sign-up. Raises TournamentRefusal for bad values."""
+        if kind not in KINDS:
+            raise TournamentRefusal("A tournament is a round robin or Swiss.")
+        if games_per_match not in GAMES_PER_MATCH:
+            raise TournamentRefusal("A match is 1 to 7 games.")
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise TournamentRefusal(f"A tournament has 1 to {MAX_ROUNDS} rounds.")
+        try:
+            tournament = Tournament(
+                " ".join(name.split()),
+                kind,
+                games_per_match,
+                starts_at,
+                rounds if kind == "swiss" else None,
+            )
+        except CompetitionError as refusal:
+            raise TournamentRefusal(str(refusal)) from None
+        number = await self.competition.create_tournament(tournament, self.now())
+        logger.info("tournament %d (%s) made", number, tournament.name)
+        return number
+
+    async def toggle_entry(self, number: int, account_id: int) -> bool:
+        """Sign up, or withdraw if signed up; True if now on the list."""
+        tournament = await self.competition.tournament(number)
+        try:
+            if account_id in tournament.entrants:
+                await self.competition.withdraw(number, account_id)
+                return False
+            await self.competition.sign_up(number, account_id)
+            return True
+        except CompetitionError as refusal:
+            raise TournamentRefusal(str(refusal)) from None
+
+    async def start_now(self, number: int) -> Tournament:
+        """The sysop starts a tournament now, before its time if need be."""
+        try:
+            return await self.competition.start_tournament(number, self.now(), early=True)
+        except CompetitionError as refusal:
+            raise TournamentRefusal(str(refusal)) from None
+
+    async def match_to_play(self, number: int, account_id: int) -> tuple[Pairing, int]:
+        """The member's match in this round, and their opponent's account. Raises
+        TournamentRefusal when there is none to play."""
+        tournament = await self.competition.tournament(number)
+        if tournament.status != "running":
+            raise TournamentRefusal(f"{tournament.name} is not being played now.")
+        pairing = tournament.pairing_of(account_id)
+        if pairing is None:
+            raise TournamentRefusal(f"You are not playing in {tournament.name}.")
+        if pairing.second is None:
+            raise TournamentRefusal("You have a bye this round: your points are in.")
+        if tournament.settled(pairing):
+            raise TournamentRefusal("Your match this round is over: wait for the next round.")
+        opponent = pairing.opponent_of(account_id)
+        assert opponent is not None
+        return pairing, opponent
+
+    async def record(self, number: int, first: int, outcome: Outcome) -> Tournament | None:
+        """A game of a tournament match is over (``first`` played side 0); the
+        tournament after it, or None if it no longer counts (the match was settled)."""
+        try:
+            return await self.competition.record_tournament_game(number, first, outcome, 0)
+        except CompetitionError as refusal:
+            logger.info("a game for tournament %d did not count: %s", number, refusal)
+            return None
+
+    async def forfeit(self, number: int, account_id: int) -> Tournament:
+        """The sysop settles a member's match this round as lost by forfeit."""
+        try:
+            return await self.competition.forfeit_tournament_match(number, account_id)
+        except CompetitionError as refusal:
+            raise TournamentRefusal(str(refusal)) from None
