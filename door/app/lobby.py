@@ -719,6 +719,7 @@ class Lobby:
             for other in presence.online()
         ]
         view.chat = [_chat_text(line) for line in presence.chat]
+        view.size = self.session.size
         options = choices.options
         view.options = (
             f"1/2 runs: {options.runs}  A count: {options.counting}  G players: "

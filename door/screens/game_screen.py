@@ -20,10 +20,11 @@ from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_header, draw_message, draw_status
 from door.screens.game_over import GameOverPanel, draw_game_over
 from door.screens.help import HelpOverlay, draw_help
-from door.screens.layout import BOARD_TOP, ENTRY_ROW, SCREEN_COLS
+from door.screens.layout import BOARD_TOP, ENTRY_ROW, SCREEN_COLS, SCREEN_ROWS
 from door.screens.narration import side_names
 from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
 from door.screens.show import ShowPanel, draw_show
+from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
 from door.screens.theme import CALLER_SEAT
 from door.screens.win_bar import draw_win_bar
 from door.term.canvas import Canvas
@@ -56,11 +57,13 @@ class TableView:
     """Each side's chance to win, when this person's win bar is on."""
     viewer: int | None = CALLER_SEAT
     """The seat whose hand this view shows, or None for a watcher."""
+    size: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)
+    """The caller's terminal (cols, rows): a wide one has the log and chat beside."""
 
 
 def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
     """The frame for ``view``, and where the cursor belongs (None: hidden)."""
-    canvas = Canvas()
+    canvas = canvas_for(view.size)
     game, names, panel, viewer = view.game, view.names, view.panel, view.viewer
     sides = side_names(names, game.sides)
     # Once the crib is counted the engine has already passed the deal on; while that
@@ -111,6 +114,8 @@ def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
         # On the entry row's right end, clear of the prompt on the message row.
         canvas.put(ENTRY_ROW, SCREEN_COLS - 1 - len(clock), clock, theme.STATUS)
     draw_status(canvas, view.status)
+    if has_pane(canvas):
+        draw_side_pane(canvas, "Game log and chat", view.log.lines)
     if isinstance(view.overlay, HelpOverlay):
         draw_help(canvas, view.overlay)
         cursor = None
@@ -125,6 +130,16 @@ def _side_of(game: Game, seat: int | None) -> int | None:
 
 
 def _bar_names(sides: Sequence[str], game: Game, viewer: int | None) -> list[str]:
-    """The win bar's names: the viewer's own side is "You"."""
+    """The win bar's names: the viewer's own side is "You"; with partners, the other
+    side is "Opponents" (two names and an ampersand do not fit beside the bar)."""
     own = None if viewer is None else game.side_of(viewer)
-    return ["You" if side == own else name for side, name in enumerate(sides)]
+    if own is not None and game.players == 4:
+        return ["You" if side == own else "Opponents" for side in range(len(sides))]
+    return ["You" if side == own else _short(name) for side, name in enumerate(sides)]
+
+
+def _short(name: str) -> str:
+    """A side's name as the bar has room for: a partnership by its first partner."""
+    if len(name) <= 14 or " & " not in name:
+        return name
+    return f"{name.split(' & ')[0][:9]} & co"

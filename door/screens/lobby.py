@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from door.screens import theme
-from door.screens.chat import Entry, draw_entry
+from door.screens.chat import Entry, LogLine, draw_entry
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
+from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
 from door.term.canvas import Canvas, Style
 
 WHO_TOP: Final = 3
@@ -70,6 +71,8 @@ class LobbyView:
     sysop: bool = False
     account_keys: str = ""
     competition_keys: str = ""
+    size: tuple[int, int] = (SCREEN_COLS, 24)
+    """The caller's window (cols, rows): a wide one has the chat beside the lobby."""
     """Members' play-by-mail games and tournaments (a row of their own)."""
     """The keys for statistics and the leaderboard; empty when accounts are off."""
     notice: str = ""
@@ -92,7 +95,7 @@ def idle_text(seconds: float) -> str:
 
 
 def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
-    canvas = Canvas()
+    canvas = canvas_for(view.size)
     canvas.put(0, 1, view.title[:40], theme.TITLE)
     welcome = f"Welcome, {view.name}!"
     canvas.put(0, SCREEN_COLS - 1 - len(welcome), welcome, theme.BRIGHT)
@@ -110,6 +113,10 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         cursor = draw_entry(canvas, view.entry)
     draw_message(canvas, view.message, error=view.error)
     draw_status(canvas, view.status)
+    if has_pane(canvas) and view.private_with is None:
+        # A wide window: the chat, every line kept and whole, beside the lobby.
+        lines = [LogLine(tuple(_chat_segments(line))) for line in view.chat]
+        draw_side_pane(canvas, "Lobby chat", lines)
     return canvas, cursor
 
 

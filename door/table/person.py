@@ -754,6 +754,7 @@ class Person:
         table, view = self.table, self.view
         view.game = table.game
         view.header = table.header
+        view.size = self.session.size
         view.panel = self.own_panel if self.own_panel is not None else table.panel
         if self.own_hand is not None:
             view.hand = self.own_hand

@@ -33,7 +33,7 @@ from door.term.ansi import (
     Palette,
     at,
 )
-from door.term.canvas import BLANK, PLAIN, Canvas, Cell, Style, too_small
+from door.term.canvas import BLANK, PLAIN, SCREEN_COLS, SCREEN_ROWS, Canvas, Cell, Style, too_small
 from door.term.terminal import Disconnected, Terminal
 
 REPAINT_INTERVAL: Final = 0.05
@@ -131,7 +131,10 @@ class Renderer:
     def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
         terminal = self._terminal
         self._last = (canvas, cursor)
-        if too_small(terminal.size, (canvas.cols, canvas.rows)):
+        # A frame laid out for a larger window than the one there now (just shrunk) is
+        # shown cut to the window, if that still holds the 80x24 screen; the screen then
+        # draws itself again for the new size.
+        if too_small(terminal.size, (min(canvas.cols, SCREEN_COLS), min(canvas.rows, SCREEN_ROWS))):
             self._ask_to_grow(terminal, canvas)
             return
         palette = Palette(terminal.color_mode)
@@ -223,7 +226,8 @@ class Renderer:
         cols, rows = terminal.size
         text = (
             f"Your window is {cols}x{rows}. Cribbage Door needs at least "
-            f"{canvas.cols}x{canvas.rows}: please make it larger. The game waits for you."
+            f"{min(canvas.cols, SCREEN_COLS)}x{min(canvas.rows, SCREEN_ROWS)}: please make it "
+            "larger. The game waits for you."
         )
         width = max(10, cols - 1)
         lines = textwrap.wrap(text, width)[: max(1, rows - 1)]

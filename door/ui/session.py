@@ -98,6 +98,10 @@ class Session:
         self.renderer = Renderer(terminal)
         self.inbox = Inbox(terminal)
         self._stack: list[Screen] = []
+        # The renderer repaints the last frame at once; the screen on top is woken too,
+        # so that a screen laid out for the size (a side pane from 110 columns) is drawn
+        # again for the new one.
+        terminal.on_resize(lambda cols, rows: self.inbox.wake())
 
     # --- the stack ----------------------------------------------------------------------
 
@@ -184,6 +188,11 @@ class Session:
     def idle(self) -> float:
         """Seconds since the caller last pressed a key."""
         return self.terminal.idle
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The caller's window: (columns, rows)."""
+        return self.terminal.size
 
     @property
     def charset(self) -> Charset:
