@@ -37,6 +37,7 @@ from door.table.person import Person
 from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key
+from door.ui.bottom_line import read_bottom_line
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
@@ -596,31 +597,16 @@ class Lobby:
 
     async def read_line(self, prompt: str) -> str | None:
         """A line typed at the bottom of the lobby; None if Esc (or a game) cut it off."""
-        view = self.view
-        entry = view.entry = Entry(prompt, MAX_CHAT_LENGTH)
-        error = ""
         try:
-            while True:
-                view.message = error or "Type and press RETURN; Esc cancels."
-                view.error = bool(error)
-                view.status = "RETURN send  Esc cancel  BS erase"
-                key = await self.next_key()
-                error = ""
-                if key is None:
-                    continue
-                edit = entry.editor.feed(key)
-                if edit is Edit.DONE:
-                    return entry.text
-                if edit is Edit.CANCELLED:
-                    return None
-                if edit is Edit.REFUSED:
-                    error = entry.editor.refusal
-                elif edit is Edit.NOT_EDITING:
-                    error = "Type a line and press RETURN, or Esc to cancel."
+            return await read_bottom_line(
+                self.view,
+                self.next_key,
+                prompt,
+                MAX_CHAT_LENGTH,
+                status="RETURN send  Esc cancel  BS erase",
+            )
         except _Called:
             return None
-        finally:
-            view.entry = None
 
     async def pick(
         self, prompt: str, most: int, allowed: Callable[[Member], bool]

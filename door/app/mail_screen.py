@@ -24,7 +24,6 @@ from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
-from door.screens.chat import Entry
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
 from door.storage.competition import PbmGame
@@ -33,7 +32,7 @@ from door.storage.store import Account
 from door.table.mail import MailTable
 from door.table.options import GameOptions
 from door.term.keys import Key
-from door.ui.line_editor import Edit
+from door.ui.bottom_line import read_bottom_line
 from door.ui.session import Drawn, Session
 from engine.record import RecordedGame, replay_steps
 
@@ -192,28 +191,7 @@ class MailScreen:
 
     async def read_line(self, prompt: str, limit: int, first: str = "") -> str | None:
         """A line typed at the bottom; None if Esc cancels it."""
-        entry = self.view.entry = Entry(prompt, limit, initial=first)
-        error = ""
-        try:
-            while True:
-                self.view.message = error or "Type and press RETURN; Esc cancels."
-                self.view.error = bool(error)
-                self.view.status = "RETURN done  Esc cancel  BS erase"
-                key = await self.next_key()
-                error = ""
-                if key is None:
-                    continue
-                edit = entry.editor.feed(key)
-                if edit is Edit.DONE:
-                    return entry.text
-                if edit is Edit.CANCELLED:
-                    return None
-                if edit is Edit.REFUSED:
-                    error = entry.editor.refusal
-                elif edit is Edit.NOT_EDITING:
-                    error = "Type and press RETURN, or Esc to cancel."
-        finally:
-            self.view.entry = None
+        return await read_bottom_line(self.view, self.next_key, prompt, limit, initial=first)
 
     async def new_game(self) -> str:
         """Ask for a handle and start a game against that member; the refusal, if any."""

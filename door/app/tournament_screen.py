@@ -20,13 +20,12 @@ from door.app.tournaments import (
 )
 from door.competition.tournament import MAX_NAME_LENGTH
 from door.config import Config
-from door.screens.chat import Entry
 from door.screens.tournaments import TournamentsView, draw_tournaments
 from door.storage.errors import StoreError
 from door.storage.store import Account
 from door.term.keys import Key
+from door.ui.bottom_line import read_bottom_line
 from door.ui.confirm import Confirm
-from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Session
 
 REFRESH_SECONDS: Final = 30.0
@@ -242,28 +241,7 @@ class TournamentScreen:
 
     async def read_line(self, prompt: str, limit: int, first: str = "") -> str | None:
         """A line typed at the bottom; None if Esc cancels it."""
-        entry = self.view.entry = Entry(prompt, limit, initial=first)
-        error = ""
-        try:
-            while True:
-                self.view.message = error or "Type and press RETURN; Esc cancels."
-                self.view.error = bool(error)
-                self.view.status = "RETURN done  Esc cancel  BS erase"
-                key = await self.next_key()
-                error = ""
-                if key is None:
-                    continue
-                edit = entry.editor.feed(key)
-                if edit is Edit.DONE:
-                    return entry.text
-                if edit is Edit.CANCELLED:
-                    return None
-                if edit is Edit.REFUSED:
-                    error = entry.editor.refusal
-                elif edit is Edit.NOT_EDITING:
-                    error = "Type and press RETURN, or Esc to cancel."
-        finally:
-            self.view.entry = None
+        return await read_bottom_line(self.view, self.next_key, prompt, limit, initial=first)
 
     async def confirm(self, question: str) -> bool:
         dialog = Confirm(question)
