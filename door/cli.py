@@ -35,7 +35,7 @@ def player_factory(kind: str) -> PlayerFactory:
 def build_parser() -> argparse.ArgumentParser:
     from door import version
     from door.replay import add_replay_arguments
-    from door.serve import add_serve_arguments
+    from door.serve import add_serve_arguments, add_worker_arguments
     from door.setup_files import add_init_arguments
     from door.transports.door_mode import add_door_arguments
 
@@ -46,9 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cribbage-door {version()}")
     add_serve_arguments(parser)
+    add_worker_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     serve = commands.add_parser("serve", help="run the door server (the default)")
     add_serve_arguments(serve)
+    add_worker_arguments(serve)
     console = commands.add_parser(
         "console", help="run the door server with the sysop at this terminal"
     )

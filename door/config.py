@@ -137,6 +137,17 @@ class PbmConfig:
 
 
 @dataclass(frozen=True)
+class ClusterConfig:
+    """Many processes, one door (door/cluster): ``workers`` processes share the ports,
+    0 meaning one per core; with more than one, ``redis_url`` is where they share who
+    is online, the lobby chat, challenges and the screens of games across workers
+    (PostgreSQL, in [database], holds what is kept)."""
+
+    workers: int = 1
+    redis_url: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -146,6 +157,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     hub: HubConfig = field(default_factory=HubConfig)
     pbm: PbmConfig = field(default_factory=PbmConfig)
+    cluster: ClusterConfig = field(default_factory=ClusterConfig)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
     location: ConfigLocation = ConfigLocation(None, "built in")
@@ -166,9 +178,13 @@ _SECTIONS: dict[str, type] = {
     "web": WebConfig,
     "hub": HubConfig,
     "pbm": PbmConfig,
+    "cluster": ClusterConfig,
 }
-_MAY_BE_EMPTY: frozenset[str] = frozenset({"sysop.password_hash", "server.data_dir", "hub.address"})
+_MAY_BE_EMPTY: frozenset[str] = frozenset(
+    {"sysop.password_hash", "server.data_dir", "hub.address", "cluster.redis_url"}
+)
 _HASH_PREFIXES: tuple[str, ...] = ("scrypt$", "$argon2")
+_REDIS_SCHEMES: tuple[str, ...] = ("redis://", "rediss://", "unix://")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "game.runs": ("free", "exact"),
     "game.counting": ("auto", "manual"),
@@ -193,6 +209,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "server.reserved_sessions": (0, 100_000),
     "pbm.days_per_move": (1, 365),
     "pbm.moves_per_day": (0, 10_000),
+    "cluster.workers": (0, 256),
 }
 
 
@@ -215,6 +232,8 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         )
     if expected is dict:
         return _check_systems(where, key, value)
+    if key == "cluster.redis_url" and value and not value.startswith(_REDIS_SCHEMES):
+        raise ConfigError(f"{where}: {key} must be a redis:// URL, not {value!r}")
     if key == "hub.address" and value and not _is_host_port(value):
         raise ConfigError(f"{where}: {key} must be host:port, not {value!r}")
     if key == "web.allowed_origins":

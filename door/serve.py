@@ -14,12 +14,20 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from door import version
 from door.app.mail_games import MailGames
 from door.app.records import Records
 from door.app.server import Door
+from door.cluster.workers import (
+    CONFIG_ERROR_EXIT,
+    WorkerPlace,
+    check_cluster,
+    prepare_once,
+    supervise,
+    worker_count,
+)
 from door.config import Config, ConfigError, load_config, with_overrides
 from door.file_limit import raise_open_file_limit
 from door.logtext import escape_log_lines
@@ -27,6 +35,9 @@ from door.paths import DataDirError, ensure_writable_dir
 from door.storage.settings import database_url, redact_url
 from door.table import computer as thinking
 from door.texts import use_texts_dir
+
+if TYPE_CHECKING:
+    from door.cluster.link import ClusterLink
 
 logger = logging.getLogger("door")
 
@@ -38,6 +49,27 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ssh-port", type=int, metavar="N", help="0 disables SSH")
     parser.add_argument("--data-dir", metavar="DIR", help="where host keys and data live")
     parser.add_argument("--web-port", type=int, metavar="N", help="the browser page (0: off)")
+
+
+def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workers",
+        type=_workers,
+        metavar="N",
+        help="processes sharing the ports, 'auto' for one per core (needs cluster.redis_url)",
+    )
+
+
+def _workers(text: str) -> int:
+    if text == "auto":
+        return 0
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number or 'auto', not {text!r}") from None
+    if not 1 <= count <= 256:
+        raise argparse.ArgumentTypeError(f"from 1 to 256, not {count}")
+    return count
 
 
 @dataclass
@@ -145,6 +177,7 @@ async def run_server(
     stop: asyncio.Event | None = None,
     on_ready: Callable[[Listening], None] | None = None,
     on_door: Callable[[Door], None] | None = None,
+    worker: WorkerPlace | None = None,
 ) -> None:
     """Serve until ``stop`` is set (or SIGINT/SIGTERM), then tell callers and close.
 
@@ -157,8 +190,14 @@ async def run_server(
     records = await Records.open(config)
     prepare_computer_player()
     door = Door(config, records=records)
+    door.shares_ports = worker is not None and worker.count > 1
+    try:
+        link = await join_cluster(door, config)
+    except BaseException:
+        await records.close()
+        raise
     forfeits: asyncio.Task[None] | None = None
-    if records.mail is not None:
+    if records.mail is not None and (worker is None or worker.index == 0):
         # The first pass runs before any caller can open a game that ran out of time.
         await records.mail.forfeit_overdue()
         forfeits = asyncio.get_running_loop().create_task(
@@ -168,6 +207,8 @@ async def run_server(
         listening = await start_listeners(door, config)
     except BaseException:
         await _cancelled(forfeits)
+        if link is not None:
+            await link.close()
         await records.close()
         raise
     stop = stop or asyncio.Event()
@@ -200,6 +241,8 @@ async def run_server(
         logger.info("shutting down: telling %d caller(s)", door.caller_count)
         await door.shut_down()
         await _cancelled(forfeits)
+        if link is not None:
+            await link.close()
         for server in listening.servers:
             server.close()
         for server in listening.servers:
@@ -210,6 +253,25 @@ async def run_server(
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
+
+
+async def join_cluster(door: Door, config: Config) -> ClusterLink | None:
+    """With ``[cluster] redis_url``, link this process's presence to the other workers'
+    (raises ConfigError if Redis cannot be used); None without."""
+    if not config.cluster.redis_url:
+        return None
+    from door.cluster import relay, remote
+    from door.cluster.link import ClusterLink, ClusterUnavailable
+
+    link = ClusterLink(config.cluster.redis_url, door.presence)
+    remote.install(link, door.presence)
+    relay.install(link, door.serve_relayed)
+    try:
+        await link.start()
+    except ClusterUnavailable as error:
+        raise ConfigError(str(error)) from None
+    door.presence.cluster = link
+    return link
 
 
 async def _cancelled(task: asyncio.Task[None] | None) -> None:
@@ -274,6 +336,22 @@ def _checked_web_port(config: Config, port: int) -> Any:
     return config_from_mapping({"web": web}, "command line").web
 
 
+def run_worker(config: Config, place: WorkerPlace) -> int:
+    """One worker of several (door/cluster/workers.py): its exit status."""
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(
+            logging.Formatter(f"%(asctime)s %(levelname)s {place.name} %(message)s")
+        )
+    try:
+        asyncio.run(run_server(config, worker=place))
+    except ConfigError as error:
+        logger.error("%s", error)
+        return CONFIG_ERROR_EXIT
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     escape_log_lines()
@@ -281,9 +359,18 @@ def serve_command(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         check_something_to_serve(config)
+        wanted = getattr(args, "workers", None)
+        count = worker_count(config.cluster.workers if wanted is None else wanted)
+        check_cluster(config, count)
+        if count > 1:
+            prepare_once(config)
     except ConfigError as error:
         print(f"cribbage-door: {error}", file=sys.stderr)
         return 2
+    if count > 1:
+        status = supervise(config, count, run_worker)
+        print("cribbage-door: stopped.", file=sys.stderr)
+        return status
 
     from door.gc_watch import watch_if_asked
 

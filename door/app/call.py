@@ -33,7 +33,15 @@ from door.app.accounts import (
     yes_or_no,
 )
 from door.app.lobby import Lobby, MenuChoices
-from door.app.presence import IN_THE_LOBBY, MAX_NAME_LENGTH, Member, NameInUse, Presence, clean_name
+from door.app.presence import (
+    IN_THE_LOBBY,
+    MAX_NAME_LENGTH,
+    HandedOver,
+    Member,
+    NameInUse,
+    Presence,
+    clean_name,
+)
 from door.app.records import Records
 from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries
@@ -144,9 +152,16 @@ async def run_session(
         lobby = Lobby(
             session, presence, member, config, choices, rng, lambda: show_help(session), records
         )
-        await rejoin_game(presence, member, lobby)
-        await offer_saved_game(records, member, lobby)
-        await lobby.run()
+        try:
+            if not await rejoin_game(presence, member, lobby):
+                await resume_game_between_callers(presence, records, member, lobby)
+            await offer_saved_game(records, member, lobby)
+            await lobby.run()
+        except HandedOver as handed:
+            # A game with a caller of another worker, played there: this line is relayed.
+            presence.leave(member, quietly=True)
+            await relay_to_table(presence, session, member, caller, handed.worker)
+            return
         await session.say_goodbye(f"Thanks for playing, {member.name}. Goodbye!")
     except Disconnected:
         logger.info("%s caller from %s disconnected", caller.transport, caller.peer)
@@ -185,7 +200,7 @@ async def sign_in(
                 message = f"{name} is a member's handle: please choose another name."
             else:
                 try:
-                    return presence.join(name, session, sysop=caller.sysop)
+                    return await presence.enter(name, session, sysop=caller.sysop)
                 except NameInUse as taken:
                     message = f"Sorry, {taken}. Please choose another name."
         name = await ask_name(session, config, message)
@@ -223,7 +238,7 @@ async def join_with_account(
     that one up and come in here; None if they would rather leave."""
     while True:
         try:
-            return presence.join(account.handle, session, account=account)
+            return await presence.enter(account.handle, session, account=account)
         except NameInUse as refused:
             other = presence.find(account.handle)
             if other is None or other.account is None or other.account.id != account.id:
@@ -267,19 +282,74 @@ async def offer_saved_game(records: Records, member: Member, lobby: Lobby) -> No
         member.tell("Your saved game waits for your next call.")
 
 
-async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> None:
-    """Back to the seat a game kept for this caller when their line dropped."""
+async def relay_to_table(
+    presence: Presence, session: Session, member: Member, caller: Caller, worker: str
+) -> None:
+    """Carry the caller's line to ``worker``, whose table has their seat, until it ends;
+    if that worker goes away first, tell the caller to call back (their game is saved)."""
+    from door.cluster.relay import TABLE_GONE, relay_line
+
+    if presence.cluster is None:
+        return
+    account = member.account
+    hello = {
+        "name": member.name,
+        "account": None if account is None else [account.id, account.handle],
+        "sysop": member.sysop,
+        "transport": caller.transport,
+        "peer": caller.peer,
+    }
+    logger.info("%s goes on at worker %s", escaped(member.name), worker)
+    if not await relay_line(presence.cluster, session.terminal, worker, hello):
+        session.write_text(TABLE_GONE)
+        with contextlib.suppress(Disconnected):
+            await asyncio.wait_for(session.terminal.flush(), 2.0)
+
+
+async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> bool:
+    """Back to the seat a game kept for this caller when their line dropped; False if
+    no game here waits for them."""
     account_id = member.account.id if member.account is not None else None
     table = presence.table_waiting_for(member.name, account_id)
     if table is None:
-        return
+        return False
+    seat = table.waits_for(member.name, account_id)
+    returning = seat is not None and seat.sat_down  # not a first arrival from another worker
     person = table.rejoin(member.name, lobby.session, account_id)
     if person is None:
-        return
-    presence.notice(f"{member.name} is back at {table.title}.")
+        return False
+    if returning:
+        presence.notice(f"{member.name} is back at {table.title}.")
     member.seat = person
     await lobby.go_where_called()
     presence.set_place(member, IN_THE_LOBBY)
+    return True
+
+
+async def resume_game_between_callers(
+    presence: Presence, records: Records, member: Member, lobby: Lobby
+) -> None:
+    """A game between callers that a stopped door or worker left unfinished: the first
+    of its callers to come back sets the table again where the game stood, and waits
+    there for the others; one who calls another worker is sent to that table."""
+    if member.account is None:
+        return
+    saved = await records.game_between_callers_to_resume(member.account)
+    if saved is None or any(table.saved_as() == saved.game_id for table in presence.tables):
+        return  # none, or it is being played here (the caller left its table)
+    cluster = presence.cluster
+    if cluster is not None:
+        holder = await cluster.claim_game(saved.game_id)
+        if holder != cluster.worker:
+            if holder in cluster.alive:
+                member.handover = holder
+                await lobby.go_where_called()  # raises HandedOver
+            return  # its worker has just died: the claim expires in seconds
+    table = lobby.resumed_table(saved)
+    presence.add_table(table)
+    table.start()
+    logger.info("game %d of %s resumed from the store", saved.game_id, table.title)
+    await rejoin_game(presence, member, lobby)
 
 
 def draw_welcome(config: Config) -> Canvas:

@@ -23,13 +23,14 @@ from typing import Any, Final
 
 from door.app.accounts import show_leaderboard, show_stats
 from door.app.mail_screen import GUESTS, MailScreen
-from door.app.presence import IN_THE_LOBBY, ChatLine, Member, Presence
-from door.app.records import KeptGame, Records
+from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
+from door.app.records import KeptGame, Records, computer_names
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
 from door.storage.errors import StoreError
+from door.storage.saver import GameSaver
 from door.storage.store import Account, SavedGame
 from door.table.flow import Table, play_against_computer
 from door.table.options import GameOptions, GameResult
@@ -217,6 +218,8 @@ class Lobby:
     async def go_where_called(self) -> None:
         """A seat at a table, or a private chat with the sysop, takes the caller there."""
         while True:
+            if self.member.handover is not None:
+                raise HandedOver(self.member.handover)
             if self.member.seat is not None:
                 await self.play_seat()
             elif self.member.private_chat is not None:
@@ -225,7 +228,12 @@ class Lobby:
                 return
 
     def called(self) -> bool:
-        return self.member.seat is not None or self.member.private_chat is not None
+        member = self.member
+        return (
+            member.seat is not None
+            or member.private_chat is not None
+            or member.handover is not None
+        )
 
     async def play_seat(self) -> None:
         member = self.member
@@ -463,10 +471,8 @@ class Lobby:
         accounts = [self.account_of(name) for name in names]
         rng = random.Random(self.rng.getrandbits(64))
         game = self.records.game_between_callers(options, accounts, rng)
-        callers = sum(name is not None for name in names)
 
         def game_over(result: GameResult) -> None:
-            self.records.record_game_between_callers(table.game, table.names, accounts, callers)
             first, second = (accounts + [None, None])[:2]
             if options.rated and first is not None and second is not None:
                 self._in_background(self.rate_members(first, second, table))
@@ -483,6 +489,56 @@ class Lobby:
             account_ids=[account.id if account is not None else None for account in accounts],
             on_game_over=game_over,
         )
+        self.keep(table, sum(name is not None for name in names))
+        return table
+
+    def keep(self, table: Table, callers: int) -> None:
+        """Save the table's game after every action (when someone at it logged in)."""
+        account_ids = [seat.account_id for seat in table.seats]
+        saver = self.records.keep_game_between_callers(
+            table.game, table.names, account_ids, callers
+        )
+        if saver is not None:
+            self._saved_by(table, saver)
+
+    def _saved_by(self, table: Table, saver: GameSaver) -> None:
+        saver.on_trouble = table.announce
+        table.saved_as = lambda: saver.game_id
+
+        def abandoned() -> None:
+            # Everyone left: nothing to resume, and nobody to count it against.
+            if saver.game_id is not None and self.records.store is not None:
+                self._in_background(self.records.set_aside(saver.game_id))
+
+        table.on_abandoned = abandoned
+
+    def resumed_table(self, saved: SavedGame) -> Table:
+        """A game between callers that a stopped door (or worker) left in the store, set
+        again as it stood; every caller's seat waits for them to come back."""
+        game, saver = self.records.resume_between_callers(saved)
+        computers = set(computer_names(game.players))
+        names = [
+            None if seat.account_id is None and seat.name in computers else seat.name
+            for seat in saved.seats
+        ]
+        options = GameOptions(
+            runs=game.runs,
+            counting=game.counting,
+            level=self.config.game.level,
+            players=game.players,
+        )
+        table = Table(
+            options,
+            names,
+            rng=random.Random(self.rng.getrandbits(64)),
+            pause=self.config.game.computer_pause_seconds,
+            reconnect_wait=self.config.game.reconnect_wait_seconds,
+            game=game,
+            account_ids=[seat.account_id for seat in saved.seats],
+        )
+        for seat in table.seats:
+            seat.sat_down = seat.human  # they come back to it
+        self._saved_by(table, saver)
         return table
 
     def account_of(self, name: str | None) -> Account | None:
@@ -513,6 +569,7 @@ class Lobby:
         except ValueError as refusal:
             member.tell(str(refusal))
             return
+        challenge.make_table = self.make_table
         names = _and([m.name for m in challenge.invitees])
         member.tell(f"You challenge {names}: {challenge.describe()}. Esc withdraws it.")
 

@@ -12,12 +12,15 @@ here is sanitised on the way in, so whoever draws it shows plain text.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import random
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from door.defence.lookalike import skeleton
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
@@ -26,6 +29,7 @@ from door.term.ansi import sanitize
 
 if TYPE_CHECKING:
     # Types only: presence lists tables and seats; it never runs or draws them.
+    from door.cluster.link import ClusterLink
     from door.storage.store import Account
     from door.table.flow import Table
     from door.table.person import Person
@@ -33,10 +37,21 @@ if TYPE_CHECKING:
 MAX_NAME_LENGTH: Final = 20
 KEPT_CHAT_LINES: Final = 100
 IN_THE_LOBBY: Final = "in the lobby"
+CLAIM_WAIT_SECONDS: Final = 7.0
+"""Longest a caller waits for the name claim of a worker that died to expire (its time to
+live, door/cluster/link.py, and a sync)."""
 
 
 class NameInUse(Exception):
     """Someone online already goes by that name (or it is the sysop's)."""
+
+
+class HandedOver(Exception):
+    """The member's session goes on at another worker (``worker``), where their table is."""
+
+    def __init__(self, worker: str) -> None:
+        super().__init__(worker)
+        self.worker = worker
 
 
 @dataclass(frozen=True)
@@ -92,6 +107,9 @@ class Member:
         """Things to tell the member on their lobby screen ("Bob declined")."""
         self.table: Table | None = None
         """The table this member is playing at or watching."""
+        self.handover: str | None = None
+        """Another worker whose table has a seat for this member: their session goes on
+        there, this worker relaying their line (door/cluster/relay.py)."""
 
     @property
     def idle(self) -> float:
@@ -106,6 +124,9 @@ class Member:
         self.line.wake()
 
 
+TableFactory = Callable[[GameOptions, list[str | None]], "Table"]
+
+
 @dataclass
 class Challenge:
     """An invitation to a game. ``seating`` is every caller in seat order (player 1
@@ -115,6 +136,14 @@ class Challenge:
     seating: list[Member]
     options: GameOptions
     accepted: set[str] = field(default_factory=set)
+    id: str = ""
+    """Set when someone of another worker is in it: how the workers name it."""
+    origin: str = ""
+    """For the copy on an invitee's worker: the sender's worker, which holds the
+    challenge itself ("" for a challenge held here)."""
+    make_table: TableFactory | None = None
+    """The sender's way of setting the table, for when an answer comes from another
+    worker (an answer given here uses the answering caller's)."""
 
     @property
     def invitees(self) -> list[Member]:
@@ -159,9 +188,6 @@ class PrivateChat:
             member.line.wake()
 
 
-TableFactory = Callable[[GameOptions, list[str | None]], "Table"]
-
-
 class Presence:
     """Everyone online, the lobby chat, challenges, and the tables in play."""
 
@@ -171,6 +197,16 @@ class Presence:
         self.members: dict[str, Member] = {}
         self.chat: deque[ChatLine] = deque(maxlen=KEPT_CHAT_LINES)
         self.tables: list[Table] = []
+        self.cluster: ClusterLink | None = None
+        """The other workers (door/cluster), when there are any."""
+        self.remote: dict[str, Member] = {}
+        """Callers of other workers, by their name casefolded (door/cluster/remote.py)."""
+        self.make_remote: Callable[[str, dict[str, Any]], Member] | None = None
+        self.sent: dict[str, Challenge] = {}
+        """Challenges sent from here to someone of another worker, by id."""
+        self.copies: dict[str, Challenge] = {}
+        """Copies of other workers' challenges to callers here, by id."""
+        self.background: set[asyncio.Task[None]] = set()
 
     # --- who is here ----------------------------------------------------------------
 
@@ -190,22 +226,56 @@ class Presence:
             raise NameInUse("a name needs letters or digits")
         if not sysop and key == self.sysop_name.casefold():
             raise NameInUse(f"{clean} is the sysop's name")
-        if key in self.members:
+        if key in self.members or key in self.remote:
             raise NameInUse(f"{clean} is online already")
         if account is None and not sysop:
             # A guest may not pass for someone: the sysop, or anyone online.
             look = skeleton(clean)
             if look == skeleton(self.sysop_name):
                 raise NameInUse(f"{clean} looks like the sysop's name")
-            for other in self.members.values():
+            for other in [*self.members.values(), *self.remote.values()]:
                 if skeleton(other.name) == look:
                     raise NameInUse(f"{clean} looks like {other.name}, who is online")
         member = Member(clean, line, sysop=sysop, account=account)
         self.members[key] = member
+        if self.cluster is not None:
+            self.cluster.member_changed(member)
         self.notice(f"{clean} has come in.")
         return member
 
-    def leave(self, member: Member) -> None:
+    async def enter(
+        self,
+        name: str,
+        line: Line,
+        *,
+        sysop: bool = False,
+        account: Account | None = None,
+    ) -> Member:
+        """``join``, after claiming the name from the other workers (if any): two
+        workers never let in the same name at once."""
+        clean = clean_name(name)
+        if self.cluster is not None and clean and clean.casefold() not in self.members:
+            await self._claim(self.cluster, clean)
+        try:
+            return self.join(clean, line, sysop=sysop, account=account)
+        except NameInUse:
+            if self.cluster is not None and clean and clean.casefold() not in self.members:
+                self.cluster.release_name(clean)
+            raise
+
+    async def _claim(self, cluster: ClusterLink, name: str) -> None:
+        """Claim ``name`` across the workers, or raise NameInUse. A claim left by a worker
+        that died expires within seconds; until then, nobody online by that name shows
+        in the list, so the caller waits for it rather than being turned away."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLAIM_WAIT_SECONDS
+        while not await cluster.claim_name(name):
+            if name.casefold() in self.remote or loop.time() > deadline:
+                raise NameInUse(f"{name} is online already")
+            await asyncio.sleep(0.25)
+
+    def leave(self, member: Member, *, quietly: bool = False) -> None:
+        """``member`` is gone; ``quietly`` when their session goes on at another worker."""
         if self.members.get(member.name.casefold()) is not member:
             return
         del self.members[member.name.casefold()]
@@ -215,18 +285,28 @@ class Presence:
             self.decline(member.invitation, member, f"{member.name} has left.")
         if member.private_chat is not None:
             member.private_chat.close(member)
-        self.notice(f"{member.name} has left.")
+        if self.cluster is not None:
+            self.cluster.member_left(member)
+        if quietly:
+            self.changed()
+        else:
+            self.notice(f"{member.name} has left.")
 
     def find(self, name: str) -> Member | None:
-        return self.members.get(name.casefold())
+        key = name.casefold()
+        return self.members.get(key) or self.remote.get(key)
 
     def online(self) -> list[Member]:
-        """Everyone, the sysop first, then in the order they came in."""
-        return sorted(self.members.values(), key=lambda member: (not member.sysop, member.joined))
+        """Everyone (here and at other workers), the sysop first, then in the order they
+        came in."""
+        everyone = [*self.members.values(), *self.remote.values()]
+        return sorted(everyone, key=lambda member: (not member.sysop, member.joined))
 
     def set_place(self, member: Member, place: str, table: Table | None = None) -> None:
         member.place = place
         member.table = table
+        if self.cluster is not None:
+            self.cluster.member_changed(member)
         self.changed()
 
     def changed(self) -> None:
@@ -244,11 +324,15 @@ class Presence:
         """A line in the lobby chat, cleaned of anything a terminal would act on."""
         line = clean_chat(text)
         if line:
-            self.chat.append(ChatLine(member.name, line))
-            self.changed()
+            self._add_chat(ChatLine(member.name, line))
 
     def notice(self, text: str) -> None:
-        self.chat.append(ChatLine("", sanitize(text, 2 * MAX_CHAT_LENGTH)))
+        self._add_chat(ChatLine("", sanitize(text, 2 * MAX_CHAT_LENGTH)))
+
+    def _add_chat(self, line: ChatLine) -> None:
+        self.chat.append(line)
+        if self.cluster is not None:
+            self.cluster.chat(line)
         self.changed()
 
     def broadcast(self, sender: Member, text: str) -> None:
@@ -256,10 +340,12 @@ class Presence:
         line = clean_chat(text)
         if not line:
             return
-        self.chat.append(ChatLine(sender.name, line, "broadcast"))
+        self._announce_everywhere(sender.name, line)
+        self._add_chat(ChatLine(sender.name, line, "broadcast"))
+
+    def _announce_everywhere(self, speaker: str, text: str) -> None:
         for table in self.tables:
-            table.announce(f"*** {sender.name}: {line}")
-        self.changed()
+            table.announce(f"*** {speaker}: {text}")
 
     # --- challenges -----------------------------------------------------------------
 
@@ -281,6 +367,21 @@ class Presence:
         sender.challenge = challenge
         for member in challenge.invitees:
             member.invitation = challenge
+        remote = self._remote_workers(challenge)
+        if remote and self.cluster is not None:
+            challenge.id = uuid.uuid4().hex
+            self.sent[challenge.id] = challenge
+            invite = {
+                "t": "invite",
+                "id": challenge.id,
+                "sender": sender.name,
+                "seating": [member.name for member in seating],
+                "options": dataclasses.asdict(options),
+            }
+            for worker in remote:
+                self.cluster.send(worker, invite)
+        if self.cluster is not None:
+            self.cluster.member_changed(sender)
         self.changed()
         return challenge
 
@@ -290,36 +391,147 @@ class Presence:
         if member.invitation is not challenge:
             return
         member.invitation = None
+        if challenge.origin:
+            # The challenge is held by the sender's worker, which sets the table.
+            self._answer(challenge, member, yes=True)
+            member.tell("You accept: the game begins when everyone has.")
+            return
+        self._accepted(challenge, member, make_table)
+
+    def accept_remote(self, challenge: Challenge, member: Member) -> None:
+        """Another worker's caller in ``challenge`` says yes."""
+        if member in challenge.seating and challenge.make_table is not None:
+            self._accepted(challenge, member, challenge.make_table)
+
+    def _accepted(self, challenge: Challenge, member: Member, make_table: TableFactory) -> None:
         challenge.accepted.add(member.name)
         if len(challenge.accepted) < len(challenge.seating):
             challenge.sender.tell(f"{member.name} accepts.")
             return
         challenge.sender.challenge = None
+        self.sent.pop(challenge.id, None)
         names: list[str | None] = [m.name for m in challenge.seating]
         names += [None] * (challenge.options.players - len(names))
         table = make_table(challenge.options, names)
+        elsewhere: dict[str, list[str]] = {}
         for index, seated in enumerate(challenge.seating):
-            seated.seat = table.sit(index, seated.line)
+            worker = self._worker_of(seated)
+            if worker:
+                # Their seat waits for them, as for a caller whose line dropped; their
+                # worker sends their session here.
+                elsewhere.setdefault(worker, []).append(seated.name)
+            else:
+                seated.seat = table.sit(index, seated.line)
         self.add_table(table)
         table.start()
+        if self.cluster is not None:
+            for worker, seat_names in elsewhere.items():
+                self.cluster.send(worker, {"t": "seated", "id": challenge.id, "names": seat_names})
         self.notice(f"{table.title}: a game begins.")
 
     def decline(self, challenge: Challenge, member: Member, why: str = "") -> None:
         if member.invitation is challenge:
             member.invitation = None
-        self._call_off(challenge, why or f"{member.name} declines the challenge.")
+        why = why or f"{member.name} declines the challenge."
+        if challenge.origin:
+            self._answer(challenge, member, yes=False, why=why)
+            return
+        self._call_off(challenge, why)
 
     def withdraw(self, challenge: Challenge, why: str = "") -> None:
         self._call_off(challenge, why or f"{challenge.sender.name} withdrew the challenge.")
 
+    def _answer(self, copy: Challenge, member: Member, *, yes: bool, why: str = "") -> None:
+        if self.cluster is not None:
+            answer = {"t": "answer", "id": copy.id, "n": member.name, "yes": yes, "why": why}
+            self.cluster.send(copy.origin, answer)
+            self.cluster.member_changed(member)
+
     def _call_off(self, challenge: Challenge, why: str) -> None:
         if challenge.sender.challenge is challenge:
             challenge.sender.challenge = None
+        self.sent.pop(challenge.id, None)
+        self.copies.pop(challenge.id, None)
         for member in challenge.seating:
+            if self._worker_of(member):
+                continue  # told by their own worker
             if member.invitation is challenge:
                 member.invitation = None
             member.tell(why)
+        if self.cluster is not None and not challenge.origin:
+            for worker in self._remote_workers(challenge):
+                self.cluster.send(worker, {"t": "called_off", "id": challenge.id, "why": why})
         self.changed()
+
+    def _worker_of(self, member: Member) -> str:
+        """The other worker ``member`` is online through ("" for one of ours)."""
+        return str(getattr(member, "worker", ""))
+
+    def _remote_workers(self, challenge: Challenge) -> list[str]:
+        workers = {self._worker_of(member) for member in challenge.seating}
+        return sorted(workers - {""})
+
+    # --- callers of other workers (door/cluster) ------------------------------------
+
+    def remote_sync(self, records: dict[str, tuple[str, dict[str, Any]]]) -> None:
+        """Everyone at the other workers, as Redis has them now: those gone are dropped."""
+        changed = False
+        for key, (worker, record) in records.items():
+            changed |= self._remote_record(key, worker, record)
+        for key in [key for key in self.remote if key not in records]:
+            self._remote_gone(self.remote.pop(key))
+            changed = True
+        if changed:
+            self.changed()
+
+    def remote_member(self, worker: str, record: dict[str, Any]) -> None:
+        if self._remote_record(str(record["name"]).casefold(), worker, record):
+            self.changed()
+
+    def remote_left(self, worker: str, name: str) -> None:
+        member = self.remote.get(name.casefold())
+        if member is not None and self._worker_of(member) == worker:
+            self._remote_gone(self.remote.pop(name.casefold()))
+            self.changed()
+
+    def remote_worker_gone(self, worker: str) -> None:
+        gone = [key for key, member in self.remote.items() if self._worker_of(member) == worker]
+        for key in gone:
+            self._remote_gone(self.remote.pop(key))
+        if gone:
+            self.changed()
+
+    def remote_chat(self, line: ChatLine) -> None:
+        """A line of the lobby chat from another worker."""
+        self.chat.append(line)
+        if line.kind == "broadcast":
+            self._announce_everywhere(line.speaker, line.text)
+        self.changed()
+
+    def _remote_record(self, key: str, worker: str, record: dict[str, Any]) -> bool:
+        """Add or update a remote member; True if the lobby should be drawn again."""
+        if key in self.members or self.make_remote is None:
+            return False  # ours now (a caller handed over to this worker)
+        member = self.remote.get(key)
+        if member is None:
+            self.remote[key] = self.make_remote(worker, record)
+            return True
+        place = member.place
+        member.update(worker, record)  # type: ignore[attr-defined]
+        return member.place != place
+
+    def _remote_gone(self, member: Member) -> None:
+        """A remote member left, or their worker died: call off challenges with them."""
+        for challenge in list(self.sent.values()):
+            if member in challenge.seating:
+                self._call_off(challenge, f"{member.name} has left.")
+        for copy in list(self.copies.values()):
+            if copy.sender is member:
+                self.copies.pop(copy.id, None)
+                for invitee in copy.seating:
+                    if invitee.invitation is copy:
+                        invitee.invitation = None
+                        invitee.tell(f"{member.name} has left.")
 
     # --- the sysop's private chat ---------------------------------------------------
 
@@ -335,6 +547,9 @@ class Presence:
             return None
         if not member.in_lobby:
             sysop.tell(f"{member.name} is {member.place}: try again later.")
+            return None
+        if self._worker_of(member):
+            sysop.tell(f"{member.name} is on another worker: a private chat cannot reach them.")
             return None
         room = PrivateChat((sysop, member))
         room.lines.append(ChatLine("", f"{sysop.name} pages {member.name} into chat.", "notice"))

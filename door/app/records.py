@@ -9,9 +9,12 @@ plays as a guest) and does what involves games:
   a dropped line, a restart or a crash leaves it saved, to be resumed;
 - a saved game is picked up where it stood (``resume``) or given up (``abandon``);
 - play-by-mail games between members are ``mail`` (door/app/mail_games.py);
-- a game between callers is recorded once it is over, with the statistics of everyone
-  at the table who logged in (``record_game_between_callers``). It is not saved along
-  the way: a caller whose line drops gets back to it from memory (door/table/flow.py).
+- a game between callers where someone logged in is saved after every action too
+  (``keep_game_between_callers``) and closed with everyone's statistics once it is
+  over. A caller whose line drops gets back to the table from memory
+  (door/table/flow.py); if the door (or its worker) stopped, the first of them to call
+  back sets the table again from the store (``game_between_callers_to_resume``) and
+  the others find it there.
 
 Nothing here raises a store failure into a session: what fails is logged, and the
 caller's game goes on as a guest's would.
@@ -38,7 +41,7 @@ from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
 from door.storage.store import Account, LoginPolicy, SavedGame, Seat, Store
 from door.table.options import COMPUTER_NAME, LEVELS, GameOptions
-from engine.game import Game, Phase
+from engine.game import Game
 from engine.outcome import Outcome
 from engine.record import RecordedGame
 
@@ -122,7 +125,7 @@ class Records:
         None when accounts are off."""
         if self.store is None:
             return None
-        computers = [Seat(name) for name in _computer_names(options.players - 1)]
+        computers = [Seat(name) for name in computer_names(options.players - 1)]
         seats = [Seat(account.handle, account.id), *computers]
         saver = GameSaver(self.store, seats, opponent_kind(options.players, 1, options.level))
         game = RecordedGame(
@@ -180,6 +183,8 @@ class Records:
             return None
         try:
             saved = await self.store.load_unfinished_game(account.id)
+            if saved is not None and saved.opponent.startswith("people"):
+                return None  # a game between callers: the caller goes back to its table
             if saved is not None and not _resumable(saved, account):
                 logger.warning(
                     "saved game %d is not one the door resumes; set aside", saved.game_id
@@ -243,38 +248,51 @@ class Records:
             options.players, seed=rng.getrandbits(64), runs=options.runs, counting=options.counting
         )
 
-    def record_game_between_callers(
+    def keep_game_between_callers(
         self,
         game: Game,
         names: Sequence[str],
-        accounts: Sequence[Account | None],
+        account_ids: Sequence[int | None],
         callers: int,
-    ) -> None:
-        """Keep a finished game between callers: its log and each account holder's
-        statistics. Written in the background; a game not recorded or not over is
-        ignored."""
-        if self.store is None or not isinstance(game, RecordedGame) or game.phase is not Phase.OVER:
-            return
-        seats = [
-            Seat(name, account.id if account is not None else None)
-            for name, account in zip(names, accounts, strict=True)
-        ]
-        opponent = opponent_kind(game.players, callers, "people")
-        write = asyncio.get_running_loop().create_task(
-            self._record(self.store, game, seats, opponent)
-        )
-        self._writes.add(write)
-        write.add_done_callback(self._writes.discard)
+    ) -> GameSaver | None:
+        """Save a game between callers after every action, and close it with its log
+        and each account holder's statistics once it is over; None for a game that is
+        not recorded (nobody logged in, or accounts are off)."""
+        if self.store is None or not isinstance(game, RecordedGame):
+            return None
+        seats = [Seat(name, number) for name, number in zip(names, account_ids, strict=True)]
+        saver = GameSaver(self.store, seats, opponent_kind(game.players, callers, "people"))
+        game.on_action = saver.action_taken
+        return saver
 
-    @staticmethod
-    async def _record(store: Store, game: RecordedGame, seats: list[Seat], opponent: str) -> None:
+    async def game_between_callers_to_resume(self, account: Account) -> SavedGame | None:
+        """The account's unfinished game between callers, left by a door or worker that
+        stopped mid-game (None if there is none, or the store cannot say now)."""
+        if self.store is None:
+            return None
         try:
-            game_id = await store.record_game_result(game.recording, seats, opponent)
+            saved = await self.store.load_unfinished_game(account.id)
+        except StoreError:
+            return None
+        return saved if saved is not None and saved.opponent.startswith("people") else None
+
+    async def set_aside(self, game_id: int) -> None:
+        """An unfinished game nobody will resume (everyone left it): closed without
+        statistics."""
+        assert self.store is not None
+        try:
+            await self.store.discard_game(game_id)
         except StoreError as failure:
-            if not isinstance(failure, StorageUnavailableError):  # that one the store logged
-                logger.error("the game of %s was not recorded: %s", _names(seats), failure)
-            return
-        logger.info("game %d of %s recorded", game_id, _names(seats))
+            if not isinstance(failure, StorageUnavailableError):
+                logger.error("could not set game %d aside: %s", game_id, failure)
+
+    def resume_between_callers(self, saved: SavedGame) -> tuple[RecordedGame, GameSaver]:
+        """The saved game between callers as it stood, saving on in the same row."""
+        assert self.store is not None
+        game = saved.resume()
+        saver = GameSaver(self.store, saved.seats, saved.opponent, game=game, game_id=saved.game_id)
+        game.on_action = saver.action_taken
+        return game, saver
 
 
 def level_of(opponent: str) -> str:
@@ -289,7 +307,7 @@ def _resumable(saved: SavedGame, account: Account) -> bool:
     return saved.opponent.startswith("computer") and saved.seats[0].account_id == account.id
 
 
-def _computer_names(count: int) -> list[str]:
+def computer_names(count: int) -> list[str]:
     """The computer seats' names as the table shows them: "Computer", "Computer 2"..."""
     return [
         COMPUTER_NAME if number == 1 else f"{COMPUTER_NAME} {number}"

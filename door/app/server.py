@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import datetime as dt
 import logging
 import random
 from typing import Any
@@ -15,6 +16,7 @@ from door.app.presence import Presence
 from door.app.records import Records
 from door.config import Config
 from door.defence.guard import AddressGuard
+from door.storage.values import Account
 from door.term.idle import IdleGuardTerminal
 from door.term.terminal import Disconnected, Terminal
 
@@ -22,6 +24,8 @@ logger = logging.getLogger(__name__)
 
 FULL_MESSAGE = "\r\nSorry, the door is full right now. Please call back later.\r\n"
 SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Goodbye! ***\r\n"
+_UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+"""When a relayed caller's account was made: their own worker did not say."""
 SESSION_END_WAIT_SECONDS = 5.0
 """How long shutting down waits for sessions to end (each saves its game on the way)."""
 
@@ -40,11 +44,15 @@ class Door:
         self.terminals: set[Terminal] = set()
         self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
         self.closing = False
+        self.shares_ports = False
+        """A worker of several (door/cluster/workers.py): its listeners share their ports
+        with the other workers' (SO_REUSEPORT)."""
         server = config.server
         self.guard = AddressGuard(
             server.max_connections_per_address, server.connections_per_minute_per_address
         )
         """Per-address limits, which the transports check as each connection arrives."""
+        self._relayed: set[asyncio.Task[None]] = set()
         self._sessions: set[asyncio.Future[None]] = set()
         """One future per session in progress, done when it has ended."""
 
@@ -107,6 +115,21 @@ class Door:
             terminal.close()
             self._sessions.discard(ended)
             ended.set_result(None)
+
+    def serve_relayed(self, terminal: Terminal, hello: dict[str, Any]) -> None:
+        """A caller of another worker whose table is here: their session, on the line
+        that worker relays (door/cluster/relay.py). ``hello`` says who they are."""
+        account = hello.get("account")
+        caller = Caller(
+            name=None if account else str(hello.get("name", "")),
+            transport=f"{hello.get('transport', '')} relayed",
+            peer=str(hello.get("peer", "")),
+            sysop=bool(hello.get("sysop")),
+            account=Account(int(account[0]), str(account[1]), _UNKNOWN_TIME) if account else None,
+        )
+        task = asyncio.get_running_loop().create_task(self.serve_caller(terminal, caller))
+        self._relayed.add(task)
+        task.add_done_callback(self._relayed.discard)
 
     async def shut_down(self) -> None:
         """Tell every caller the door is closing, hang up on them, and wait (boundedly)

@@ -204,6 +204,11 @@ class Table:
         self.quit_result: GameResult | None = None
         self._host: asyncio.Task[None] | None = None
         self._thinking: list[asyncio.Future[Any]] = []
+        self.on_abandoned: Callable[[], None] | None = None
+        """Called when the game ends with nobody left to play it."""
+        self.saved_as: Callable[[], int | None] = lambda: None
+        """The game's number in the store once it has been saved (None: not saved), so
+        the workers of a cluster know which of them holds it (door/cluster/link.py)."""
 
     # --- who is here ----------------------------------------------------------------
 
@@ -261,6 +266,7 @@ class Table:
             raise ValueError(f"seat {index} is the computer's")
         person = Person(self, seat.name, session, seat)
         seat.person = person
+        seat.sat_down = True
         seat.returned.set()
         return person
 
@@ -288,9 +294,14 @@ class Table:
             return None
         was_computer = seat.computer_plays
         seat.computer_plays = False
+        first_time = not seat.sat_down
         person = self.sit(seat.index, session)
-        person.view.log.add("You are back at the table, where the game stands.")
-        back = f"{seat.name} is back."
+        if first_time:
+            person.view.log.add("You sit down at the table.")
+            back = f"{seat.name} sits down."
+        else:
+            person.view.log.add("You are back at the table, where the game stands.")
+            back = f"{seat.name} is back."
         if was_computer:
             back += f" {seat.name} plays from the next decision on."
         self.announce(back, exclude=person)
@@ -399,6 +410,8 @@ class Table:
         if self.over:
             return
         self.over = True
+        if self.abandoned and self.on_abandoned is not None:
+            self.on_abandoned()
         for person in self.people():
             person.inbox.wake()
         self.changed()

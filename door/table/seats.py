@@ -78,6 +78,9 @@ class Seat:
         account may take the seat back after a dropped line."""
         self.computer = computer
         self.person: Person | None = None
+        self.sat_down = False
+        """A caller has sat here: until then the seat waits for its caller's first
+        arrival (from another worker, door/cluster/relay.py), not for a return."""
         self.computer_plays = not human
         """The computer decides for this seat: a computer seat, or a caller's seat handed
         over after their line dropped or they left."""

@@ -161,20 +161,40 @@ def _shown(peer: object) -> str:
 
 class ProxiedListener:
     """What asyncssh calls a tunnel: it makes the listening server, here one whose
-    connections begin with a PROXY header (asyncssh's ``tunnel`` option)."""
+    connections begin with a PROXY header (asyncssh's ``tunnel`` option), its port
+    shared with other workers when ``reuse_port``."""
 
-    def __init__(self, trusted: Sequence[Network]) -> None:
+    def __init__(self, trusted: Sequence[Network], reuse_port: bool = False) -> None:
         self._trusted = trusted
+        self._reuse_port = reuse_port
 
     async def create_server(
         self, session_factory: Callable[[str, int], asyncio.Protocol], host: str, port: int
     ) -> asyncio.Server:
-        return await listen_proxied(lambda: session_factory("", 0), host, port, self._trusted)
+        return await listen_tcp(
+            lambda: session_factory("", 0),
+            host,
+            port,
+            trusted=self._trusted,
+            reuse_port=self._reuse_port,
+        )
 
 
-async def listen_proxied(
-    inner: Callable[[], asyncio.Protocol], host: str, port: int, trusted: Sequence[Network]
+async def listen_tcp(
+    inner: Callable[[], asyncio.Protocol],
+    host: str,
+    port: int,
+    *,
+    trusted: Sequence[Network] | None = None,
+    reuse_port: bool = False,
 ) -> asyncio.Server:
-    """A listening server whose connections begin with a PROXY header."""
+    """A listening server making ``inner`` protocols. With ``trusted``, each connection
+    begins with a PROXY header from one of those networks. With ``reuse_port``, other
+    processes (the door's workers) listen on the same port and the kernel spreads the
+    connections between them (SO_REUSEPORT)."""
     loop = asyncio.get_running_loop()
-    return await loop.create_server(lambda: ProxyHeader(inner, trusted), host, port)
+
+    def protocol() -> asyncio.Protocol:
+        return inner() if trusted is None else ProxyHeader(inner, trusted)
+
+    return await loop.create_server(protocol, host, port, reuse_port=reuse_port or None)

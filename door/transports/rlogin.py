@@ -232,7 +232,7 @@ async def start_rlogin(door: Any, host: str, port: int, systems: Mapping[str, st
         )
         await door.serve_caller(terminal, caller)
 
-    return await asyncio.start_server(serve, host, port)
+    return await asyncio.start_server(serve, host, port, reuse_port=door.shares_ports or None)
 
 
 async def _account(door: Any, system: str, alias: str) -> Any:

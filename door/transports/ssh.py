@@ -312,7 +312,11 @@ async def start_ssh(
     if settings.proxy_protocol:
         # asyncssh lets a "tunnel" make the listening server: one whose connections
         # begin with a PROXY header (door/transports/proxy_header.py).
-        options["tunnel"] = ProxiedListener(parse_networks(settings.proxy_addresses))
+        options["tunnel"] = ProxiedListener(
+            parse_networks(settings.proxy_addresses), reuse_port=door.shares_ports
+        )
+    elif door.shares_ports:
+        options["reuse_port"] = True
     if legacy_algorithms:
         options["kex_algs"] = [*get_default_kex_algs(), *LEGACY_KEX]
         options["encryption_algs"] = [*get_default_encryption_algs(), *LEGACY_CIPHERS]

@@ -15,7 +15,7 @@ from door.defence.guard import AddressGuard, address_of
 from door.defence.ratelimit import TokenBucket
 from door.logtext import escaped
 from door.term.terminal import StreamTerminal
-from door.transports.proxy_header import listen_proxied, parse_networks
+from door.transports.proxy_header import listen_tcp, parse_networks
 from door.transports.subneg import SubnegotiationLimit
 
 logger = logging.getLogger(__name__)
@@ -176,11 +176,18 @@ async def start_telnet(door: Door, host: str, port: int) -> Any:
         "timeout": False,
     }
     settings = door.config.server
-    if settings.proxy_protocol:
-        # Behind a balancer: each connection's PROXY header first, then the telnet
-        # protocol, made as telnetlib3.create_server makes it.
-        trusted = parse_networks(settings.proxy_addresses)
-        return await listen_proxied(lambda: protocol_factory(**options), host, port, trusted)
+    if settings.proxy_protocol or door.shares_ports:
+        # Behind a balancer each connection's PROXY header comes first, and a worker
+        # shares its port with the others: telnetlib3.create_server does neither, so
+        # the telnet protocol is made here as it makes it.
+        trusted = parse_networks(settings.proxy_addresses) if settings.proxy_protocol else None
+        return await listen_tcp(
+            lambda: protocol_factory(**options),
+            host,
+            port,
+            trusted=trusted,
+            reuse_port=door.shares_ports,
+        )
     server = await telnetlib3.create_server(
         host=host, port=port, protocol_factory=protocol_factory, **options
     )

@@ -233,7 +233,7 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
     app.router.add_get("/{name}", asset)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, reuse_port=door.shares_ports or None)
     await site.start()
     return WebServer(runner, site)
 

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 import door.storage.accounts as accounts_module
-import door.storage.handle_index
 import door.storage.database as database_module
+import door.storage.handle_index
 from door.app.account_checks import name_is_an_account
 from door.storage.errors import StorageUnavailableError
 from door.storage.handle_index import HandleIndex

@@ -1,0 +1,1 @@
+"""Many processes, one door: workers, and what they share through Redis."""

@@ -1,0 +1,354 @@
+"""One worker's link to the others, through Redis (``[cluster] redis_url``).
+
+What the workers share, and how:
+- **Who is on.** Each worker keeps a Redis hash of its members (name, where they are,
+  idle, sysop, account), written again every ``HEARTBEAT_SECONDS`` with a time to live
+  of ``MEMBER_TTL_SECONDS``, and a key saying it is alive with the same expiry. A worker
+  that dies stops writing: its callers vanish from every lobby within seconds. Arrivals,
+  departures and moves are also published at once.
+- **Names.** ``cribbage:name:<name>`` is claimed (SET NX, with expiry, renewed by the
+  heartbeat) before a caller goes online, so two workers never let in the same name.
+- **Chat.** Lobby lines, notices and the sysop's broadcasts are published to every
+  worker; the last ``KEPT_CHAT_LINES`` are kept in a list for workers that start later.
+- **Messages to one worker** (challenges, answers, notes, hang-ups, relayed screens and
+  keys) go to that worker's channel.
+
+Events are JSON published on Redis pub/sub (redis-py's asyncio client). Presence calls
+this synchronously; what it sends waits in an outbox that one task empties in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    from door.app.presence import ChatLine, Member, Presence
+
+logger = logging.getLogger(__name__)
+
+PREFIX: Final = "cribbage:"
+ALL_CHANNEL: Final = PREFIX + "all"
+CHAT_KEY: Final = PREFIX + "chat"
+HEARTBEAT_SECONDS: Final = 1.0
+MEMBER_TTL_SECONDS: Final = 5
+"""A dead worker's callers are gone from every lobby within this and one sync."""
+SYNC_SECONDS: Final = 1.0
+MAX_OUTBOX: Final = 100_000
+"""Events waiting for Redis beyond this are dropped (logged): Redis is down or slow, and
+the door must not grow without bound waiting for it."""
+KEPT_CHAT_LINES: Final = 100
+
+Handler = Callable[[dict[str, Any]], None]
+
+
+class ClusterUnavailable(Exception):
+    """Redis cannot be reached at start; the message says where and why."""
+
+
+def worker_channel(worker: str) -> str:
+    return f"{PREFIX}worker:{worker}"
+
+
+def _members_key(worker: str) -> str:
+    return f"{PREFIX}members:{worker}"
+
+
+def _alive_key(worker: str) -> str:
+    return f"{PREFIX}alive:{worker}"
+
+
+def _game_key(game_id: int) -> str:
+    return f"{PREFIX}game:{game_id}"
+
+
+def _name_key(name: str) -> str:
+    return f"{PREFIX}name:{name.casefold()}"
+
+
+def new_worker_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+class ClusterLink:
+    """This worker's end of the cluster; see the module docstring."""
+
+    def __init__(self, url: str, presence: Presence, worker: str | None = None) -> None:
+        self.url = url
+        self.worker = worker or new_worker_id()
+        self.presence = presence
+        self.redis: redis.Redis = redis.from_url(url)
+        self.alive: set[str] = set()
+        """The workers that were alive at the last sync (this one included)."""
+        self.handlers: dict[str, Handler] = {}
+        """Handlers of messages addressed to this worker, by type (challenges, relays)."""
+        self.relays: dict[str, Any] = {}
+        """Lines relayed to or from other workers, by id (door/cluster/relay.py)."""
+        self.on_sync: list[Callable[[], None]] = []
+        """Called after every sync (relays check their far end is alive)."""
+        self._outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+        self._dropped = 0
+        self.started = asyncio.Event()
+
+    # --- starting and stopping ----------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect, subscribe and load the chat; raises ClusterUnavailable."""
+        try:
+            await self.redis.ping()
+            self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            await self._pubsub.subscribe(ALL_CHANNEL, worker_channel(self.worker))
+            raw_lines = await self.redis.lrange(CHAT_KEY, 0, KEPT_CHAT_LINES - 1)
+            await self._beat()
+            await self.sync()
+        except (RedisError, OSError) as error:
+            await self._close_quietly()
+            raise ClusterUnavailable(f"cluster.redis_url: cannot use Redis ({error})") from None
+        from door.app.presence import ChatLine
+
+        for raw in reversed(raw_lines):
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                item = json.loads(raw)
+                self.presence.chat.append(ChatLine(item["s"], item["x"], item["k"]))
+        loop = asyncio.get_running_loop()
+        for work, name in (
+            (self._listen(), "cluster listen"),
+            (self._send(), "cluster send"),
+            (self._heartbeat(), "cluster heartbeat"),
+        ):
+            self._tasks.append(loop.create_task(work, name=name))
+        self.started.set()
+        logger.info("cluster: worker %s joined through Redis", self.worker)
+
+    async def close(self) -> None:
+        """Send what waits (boundedly), say this worker's callers are gone, disconnect."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drained(), 2.0)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.delete(_members_key(self.worker), _alive_key(self.worker))
+            await self.redis.publish(ALL_CHANNEL, json.dumps({"t": "gone", "w": self.worker}))
+        await self._close_quietly()
+
+    async def _close_quietly(self) -> None:
+        with contextlib.suppress(Exception):
+            if self._pubsub is not None:
+                await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _drained(self) -> None:
+        while not self._outbox.empty():
+            await asyncio.sleep(0.01)
+
+    # --- what presence tells the others ---------------------------------------------
+
+    async def claim_name(self, name: str) -> bool:
+        """Reserve ``name`` for a caller of this worker; False if another worker's caller
+        has it. While Redis cannot answer, callers still come in (logged): a door that
+        stopped letting anyone in would be worse than a name shown twice."""
+        key = _name_key(name)
+        try:
+            if await self.redis.set(key, self.worker, nx=True, ex=MEMBER_TTL_SECONDS):
+                return True
+            holder = await self.redis.get(key)
+        except (RedisError, OSError) as error:
+            logger.warning("cluster: could not claim a name in Redis (%s)", error)
+            return True
+        return holder is not None and _text(holder) == self.worker
+
+    async def claim_game(self, game_id: int) -> str:
+        """Become the worker holding saved game ``game_id`` unless a live one holds it
+        already; returns the holder (this worker, if the claim succeeded). While Redis
+        cannot answer, this worker holds it."""
+        key = _game_key(game_id)
+        try:
+            if await self.redis.set(key, self.worker, nx=True, ex=MEMBER_TTL_SECONDS):
+                return self.worker
+            holder = await self.redis.get(key)
+        except (RedisError, OSError) as error:
+            logger.warning("cluster: could not claim game %d in Redis (%s)", game_id, error)
+            return self.worker
+        return _text(holder) if holder is not None else self.worker
+
+    def release_name(self, name: str) -> None:
+        self._queue(("release", name))
+
+    def member_changed(self, member: Member) -> None:
+        self.publish_all({"t": "member", "w": self.worker, "m": member_record(member)})
+
+    def member_left(self, member: Member) -> None:
+        self.publish_all({"t": "left", "w": self.worker, "n": member.name})
+        self._queue(("hdel", member.name.casefold()))
+        self.release_name(member.name)
+
+    def chat(self, line: ChatLine) -> None:
+        item = {"s": line.speaker, "x": line.text, "k": line.kind}
+        self.publish_all({"t": "chat", "w": self.worker, "l": item})
+        self._queue(("chat", json.dumps(item)))
+
+    def publish_all(self, event: dict[str, Any]) -> None:
+        self._queue(("publish", (ALL_CHANNEL, json.dumps(event))))
+
+    def send(self, worker: str, event: dict[str, Any]) -> None:
+        """A message to one worker (its handler is ``handlers[event["t"]]`` there)."""
+        event = {**event, "from": self.worker}
+        self._queue(("publish", (worker_channel(worker), json.dumps(event))))
+
+    def _queue(self, item: tuple[str, Any]) -> None:
+        if self._outbox.qsize() >= MAX_OUTBOX:
+            self._dropped += 1
+            if self._dropped == 1:
+                logger.error("cluster: Redis is not keeping up: events are being dropped")
+            return
+        self._outbox.put_nowait(item)
+
+    # --- the tasks ------------------------------------------------------------------------
+
+    async def _send(self) -> None:
+        """Empty the outbox in order, in pipelines of what has gathered."""
+        while True:
+            first = await self._outbox.get()
+            batch = [first]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for kind, value in batch:
+                        if kind == "publish":
+                            pipe.publish(*value)
+                        elif kind == "chat":
+                            pipe.lpush(CHAT_KEY, value)
+                            pipe.ltrim(CHAT_KEY, 0, KEPT_CHAT_LINES - 1)
+                        elif kind == "hdel":
+                            pipe.hdel(_members_key(self.worker), value)
+                        elif kind == "release":
+                            pipe.delete(_name_key(value))
+                    await pipe.execute()
+                self._dropped = 0
+            except (RedisError, OSError) as error:
+                logger.warning(
+                    "cluster: could not reach Redis (%s): %d event(s) lost", error, len(batch)
+                )
+                await asyncio.sleep(0.5)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self._beat()
+                await self.sync()
+            except (RedisError, OSError) as error:
+                logger.warning("cluster: heartbeat failed (%s)", error)
+
+    async def _beat(self) -> None:
+        """Say this worker and its members are still here, and keep their names."""
+        members = list(self.presence.members.values())
+        key = _members_key(self.worker)
+        # One transaction: another worker's sync never sees the hash half rewritten.
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(_alive_key(self.worker), str(time.time()), ex=MEMBER_TTL_SECONDS)
+            pipe.delete(key)
+            if members:
+                pipe.hset(
+                    key,
+                    mapping={m.name.casefold(): json.dumps(member_record(m)) for m in members},
+                )
+                pipe.expire(key, MEMBER_TTL_SECONDS)
+                for member in members:
+                    pipe.set(_name_key(member.name), self.worker, ex=MEMBER_TTL_SECONDS)
+            for table in self.presence.tables:
+                game_id = table.saved_as()
+                if game_id is not None and not table.over:
+                    pipe.set(_game_key(game_id), self.worker, ex=MEMBER_TTL_SECONDS)
+            await pipe.execute()
+
+    async def sync(self) -> None:
+        """Read every other worker's members afresh (those of a dead worker have expired)."""
+        alive = {self.worker}
+        async for key in self.redis.scan_iter(match=_alive_key("*"), count=1000):
+            alive.add(key.decode()[len(_alive_key("")) :])
+        records: dict[str, tuple[str, dict[str, Any]]] = {}
+        for worker in alive - {self.worker}:
+            for raw in (await self.redis.hgetall(_members_key(worker))).values():
+                with contextlib.suppress(ValueError, TypeError, KeyError):
+                    record = json.loads(raw)
+                    records[str(record["name"]).casefold()] = (worker, record)
+        self.alive = alive
+        self.presence.remote_sync(records)
+        for listener in list(self.on_sync):
+            listener()
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=None)
+            except (RedisError, OSError) as error:
+                logger.warning("cluster: lost the subscription (%s): retrying", error)
+                await asyncio.sleep(0.5)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                event = json.loads(message["data"])
+                self._dispatch(event)
+            except Exception:
+                logger.exception("cluster: could not handle a message")
+
+    def _dispatch(self, event: dict[str, Any]) -> None:
+        kind = event.get("t")
+        if event.get("w") == self.worker:
+            return  # our own broadcast, already applied here
+        if kind == "member":
+            self.presence.remote_member(event["w"], event["m"])
+        elif kind == "left":
+            self.presence.remote_left(event["w"], event["n"])
+        elif kind == "gone":
+            self.alive.discard(event["w"])
+            self.presence.remote_worker_gone(event["w"])
+            for listener in list(self.on_sync):
+                listener()
+        elif kind == "chat":
+            from door.app.presence import ChatLine
+
+            item = event["l"]
+            self.presence.remote_chat(ChatLine(item["s"], item["x"], item["k"]))
+        else:
+            handler = self.handlers.get(str(kind))
+            if handler is not None:
+                handler(event)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def member_record(member: Member) -> dict[str, Any]:
+    """What the other workers know of a member of this one."""
+    account = member.account
+    return {
+        "name": member.name,
+        "place": member.place,
+        "idle": round(member.idle, 1),
+        "sysop": member.sysop,
+        "joined": time.time() - (time.monotonic() - member.joined),
+        "busy": member.invitation is not None or member.challenge is not None,
+        "account": None if account is None else [account.id, account.handle],
+    }

@@ -1,0 +1,298 @@
+"""A caller's line carried from the worker they called to the worker of their table.
+
+A game between callers of two workers is played on one of them (the challenger's). The
+other worker hands its caller over: it stops their session, and from then on only
+relays their line (``relay_line``): each key goes to the table's worker, each screen
+update comes back and is written to the caller's terminal, and window sizes follow.
+The table's worker runs the caller's session on a ``RelayTerminal``, a ``Terminal``
+like any other: the caller sits at their seat, and after the game is in that worker's
+lobby (which is the same lobby). Keys and screens travel on the two workers' channels
+(door/cluster/link.py), in order.
+
+Either end may go: the caller hanging up ends the session at the table's worker as a
+dropped line does (the seat waits for them to call back); the table's worker dying ends
+the relay, and the caller is told to call back, which finds the game where the store has
+it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from door.term.ansi import ColorMode
+from door.term.charset import Charset
+from door.term.keys import Key, KeyName
+from door.term.terminal import MAX_COLS, MAX_ROWS, MAX_TYPEAHEAD, Disconnected, Terminal
+
+if TYPE_CHECKING:
+    from door.cluster.link import ClusterLink
+
+logger = logging.getLogger(__name__)
+
+MAX_RELAYED_OUTPUT: Final = 256 * 1024
+"""Characters of screen one flush may carry; a renderer never sends near this."""
+TABLE_GONE: Final = (
+    "\r\n\x1b[0m\r\n*** The door's process holding your game stopped. Call back to go on "
+    "where your game was saved. ***\r\n"
+)
+
+
+class RelayTerminal:
+    """The caller of another worker, as a Terminal at the table's worker."""
+
+    def __init__(self, link: ClusterLink, relay_id: str, hello: dict[str, Any]) -> None:
+        self.link = link
+        self.relay_id = relay_id
+        self.peer_worker = str(hello["from"])
+        cols, rows = hello.get("size", (80, 24))
+        self._size = (_clamp(cols, MAX_COLS), _clamp(rows, MAX_ROWS))
+        self._term_type = hello.get("term")
+        self._charset = Charset(hello.get("charset", Charset.UTF8.value))
+        self._color_mode = ColorMode(hello.get("color", ColorMode.ANSI.value))
+        self._keys: asyncio.Queue[Key] = asyncio.Queue(MAX_TYPEAHEAD)
+        self._pending: list[str] = []
+        self._listeners: list[Callable[[int, int], None]] = []
+        self._last_key = time.monotonic()
+        self._closed = asyncio.Event()
+
+    @property
+    def far_worker(self) -> str:
+        return self.peer_worker
+
+    # --- what the far end sends -------------------------------------------------------
+
+    def received(self, event: dict[str, Any]) -> None:
+        op = event.get("op")
+        if op == "keys":
+            self._last_key = time.monotonic()
+            for name, char in event.get("k", ()):
+                with contextlib.suppress(ValueError, TypeError):
+                    key = Key(KeyName(name), char)
+                    if not self._keys.full():
+                        self._keys.put_nowait(key)
+        elif op == "size":
+            cols, rows = event.get("c", 80), event.get("r", 24)
+            self._size = (_clamp(cols, MAX_COLS), _clamp(rows, MAX_ROWS))
+            for listener in list(self._listeners):
+                listener(*self._size)
+        elif op == "hangup":
+            self._drop()
+
+    def far_end_gone(self) -> None:
+        self._drop()
+
+    def _drop(self) -> None:
+        self._closed.set()
+        self.link.relays.pop(self.relay_id, None)
+
+    # --- the Terminal ---------------------------------------------------------------------
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self._size
+
+    @property
+    def term_type(self) -> str | None:
+        return self._term_type
+
+    @property
+    def charset(self) -> Charset:
+        return self._charset
+
+    @charset.setter
+    def charset(self, charset: Charset) -> None:
+        self._charset = charset
+        self._send({"op": "charset", "v": charset.value})
+
+    @property
+    def color_mode(self) -> ColorMode:
+        return self._color_mode
+
+    @color_mode.setter
+    def color_mode(self, mode: ColorMode) -> None:
+        self._color_mode = mode
+        self._send({"op": "color", "v": mode.value})
+
+    @property
+    def idle(self) -> float:
+        return time.monotonic() - self._last_key
+
+    @property
+    def backlogged(self) -> bool:
+        return False
+
+    async def read_key(self) -> Key:
+        if self._closed.is_set():
+            raise Disconnected("the caller's worker relays no more")
+        get = asyncio.ensure_future(self._keys.get())
+        closed = asyncio.ensure_future(self._closed.wait())
+        try:
+            await asyncio.wait({get, closed}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closed.cancel()
+            if not get.done():
+                get.cancel()
+        if get.done() and not get.cancelled():
+            return get.result()
+        raise Disconnected("the caller's worker relays no more")
+
+    def discard_typeahead(self) -> int:
+        count = self._keys.qsize()
+        while not self._keys.empty():
+            self._keys.get_nowait()
+        return count
+
+    def write(self, text: str) -> None:
+        if not self._closed.is_set():
+            self._pending.append(text)
+
+    async def flush(self) -> None:
+        if self._closed.is_set():
+            raise Disconnected("the caller's worker relays no more")
+        if self._pending:
+            text, self._pending = "".join(self._pending), []
+            self._send({"op": "out", "d": text[:MAX_RELAYED_OUTPUT]})
+
+    def on_resize(self, listener: Callable[[int, int], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def close(self) -> None:
+        if not self._closed.is_set():
+            if self._pending:
+                self._send({"op": "out", "d": "".join(self._pending)[:MAX_RELAYED_OUTPUT]})
+                self._pending = []
+            self._send({"op": "close"})
+        self._drop()
+
+    def _send(self, event: dict[str, Any]) -> None:
+        self.link.send(self.peer_worker, {"t": "relay", "r": self.relay_id, **event})
+
+
+def _clamp(value: Any, most: int) -> int:
+    try:
+        return max(1, min(most, int(value)))
+    except (TypeError, ValueError):
+        return 1
+
+
+class RelayEnd:
+    """The caller's worker's end of a relay: what the table's worker sends back."""
+
+    def __init__(self, link: ClusterLink, relay_id: str, worker: str) -> None:
+        self.link = link
+        self.relay_id = relay_id
+        self.worker = worker
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    @property
+    def far_worker(self) -> str:
+        return self.worker
+
+    def received(self, event: dict[str, Any]) -> None:
+        self.inbox.put_nowait(event)
+
+    def far_end_gone(self) -> None:
+        self.inbox.put_nowait({"op": "gone"})
+
+    def send(self, event: dict[str, Any]) -> None:
+        self.link.send(self.worker, {"t": "relay", "r": self.relay_id, **event})
+
+
+async def relay_line(
+    link: ClusterLink, terminal: Terminal, worker: str, hello: dict[str, Any]
+) -> bool:
+    """Carry the caller's line to ``worker``, where their session goes on, until either
+    end closes it. Returns True if the caller hung up or the session there ended, False
+    if that worker went away."""
+    relay_id = uuid.uuid4().hex
+    end = RelayEnd(link, relay_id, worker)
+    link.relays[relay_id] = end
+    cols, rows = terminal.size
+    link.send(
+        worker,
+        {
+            "t": "relay_open",
+            "r": relay_id,
+            "size": [cols, rows],
+            "term": terminal.term_type,
+            "charset": terminal.charset.value,
+            "color": terminal.color_mode.value,
+            **hello,
+        },
+    )
+    stop_resizes = terminal.on_resize(lambda c, r: end.send({"op": "size", "c": c, "r": r}))
+
+    async def keys() -> None:
+        while True:
+            key = await terminal.read_key()
+            end.send({"op": "keys", "k": [[key.name.value, key.char]]})
+
+    async def screens() -> bool:
+        while True:
+            event = await end.inbox.get()
+            op = event.get("op")
+            if op == "out":
+                terminal.write(str(event.get("d", "")))
+                await terminal.flush()
+            elif op == "charset":
+                with contextlib.suppress(ValueError):
+                    terminal.charset = Charset(event.get("v"))
+            elif op == "color":
+                with contextlib.suppress(ValueError):
+                    terminal.color_mode = ColorMode(event.get("v"))
+            elif op == "close":
+                return True
+            elif op == "gone":
+                return False
+
+    typing = asyncio.ensure_future(keys())
+    showing = asyncio.ensure_future(screens())
+    try:
+        await asyncio.wait({typing, showing}, return_when=asyncio.FIRST_COMPLETED)
+        if showing.done() and not showing.cancelled() and showing.exception() is None:
+            return showing.result()
+        end.send({"op": "hangup"})  # the caller's line dropped
+        return True
+    finally:
+        for task in (typing, showing):
+            task.cancel()
+        for task in (typing, showing):
+            with contextlib.suppress(asyncio.CancelledError, Disconnected, Exception):
+                await task
+        stop_resizes()
+        link.relays.pop(relay_id, None)
+
+
+def install(
+    link: ClusterLink, serve_relayed: Callable[[RelayTerminal, dict[str, Any]], None]
+) -> None:
+    """Route relay messages to their ends, open sessions for callers sent here, and end
+    the relays of a worker that died."""
+
+    def relay(event: dict[str, Any]) -> None:
+        end = link.relays.get(str(event.get("r")))
+        if end is not None and end.far_worker == event.get("from"):
+            end.received(event)
+
+    def relay_open(event: dict[str, Any]) -> None:
+        relay_id = str(event["r"])
+        terminal = RelayTerminal(link, relay_id, event)
+        link.relays[relay_id] = terminal
+        serve_relayed(terminal, event)
+
+    def check_alive() -> None:
+        for end in list(link.relays.values()):
+            if end.far_worker not in link.alive:
+                logger.info("cluster: worker %s is gone: its relay ends", end.far_worker)
+                link.relays.pop(end.relay_id, None)
+                end.far_end_gone()
+
+    link.handlers.update(relay=relay, relay_open=relay_open)
+    link.on_sync.append(check_alive)

@@ -1,0 +1,200 @@
+"""Two workers of one door, in one event loop, sharing a real Redis server and a real
+store (SQLite): callers of each see one lobby and one chat, a challenge between them
+becomes a game played to the end on one worker with the other caller's line relayed,
+and a worker that dies without a word loses its callers from the other's lobby within
+seconds while its game between members goes on, from the store, on the worker they
+call back to."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from door.app.call import Caller
+from door.app.records import Records
+from door.app.server import Door
+from door.cluster.link import MEMBER_TTL_SECONDS, SYNC_SECONDS
+from door.config import Config, config_from_mapping
+from door.serve import join_cluster
+from door.storage.store import Account, Store
+from door.storage.values import PlayerStats
+from engine.game import Phase
+from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, screen, until
+from tests.door.caller import KeyboardTerminal, play_together, run_async
+from tests.door.storage.conftest import FAST_HASHER, Database
+
+
+class Worker:
+    """One worker: a Door with its link to the others, and its callers' sessions."""
+
+    def __init__(self, door: Door) -> None:
+        self.door = door
+        self.sessions: list[asyncio.Task[None]] = []
+
+    @property
+    def presence(self):  # type: ignore[no-untyped-def]
+        return self.door.presence
+
+    def call(self, account: Account | None = None, name: str | None = None) -> KeyboardTerminal:
+        terminal = KeyboardTerminal()
+        caller = Caller(name, "test", account=account)
+        self.sessions.append(asyncio.ensure_future(self.door.serve_caller(terminal, caller)))
+        return terminal
+
+    async def die(self) -> None:
+        """As kill -9 would: nothing is said to Redis, nothing saved on the way out."""
+        link = self.presence.cluster
+        for task in link._tasks:
+            task.cancel()
+        for task in self.sessions:
+            task.cancel()
+        for table in list(self.presence.tables):
+            table.close()
+        await asyncio.gather(*link._tasks, *self.sessions, return_exceptions=True)
+        await link._close_quietly()
+        link._tasks.clear()
+
+    async def stop(self) -> None:
+        await self.door.shut_down()
+        if self.presence.cluster is not None and self.presence.cluster._tasks:
+            await self.presence.cluster.close()
+        for task in self.sessions:
+            task.cancel()
+        await asyncio.gather(*self.sessions, return_exceptions=True)
+
+
+def worker_config(redis_url: str) -> Config:
+    return config_from_mapping(
+        {
+            "game": {"computer_pause_seconds": 0, "level": "easy"},
+            "cluster": {"redis_url": redis_url},
+        }
+    )
+
+
+@asynccontextmanager
+async def two_workers(
+    redis_url: str, database: Database | None = None
+) -> AsyncIterator[tuple[Worker, Worker, Store | None]]:
+    store = None
+    if database is not None:
+        store = await Store.open(
+            database.url, connect_args=database.connect_args, hasher=FAST_HASHER
+        )
+    config = worker_config(redis_url)
+    workers = []
+    for _ in range(2):
+        door = Door(config, records=Records(store))
+        await join_cluster(door, config)
+        workers.append(Worker(door))
+    try:
+        yield workers[0], workers[1], store
+    finally:
+        for worker in workers:
+            with contextlib.suppress(Exception):
+                await worker.stop()
+        if store is not None:
+            await store.close()
+
+
+@run_async
+async def test_callers_of_two_workers_share_one_lobby_and_its_chat(redis_url: str) -> None:
+    async with two_workers(redis_url) as (first, second, _):
+        ada = first.call(name="Ada")
+        bob = second.call(name="Bob")
+        await in_lobby(ada, bob)
+        await until(lambda: "Bob" in screen(ada) and "Ada" in screen(bob))
+        ada.press("c", *"hello from one", "\r")
+        await until(lambda: "Ada: hello from one" in screen(bob))
+        # A name is one caller's across the cluster.
+        other = second.call(name="Ada")
+        await until(lambda: "online already" in screen(other))
+
+
+@run_async
+async def test_a_challenge_across_workers_is_played_to_the_end_and_recorded(
+    redis_url: str, database: Database
+) -> None:
+    async with two_workers(redis_url, database) as (first, second, store):
+        assert store is not None
+        ada_account = await store.create_account("Ada", "correct horse")
+        bob_account = await store.create_account("Bob", "battery staple")
+        ada = first.call(ada_account)
+        bob = second.call(bob_account)
+        await in_lobby(ada, bob)
+        await until(lambda: "Bob" in screen(ada))
+        number = 1 + [m.name for m in first.presence.online()].index("Bob")
+        await challenge(ada, number, bob)
+        # The table is on Ada's worker; Bob's session goes on there, his line relayed.
+        await until(lambda: bool(first.presence.tables) and "Hand 1" in screen(bob))
+        table = first.presence.tables[0]
+        assert not second.presence.tables
+        assert [seat.account_id for seat in table.seats] == [ada_account.id, bob_account.id]
+        await play_together([ada, bob], stop=lambda: table.over)
+        await in_lobby_after_game(ada, bob)
+        assert table.game.phase is Phase.OVER
+        records = await games_recorded(store, ("Ada", "Bob"))
+        assert sorted(r.total.wins for r in records) == [0, 1]
+
+
+@run_async
+async def test_a_dead_workers_callers_vanish_and_its_game_goes_on_from_the_store(
+    redis_url: str, database: Database
+) -> None:
+    async with two_workers(redis_url, database) as (first, second, store):
+        assert store is not None
+        ada_account = await store.create_account("Ada", "correct horse")
+        bob_account = await store.create_account("Bob", "battery staple")
+        ada = first.call(ada_account)
+        bob = second.call(bob_account)
+        await in_lobby(ada, bob)
+        await until(lambda: "Bob" in screen(ada))
+        number = 1 + [m.name for m in first.presence.online()].index("Bob")
+        await challenge(ada, number, bob)
+        await until(lambda: bool(first.presence.tables))
+        table = first.presence.tables[0]
+        # Play into the first hand, then the table's worker dies.
+        await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
+        await until(lambda: table.saved_as() is not None)
+        await asyncio.sleep(0.3)  # the saver writes the newest state
+        actions = len(table.game.recording.actions)
+        game_id = table.saved_as()
+        loop = asyncio.get_running_loop()
+        died = loop.time()
+        await first.die()
+
+        # Bob's line, relayed to the dead worker, is told and closed.
+        await until(lambda: "Call back" in screen(bob), timeout=MEMBER_TTL_SECONDS + 5)
+        # Ada vanishes from the live worker's lobby within the expiry and one sync.
+        await until(
+            lambda: second.presence.find("Ada") is None, timeout=MEMBER_TTL_SECONDS + 5
+        )
+        vanished = loop.time() - died
+        assert vanished <= MEMBER_TTL_SECONDS + 2 * SYNC_SECONDS + 1
+
+        # Both call back to the live worker: the game is set again where it stood.
+        ada_again = second.call(ada_account)
+        await until(lambda: bool(second.presence.tables), timeout=10)
+        resumed = second.presence.tables[0]
+        assert resumed.saved_as() == game_id
+        assert len(resumed.game.recording.actions) == actions
+        assert resumed.names == table.names
+        bob_again = second.call(bob_account)
+        await until(lambda: all(seat.person is not None for seat in resumed.seats))
+        await play_together([ada_again, bob_again], stop=lambda: resumed.over)
+        await in_lobby_after_game(ada_again, bob_again)
+        records = await games_recorded(store, ("Ada", "Bob"))
+        assert sorted(r.total.wins for r in records) == [0, 1]
+
+
+async def games_recorded(store: Store, handles: tuple[str, ...]) -> list[PlayerStats]:
+    """Each handle's statistics once one finished game is written for every one of them
+    (the saver writes in the background)."""
+    for _ in range(200):
+        records = [await store.stats_for(handle) for handle in handles]
+        if all(r is not None and r.total.games == 1 for r in records):
+            return [r for r in records if r is not None]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the game was not recorded: {records}")
