@@ -62,6 +62,22 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its children (a door started with --workers is a parent and workers)."""
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        pids += [int(child) for child in task.read_text().split()]
+    return pids
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    return sum(cpu_seconds(each) for each in process_tree(pid))
+
+
+def tree_rss_kib(pid: int) -> int:
+    return sum(rss_kib(each) for each in process_tree(pid))
+
+
 def source_address(index: int) -> str:
     """A loopback address of the caller's own: 127.1.0.1, 127.1.0.2, ..."""
     return f"127.1.{index // 250}.{index % 250 + 1}"
@@ -100,8 +116,9 @@ def percentile(ordered: list[float], share: float) -> float:
 class Server:
     """The door in a process of its own, with the shipped settings."""
 
-    def __init__(self, cpu: int | None) -> None:
+    def __init__(self, cpu: str | None, workers: int = 1, redis_url: str | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="cribbage-load-"))
+        self.redis: subprocess.Popen[bytes] | None = None
         self.telnet_port, self.ssh_port = free_port(), free_port()
         self.gc_report = self.folder / "gc.json"
         command = [
@@ -115,6 +132,19 @@ class Server:
             "--data-dir",
             str(self.folder / "data"),
         ]
+        if workers > 1:
+            # Several workers share the ports and, through Redis, the lobby (README).
+            if redis_url is None:
+                redis_port = free_port()
+                self.redis = subprocess.Popen(
+                    ["redis-server", "--port", str(redis_port), "--save", "",
+                     "--dir", str(self.folder)],
+                    stdout=subprocess.DEVNULL,
+                )  # fmt: skip
+                redis_url = f"redis://127.0.0.1:{redis_port}/0"
+            config = self.folder / "door.toml"
+            config.write_text(f'[cluster]\nredis_url = "{redis_url}"\n')
+            command += ["--config", str(config), "--workers", str(workers)]
         if cpu is not None and shutil.which("taskset"):
             command = ["taskset", "-c", str(cpu), *command]
         env = {**os.environ, "CRIBBAGE_GC_REPORT": str(self.gc_report), "HOME": str(self.folder)}
@@ -145,6 +175,8 @@ class Server:
             self.process.kill()
             self.process.wait()
         self.log.close()
+        if self.redis is not None:
+            self.redis.terminate()
         try:
             report = json.loads(self.gc_report.read_text())
         except (OSError, ValueError):
@@ -159,7 +191,7 @@ class Server:
 
 async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Server) -> Figures:
     pid = server.process.pid
-    rss_idle = rss_kib(pid)
+    rss_idle = tree_rss_kib(pid)
     callers = telnet + ssh
     ramp = max(args.ramp, callers / args.connect_rate)
     start = time.monotonic()
@@ -181,15 +213,15 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
         await asyncio.sleep(ramp / callers)  # callers arrive over the ramp, not at once
     await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
     cpu_before, generator_before, wall_before = (
-        cpu_seconds(pid),
+        tree_cpu_seconds(pid),
         time.process_time(),
         time.monotonic(),
     )
     await asyncio.sleep(max(0.0, until - time.monotonic()))
-    cpu_used = cpu_seconds(pid) - cpu_before
+    cpu_used = tree_cpu_seconds(pid) - cpu_before
     generator_used = time.process_time() - generator_before
     wall = time.monotonic() - wall_before
-    rss_loaded = rss_kib(pid)
+    rss_loaded = tree_rss_kib(pid)
     results = await asyncio.gather(*tasks, return_exceptions=True)
     problems = [
         f"{type(error).__name__}: {error}" for error in results if isinstance(error, BaseException)
@@ -229,7 +261,7 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
 
 
 def run_once(args: argparse.Namespace, telnet: int, ssh: int) -> Figures:
-    server = Server(args.server_cpu)
+    server = Server(args.server_cpu, args.workers, args.redis_url)
     try:
         server.wait_ready()
         figures = asyncio.run(measure(args, telnet, ssh, server))
@@ -277,7 +309,9 @@ def main() -> int:
         "--settle", type=float, default=10.0, help="after the ramp, before measuring"
     )
     parser.add_argument("--think", type=float, default=0.25, help="mean seconds between keys")
-    parser.add_argument("--server-cpu", type=int, help="pin the server to this CPU")
+    parser.add_argument("--server-cpu", help="pin the server to these CPUs (taskset: 0 or 0,1)")
+    parser.add_argument("--workers", type=int, default=1, help="the door's worker processes")
+    parser.add_argument("--redis-url", help="Redis for --workers (default: start one)")
     parser.add_argument("--generator-cpu", type=int, help="pin this process to this CPU")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
