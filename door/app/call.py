@@ -34,6 +34,7 @@ from door.app.accounts import (
 )
 from door.app.lobby import Lobby, MenuChoices
 from door.app.presence import (
+    CLAIM_WAIT_SECONDS,
     IN_THE_LOBBY,
     MAX_NAME_LENGTH,
     HandedOver,
@@ -72,6 +73,11 @@ LOGIN_TIMEOUT_MESSAGE: Final = (
 FULL_FOR_GUESTS: Final = (
     "Sorry, the door is full: the last places are kept for members. Please call back later."
 )
+TABLE_GONE: Final = (
+    "\r\n\x1b[0m\r\n*** The door's process holding your game stopped. Call back to go on "
+    "where your game was saved. ***\r\n"
+)
+TABLE_MOVED: Final = "The process holding your game stopped: it goes on here where it was saved."
 TAKE_OVER_WAIT_SECONDS: Final = 5.0
 """How long a caller who takes their account over from another line waits for that
 line's session to leave before it is taken off the list regardless."""
@@ -149,19 +155,29 @@ async def run_session(
         choices = MenuChoices(
             GameOptions(config.game.runs, config.game.counting, config.game.level)  # type: ignore[arg-type]
         )
-        lobby = Lobby(
-            session, presence, member, config, choices, rng, lambda: show_help(session), records
-        )
-        try:
-            if not await rejoin_game(presence, member, lobby):
-                await resume_game_between_callers(presence, records, member, lobby)
-            await offer_saved_game(records, member, lobby)
-            await lobby.run()
-        except HandedOver as handed:
-            # A game with a caller of another worker, played there: this line is relayed.
-            presence.leave(member, quietly=True)
-            await relay_to_table(presence, session, member, caller, handed.worker)
-            return
+        while True:
+            lobby = Lobby(
+                session, presence, member, config, choices, rng, lambda: show_help(session), records
+            )
+            try:
+                if not await rejoin_game(presence, member, lobby):
+                    await resume_game_between_callers(presence, records, member, lobby)
+                await offer_saved_game(records, member, lobby)
+                await lobby.run()
+            except HandedOver as handed:
+                # A game with a caller of another worker, played there: this line is
+                # relayed until the caller's session there ends...
+                presence.leave(member, quietly=True)
+                gone, member = member, None
+                if await relay_to_table(presence, session, gone, caller, handed.worker):
+                    return
+                # ... or that worker dies: the caller carries on here, their game set
+                # again from the store.
+                member = await back_from_a_dead_worker(session, presence, gone)
+                if member is None:
+                    return
+                continue
+            break
         await session.say_goodbye(f"Thanks for playing, {member.name}. Goodbye!")
     except Disconnected:
         logger.info("%s caller from %s disconnected", caller.transport, caller.peer)
@@ -284,13 +300,14 @@ async def offer_saved_game(records: Records, member: Member, lobby: Lobby) -> No
 
 async def relay_to_table(
     presence: Presence, session: Session, member: Member, caller: Caller, worker: str
-) -> None:
-    """Carry the caller's line to ``worker``, whose table has their seat, until it ends;
-    if that worker goes away first, tell the caller to call back (their game is saved)."""
-    from door.cluster.relay import TABLE_GONE, relay_line
+) -> bool:
+    """Carry the caller's line to ``worker``, whose table has their seat, until it ends:
+    True if the caller hung up or their session there ended, False if that worker went
+    away first."""
+    from door.cluster.relay import relay_line
 
     if presence.cluster is None:
-        return
+        return True
     account = member.account
     hello = {
         "name": member.name,
@@ -300,10 +317,25 @@ async def relay_to_table(
         "peer": caller.peer,
     }
     logger.info("%s goes on at worker %s", escaped(member.name), worker)
-    if not await relay_line(presence.cluster, session.terminal, worker, hello):
+    return await relay_line(presence.cluster, session.terminal, worker, hello)
+
+
+async def back_from_a_dead_worker(
+    session: Session, presence: Presence, gone: Member
+) -> Member | None:
+    """The worker whose table a caller's line was relayed to has died: the caller is
+    online here again, under the same name and account (None if that cannot be)."""
+    logger.info("%s is back from a worker that stopped", escaped(gone.name))
+    session.redraw_all()
+    try:
+        member = await presence.enter(gone.name, session, sysop=gone.sysop, account=gone.account)
+    except NameInUse:
         session.write_text(TABLE_GONE)
         with contextlib.suppress(Disconnected):
             await asyncio.wait_for(session.terminal.flush(), 2.0)
+        return None
+    member.tell(TABLE_MOVED)
+    return member
 
 
 async def rejoin_game(presence: Presence, member: Member, lobby: Lobby) -> bool:
@@ -339,12 +371,17 @@ async def resume_game_between_callers(
         return  # none, or it is being played here (the caller left its table)
     cluster = presence.cluster
     if cluster is not None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLAIM_WAIT_SECONDS
         holder = await cluster.claim_game(saved.game_id)
+        while holder != cluster.worker and holder not in cluster.alive:
+            if loop.time() > deadline:
+                return
+            await asyncio.sleep(0.25)  # its worker has just died: the claim expires soon
+            holder = await cluster.claim_game(saved.game_id)
         if holder != cluster.worker:
-            if holder in cluster.alive:
-                member.handover = holder
-                await lobby.go_where_called()  # raises HandedOver
-            return  # its worker has just died: the claim expires in seconds
+            member.handover = holder
+            await lobby.go_where_called()  # raises HandedOver
     table = lobby.resumed_table(saved)
     presence.add_table(table)
     table.start()

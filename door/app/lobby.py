@@ -538,6 +538,7 @@ class Lobby:
         )
         for seat in table.seats:
             seat.sat_down = seat.human  # they come back to it
+        table.back_text = "The door stopped during this game: it goes on where it was saved."
         self._saved_by(table, saver)
         return table
 

@@ -11,8 +11,8 @@ lobby (which is the same lobby). Keys and screens travel on the two workers' cha
 
 Either end may go: the caller hanging up ends the session at the table's worker as a
 dropped line does (the seat waits for them to call back); the table's worker dying ends
-the relay, and the caller is told to call back, which finds the game where the store has
-it.
+the relay, and the caller carries on at their own worker, which sets the game again from
+the store (door/app/call.py).
 """
 
 from __future__ import annotations
@@ -37,10 +37,6 @@ logger = logging.getLogger(__name__)
 
 MAX_RELAYED_OUTPUT: Final = 256 * 1024
 """Characters of screen one flush may carry; a renderer never sends near this."""
-TABLE_GONE: Final = (
-    "\r\n\x1b[0m\r\n*** The door's process holding your game stopped. Call back to go on "
-    "where your game was saved. ***\r\n"
-)
 
 
 class RelayTerminal:

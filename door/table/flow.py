@@ -204,6 +204,8 @@ class Table:
         self.quit_result: GameResult | None = None
         self._host: asyncio.Task[None] | None = None
         self._thinking: list[asyncio.Future[Any]] = []
+        self.back_text = "You are back at the table, where the game stands."
+        """What a caller reads on coming back to their seat."""
         self.on_abandoned: Callable[[], None] | None = None
         """Called when the game ends with nobody left to play it."""
         self.saved_as: Callable[[], int | None] = lambda: None
@@ -300,7 +302,7 @@ class Table:
             person.view.log.add("You sit down at the table.")
             back = f"{seat.name} sits down."
         else:
-            person.view.log.add("You are back at the table, where the game stands.")
+            person.view.log.add(self.back_text)
             back = f"{seat.name} is back."
         if was_computer:
             back += f" {seat.name} plays from the next decision on."
