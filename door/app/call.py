@@ -107,6 +107,8 @@ class Caller:
     arriving_as: ArrivingAs = "choose"
     offered_keys: tuple[str, ...] = ()
     connected_at: float | None = None
+    watch: str = ""
+    """A caller sent here by another worker to watch this caller's game."""
 
     @property
     def address(self) -> str:
@@ -162,6 +164,8 @@ async def run_session(
             try:
                 if not await rejoin_game(presence, member, lobby):
                     await resume_game_between_callers(presence, records, member, lobby)
+                if caller.watch:
+                    await watch_game_of(presence, caller.watch, lobby)
                 await offer_saved_game(records, member, lobby)
                 await lobby.run()
             except HandedOver as handed:
@@ -169,7 +173,7 @@ async def run_session(
                 # relayed until the caller's session there ends...
                 presence.leave(member, quietly=True)
                 gone, member = member, None
-                if await relay_to_table(presence, session, gone, caller, handed.worker):
+                if await relay_to_table(presence, session, gone, caller, handed):
                     return
                 # ... or that worker dies: the caller carries on here, their game set
                 # again from the store.
@@ -299,7 +303,7 @@ async def offer_saved_game(records: Records, member: Member, lobby: Lobby) -> No
 
 
 async def relay_to_table(
-    presence: Presence, session: Session, member: Member, caller: Caller, worker: str
+    presence: Presence, session: Session, member: Member, caller: Caller, handed: HandedOver
 ) -> bool:
     """Carry the caller's line to ``worker``, whose table has their seat, until it ends:
     True if the caller hung up or their session there ended, False if that worker went
@@ -315,9 +319,20 @@ async def relay_to_table(
         "sysop": member.sysop,
         "transport": caller.transport,
         "peer": caller.peer,
+        "watch": handed.watch,
     }
-    logger.info("%s goes on at worker %s", escaped(member.name), worker)
-    return await relay_line(presence.cluster, session.terminal, worker, hello)
+    logger.info("%s goes on at worker %s", escaped(member.name), handed.worker)
+    return await relay_line(presence.cluster, session.terminal, handed.worker, hello)
+
+
+async def watch_game_of(presence: Presence, name: str, lobby: Lobby) -> None:
+    """Watch the game of ``name`` (the caller came from another worker to watch it)."""
+    other = presence.members.get(name.casefold())
+    if other is None or other.table is None or other.table.over:
+        lobby.member.tell(f"{name}'s game is over.")
+        return
+    await lobby.watch_table(other.table)
+    presence.set_place(lobby.member, IN_THE_LOBBY)
 
 
 async def back_from_a_dead_worker(

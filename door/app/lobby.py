@@ -575,12 +575,23 @@ class Lobby:
         member.tell(f"You challenge {names}: {challenge.describe()}. Esc withdraws it.")
 
     async def watch(self) -> None:
-        chosen = await self.pick(
-            "Watch whose game? ", 1, lambda other: other.table is not None and not other.table.over
-        )
-        if not chosen or chosen[0].table is None:
+        worker_of = self.presence.worker_of
+
+        def playing(other: Member) -> bool:
+            if worker_of(other):  # at another worker: its place says whether they play
+                return other.place.startswith("playing")
+            return other.table is not None and not other.table.over
+
+        chosen = await self.pick("Watch whose game? ", 1, playing)
+        if not chosen:
             return
-        table = chosen[0].table
+        if worker_of(chosen[0]):
+            # Their table is on another worker: the caller goes on there, to watch it.
+            raise HandedOver(worker_of(chosen[0]), watch=chosen[0].name)
+        if chosen[0].table is not None:
+            await self.watch_table(chosen[0].table)
+
+    async def watch_table(self, table: Table) -> None:
         person = table.watch(self.member.name, self.session)
         await self.attend(person, f"watching {table.title}", table)
 

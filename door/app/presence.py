@@ -49,9 +49,11 @@ class NameInUse(Exception):
 class HandedOver(Exception):
     """The member's session goes on at another worker (``worker``), where their table is."""
 
-    def __init__(self, worker: str) -> None:
+    def __init__(self, worker: str, *, watch: str = "") -> None:
         super().__init__(worker)
         self.worker = worker
+        self.watch = watch
+        """The caller there whose game this member goes to watch ("": their own seat)."""
 
 
 @dataclass(frozen=True)
@@ -415,7 +417,7 @@ class Presence:
         table = make_table(challenge.options, names)
         elsewhere: dict[str, list[str]] = {}
         for index, seated in enumerate(challenge.seating):
-            worker = self._worker_of(seated)
+            worker = self.worker_of(seated)
             if worker:
                 # Their seat waits for them, as for a caller whose line dropped; their
                 # worker sends their session here.
@@ -453,7 +455,7 @@ class Presence:
         self.sent.pop(challenge.id, None)
         self.copies.pop(challenge.id, None)
         for member in challenge.seating:
-            if self._worker_of(member):
+            if self.worker_of(member):
                 continue  # told by their own worker
             if member.invitation is challenge:
                 member.invitation = None
@@ -463,12 +465,12 @@ class Presence:
                 self.cluster.send(worker, {"t": "called_off", "id": challenge.id, "why": why})
         self.changed()
 
-    def _worker_of(self, member: Member) -> str:
+    def worker_of(self, member: Member) -> str:
         """The other worker ``member`` is online through ("" for one of ours)."""
         return str(getattr(member, "worker", ""))
 
     def _remote_workers(self, challenge: Challenge) -> list[str]:
-        workers = {self._worker_of(member) for member in challenge.seating}
+        workers = {self.worker_of(member) for member in challenge.seating}
         return sorted(workers - {""})
 
     # --- callers of other workers (door/cluster) ------------------------------------
@@ -490,12 +492,12 @@ class Presence:
 
     def remote_left(self, worker: str, name: str) -> None:
         member = self.remote.get(name.casefold())
-        if member is not None and self._worker_of(member) == worker:
+        if member is not None and self.worker_of(member) == worker:
             self._remote_gone(self.remote.pop(name.casefold()))
             self.changed()
 
     def remote_worker_gone(self, worker: str) -> None:
-        gone = [key for key, member in self.remote.items() if self._worker_of(member) == worker]
+        gone = [key for key, member in self.remote.items() if self.worker_of(member) == worker]
         for key in gone:
             self._remote_gone(self.remote.pop(key))
         if gone:
@@ -548,7 +550,7 @@ class Presence:
         if not member.in_lobby:
             sysop.tell(f"{member.name} is {member.place}: try again later.")
             return None
-        if self._worker_of(member):
+        if self.worker_of(member):
             sysop.tell(f"{member.name} is on another worker: a private chat cannot reach them.")
             return None
         room = PrivateChat((sysop, member))

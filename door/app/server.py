@@ -126,6 +126,7 @@ class Door:
             peer=str(hello.get("peer", "")),
             sysop=bool(hello.get("sysop")),
             account=Account(int(account[0]), str(account[1]), _UNKNOWN_TIME) if account else None,
+            watch=str(hello.get("watch") or ""),
         )
         task = asyncio.get_running_loop().create_task(self.serve_caller(terminal, caller))
         self._relayed.add(task)

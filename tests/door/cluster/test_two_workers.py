@@ -206,3 +206,20 @@ async def games_recorded(store: Store, handles: tuple[str, ...]) -> list[PlayerS
             return [r for r in records if r is not None]
         await asyncio.sleep(0.02)
     raise AssertionError(f"the game was not recorded: {records}")
+
+
+@run_async
+async def test_a_caller_watches_a_game_played_at_the_other_worker(redis_url: str) -> None:
+    async with two_workers(redis_url) as (first, second, _):
+        ada = first.call(name="Ada")
+        cy = second.call(name="Cy")
+        await in_lobby(ada, cy)
+        ada.press("p")
+        await until(lambda: "playing" in second.presence.find("Ada").place, timeout=5)
+        number = 1 + [m.name for m in second.presence.online()].index("Ada")
+        cy.press("v", str(number))
+        # Cy's line is relayed to Ada's worker, where Cy watches her table.
+        await until(lambda: "You are watching Ada vs Computer" in flat(cy))
+        table = first.presence.tables[0]
+        assert [person.name for person in table.watchers] == ["Cy"]
+        assert not second.presence.tables
