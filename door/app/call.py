@@ -109,6 +109,8 @@ class Caller:
     connected_at: float | None = None
     watch: str = ""
     """A caller sent here by another worker to watch this caller's game."""
+    paged_by: str = ""
+    """A caller sent here by another worker because this sysop paged them."""
 
     @property
     def address(self) -> str:
@@ -166,6 +168,10 @@ async def run_session(
                     await resume_game_between_callers(presence, records, member, lobby)
                 if caller.watch:
                     await watch_game_of(presence, caller.watch, lobby)
+                if caller.paged_by:
+                    sysop = presence.members.get(caller.paged_by.casefold())
+                    if sysop is not None and sysop.sysop:
+                        presence.page(sysop, member)
                 await offer_saved_game(records, member, lobby)
                 await lobby.run()
             except HandedOver as handed:
@@ -320,6 +326,7 @@ async def relay_to_table(
         "transport": caller.transport,
         "peer": caller.peer,
         "watch": handed.watch,
+        "paged_by": handed.paged_by,
     }
     logger.info("%s goes on at worker %s", escaped(member.name), handed.worker)
     return await relay_line(presence.cluster, session.terminal, handed.worker, hello)

@@ -219,7 +219,7 @@ class Lobby:
         """A seat at a table, or a private chat with the sysop, takes the caller there."""
         while True:
             if self.member.handover is not None:
-                raise HandedOver(self.member.handover)
+                raise HandedOver(self.member.handover, paged_by=self.member.paged_by)
             if self.member.seat is not None:
                 await self.play_seat()
             elif self.member.private_chat is not None:

@@ -49,9 +49,11 @@ class NameInUse(Exception):
 class HandedOver(Exception):
     """The member's session goes on at another worker (``worker``), where their table is."""
 
-    def __init__(self, worker: str, *, watch: str = "") -> None:
+    def __init__(self, worker: str, *, watch: str = "", paged_by: str = "") -> None:
         super().__init__(worker)
         self.worker = worker
+        self.paged_by = paged_by
+        """The sysop there who paged this member into a private chat."""
         self.watch = watch
         """The caller there whose game this member goes to watch ("": their own seat)."""
 
@@ -112,6 +114,8 @@ class Member:
         self.handover: str | None = None
         """Another worker whose table has a seat for this member: their session goes on
         there, this worker relaying their line (door/cluster/relay.py)."""
+        self.paged_by = ""
+        """With ``handover``: the sysop there paged this member into a private chat."""
 
     @property
     def idle(self) -> float:
@@ -550,8 +554,12 @@ class Presence:
         if not member.in_lobby:
             sysop.tell(f"{member.name} is {member.place}: try again later.")
             return None
-        if self.worker_of(member):
-            sysop.tell(f"{member.name} is on another worker: a private chat cannot reach them.")
+        if self.worker_of(member) and self.cluster is not None:
+            # Their worker sends them here, where the sysop's chat is (paged_here).
+            self.cluster.send(
+                self.worker_of(member), {"t": "paged", "n": member.name, "by": sysop.name}
+            )
+            sysop.tell(f"Paging {member.name}: they join you in a moment.")
             return None
         room = PrivateChat((sysop, member))
         room.lines.append(ChatLine("", f"{sysop.name} pages {member.name} into chat.", "notice"))

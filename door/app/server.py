@@ -127,6 +127,7 @@ class Door:
             sysop=bool(hello.get("sysop")),
             account=Account(int(account[0]), str(account[1]), _UNKNOWN_TIME) if account else None,
             watch=str(hello.get("watch") or ""),
+            paged_by=str(hello.get("paged_by") or ""),
         )
         task = asyncio.get_running_loop().create_task(self.serve_caller(terminal, caller))
         self._relayed.add(task)

@@ -176,7 +176,19 @@ def install(link: ClusterLink, presence: Presence) -> None:
                 member.line.wake()
         presence.changed()
 
+    def paged(event: dict[str, Any]) -> None:
+        """The sysop at another worker pages a caller of ours: they go on there."""
+        member = local(event.get("n"))
+        if member is not None and member.in_lobby and member.handover is None:
+            member.paged_by = str(event.get("by", ""))
+            member.handover = str(event["from"])
+            member.line.wake()
+        elif member is not None:
+            busy = f"{member.name} is {member.place}: try again later."
+            link.send(str(event["from"]), {"t": "note", "n": event.get("by", ""), "x": busy})
+
     link.handlers.update(
+        paged=paged,
         note=note,
         hangup=hang_up,
         invite=invite,

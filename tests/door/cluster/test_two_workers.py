@@ -44,9 +44,11 @@ class Worker:
     def presence(self):  # type: ignore[no-untyped-def]
         return self.door.presence
 
-    def call(self, account: Account | None = None, name: str | None = None) -> KeyboardTerminal:
+    def call(
+        self, account: Account | None = None, name: str | None = None, *, sysop: bool = False
+    ) -> KeyboardTerminal:
         terminal = KeyboardTerminal()
-        caller = Caller(name, "test", account=account)
+        caller = Caller(name, "test", account=account, sysop=sysop)
         self.sessions.append(asyncio.ensure_future(self.door.serve_caller(terminal, caller)))
         return terminal
 
@@ -223,3 +225,21 @@ async def test_a_caller_watches_a_game_played_at_the_other_worker(redis_url: str
         table = first.presence.tables[0]
         assert [person.name for person in table.watchers] == ["Cy"]
         assert not second.presence.tables
+
+
+@run_async
+async def test_the_sysop_pages_a_caller_of_the_other_worker_into_a_private_chat(
+    redis_url: str,
+) -> None:
+    async with two_workers(redis_url) as (first, second, _):
+        sysop = first.call(name="Sysop", sysop=True)
+        cy = second.call(name="Cy")
+        await in_lobby(sysop, cy)
+        await until(lambda: second.presence.find("Sysop") is not None, timeout=5)
+        number = 1 + [m.name for m in first.presence.online()].index("Cy")
+        sysop.press("o", str(number))
+        # Cy is sent to the sysop's worker, and both are in one private chat there.
+        await until(lambda: "pages Cy into chat" in flat(cy))
+        await until(lambda: "pages Cy into chat" in flat(sysop))
+        cy.press(*"hi sysop", "\r")
+        await until(lambda: "hi sysop" in flat(sysop))
