@@ -101,6 +101,7 @@ class ClusterLink:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._dropped = 0
+        self._redis_down = False
         self.started = asyncio.Event()
 
     # --- starting and stopping ----------------------------------------------------------
@@ -243,10 +244,9 @@ class ClusterLink:
                             pipe.delete(_name_key(value))
                     await pipe.execute()
                 self._dropped = 0
+                self._fine()
             except (RedisError, OSError) as error:
-                logger.warning(
-                    "cluster: could not reach Redis (%s): %d event(s) lost", error, len(batch)
-                )
+                self._trouble(error, f"{len(batch)} event(s) lost")
                 await asyncio.sleep(0.5)
 
     async def _heartbeat(self) -> None:
@@ -255,8 +255,9 @@ class ClusterLink:
             try:
                 await self._beat()
                 await self.sync()
+                self._fine()
             except (RedisError, OSError) as error:
-                logger.warning("cluster: heartbeat failed (%s)", error)
+                self._trouble(error, "callers of other workers are shown as last seen")
 
     async def _beat(self) -> None:
         """Say this worker and its members are still here, and keep their names."""
@@ -301,7 +302,7 @@ class ClusterLink:
             try:
                 message = await self._pubsub.get_message(timeout=None)
             except (RedisError, OSError) as error:
-                logger.warning("cluster: lost the subscription (%s): retrying", error)
+                self._trouble(error, "nothing comes from the other workers")
                 await asyncio.sleep(0.5)
                 continue
             if message is None or message.get("type") != "message":
@@ -311,6 +312,19 @@ class ClusterLink:
                 self._dispatch(event)
             except Exception:
                 logger.exception("cluster: could not handle a message")
+
+    def _trouble(self, error: BaseException, consequence: str) -> None:
+        """Log once that Redis cannot be reached (every task retries on its own)."""
+        if not self._redis_down:
+            self._redis_down = True
+            logger.warning(
+                "cluster: Redis cannot be reached (%s): %s; retrying", error, consequence
+            )
+
+    def _fine(self) -> None:
+        if self._redis_down:
+            self._redis_down = False
+            logger.info("cluster: Redis can be reached again")
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         kind = event.get("t")

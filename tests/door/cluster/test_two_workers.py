@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import socket
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
 
 from door.app.call import Caller
 from door.app.records import Records
@@ -30,6 +36,7 @@ from tests.door.app.test_lobby import (
     until,
 )
 from tests.door.caller import KeyboardTerminal, play_together, run_async
+from tests.door.netclients import free_port
 from tests.door.storage.conftest import FAST_HASHER, Database
 
 
@@ -243,3 +250,51 @@ async def test_the_sysop_pages_a_caller_of_the_other_worker_into_a_private_chat(
         await until(lambda: "pages Cy into chat" in flat(sysop))
         cy.press(*"hi sysop", "\r")
         await until(lambda: "hi sysop" in flat(sysop))
+
+
+@run_async
+async def test_the_workers_carry_on_through_a_redis_restart(tmp_path: Path) -> None:
+    program = shutil.which("redis-server")
+    if program is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    port = free_port()
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        command = [program, "--port", str(port), "--save", "", "--dir", str(tmp_path)]
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL)
+
+    redis = start_redis()
+    await until_port(port)
+    try:
+        async with two_workers(f"redis://127.0.0.1:{port}/0") as (first, second, _):
+            ada = first.call(name="Ada")
+            bob = second.call(name="Bob")
+            await in_lobby(ada, bob)
+            await until(lambda: "Bob" in screen(ada))
+            redis.terminate()
+            redis.wait()
+            await asyncio.sleep(2 * SYNC_SECONDS)
+            # Nothing reaches the other worker, but nobody is dropped or thrown out.
+            assert "Bob" in screen(ada) and first.presence.find("Ada") is not None
+            redis = start_redis()
+            await until_port(port)
+            # A caller arriving at one worker shows at the other once the links are back
+            # (its heartbeat), and the chat flows again (each resubscribes on its own).
+            carl = second.call(name="Carl")
+            await in_lobby(carl)
+            await until(lambda: "Carl" in screen(ada), timeout=10)
+            await asyncio.sleep(1.0)
+            ada.press("c", *"after the restart", "\r")
+            await until(lambda: "Ada: after the restart" in flat(bob), timeout=10)
+    finally:
+        redis.terminate()
+        redis.wait()
+
+
+async def until_port(port: int) -> None:
+    for _ in range(200):
+        with contextlib.suppress(OSError):
+            socket.create_connection(("127.0.0.1", port), 0.1).close()
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("redis-server did not start")
