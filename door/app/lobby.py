@@ -15,6 +15,8 @@ The screen is redrawn whenever anything in the shared ``Presence`` changes (each
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import datetime as dt
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine
@@ -25,6 +27,7 @@ from door.app.accounts import show_leaderboard, show_stats
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
 from door.app.records import KeptGame, Records, computer_names
+from door.app.table_settings import read_settings, settings_text
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
@@ -46,6 +49,9 @@ from door.ui.session import Drawn, Session
 from engine.outcome import Outcome
 
 logger = logging.getLogger(__name__)
+
+_UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+"""When the account of a seat in a game set again from the store was made (unused)."""
 
 CHARSET_NAMES: Final = {
     Charset.UTF8: "UTF-8",
@@ -471,14 +477,6 @@ class Lobby:
         accounts = [self.account_of(name) for name in names]
         rng = random.Random(self.rng.getrandbits(64))
         game = self.records.game_between_callers(options, accounts, rng)
-
-        def game_over(result: GameResult) -> None:
-            first, second = (accounts + [None, None])[:2]
-            if options.rated and first is not None and second is not None:
-                self._in_background(self.rate_members(first, second, table))
-            if options.tournament and first is not None and second is not None:
-                self._in_background(self.record_tournament_game(options.tournament, first, table))
-
         table = Table(
             options,
             names,
@@ -487,10 +485,28 @@ class Lobby:
             reconnect_wait=self.config.game.reconnect_wait_seconds,
             game=game,
             account_ids=[account.id if account is not None else None for account in accounts],
-            on_game_over=game_over,
         )
+        table.on_game_over = self._game_over_at(table, accounts)
         self.keep(table, sum(name is not None for name in names))
         return table
+
+    def _game_over_at(
+        self, table: Table, accounts: list[Account | None]
+    ) -> Callable[[GameResult], None]:
+        """What a finished game between callers leads to: a rated game moves ratings,
+        a tournament's counts in its match there."""
+        options = table.options
+        first, second = (accounts + [None, None])[:2]
+
+        def game_over(result: GameResult) -> None:
+            if first is None or second is None:
+                return
+            if options.rated:
+                self._in_background(self.rate_members(first, second, table))
+            if options.tournament:
+                self._in_background(self.record_tournament_game(options.tournament, first, table))
+
+        return game_over
 
     def keep(self, table: Table, callers: int) -> None:
         """Save the table's game after every action (when someone at it logged in)."""
@@ -504,6 +520,9 @@ class Lobby:
     def _saved_by(self, table: Table, saver: GameSaver) -> None:
         saver.on_trouble = table.announce
         table.saved_as = lambda: saver.game_id
+        saver.table_settings = lambda: settings_text(
+            table.options, table.match.games if table.match is not None else ()
+        )
 
         def abandoned() -> None:
             # Everyone left: nothing to resume, and nobody to count it against.
@@ -521,10 +540,11 @@ class Lobby:
             None if seat.account_id is None and seat.name in computers else seat.name
             for seat in saved.seats
         ]
-        options = GameOptions(
+        kept, match_games = read_settings(saved.table_settings)
+        options = kept or GameOptions(
             runs=game.runs,
             counting=game.counting,
-            level=self.config.game.level,
+            level=self.config.game.level,  # type: ignore[arg-type]
             players=game.players,
         )
         table = Table(
@@ -536,6 +556,13 @@ class Lobby:
             game=game,
             account_ids=[seat.account_id for seat in saved.seats],
         )
+        if table.match is not None and match_games:
+            table.match = dataclasses.replace(table.match, games=match_games)
+        accounts = [
+            Account(seat.account_id, seat.name, _UNKNOWN_TIME) if seat.account_id else None
+            for seat in saved.seats
+        ]
+        table.on_game_over = self._game_over_at(table, accounts)
         for seat in table.seats:
             seat.sat_down = seat.human  # they come back to it
         table.back_text = "The door stopped during this game: it goes on where it was saved."

@@ -28,14 +28,24 @@ class GameStore(StoreBase):
 
     # --- games ----------------------------------------------------------------------
 
-    async def start_game(self, recording: Recording, seats: Sequence[Seat], opponent: str) -> int:
+    async def start_game(
+        self,
+        recording: Recording,
+        seats: Sequence[Seat],
+        opponent: str,
+        *,
+        table_settings: str | None = None,
+    ) -> int:
         """Save a new game (usually before its first action); returns its number.
 
         ``seats`` names who sits where, one per seat; ``opponent`` is the kind of
-        opponent the statistics are kept under, such as "computer-normal" or "people".
+        opponent the statistics are kept under, such as "computer-normal" or "people";
+        ``table_settings`` how a table between callers was set (kept as given).
         """
         async with self._transaction() as connection:
-            return await self._insert_game(connection, recording, seats, opponent)
+            return await self._insert_game(
+                connection, recording, seats, opponent, table_settings=table_settings
+            )
 
     async def save_game(self, game_id: int, recording: Recording) -> None:
         """Replace the game's saved recording with a newer one (call after each action).
@@ -92,7 +102,9 @@ class GameStore(StoreBase):
                 logger.error("saved game %d does not replay, setting it aside: %s", row.id, error)
                 await self.discard_game(row.id)
                 continue
-            return SavedGame(row.id, recording, seats, row.opponent, row.updated_at)
+            return SavedGame(
+                row.id, recording, seats, row.opponent, row.updated_at, row.table_settings
+            )
 
     async def discard_game(self, game_id: int) -> None:
         """Close a game without a result or statistics (one that cannot be resumed)."""
@@ -138,6 +150,8 @@ class GameStore(StoreBase):
         recording: Recording,
         seats: Sequence[Seat],
         opponent: str,
+        *,
+        table_settings: str | None = None,
     ) -> int:
         if len(seats) != recording.players:
             raise ValueError(f"{recording.players} players need {recording.players} seats")
@@ -154,6 +168,7 @@ class GameStore(StoreBase):
                 finished=False,
                 created_at=now,
                 updated_at=now,
+                table_settings=table_settings,
             )
             .returning(games.c.id)
         )

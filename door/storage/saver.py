@@ -77,6 +77,9 @@ class GameSaver:
         self.seats = tuple(seats)
         self.opponent = opponent
         self.failure: StoreError | None = None
+        self.table_settings: Callable[[], str | None] | None = None
+        """Asked for when each game is first saved: how its table is set (a game
+        between callers keeps its options and the match so far with it)."""
         self.on_trouble: Callable[[str], None] | None = None
         """Told (once each way) when saving stops working and when it works again."""
         self.retry_seconds = RETRY_FIRST_SECONDS
@@ -143,7 +146,10 @@ class GameSaver:
 
     async def _write_one(self, saved: _SavedGame, recording: Recording, over: bool) -> None:
         if saved.game_id is None:
-            saved.game_id = await self.store.start_game(recording, self.seats, self.opponent)
+            settings = self.table_settings() if self.table_settings is not None else None
+            saved.game_id = await self.store.start_game(
+                recording, self.seats, self.opponent, table_settings=settings
+            )
             logger.info("game %d saved for %s", saved.game_id, self._names())
         elif not over:
             await self.store.save_game(saved.game_id, recording)

@@ -157,6 +157,9 @@ games = Table(
     Column("finished", Boolean, nullable=False, server_default=text("false")),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+    # For a game between callers: its table's options and the match so far, as JSON
+    # (door/app/table_settings.py), to set the table again after a restart.
+    Column("table_settings", Text),
 )
 
 game_seats = Table(

@@ -67,6 +67,8 @@ class SavedGame:
     seats: tuple[Seat, ...]
     opponent: str
     updated_at: dt.datetime
+    table_settings: str | None = None
+    """How a table between callers was set (door/app/table_settings.py), if kept."""
 
     def resume(self) -> RecordedGame:
         """The game as it stood, recording on (raises RecordingError if it no longer
