@@ -339,7 +339,9 @@ class Lobby:
         if self.member.challenge is not None:
             return "Your challenge is still out: Esc in the lobby withdraws it."
         try:
-            challenge = self.presence.challenge(self.member, [first, second], options)
+            challenge = self.presence.challenge(
+                self.member, [first, second], options, self.make_table
+            )
         except ValueError as refusal:
             return str(refusal)
         names = _and([m.name for m in challenge.invitees])
@@ -593,11 +595,12 @@ class Lobby:
             member.tell(f"A rated game is between members: {_and(guests)} came as a guest.")
             return
         try:
-            challenge = self.presence.challenge(member, seating, self.choices.options)
+            challenge = self.presence.challenge(
+                member, seating, self.choices.options, self.make_table
+            )
         except ValueError as refusal:
             member.tell(str(refusal))
             return
-        challenge.make_table = self.make_table
         names = _and([m.name for m in challenge.invitees])
         member.tell(f"You challenge {names}: {challenge.describe()}. Esc withdraws it.")
 

@@ -355,9 +355,17 @@ class Presence:
 
     # --- challenges -----------------------------------------------------------------
 
-    def challenge(self, sender: Member, seating: list[Member], options: GameOptions) -> Challenge:
-        """Invite the others in ``seating`` to a game with ``sender``. Raises ValueError
-        with a message for the sender if one of them cannot be invited now."""
+    def challenge(
+        self,
+        sender: Member,
+        seating: list[Member],
+        options: GameOptions,
+        make_table: TableFactory | None = None,
+    ) -> Challenge:
+        """Invite the others in ``seating`` to a game with ``sender``, whose way of
+        setting the table is ``make_table`` (needed when someone of another worker is
+        invited: their answer comes here). Raises ValueError with a message for the
+        sender if one of them cannot be invited now."""
         for member in seating:
             if member is sender:
                 continue
@@ -369,7 +377,7 @@ class Presence:
                 raise ValueError(f"{member.name} is answering another challenge.")
         if len(seating) > options.players:
             raise ValueError(f"A {options.players}-player game has room for {options.players}.")
-        challenge = Challenge(sender, seating, options, {sender.name})
+        challenge = Challenge(sender, seating, options, {sender.name}, make_table=make_table)
         sender.challenge = challenge
         for member in challenge.invitees:
             member.invitation = challenge
@@ -406,8 +414,12 @@ class Presence:
 
     def accept_remote(self, challenge: Challenge, member: Member) -> None:
         """Another worker's caller in ``challenge`` says yes."""
-        if member in challenge.seating and challenge.make_table is not None:
-            self._accepted(challenge, member, challenge.make_table)
+        if member not in challenge.seating:
+            return
+        if challenge.make_table is None:
+            self._call_off(challenge, "This challenge cannot be played across the door's workers.")
+            return
+        self._accepted(challenge, member, challenge.make_table)
 
     def _accepted(self, challenge: Challenge, member: Member, make_table: TableFactory) -> None:
         challenge.accepted.add(member.name)
