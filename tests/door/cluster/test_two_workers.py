@@ -115,6 +115,22 @@ async def two_workers(
             await store.close()
 
 
+async def ada_challenges_bob(
+    first: Worker, second: Worker, store: Store
+) -> tuple[KeyboardTerminal, KeyboardTerminal, Account, Account]:
+    """Members Ada (at the first worker) and Bob (at the second); Ada challenges Bob and
+    he accepts. Their terminals and accounts."""
+    ada_account = await store.create_account("Ada", "correct horse")
+    bob_account = await store.create_account("Bob", "battery staple")
+    ada = first.call(ada_account)
+    bob = second.call(bob_account)
+    await in_lobby(ada, bob)
+    await until(lambda: "Bob" in screen(ada))
+    number = 1 + [m.name for m in first.presence.online()].index("Bob")
+    await challenge(ada, number, bob)
+    return ada, bob, ada_account, bob_account
+
+
 @run_async
 async def test_callers_of_two_workers_share_one_lobby_and_its_chat(redis_url: str) -> None:
     async with two_workers(redis_url) as (first, second, _):
@@ -135,14 +151,7 @@ async def test_a_challenge_across_workers_is_played_to_the_end_and_recorded(
 ) -> None:
     async with two_workers(redis_url, database) as (first, second, store):
         assert store is not None
-        ada_account = await store.create_account("Ada", "correct horse")
-        bob_account = await store.create_account("Bob", "battery staple")
-        ada = first.call(ada_account)
-        bob = second.call(bob_account)
-        await in_lobby(ada, bob)
-        await until(lambda: "Bob" in screen(ada))
-        number = 1 + [m.name for m in first.presence.online()].index("Bob")
-        await challenge(ada, number, bob)
+        ada, bob, ada_account, bob_account = await ada_challenges_bob(first, second, store)
         # The table is on Ada's worker; Bob's session goes on there, his line relayed.
         await until(lambda: bool(first.presence.tables) and "Hand 1" in screen(bob))
         table = first.presence.tables[0]
@@ -161,14 +170,7 @@ async def test_a_dead_workers_callers_vanish_and_its_game_goes_on_from_the_store
 ) -> None:
     async with two_workers(redis_url, database) as (first, second, store):
         assert store is not None
-        ada_account = await store.create_account("Ada", "correct horse")
-        bob_account = await store.create_account("Bob", "battery staple")
-        ada = first.call(ada_account)
-        bob = second.call(bob_account)
-        await in_lobby(ada, bob)
-        await until(lambda: "Bob" in screen(ada))
-        number = 1 + [m.name for m in first.presence.online()].index("Bob")
-        await challenge(ada, number, bob)
+        ada, bob, ada_account, bob_account = await ada_challenges_bob(first, second, store)
         await until(lambda: bool(first.presence.tables))
         table = first.presence.tables[0]
         # Play into the first hand, then the table's worker dies.
