@@ -137,6 +137,12 @@ class Door:
         """Tell every caller the door is closing, hang up on them, and wait (boundedly)
         for their sessions to end, so that games in progress are saved as they stand."""
         self.closing = True
+        for terminal in list(self.terminals):
+            # A caller of another worker (door/cluster/relay.py) goes on there: only
+            # this worker is stopping, and their game is set again from the store.
+            hand_back = getattr(terminal, "hand_back", None)
+            if hand_back is not None:
+                hand_back()
         self.presence.close_tables()
         for terminal in list(self.terminals):
             terminal.write(SHUTDOWN_MESSAGE)

@@ -52,6 +52,13 @@ KEPT_CHAT_LINES: Final = 100
 
 Handler = Callable[[dict[str, Any]], None]
 
+_RELEASE_MINE: Final = """
+for _, key in ipairs(KEYS) do
+    if redis.call('get', key) == ARGV[1] then redis.call('del', key) end
+end
+"""
+"""Delete the keys given that still hold this worker's id (a Lua script: atomic)."""
+
 
 class ClusterUnavailable(Exception):
     """Redis cannot be reached at start; the message says where and why."""
@@ -93,6 +100,8 @@ class ClusterLink:
         """The workers that were alive at the last sync (this one included)."""
         self.handlers: dict[str, Handler] = {}
         """Handlers of messages addressed to this worker, by type (challenges, relays)."""
+        self.held_games: set[int] = set()
+        """Saved games whose tables this worker holds (claimed at each heartbeat)."""
         self.relays: dict[str, Any] = {}
         """Lines relayed to or from other workers, by id (door/cluster/relay.py)."""
         self.on_sync: list[Callable[[], None]] = []
@@ -145,6 +154,11 @@ class ClusterLink:
                 await task
         with contextlib.suppress(RedisError, OSError):
             await self.redis.delete(_members_key(self.worker), _alive_key(self.worker))
+            # Games held here are free for another worker to set again at once (only
+            # the claims still this worker's).
+            held = [_game_key(game_id) for game_id in self.held_games]
+            if held:
+                await self.redis.eval(_RELEASE_MINE, len(held), *held, self.worker)
             await self.redis.publish(ALL_CHANNEL, json.dumps({"t": "gone", "w": self.worker}))
         await self._close_quietly()
 
@@ -275,9 +289,11 @@ class ClusterLink:
                 pipe.expire(key, MEMBER_TTL_SECONDS)
                 for member in members:
                     pipe.set(_name_key(member.name), self.worker, ex=MEMBER_TTL_SECONDS)
+            self.held_games = set()
             for table in self.presence.tables:
                 game_id = table.saved_as()
                 if game_id is not None and not table.over:
+                    self.held_games.add(game_id)
                     pipe.set(_game_key(game_id), self.worker, ex=MEMBER_TTL_SECONDS)
             await pipe.execute()
 

@@ -83,6 +83,13 @@ class RelayTerminal:
     def far_end_gone(self) -> None:
         self._drop()
 
+    def hand_back(self) -> None:
+        """This worker is stopping: the caller's own worker carries on with them, as
+        after a worker dies (their game set again from the store)."""
+        if not self._closed.is_set():
+            self._send({"op": "gone"})
+        self._drop()
+
     def _drop(self) -> None:
         self._closed.set()
         self.link.relays.pop(self.relay_id, None)

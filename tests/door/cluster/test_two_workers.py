@@ -300,3 +300,32 @@ async def until_port(port: int) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("redis-server did not start")
+
+
+@run_async
+async def test_a_worker_stopped_by_the_sysop_hands_its_relayed_callers_back(
+    redis_url: str, database: Database
+) -> None:
+    async with two_workers(redis_url, database) as (first, second, store):
+        assert store is not None
+        ada, bob, ada_account, _ = await ada_challenges_bob(first, second, store)
+        await until(lambda: bool(first.presence.tables))
+        table = first.presence.tables[0]
+        await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
+        await until(lambda: table.saved_as() is not None)
+        await asyncio.sleep(0.3)  # the saver writes the newest state
+        actions = len(table.game.recording.actions)
+        loop = asyncio.get_running_loop()
+        stopped = loop.time()
+        await first.stop()  # SIGTERM to one worker: a rolling restart, say
+        # Ada (the stopping worker's own caller) is told; Bob, relayed from the second
+        # worker, carries on there at once, the game set again where it stood.
+        assert "shutting the door down" in flat(ada)
+        await until(lambda: bool(second.presence.tables), timeout=5)
+        resumed = second.presence.tables[0]
+        assert len(resumed.game.recording.actions) == actions
+        await until(lambda: "it goes on where it was saved" in flat(bob))
+        assert loop.time() - stopped < 3.0
+        ada_again = second.call(ada_account)
+        await until(lambda: all(seat.person is not None for seat in resumed.seats))
+        await play_together([ada_again, bob], stop=lambda: resumed.over)
