@@ -417,7 +417,7 @@ class Presence:
         if member not in challenge.seating:
             return
         if challenge.make_table is None:
-            self._call_off(challenge, "This challenge cannot be played across the door's workers.")
+            self.call_off(challenge, "This challenge cannot be played across the door's workers.")
             return
         self._accepted(challenge, member, challenge.make_table)
 
@@ -454,10 +454,10 @@ class Presence:
         if challenge.origin:
             self._answer(challenge, member, yes=False, why=why)
             return
-        self._call_off(challenge, why)
+        self.call_off(challenge, why)
 
     def withdraw(self, challenge: Challenge, why: str = "") -> None:
-        self._call_off(challenge, why or f"{challenge.sender.name} withdrew the challenge.")
+        self.call_off(challenge, why or f"{challenge.sender.name} withdrew the challenge.")
 
     def _answer(self, copy: Challenge, member: Member, *, yes: bool, why: str = "") -> None:
         if self.cluster is not None:
@@ -465,7 +465,7 @@ class Presence:
             self.cluster.send(copy.origin, answer)
             self.cluster.member_changed(member)
 
-    def _call_off(self, challenge: Challenge, why: str) -> None:
+    def call_off(self, challenge: Challenge, why: str) -> None:
         if challenge.sender.challenge is challenge:
             challenge.sender.challenge = None
         self.sent.pop(challenge.id, None)
@@ -542,7 +542,7 @@ class Presence:
         """A remote member left, or their worker died: call off challenges with them."""
         for challenge in list(self.sent.values()):
             if member in challenge.seating:
-                self._call_off(challenge, f"{member.name} has left.")
+                self.call_off(challenge, f"{member.name} has left.")
         for copy in list(self.copies.values()):
             if copy.sender is member:
                 self.copies.pop(copy.id, None)

@@ -14,7 +14,6 @@ and tells the other workers which seats are theirs to send over (door/cluster/re
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import datetime as dt
 import logging
@@ -149,7 +148,7 @@ def install(link: ClusterLink, presence: Presence) -> None:
         if event.get("yes") and member is not None:
             presence.accept_remote(challenge, member)
         else:
-            presence._call_off(challenge, str(event.get("why") or "The challenge is off."))
+            presence.call_off(challenge, str(event.get("why") or "The challenge is off."))
 
     def called_off(event: dict[str, Any]) -> None:
         copy = presence.copies.pop(str(event["id"]), None)
@@ -196,5 +195,4 @@ def install(link: ClusterLink, presence: Presence) -> None:
         called_off=called_off,
         seated=seated,
     )
-    with contextlib.suppress(AttributeError):
-        presence.make_remote = lambda worker, record: RemoteMember(link, worker, record)
+    presence.make_remote = lambda worker, record: RemoteMember(link, worker, record)
