@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import gc
 import logging
+import math
 import signal
 import sys
 import time
@@ -29,6 +30,7 @@ from door.cluster.workers import (
     worker_count,
 )
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.defence.guard import AddressGuard
 from door.file_limit import raise_open_file_limit
 from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
@@ -191,6 +193,8 @@ async def run_server(
     prepare_computer_player()
     door = Door(config, records=records)
     door.shares_ports = worker is not None and worker.count > 1
+    if worker is not None and worker.count > 1:
+        door.guard = worker_guard(config, worker.count)
     try:
         link = await join_cluster(door, config)
     except BaseException:
@@ -253,6 +257,17 @@ async def run_server(
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
+
+
+def worker_guard(config: Config, workers: int) -> AddressGuard:
+    """Per-address limits for one of ``workers`` workers. The kernel spreads one
+    address's connections over the workers by their ports, so each worker allows its
+    share of the limits (at least two at once): together they allow about the limit."""
+    server = config.server
+    return AddressGuard(
+        max(2, math.ceil(server.max_connections_per_address / workers)),
+        max(2, math.ceil(server.connections_per_minute_per_address / workers)),
+    )
 
 
 async def join_cluster(door: Door, config: Config) -> ClusterLink | None:

@@ -184,9 +184,7 @@ async def test_a_dead_workers_callers_vanish_and_its_game_goes_on_from_the_store
         await first.die()
 
         # Ada vanishes from the live worker's lobby within the expiry and one sync.
-        await until(
-            lambda: second.presence.find("Ada") is None, timeout=MEMBER_TTL_SECONDS + 5
-        )
+        await until(lambda: second.presence.find("Ada") is None, timeout=MEMBER_TTL_SECONDS + 5)
         vanished = loop.time() - died
         assert vanished <= MEMBER_TTL_SECONDS + 2 * SYNC_SECONDS + 1
 

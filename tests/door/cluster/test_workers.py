@@ -15,11 +15,21 @@ import time
 from pathlib import Path
 
 from door.cluster.link import MEMBER_TTL_SECONDS
+from door.config import config_from_mapping
+from door.serve import worker_guard
 from tests.door.netclients import TelnetCaller, free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 STARTED = re.compile(r"(worker-\d) started \(pid (\d+)\)")
 GUEST = re.compile(r"(worker-\d) telnet guest (\w+)")
+
+
+def test_each_worker_allows_its_share_of_the_per_address_limits() -> None:
+    config = config_from_mapping(
+        {"server": {"max_connections_per_address": 8, "connections_per_minute_per_address": 30}}
+    )
+    assert (worker_guard(config, 2).max_at_once, worker_guard(config, 2).per_minute) == (4, 15)
+    assert (worker_guard(config, 16).max_at_once, worker_guard(config, 16).per_minute) == (2, 2)
 
 
 def test_more_than_one_worker_needs_redis(tmp_path: Path) -> None:
@@ -38,7 +48,12 @@ class Workers:
     def __init__(self, tmp_path: Path, redis_url: str) -> None:
         self.port = free_port()
         config = tmp_path / "door.toml"
-        config.write_text(f'[cluster]\nredis_url = "{redis_url}"\n')
+        # Every guest calls from 127.0.0.1, and the kernel may send many to one worker.
+        config.write_text(
+            "[server]\nmax_connections_per_address = 100\n"
+            "connections_per_minute_per_address = 200\n"
+            f'[cluster]\nredis_url = "{redis_url}"\n'
+        )
         self.log_path = tmp_path / "door.log"
         with self.log_path.open("w") as log:
             self.process = subprocess.Popen(
