@@ -280,6 +280,7 @@ async def join_cluster(door: Door, config: Config) -> ClusterLink | None:
 
     link = ClusterLink(config.cluster.redis_url, door.presence)
     remote.install(link, door.presence)
+    remote.share_logins(link, door.records.logins)
     relay.install(link, door.serve_relayed)
     try:
         await link.start()

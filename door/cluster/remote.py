@@ -21,6 +21,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from door.app.presence import Challenge, Member, Presence
+from door.defence.logins import LoginGuard
 from door.storage.values import Account
 from door.table.options import GameOptions
 
@@ -92,6 +93,24 @@ class RemoteMember(Member):
 
 def options_record(options: GameOptions) -> dict[str, Any]:
     return dataclasses.asdict(options)
+
+
+def share_logins(link: ClusterLink, logins: LoginGuard) -> None:
+    """Wrong passwords count at every worker: a guesser gets no more tries by being
+    spread over them."""
+
+    def share(kind: str, handle: str, address: str) -> None:
+        link.publish_all({"t": "login", "w": link.worker, "k": kind, "h": handle, "a": address})
+
+    def login(event: dict[str, Any]) -> None:
+        handle, address = str(event.get("h", "")), str(event.get("a", ""))
+        if event.get("k") == "failed":
+            logins.failed(handle, address, here=False)
+        elif event.get("k") == "succeeded":
+            logins.succeeded(handle, address, here=False)
+
+    logins.share = share
+    link.handlers["login"] = login
 
 
 def install(link: ClusterLink, presence: Presence) -> None:

@@ -74,6 +74,9 @@ class LoginGuard:
         self._clock = clock
         self._pairs: dict[tuple[str, str], _Failures] = {}
         self._addresses: dict[str, _AddressFailures] = {}
+        self.share: Callable[[str, str, str], None] | None = None
+        """Told of each failure and success here ("failed"/"succeeded", handle, address)
+        so that the door's other workers count them too (door/cluster/remote.py)."""
 
     def delay(self, handle: str, address: str) -> float:
         """Seconds the next try for ``handle`` from ``address`` waits before it is checked."""
@@ -88,7 +91,10 @@ class LoginGuard:
         record = self._addresses.get(address)
         return record is not None and record.refused_until > self._clock()
 
-    def failed(self, handle: str, address: str) -> None:
+    def failed(self, handle: str, address: str, *, here: bool = True) -> None:
+        """A wrong password (``here``: at this worker, to be shared with the others)."""
+        if here and self.share is not None:
+            self.share("failed", handle, address)
         now = self._clock()
         key = handle_key(handle)
         pair = self._pairs.get((key, address))
@@ -119,7 +125,9 @@ class LoginGuard:
         if len(self._pairs) > MAX_TRACKED or len(self._addresses) > MAX_TRACKED:
             self._forget_oldest()
 
-    def succeeded(self, handle: str, address: str) -> None:
+    def succeeded(self, handle: str, address: str, *, here: bool = True) -> None:
+        if here and self.share is not None:
+            self.share("succeeded", handle, address)
         self._pairs.pop((handle_key(handle), address), None)
 
     def _forget_oldest(self) -> None:

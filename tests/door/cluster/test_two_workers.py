@@ -327,3 +327,19 @@ async def test_a_worker_stopped_by_the_sysop_hands_its_relayed_callers_back(
         ada_again = second.call(ada_account)
         await until(lambda: all(seat.person is not None for seat in resumed.seats))
         await play_together([ada_again, bob], stop=lambda: resumed.over)
+
+
+@run_async
+async def test_wrong_passwords_count_at_every_worker(redis_url: str) -> None:
+    async with two_workers(redis_url) as (first, second, _):
+        for _ in range(6):
+            first.door.records.logins.failed("ada", "203.0.113.9")
+        # The other worker makes the next try from that address wait as long.
+        await until(
+            lambda: second.door.records.logins.delay("ada", "203.0.113.9")
+            == first.door.records.logins.delay("ada", "203.0.113.9")
+            > 0,
+            timeout=5,
+        )
+        first.door.records.logins.succeeded("ada", "203.0.113.9")
+        await until(lambda: second.door.records.logins.delay("ada", "203.0.113.9") == 0, timeout=5)
