@@ -8,6 +8,10 @@ caller can watch one and a caller whose line dropped can get back to theirs.
 Nothing here reads keys or draws: screens (``door.app.lobby``) read this state and are woken
 through each member's ``Inbox`` whenever it changes. Every piece of caller text stored
 here is sanitised on the way in, so whoever draws it shows plain text.
+
+With several workers (door/cluster), ``cluster`` links this presence to the others':
+members of other workers are listed (``remote``), names are claimed across them
+(``enter``), and chat, challenges and their answers pass between them.
 """
 
 from __future__ import annotations
