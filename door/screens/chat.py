@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -89,9 +89,10 @@ def canned_reply(rng: random.Random, last: str = "") -> str:
     return rng.choice([reply for reply in CANNED_REPLIES if reply != last])
 
 
-def draw_log(canvas: Canvas, log: GameLog) -> None:
+def draw_log(canvas: Canvas, lines: Sequence[LogLine]) -> None:
+    """The rule over the log and the log's last lines (``GameLog.last()``) under it."""
     canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
-    for offset, line in enumerate(log.last()):
+    for offset, line in enumerate(lines):
         col = 1
         for text, style in line.segments:
             col = canvas.put(LOG_TOP + offset, col, text, style)

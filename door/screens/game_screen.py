@@ -9,8 +9,9 @@ view has no ``viewer`` and shows no hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from door.screens import theme
 from door.screens.board import draw_board, draw_board_foot
@@ -24,10 +25,12 @@ from door.screens.layout import BOARD_TOP, ENTRY_ROW, SCREEN_COLS, SCREEN_ROWS
 from door.screens.narration import side_names
 from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
 from door.screens.show import ShowPanel, draw_show
-from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
+from door.screens.side_pane import WIDE_COLS, canvas_size, draw_side_pane
 from door.screens.theme import CALLER_SEAT
 from door.screens.win_bar import draw_win_bar
 from door.term.canvas import Canvas
+from door.term.layers import ALWAYS, Layer, Layers
+from engine.cards import Card
 from engine.game import Game, Phase
 
 Panel = CutForDealPanel | CutPanel | ShowPanel | GameOverPanel
@@ -61,68 +64,118 @@ class TableView:
     """The caller's terminal (cols, rows): a wide one has the log and chat beside."""
 
 
-def draw_table(view: TableView) -> tuple[Canvas, tuple[int, int] | None]:
-    """The frame for ``view``, and where the cursor belongs (None: hidden)."""
-    canvas = canvas_for(view.size)
+def draw_table(
+    view: TableView, layers: Layers | None = None
+) -> tuple[Canvas, tuple[int, int] | None]:
+    """The frame for ``view``, and where the cursor belongs (None: hidden). With
+    ``layers`` (the person's own, kept between frames) only the parts of the screen
+    whose inputs changed since the last frame are drawn again."""
+    cols, rows = canvas_size(view.size)
+    canvas, results = (layers or Layers()).frame(cols, rows, table_layers(view, cols))
+    cursor = results.get("entry")
+    if view.overlay is not None:
+        cursor = None
+    return canvas, cursor
+
+
+def _layer(name: str, draw: Callable[..., object], *args: Hashable) -> Layer:
+    """A layer that draws ``draw(canvas, *args)``: the arguments are its key, so it is
+    drawn again exactly when one of them changes (they must be values, never changed
+    in place)."""
+    return name, args, lambda canvas: draw(canvas, *args)
+
+
+def table_layers(view: TableView, cols: int) -> list[Layer]:
+    """The game screen for ``view``, bottom layer first."""
     game, names, panel, viewer = view.game, view.names, view.panel, view.viewer
-    sides = side_names(names, game.sides)
+    sides = tuple(side_names(names, game.sides))
     # Once the crib is counted the engine has already passed the deal on; while that
     # count is on screen, the hand's dealer is still the one who owns the crib.
     hand_dealer = panel.seat if isinstance(panel, ShowPanel) and panel.is_crib else game.dealer
     dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.side_of(hand_dealer)
-    draw_header(canvas, sides, game.scores, dealer, view.header)
-    draw_board(canvas, BOARD_TOP, game.scores, game.previous_scores, sides)
-    if game.sides == 3:
-        draw_board_foot(canvas, BOARD_TOP)
+    scores = tuple(game.scores)
+    layers = [
+        _layer("header", draw_header, sides, scores, dealer, tuple(view.header)),
+        _layer("board", _draw_board, scores, tuple(game.previous_scores), sides),
+    ]
     if isinstance(panel, ShowPanel):
-        draw_show(canvas, panel, names, viewer)
+        layers.append(_layer("show", draw_show, panel, tuple(names), viewer))
     else:
         cards_out = game.phase in _CARDS_OUT
         if isinstance(panel, CutForDealPanel):
-            draw_cut_for_deal(canvas, panel, names)
+            layers.append(_layer("cut for deal", draw_cut_for_deal, panel, tuple(names)))
         elif isinstance(panel, CutPanel):
-            draw_cut(canvas, panel)
+            layers.append(_layer("cut", draw_cut, panel))
         elif cards_out:
-            draw_played(canvas, game.plays, game.count_cards, game.phase is Phase.PLAY, game.sides)
+            played = (tuple(game.plays), tuple(game.count_cards), game.phase is Phase.PLAY)
+            layers.append(_layer("played", draw_played, *played, game.sides))
         if cards_out:
             crib_owner = "Yours" if game.dealer == viewer else f"{names[game.dealer]}'s"
-            others = [
+            others = tuple(
                 (names[seat], len(game.hand(seat)))
                 for seat in range(game.players)
                 if seat != viewer
-            ]
-            draw_side_panel(
-                canvas,
-                starter=game.starter,
-                dealt=True,
-                crib_cards=len(game.crib),
-                crib_owner=crib_owner,
-                others=others,
             )
-        draw_hand(canvas, view.hand)
-        draw_log(canvas, view.log)
+            side = (game.starter, len(game.crib), crib_owner, others)
+            layers.append(_layer("side panel", _draw_side_panel, *side))
+        layers.append(_layer("hand", draw_hand, view.hand))
+        layers.append(_layer("log", draw_log, tuple(view.log.last())))
         if view.win_chances is not None:
-            draw_win_bar(canvas, _bar_names(sides, game, viewer), view.win_chances)
+            bar_names = tuple(_bar_names(sides, game, viewer))
+            layers.append(_layer("win bar", draw_win_bar, bar_names, view.win_chances))
         if isinstance(panel, GameOverPanel):
-            draw_game_over(canvas, panel, sides, _side_of(game, viewer))
-    cursor = None
+            over = (panel, sides, _side_of(game, viewer))
+            layers.append(_layer("game over", draw_game_over, *over))
     if view.entry is not None:
-        cursor = draw_entry(canvas, view.entry)
-    draw_message(canvas, view.message, error=view.error)
+        # The line being typed changes with every key: drawn each frame (one row).
+        layers.append(("entry", ALWAYS, partial(draw_entry, entry=view.entry)))
+    layers.append(_layer("message", _draw_message, view.message, view.error))
     if view.clock:
-        clock = f" {view.clock} left "
-        # On the entry row's right end, clear of the prompt on the message row.
-        canvas.put(ENTRY_ROW, SCREEN_COLS - 1 - len(clock), clock, theme.STATUS)
-    draw_status(canvas, view.status)
-    if has_pane(canvas):
-        draw_side_pane(canvas, "Game log and chat", view.log.lines)
+        layers.append(_layer("clock", _draw_clock, view.clock))
+    layers.append(_layer("status", draw_status, view.status))
+    if cols >= WIDE_COLS:
+        pane = ("Game log and chat", tuple(view.log.lines))
+        layers.append(_layer("side pane", draw_side_pane, *pane))
     if isinstance(view.overlay, HelpOverlay):
-        draw_help(canvas, view.overlay)
-        cursor = None
+        layers.append(_layer("help", draw_help, view.overlay))
     elif isinstance(view.overlay, Dialog):
-        draw_dialog(canvas, view.overlay)
-        cursor = None
-    return canvas, cursor
+        layers.append(_layer("dialog", draw_dialog, view.overlay))
+    return layers
+
+
+def _draw_board(
+    canvas: Canvas, scores: Sequence[int], previous: Sequence[int], sides: Sequence[str]
+) -> None:
+    draw_board(canvas, BOARD_TOP, scores, previous, sides)
+    if len(sides) == 3:
+        draw_board_foot(canvas, BOARD_TOP)
+
+
+def _draw_side_panel(
+    canvas: Canvas,
+    starter: Card | None,
+    crib_cards: int,
+    crib_owner: str,
+    others: Sequence[tuple[str, int]],
+) -> None:
+    draw_side_panel(
+        canvas,
+        starter=starter,
+        dealt=True,
+        crib_cards=crib_cards,
+        crib_owner=crib_owner,
+        others=others,
+    )
+
+
+def _draw_message(canvas: Canvas, text: str, error: bool) -> None:
+    draw_message(canvas, text, error=error)
+
+
+def _draw_clock(canvas: Canvas, clock: str) -> None:
+    text = f" {clock} left "
+    # On the entry row's right end, clear of the prompt on the message row.
+    canvas.put(ENTRY_ROW, SCREEN_COLS - 1 - len(text), text, theme.STATUS)
 
 
 def _side_of(game: Game, seat: int | None) -> int | None:

@@ -31,13 +31,18 @@ WIDE_COLS: Final = 110
 PANE_LEFT: Final = SCREEN_COLS + 1
 
 
-def canvas_for(size: tuple[int, int]) -> Canvas:
-    """The canvas a screen draws on for a terminal of ``size``: the whole terminal when
-    it is wide enough for a side pane, else the 80x24 screen."""
+def canvas_size(size: tuple[int, int]) -> tuple[int, int]:
+    """The (cols, rows) a screen draws on for a terminal of ``size``: the whole terminal
+    when it is wide enough for a side pane, else the 80x24 screen."""
     cols, rows = size
     if cols >= WIDE_COLS:
-        return Canvas(cols, max(rows, SCREEN_ROWS))
-    return Canvas()
+        return cols, max(rows, SCREEN_ROWS)
+    return SCREEN_COLS, SCREEN_ROWS
+
+
+def canvas_for(size: tuple[int, int]) -> Canvas:
+    """A blank canvas of ``canvas_size(size)``."""
+    return Canvas(*canvas_size(size))
 
 
 def has_pane(canvas: Canvas) -> bool:

@@ -44,6 +44,7 @@ from door.table.seats import (
 )
 from door.term.canvas import Canvas, Style
 from door.term.keys import DESELECT_KEYS, Key
+from door.term.layers import Layers
 from door.term.terminal import Disconnected
 from door.ui.card_picker import CardPicker, Pick, digit_of, move_bar
 from door.ui.confirm import STATUS as CONFIRM_STATUS
@@ -102,6 +103,8 @@ class Person:
         self.inbox = session.inbox
         self.screen = Drawn(self.frame)
         """The table as this person sees it, on their session's stack while they attend."""
+        self.layers = Layers()
+        """The table screen's parts as last drawn: a frame draws again only what changed."""
         index = seat.index if seat is not None else None
         self.view = TableView(table.names, table.game, viewer=index)
         self.requests: list[Request[Any]] = []
@@ -656,8 +659,7 @@ class Person:
             self.nesting -= 1
 
     async def draw(self) -> None:
-        self.compose()
-        await self.refresh()
+        await self.refresh()  # the paint composes the view (``frame``)
 
     async def overlay_key(self) -> Key:
         """The next key for an overlay (help, a dialog) on top of the table: the table
@@ -781,7 +783,7 @@ class Person:
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""
         self.compose()
-        return draw_table(self.view)
+        return draw_table(self.view, self.layers)
 
     def log(self, text: str, style: Style = theme.TEXT) -> None:
         if text:

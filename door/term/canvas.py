@@ -124,8 +124,12 @@ class Canvas:
             if not (chunk.isascii() and chunk.isprintable()):
                 chunk = _one_cell_each(chunk)
             # One slice assignment: screens redraw every cell of every frame.
-            self.cells[row][start:end] = _cells(chunk, style)
+            self._store(row, start, _cells(chunk, style))
         return col + len(text)
+
+    def _store(self, row: int, start: int, cells: tuple[Cell, ...]) -> None:
+        """Lay ``cells`` on ``row`` from ``start`` (already clipped to the canvas)."""
+        self.cells[row][start : start + len(cells)] = cells
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
         self.put(row, col, char * max(width, 0), style)
@@ -165,7 +169,7 @@ class Canvas:
             row = top + offset
             if 0 <= row < self.rows:
                 width = min(len(cells), self.cols)
-                self.cells[row][:width] = cells[:width]
+                self._store(row, 0, tuple(cells[:width]))
 
     def cell(self, row: int, col: int) -> Cell:
         return self.cells[row][col]

@@ -1,0 +1,126 @@
+"""Layers draw again only what changed, and the frame is always the one drawn whole."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from door.screens.game_screen import draw_table
+from door.table.flow import play_against_computer
+from door.table.options import GameOptions
+from door.table.person import Person
+from door.term.canvas import Canvas
+from door.term.layers import ALWAYS, Layer, Layers
+from door.ui.session import Session
+from tests.door.caller import KeyboardTerminal, play_through, run_async
+
+
+def text_layer(name: str, row: int, col: int, text: str) -> Layer:
+    return name, (row, col, text), lambda canvas: canvas.put(row, col, text)
+
+
+def texts(canvas: Canvas) -> list[str]:
+    return [canvas.text(row) for row in range(canvas.rows)]
+
+
+def test_a_layer_whose_key_is_unchanged_is_not_drawn_again() -> None:
+    layers = Layers()
+    calls: list[str] = []
+
+    def counted(name: str, row: int, text: str) -> Layer:
+        def draw(canvas: Canvas) -> None:
+            calls.append(name)
+            canvas.put(row, 0, text)
+
+        return name, text, draw
+
+    first, _ = layers.frame(8, 3, [counted("top", 0, "one"), counted("low", 2, "two")])
+    second, _ = layers.frame(8, 3, [counted("top", 0, "uno"), counted("low", 2, "two")])
+    assert calls == ["top", "low", "top"]
+    assert texts(second) == ["uno     ", "        ", "two     "]
+    assert second.cells[2] is first.cells[2]  # a row no changed layer touches is kept
+    assert texts(first) == ["one     ", "        ", "two     "]  # the old frame stays
+
+
+def test_a_shrinking_layer_shows_the_layer_under_it_again() -> None:
+    layers = Layers()
+    under = ("under", (), lambda canvas: canvas.fill(0, 0, 10, "-"))
+    layers.frame(10, 1, [under, text_layer("over", 0, 2, "wide text")])
+    frame, _ = layers.frame(10, 1, [under, text_layer("over", 0, 2, "ab")])
+    assert frame.text(0) == "--ab------"
+    gone, _ = layers.frame(10, 1, [under])
+    assert gone.text(0) == "----------"
+
+
+def test_always_is_drawn_at_every_frame_and_results_come_back_by_name() -> None:
+    layers = Layers()
+    count = 0
+
+    def cursor(canvas: Canvas) -> tuple[int, int]:
+        nonlocal count
+        count += 1
+        return (0, count)
+
+    for _ in range(3):
+        _, results = layers.frame(5, 1, [("entry", ALWAYS, cursor)])
+    assert count == 3 and results == {"entry": (0, 3)}
+
+
+def test_a_new_size_or_order_draws_everything() -> None:
+    layers = Layers()
+    a, b = text_layer("a", 0, 0, "aaaa"), text_layer("b", 0, 1, "bb")
+    layers.frame(6, 1, [a, b])
+    swapped, _ = layers.frame(6, 1, [b, a])
+    assert swapped.text(0) == "aaaa  "
+    assert layers.drawn == 0  # the cells were kept; only the rows were laid again
+    bigger, _ = layers.frame(8, 2, [b, a])
+    assert texts(bigger) == ["aaaa    ", "        "] and layers.drawn == 2
+
+
+def test_two_layers_of_one_name_are_refused() -> None:
+    with pytest.raises(ValueError):
+        Layers().frame(4, 1, [text_layer("a", 0, 0, "x"), text_layer("a", 0, 1, "y")])
+
+
+def test_random_frames_match_frames_drawn_whole() -> None:
+    rng = random.Random(4)
+    kept = Layers()
+    words = ["", "cribbage", "15-2", "go", "his nobs", "x" * 30]
+    for _ in range(300):
+        layers = [
+            text_layer(f"l{n}", rng.randrange(6), rng.randrange(-3, 20), rng.choice(words))
+            for n in range(rng.randrange(1, 6))
+        ]
+        rng.shuffle(layers)
+        fast, _ = kept.frame(20, 6, layers)
+        whole, _ = Layers().frame(20, 6, layers)
+        assert fast.cells == whole.cells
+
+
+@run_async
+async def test_every_table_frame_of_a_game_matches_the_table_drawn_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    frames = 0
+    kept_frame = Person.frame
+
+    def checked(person: Person) -> tuple[Canvas, tuple[int, int] | None]:
+        nonlocal frames
+        canvas, cursor = kept_frame(person)
+        whole, whole_cursor = draw_table(person.view)
+        assert canvas.cells == whole.cells and cursor == whole_cursor
+        frames += 1
+        return canvas, cursor
+
+    monkeypatch.setattr(Person, "frame", checked)
+    terminal = KeyboardTerminal()
+    session = Session(terminal)
+    options = GameOptions(level="easy")  # against the computer the win bar is on
+    task = asyncio.ensure_future(
+        play_against_computer(session, options, "Ada", rng=random.Random(5), pause=0)
+    )
+    await play_through(terminal, task)
+    await task
+    assert frames > 200
