@@ -107,7 +107,8 @@ class Layers:
             for y in dirty:
                 if 0 <= y < rows:
                     self._rows[y] = self._compose(y, cols, order)
-        return Canvas.over(self._rows), {name: drawn[name].result for name in order}
+        frame = Canvas.over(self._rows, kept=True)
+        return frame, {name: drawn[name].result for name in order}
 
     def _compose(self, y: int, cols: int, order: list[str]) -> list[Cell]:
         row = [BLANK] * cols

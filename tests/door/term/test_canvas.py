@@ -6,11 +6,13 @@ import asyncio
 import doctest
 import random
 import re
+from functools import partial
 
 import door.term.canvas
 from door.term.ansi import CLEAR_SCREEN, Color
 from door.term.canvas import PLAIN, Canvas, Style
 from door.term.charset import Charset
+from door.term.layers import Layers
 from door.term.terminal import StreamTerminal
 from door.ui.renderer import Renderer
 from tests.door.caller import screen_of
@@ -234,3 +236,34 @@ def test_any_sequence_of_frames_leaves_exactly_the_last_frame_on_screen() -> Non
                         PYTE_NAMES[style.bg],
                         style.bold,
                     ), (row, col)
+
+
+def test_kept_frames_mixed_with_drawn_ones_leave_the_last_frame_and_stay_untouched() -> None:
+    """A Layers frame's rows become the renderer's record of what was sent; an ordinary
+    frame after it (an overlay on a copy, another screen) must not change them."""
+    rng = random.Random(12)
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    layers = Layers()
+    for step in range(80):
+        texts = [(rng.randrange(24), rng.randrange(-2, 80), rng.choice(["ab", "♥♠─", "█" * 9]))]
+        texts += [(rng.randrange(24), 0, "x" * rng.randrange(20)) for _ in range(3)]
+        kept, _ = layers.frame(
+            80,
+            24,
+            [
+                (f"t{n}", text, partial(Canvas.put, row=r, col=c, text=text))
+                for n, (r, c, text) in enumerate(texts)
+            ],
+        )
+        before = [row[:] for row in kept.cells]
+        frame = kept
+        if step % 3 == 1:  # help over the table: drawn on a copy
+            frame = kept.copy()
+            frame.put(rng.randrange(24), rng.randrange(80), "help", Style(fg=Color.YELLOW))
+        renderer.render(frame)
+        assert kept.cells == before
+        shown = screen_of(terminal)
+        for row in range(24):
+            line = "".join(shown.buffer[row][col].data for col in range(79 if row == 23 else 80))
+            assert line == frame.text(row)[: len(line)], (step, row)
