@@ -76,6 +76,7 @@ from door.table.seats import (
     faces,
     is_over,
 )
+from door.table.win_bars import WinBars
 from door.term.ansi import sanitize
 from door.term.canvas import Style
 from door.ui.session import Session
@@ -192,6 +193,8 @@ class Table:
             options.players, runs=options.runs, counting=options.counting, rng=rng
         )
         self.watchers: list[Person] = []
+        self.win_bars = WinBars()
+        """Everyone's win bar, worked out once per moment of the game and view."""
         self.header: tuple[str, ...] = ()
         self.panel: Panel | None = None
         self.message = ""

@@ -56,7 +56,6 @@ from engine.coach import Analysis, analyse_claim, analyse_discard, analyse_play,
 from engine.errors import CribbageError
 from engine.game import parse_claim
 from engine.record import RecordedGame
-from engine.winbar import win_bar
 
 logger = logging.getLogger(__name__)
 
@@ -127,7 +126,6 @@ class Person:
         watchers; between callers it shows once every caller at the table has asked."""
         self.thrown: tuple[Card, ...] = ()
         """The cards this person threw to the crib this hand: their win bar knows them."""
-        self._win_bar: tuple[object, tuple[float, ...]] | None = None
         self.timer: TurnTimer | None = None
         """The turn timer on this person's decision, in a timed game."""
         self.coached = False
@@ -621,27 +619,13 @@ class Person:
         table, game = self.table, self.table.game
         if not self.wants_win_bar or not table.win_bar_allowed(self):
             return None
-        moment = (
-            id(game),
-            game.phase,
-            game.hand_number,
-            len(game.plays),
-            len(game.shows),
-            tuple(game.scores),
-            game.starter,
-            len(game.crib),
-            self.thrown,
-        )
-        if self._win_bar is None or self._win_bar[0] != moment:
-            seat = self.seat.index if self.seat is not None else None
-            thrown = tuple(card for card in self.thrown if card in game.crib)
-            try:
-                chances = win_bar(game, seat, thrown=thrown)
-            except CribbageError:
-                logger.exception("no win bar for %s", self.name)
-                return None
-            self._win_bar = (moment, chances)
-        return self._win_bar[1]
+        seat = self.seat.index if self.seat is not None else None
+        thrown = tuple(card for card in self.thrown if card in game.crib)
+        try:
+            return table.win_bars.chances(game, seat, thrown)
+        except CribbageError:
+            logger.exception("no win bar for %s", self.name)
+            return None
 
     def interrupted(self) -> bool:
         if self.finishing:

@@ -62,3 +62,18 @@ def test_a_watcher_of_a_game_against_the_computer_sees_the_bar() -> None:
     table.sit(0, Session(FakeTerminal()))
     watcher = table.watch("Sysop", Session(FakeTerminal()))
     assert watcher.win_chances() is not None
+
+
+def test_everyone_who_sees_the_game_alike_shares_one_bar_until_it_moves() -> None:
+    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3))
+    watchers = [table.watch(f"W{n}", Session(FakeTerminal())) for n in range(5)]
+    game = table.game
+    game.cut_for_deal()
+    bars = {watcher.win_chances() for watcher in watchers}
+    assert len(bars) == 1 and table.win_bars.worked_out == 1
+    assert {watcher.win_chances() for watcher in watchers} == bars  # a redraw: no work
+    assert table.win_bars.worked_out == 1
+    game.deal()  # the game moves: worked out again, once, from every hand
+    moved = {watcher.win_chances() for watcher in watchers}
+    assert len(moved) == 1 and table.win_bars.worked_out == 2
+    assert moved != bars

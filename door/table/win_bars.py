@@ -1,0 +1,53 @@
+"""The win bar for everyone at one table, worked out once per moment of the game.
+
+Each person sees the chances as their seat may know them (their own hand and the cards
+they threw; a watcher sees every hand). People who see the game the same way (every
+watcher, say) share one computation, and nothing is worked out again until the game
+moves: a play, a count, a cut, a new hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from engine.cards import Card
+from engine.game import Game
+from engine.winbar import win_bar
+
+
+def moment_of(game: Game) -> Hashable:
+    """What changes whenever any side's chance to win may change."""
+    return (
+        id(game),
+        game.phase,
+        game.hand_number,
+        len(game.plays),
+        len(game.shows),
+        tuple(game.scores),
+        game.starter,
+        len(game.crib),
+    )
+
+
+class WinBars:
+    """One table's win bars for the game's present moment, by view."""
+
+    def __init__(self) -> None:
+        self._moment: Hashable = None
+        self._known: dict[tuple[int | None, tuple[Card, ...]], tuple[float, ...]] = {}
+        self.worked_out = 0
+        """How many bars have been computed (for tests and benches)."""
+
+    def chances(self, game: Game, seat: int | None, thrown: tuple[Card, ...]) -> tuple[float, ...]:
+        """Each side's chance as ``seat`` (None: a watcher) sees it, having thrown
+        ``thrown`` to the crib. Raises CribbageError as ``engine.winbar.win_bar`` does."""
+        moment = moment_of(game)
+        if moment != self._moment:
+            self._known.clear()
+            self._moment = moment
+        view = (seat, thrown)
+        known = self._known.get(view)
+        if known is None:
+            known = self._known[view] = win_bar(game, seat, thrown=thrown)
+            self.worked_out += 1
+        return known
