@@ -336,9 +336,11 @@ async def test_wrong_passwords_count_at_every_worker(redis_url: str) -> None:
             first.door.records.logins.failed("ada", "203.0.113.9")
         # The other worker makes the next try from that address wait as long.
         await until(
-            lambda: second.door.records.logins.delay("ada", "203.0.113.9")
-            == first.door.records.logins.delay("ada", "203.0.113.9")
-            > 0,
+            lambda: (
+                second.door.records.logins.delay("ada", "203.0.113.9")
+                == first.door.records.logins.delay("ada", "203.0.113.9")
+                > 0
+            ),
             timeout=5,
         )
         first.door.records.logins.succeeded("ada", "203.0.113.9")
