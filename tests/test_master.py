@@ -6,7 +6,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from engine.ai import LEVELS, ComputerPlayer, choose_discard, choose_play
+import pytest
+
+from engine.ai import LEVELS, ComputerPlayer, choose_discard, choose_play, opponent_weights
+from engine.ai_pegging import _none_table
 from engine.cards import format_cards, parse_cards
 from engine.selfplay import RandomPlayer, run_selfplay
 
@@ -54,3 +57,36 @@ def test_the_command_plays_master() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "A (master) against B (random)" in result.stdout
+
+
+def test_a_pone_who_keeps_a_king_mostly_keeps_two() -> None:
+    # A pone throws kings to the dealer's crib unless they pair; a kept seven comes with
+    # an eight or a six far more often than with a ten.
+    kings = opponent_weights("pone", [13])
+    assert kings[13] > 3 * opponent_weights("pone", [])[13]
+    sevens = opponent_weights("pone", [7])
+    assert sevens[8] > 1.5 > 0.5 > sevens[10]
+
+
+def test_a_weighted_pool_draws_as_the_card_pool_does() -> None:
+    # Ten cards of 16 units each, two held: missing three cards is missing 48 units.
+    assert _none_table(160, 2, 16)[48] == pytest.approx(_none_table(10, 2)[3])
+    assert _none_table(10, 2)[3] == pytest.approx(7 / 10 * 6 / 9)
+
+
+def test_master_does_not_pair_a_king_the_pone_led() -> None:
+    # The pone led a king. Every unseen card as likely, pairing it (two points) is best,
+    # as the expert plays; but a pone keeps a king almost only with another, so the
+    # master expects a pair royal back and plays the six.
+    hand, count = parse_cards("3S 9S KD 6C"), parse_cards("KH")
+    position = {
+        "played": count,
+        "starter": parse_cards("JC")[0],
+        "dealer": True,
+        "opp_cards_left": 3,
+        "my_score": 20,
+        "opp_score": 20,
+    }
+    assert str(choose_play(hand, count, level="expert", **position)) == "KD"  # type: ignore[arg-type]
+    master = choose_play(hand, count, level="master", opp_played=count, **position)  # type: ignore[arg-type]
+    assert str(master) == "6C"

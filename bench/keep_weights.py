@@ -1,0 +1,105 @@
+"""What a level's discards say about the four cards a player keeps, by role.
+
+    python bench/keep_weights.py [--deals 30000] [--seed 7] [--level expert] [--write]
+
+Deals random six-card hands and lets the level discard two as dealer and as pone. For
+each rank (ace to king), ``keep`` is the share of its cards kept over the share a random
+discard keeps (four in six); ``together[r][s]`` is how much more often a card of rank s
+is kept beside a kept card of rank r than the two shares alone would make it (a kept
+seven makes an eight about twice as likely, a ten a third as likely). ``--write`` saves
+them as ``engine/data/keep_weights.json``: the master weighs the opponent's possible
+cards in the play by them (``engine.ai.opponent_weights``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.ai import choose_discard  # noqa: E402
+from engine.cards import FULL_DECK  # noqa: E402
+
+OUT = Path(__file__).resolve().parents[1] / "engine" / "data" / "keep_weights.json"
+
+
+def measure(
+    deals: int, seed: int, level: str, dealer: bool
+) -> tuple[list[float], list[list[float]]]:
+    rng = random.Random(seed)
+    dealt = np.zeros(13)
+    kept = np.zeros(13)
+    dealt_pairs = np.zeros((13, 13))
+    kept_pairs = np.zeros((13, 13))
+    for _ in range(deals):
+        hand = rng.sample(FULL_DECK, 6)
+        thrown = choose_discard(hand, dealer=dealer, level=level)
+        keep = [card for card in hand if card not in thrown]
+        for card in hand:
+            dealt[int(card.rank) - 1] += 1
+        for card in keep:
+            kept[int(card.rank) - 1] += 1
+        for a, b in itertools.permutations(hand, 2):
+            dealt_pairs[int(a.rank) - 1, int(b.rank) - 1] += 1
+        for a, b in itertools.permutations(keep, 2):
+            kept_pairs[int(a.rank) - 1, int(b.rank) - 1] += 1
+    share = kept / dealt
+    together = kept_pairs / dealt_pairs / np.outer(share, share)
+    keep_weight = share / (4 / 6)
+    return (
+        [round(float(w), 3) for w in keep_weight],
+        [[round(float(w), 3) for w in row] for row in together],
+    )
+
+
+def _format(data: dict[str, object]) -> str:
+    """The JSON with a row of numbers to a line."""
+    keep: dict[str, list[float]] = data["keep"]  # type: ignore[assignment]
+    together: dict[str, list[list[float]]] = data["together"]  # type: ignore[assignment]
+    lines = ["{", f' "source": {json.dumps(data["source"])},', ' "keep": {']
+    lines += [f'  "{role}": {json.dumps(row)},' for role, row in keep.items()]
+    lines[-1] = lines[-1].rstrip(",")
+    lines += [" },", ' "together": {']
+    for role, rows in together.items():
+        lines.append(f'  "{role}": [')
+        lines += [f"   {json.dumps(row)}," for row in rows]
+        lines[-1] = lines[-1].rstrip(",")
+        lines.append("  ],")
+    lines[-1] = lines[-1].rstrip(",")
+    lines += [" }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=30000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--level", default="expert")
+    parser.add_argument("--write", action="store_true", help=f"save them as {OUT.name}")
+    args = parser.parse_args()
+    data: dict[str, object] = {
+        "source": f"bench/keep_weights.py --deals {args.deals} --seed {args.seed} "
+        f"--level {args.level}",
+        "keep": {},
+        "together": {},
+    }
+    for role, dealer in (("dealer", True), ("pone", False)):
+        keep, together = measure(args.deals, args.seed, args.level, dealer)
+        data["keep"][role] = keep  # type: ignore[index]
+        data["together"][role] = together  # type: ignore[index]
+        print(f"{role:6} keep", ", ".join(f"{w:.2f}" for w in keep))
+    if args.write:
+        OUT.write_text(_format(data), encoding="utf-8")
+        print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
