@@ -1,6 +1,7 @@
 """What a level's discards say about the four cards a player keeps, by role.
 
     python bench/keep_weights.py [--deals 30000] [--seed 7] [--level expert] [--write]
+    python bench/keep_weights.py --declined [--deals 2000]
 
 Deals random six-card hands and lets the level discard two as dealer and as pone. For
 each rank (ace to king), ``keep`` is the share of its cards kept over the share a random
@@ -9,6 +10,10 @@ is kept beside a kept card of rank r than the two shares alone would make it (a 
 seven makes an eight about twice as likely, a ten a third as likely). ``--write`` saves
 them as ``engine/data/keep_weights.json``: the master weighs the opponent's possible
 cards in the play by them (``engine.ai.opponent_weights``).
+
+``--declined`` plays deals between two players of the level instead and compares how many
+cards of a rank a player still holds after laying a card when that rank would have
+pegged more than the card laid, with any other rank that fitted (``engine.ai.DECLINED``).
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai import choose_discard  # noqa: E402
+from engine.ai import ComputerPlayer, choose_discard  # noqa: E402
+from engine.ai_pegging import PIPS, peg_points  # noqa: E402
 from engine.cards import FULL_DECK  # noqa: E402
+from engine.game import Game, Phase  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "engine" / "data" / "keep_weights.json"
 
@@ -59,6 +66,38 @@ def measure(
     )
 
 
+def declined(deals: int, seed: int, level: str) -> tuple[float, float]:
+    """Cards of a rank still held after passing up points with it, and of any other
+    rank that fitted, on average per (play, rank)."""
+    rng = random.Random(seed)
+    held = {True: 0, False: 0}
+    asked = {True: 0, False: 0}
+    for _ in range(deals):
+        game = Game(2, rng=random.Random(rng.getrandbits(64)), dealer=rng.randrange(2))
+        game.scores = [rng.randrange(60), rng.randrange(60)]
+        seats = [ComputerPlayer(level, random.Random(rng.getrandbits(64))) for _ in range(2)]
+        game.deal()
+        for seat in (0, 1):
+            game.discard(seat, seats[seat].discard(game, seat))
+        game.cut(seats[game.cutter].cut(game, game.cutter))
+        while game.phase is Phase.PLAY:
+            seat = game.turn
+            assert seat is not None
+            card = seats[seat].play(game, seat)
+            seq = tuple(int(c.rank) for c in game.count_cards)
+            count = sum(c.pips for c in game.count_cards)
+            exact = game.runs == "exact"
+            took = peg_points(seq + (int(card.rank),), count + card.pips, exact)
+            left = [int(c.rank) for c in game.hand(seat) if c != card]
+            for rank in range(1, 14):
+                if left and count + PIPS[rank] <= 31:
+                    more = peg_points(seq + (rank,), count + PIPS[rank], exact) > took
+                    held[more] += left.count(rank)
+                    asked[more] += 1
+            game.play(seat, card)
+    return held[True] / asked[True], held[False] / asked[False]
+
+
 def _format(data: dict[str, object]) -> str:
     """The JSON with a row of numbers to a line."""
     keep: dict[str, list[float]] = data["keep"]  # type: ignore[assignment]
@@ -83,7 +122,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--level", default="expert")
     parser.add_argument("--write", action="store_true", help=f"save them as {OUT.name}")
+    parser.add_argument("--declined", action="store_true", help="passed-up points instead")
     args = parser.parse_args()
+    if args.declined:
+        passed, other = declined(args.deals, args.seed, args.level)
+        print(
+            f"cards held of a rank passed up {passed:.4f}, of another {other:.4f}: "
+            f"1 in {other / passed:.0f}"
+        )
+        return 0
     data: dict[str, object] = {
         "source": f"bench/keep_weights.py --deals {args.deals} --seed {args.seed} "
         f"--level {args.level}",
