@@ -20,7 +20,7 @@ Three levels:
     with two players every discard is valued by the chance to win it gives (the hand's
     and the crib's distributions run through the board position, plus what the kept
     cards are measured to peg), and the play is searched for the chance to win from
-    the middle of the game on, the last five cards to the end. With three or four
+    the middle of the game on, the last six cards to the end. With three or four
     players it discards as the expert.
 
 Both choices are pure functions of their arguments and the ``rng`` given;
@@ -37,9 +37,11 @@ Both choices are pure functions of their arguments and the ``rng`` given;
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from importlib import resources
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -71,6 +73,13 @@ LEVELS: Final = ("easy", "normal", "expert", "master")
 ENDGAME_FROM: Final = 81
 # The master weighs the chance to win in the play from this score on (either side).
 MASTER_PLAY_FROM: Final = 61
+# Weight units to an average card in the master's weighted pool (see PegSearch.units).
+POOL_UNITS: Final = 16
+# How likely the opponent is to hold a rank that would have pegged more than the card
+# they played, against any other: the expert holds such a card 40 to 80 times less
+# often (bench/keep_weights.py --declined); the least weight the pool gives a card (a
+# unit in POOL_UNITS) stands for it, leaving room for a player who misses points.
+DECLINED: Final = 1 / POOL_UNITS
 # An opponent's crib costs less with three players: it feeds one of two rivals.
 _OPPONENT_CRIB_SHARE: Final = {2: 1.0, 3: 0.5, 4: 1.0}
 
@@ -272,6 +281,8 @@ def choose_play(
     discards: Sequence[Card] = (),
     kept: Sequence[Card] | None = None,
     opp_min_pips: int = 1,
+    opp_played: Sequence[Card] | None = None,
+    opp_declined: Sequence[int] = (),
 ) -> Card | None:
     """The card to lay on the count, or None when no card fits (a go).
 
@@ -281,8 +292,13 @@ def choose_play(
     what is unseen and of the end of the game. ``opp_said_go`` says the
     opponent has already passed on this count; ``opp_min_pips`` that every
     card they still hold has at least that many pips (they said go on an
-    earlier count at 31 minus one less). Raises IllegalActionError for an
-    unknown level or runs rule, a count past 31, or a repeated card.
+    earlier count at 31 minus one less). ``opp_played``, the cards the (one) opponent
+    has laid this hand, lets the master weigh the cards they may still hold by what
+    players keep (``opponent_weights``); None leaves every unseen card as likely.
+    ``opp_declined`` lists ranks that would have pegged more than a card they laid this
+    hand (see ``declined_ranks``): the master takes them as most likely not held.
+    Raises IllegalActionError for an unknown level or runs rule, a count past 31, or a
+    repeated card.
     """
     _check_level(level)
     if not isinstance(runs, str) or runs not in RUNS_RULES:
@@ -323,6 +339,8 @@ def choose_play(
         opp_min_pips=opp_min_pips,
         chance=max(my_score, opp_score) >= endgame_from,
         deep=level == "master",
+        opp_played=opp_played if level == "master" else None,
+        opp_declined=opp_declined,
     )
     # Equal values: keep the higher card back (low cards play late in a count).
     best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
@@ -346,11 +364,14 @@ def play_values(
     opp_min_pips: int,
     chance: bool,
     deep: bool = False,
+    opp_played: Sequence[Card] | None = None,
+    opp_declined: Sequence[int] = (),
 ) -> dict[int, float]:
     """The expert's search value of each rank in ``hand`` that fits on the count (the
     arguments as for ``choose_play``): with ``chance`` the chance to win, otherwise the
     points we peg less those the opponent pegs over the next few cards. ``deep`` searches
-    the last five cards to the end (the master's depth)."""
+    the last six cards to the end (the master's depth); ``opp_played`` (see
+    ``choose_play``) and ``opp_declined`` weigh the opponent's possible cards."""
     seq = tuple(int(card.rank) for card in count_cards)
     seen = {*hand, *played, *count_cards, *discards}
     if starter is not None:
@@ -370,15 +391,62 @@ def play_values(
         discards,
         0 if chance else GOAL + 1,
     )
+    if opp_played is not None and opp_cards:
+        role = "pone" if dealer else "dealer"
+        ranks = [int(card.rank) for card in opp_played]
+        weight = list(opponent_weights(role, ranks))
+        for rank in set(opp_declined):
+            weight[rank] *= DECLINED
+        unseen = _weigh_pool(search, unseen, weight)
     mine = tuple(sorted(int(card.rank) for card in hand))
     depth = _search_depth(mine, opp_cards, deep)
     return search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
 
 
+@cache
+def _keep_weights() -> dict[str, tuple[FloatArray, FloatArray]]:
+    """engine/data/keep_weights.json (written by bench/keep_weights.py), by role."""
+    text = resources.files("engine").joinpath("data/keep_weights.json").read_text("utf-8")
+    data = json.loads(text)
+    return {
+        role: (np.array(data["keep"][role]), np.array(data["together"][role]))
+        for role in ("dealer", "pone")
+    }
+
+
+@lru_cache(maxsize=1024)
+def _opponent_weights(role: str, played: tuple[int, ...]) -> tuple[float, ...]:
+    keep, together = _keep_weights()[role]
+    weight = keep.copy()
+    for rank in played:
+        weight *= together[rank - 1]
+    return (0.0, *weight.tolist())
+
+
+def opponent_weights(role: str, played: Sequence[int]) -> tuple[float, ...]:
+    """How likely a card of each rank (index 1..13) is to be in the hand of a ``role``
+    ("dealer" or "pone") player who has played ``played`` (ranks), against an unseen
+    card at random: how often players keep that rank, times how often they keep it
+    beside each card played (measured from the expert's discards)."""
+    return _opponent_weights(role, tuple(sorted(played)))
+
+
+def _weigh_pool(search: PegSearch, unseen: list[int], weight: Sequence[float]) -> list[int]:
+    """``unseen`` (cards by rank) in weight units: a card of rank r counts ``weight[r]``
+    times an average one, scaled so that the average card is ``POOL_UNITS`` units."""
+    cards = sum(unseen)
+    mass = sum(n * weight[rank] for rank, n in enumerate(unseen))
+    scale = POOL_UNITS * cards / mass
+    units = (0, *(max(1, round(w * scale)) for w in weight[1:]))
+    search.units = units
+    search.card_units = POOL_UNITS
+    return [n * units[rank] for rank, n in enumerate(unseen)]
+
+
 def _search_depth(mine: tuple[int, ...], opp_cards: int, deep: bool = False) -> int:
     """Plies to look ahead: four (us, them, us, them), six for the last three cards
-    (the last five, searched to the end, when ``deep``)."""
-    return 6 if len(mine) + opp_cards <= (5 if deep else 3) else 4
+    (the last six, searched to the end, when ``deep``)."""
+    return 6 if len(mine) + opp_cards <= (6 if deep else 3) else 4
 
 
 def _pegging_search(
@@ -540,6 +608,12 @@ class ComputerPlayer:
             discards=self._thrown.get((id(game), game.hand_number, seat), ()),
             kept=game.kept(seat) or None,
             opp_min_pips=_least_pips_left(game, seat) if game.players == 2 else 1,
+            opp_played=[play.card for play in game.plays if play.seat != seat]
+            if game.players == 2
+            else None,
+            opp_declined=declined_ranks(game, seat)
+            if game.players == 2 and self.level == "master"
+            else (),
         )
         if card is None:  # the game only asks a seat that can play
             raise IllegalActionError("no card of this hand fits on the count")
@@ -572,6 +646,30 @@ def winning_play(game: Game, seat: int) -> Card | None:
         if points >= need:
             return card
     return None
+
+
+def declined_ranks(game: Game, seat: int) -> list[int]:
+    """Ranks the other player(s) could have laid this hand for more points than the card
+    they laid (a pair, fifteen, run or 31 passed up): a strong player holding one
+    would have taken the points."""
+    exact = game.runs == "exact"
+    found: set[int] = set()
+    seq: tuple[int, ...] = ()
+    count = 0
+    last_round = None
+    for play in game.plays:
+        if play.round != last_round:
+            seq, count, last_round = (), 0, play.round
+        rank = int(play.card.rank)
+        if play.seat != seat:
+            took = peg_points(seq + (rank,), count + play.card.pips, exact)
+            for other in range(1, 14):
+                fits = other not in found and count + PIPS[other] <= 31
+                if fits and peg_points(seq + (other,), count + PIPS[other], exact) > took:
+                    found.add(other)
+        seq += (rank,)
+        count += play.card.pips
+    return sorted(found)
 
 
 def _least_pips_left(game: Game, seat: int) -> int:

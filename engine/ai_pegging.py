@@ -132,13 +132,17 @@ def _work_out_replies(seq: tuple[int, ...], exact: bool) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _none_table(total: int, held: int) -> tuple[float, ...]:
-    """``[m]``: the chance that ``held`` cards drawn from ``total`` miss ``m`` given cards."""
+def _none_table(total: int, held: int, card: int = 1) -> tuple[float, ...]:
+    """``[m]``: the chance that ``held`` cards drawn from ``total`` miss ``m`` given cards.
+
+    With ``card`` > 1 the pool is counted in weight units, ``card`` to an average card
+    (see ``PegSearch.units``): the same draw without replacement, in those units.
+    """
     table = []
     for missing in range(total + 1):
         value = 1.0
         for i in range(held):
-            value *= max(total - missing - i, 0) / (total - i)
+            value *= max(total - missing - i * card, 0) / max(total - i * card, 1)
         table.append(value)
     return tuple(table)
 
@@ -152,6 +156,10 @@ class PegSearch:
     my_score: int = 0
     opp_score: int = 0
     goal_mode: bool = False  # True: reaching 121 decides the line
+    # Weighted pool: ``unseen`` counts weight units, a card of rank r being ``units[r]``
+    # of them and an average card ``card_units``; None counts cards.
+    units: tuple[int, ...] | None = None
+    card_units: int = 1
     nodes: int = 0
     my_need: int = field(init=False, default=NEVER)
     opp_need: int = field(init=False, default=NEVER)
@@ -268,7 +276,8 @@ class PegSearch:
         self.nodes += 1
         flat = iter(_replies(seq, self.exact))
         total = sum(unseen)
-        none = _none_table(total, opp_cards)
+        none = _none_table(total, opp_cards, self.card_units)
+        units = self.units
         options: list[tuple[float, int]] = []
         leaf = depth <= 1
         utility = self.utility
@@ -280,7 +289,7 @@ class PegSearch:
             if b2 >= self.opp_need:
                 value = 0.0
             elif count2 == 31:
-                left = _take(unseen, rank)
+                left = _take(unseen, rank, units)
                 value = self._new_count(mine, left, opp_cards - 1, ME, a, b2, depth - 1)
             elif leaf:
                 value = utility(a, b2)
@@ -289,7 +298,7 @@ class PegSearch:
                     mine,
                     seq + (rank,),
                     count2,
-                    _take(unseen, rank),
+                    _take(unseen, rank, units),
                     opp_cards - 1,
                     False,
                     OPP,
@@ -374,8 +383,11 @@ def _remove(cards: tuple[int, ...], rank: int) -> tuple[int, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def _take(unseen: tuple[int, ...], rank: int) -> tuple[int, ...]:
-    return unseen[:rank] + (unseen[rank] - 1,) + unseen[rank + 1 :]
+def _take(
+    unseen: tuple[int, ...], rank: int, units: tuple[int, ...] | None = None
+) -> tuple[int, ...]:
+    gone = 1 if units is None else units[rank]
+    return unseen[:rank] + (max(unseen[rank] - gone, 0),) + unseen[rank + 1 :]
 
 
 def linear_utility(mine: int, theirs: int) -> float:

@@ -6,9 +6,21 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from engine.ai import LEVELS, ComputerPlayer, choose_discard, choose_play
-from engine.cards import format_cards, parse_cards
+import pytest
+
+from engine.ai import (
+    LEVELS,
+    ComputerPlayer,
+    choose_discard,
+    choose_play,
+    declined_ranks,
+    opponent_weights,
+)
+from engine.ai_pegging import _none_table
+from engine.cards import Card, format_cards, parse_cards
+from engine.game import Game
 from engine.selfplay import RandomPlayer, run_selfplay
+from tests.stacked import StackedRandom
 
 
 def test_master_is_the_level_above_expert() -> None:
@@ -54,3 +66,72 @@ def test_the_command_plays_master() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "A (master) against B (random)" in result.stdout
+
+
+def test_a_pone_who_keeps_a_king_mostly_keeps_two() -> None:
+    # A pone throws kings to the dealer's crib unless they pair; a kept seven comes with
+    # an eight or a six far more often than with a ten.
+    kings = opponent_weights("pone", [13])
+    assert kings[13] > 3 * opponent_weights("pone", [])[13]
+    sevens = opponent_weights("pone", [7])
+    assert sevens[8] > 1.5 > 0.5 > sevens[10]
+
+
+def test_a_weighted_pool_draws_as_the_card_pool_does() -> None:
+    # Ten cards of 16 units each, two held: missing three cards is missing 48 units.
+    assert _none_table(160, 2, 16)[48] == pytest.approx(_none_table(10, 2)[3])
+    assert _none_table(10, 2)[3] == pytest.approx(7 / 10 * 6 / 9)
+
+
+def test_master_does_not_pair_a_king_the_pone_led() -> None:
+    # The pone led a king. Every unseen card as likely, pairing it (two points) is best,
+    # as the expert plays; but a pone keeps a king almost only with another, so the
+    # master expects a pair royal back and plays the six.
+    hand, count = parse_cards("3S 9S KD 6C"), parse_cards("KH")
+    position = {
+        "played": count,
+        "starter": parse_cards("JC")[0],
+        "dealer": True,
+        "opp_cards_left": 3,
+        "my_score": 20,
+        "opp_score": 20,
+    }
+    assert str(choose_play(hand, count, level="expert", **position)) == "KD"  # type: ignore[arg-type]
+    master = choose_play(hand, count, level="master", opp_played=count, **position)  # type: ignore[arg-type]
+    assert str(master) == "6C"
+
+
+def test_the_ranks_a_player_passed_up_points_with() -> None:
+    game = Game(2, rng=StackedRandom("5S 4D TH KC 2C 3C TS 9H 7H 6H 2D 3D AS"), dealer=0)
+    game.deal()
+    game.discard(0, parse_cards("2C 3C"))
+    game.discard(1, parse_cards("2D 3D"))
+    game.cut(1)
+    game.play(1, Card.parse("TS"))
+    game.play(0, Card.parse("4D"))  # 14: the five (fifteen) and the ten (a pair) passed up
+    assert declined_ranks(game, 1) == [5, 10]
+    assert declined_ranks(game, 0) == []  # a lead passes nothing up
+    game.play(1, Card.parse("7H"))  # 21: an ace (fifteen) or a four (a pair) would have pegged
+    assert declined_ranks(game, 0) == [1, 4]  # ranks that would have pegged, held or not
+    assert declined_ranks(game, 1) == [5, 10]
+
+
+def test_master_lays_a_card_they_showed_they_cannot_pair() -> None:
+    # We led a king and the dealer laid a two (12), passing up fifteen with a five and
+    # the pair. Our five (17) risks only being paired, which a player holding a five
+    # would have shown by taking the fifteen; so the master lays it and keeps the ten
+    # and the six. Taking every unseen card as likely, it fears the pair and lays the ten.
+    hand, count = parse_cards("6C 5D TS"), parse_cards("KD 2D")
+    position = {
+        "played": count,
+        "starter": Card.parse("8S"),
+        "dealer": False,
+        "opp_cards_left": 3,
+        "my_score": 30,
+        "opp_score": 30,
+        "opp_played": parse_cards("2D"),
+    }
+    blind = choose_play(hand, count, level="master", **position)  # type: ignore[arg-type]
+    assert str(blind) == "TS"
+    told = choose_play(hand, count, level="master", opp_declined=[5, 13], **position)  # type: ignore[arg-type]
+    assert str(told) == "5D"
