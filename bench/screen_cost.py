@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_bot import RIGHT, Bot  # noqa: E402
 
+from door.serve import prepare_computer_player  # noqa: E402
 from door.table.flow import play_against_computer  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
 from door.term.charset import Charset  # noqa: E402
 from door.term.terminal import StreamTerminal  # noqa: E402
 from door.ui.session import Session  # noqa: E402
-from engine.ai_tables import load_tables  # noqa: E402
 from engine.winprob_tables import load_win_tables  # noqa: E402
 
 THINK_SECONDS = 0.05
@@ -159,7 +159,9 @@ def main() -> int:
     )
     args = parser.parse_args()
     charset = Charset[args.charset.upper()]
-    load_tables(), load_win_tables()  # read once at start-up, as the door does
+    # The tables read and the garbage collector set as the door's start-up does.
+    load_win_tables()
+    prepare_computer_player()
     profiler = cProfile.Profile() if args.profile else None
     started = time.process_time()
     if profiler is not None:
