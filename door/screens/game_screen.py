@@ -23,7 +23,13 @@ from door.screens.game_over import GameOverPanel, draw_game_over
 from door.screens.help import HelpOverlay, draw_help
 from door.screens.layout import BOARD_TOP, ENTRY_ROW, SCREEN_COLS, SCREEN_ROWS
 from door.screens.narration import side_names
-from door.screens.play_area import HandState, draw_hand, draw_played, draw_side_panel
+from door.screens.play_area import (
+    HandState,
+    draw_hand_cards,
+    draw_hand_labels,
+    draw_played,
+    draw_side_panel,
+)
 from door.screens.show import ShowPanel, draw_show
 from door.screens.side_pane import WIDE_COLS, canvas_size, draw_side_pane
 from door.screens.theme import CALLER_SEAT
@@ -79,10 +85,10 @@ def draw_table(
 
 
 def _layer(name: str, draw: Callable[..., object], *args: Hashable) -> Layer:
-    """A layer that draws ``draw(canvas, *args)``: the arguments are its key, so it is
-    drawn again exactly when one of them changes (they must be values, never changed
-    in place)."""
-    return name, args, lambda canvas: draw(canvas, *args)
+    """A layer that draws ``draw(canvas, *args)``: the function and the arguments are
+    its key, so it is drawn again exactly when one of them changes (they must be
+    values, never changed in place)."""
+    return name, (draw, *args), lambda canvas: draw(canvas, *args)
 
 
 def table_layers(view: TableView, cols: int) -> list[Layer]:
@@ -118,7 +124,10 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
             )
             side = (game.starter, len(game.crib), crib_owner, others)
             layers.append(_layer("side panel", _draw_side_panel, *side))
-        layers.append(_layer("hand", draw_hand, view.hand))
+        hand = view.hand
+        layers.append(_layer("hand labels", draw_hand_labels, hand.cards, hand.bar, hand.marked))
+        cards = (hand.cards, hand.marked, hand.unplayable)
+        layers.append(_layer("hand", draw_hand_cards, *cards))
         layers.append(_layer("log", draw_log, tuple(view.log.last())))
         if view.win_chances is not None:
             bar_names = tuple(_bar_names(sides, game, viewer))

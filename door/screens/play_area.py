@@ -64,24 +64,38 @@ def card_label(number: int, *, bar: bool, marked: bool) -> str:
 
 
 def draw_hand(canvas: Canvas, hand: HandState, title: str = "Your hand") -> None:
-    if hand.cards:
-        canvas.put(HAND_CARDS_ROW + 1, GUTTER_COL, title[: CARDS_COL - 2], theme.LABEL)
-    for index, card in enumerate(hand.cards):
+    draw_hand_labels(canvas, hand.cards, hand.bar, hand.marked)
+    draw_hand_cards(canvas, hand.cards, hand.marked, hand.unplayable, title)
+
+
+def draw_hand_labels(
+    canvas: Canvas, cards: Sequence[Card], bar: int | None, marked: frozenset[Card]
+) -> None:
+    """The row above the hand: each card's key, the bar and the marks (what a move of
+    the bar changes, drawn apart from the cards)."""
+    for index, card in enumerate(cards):
         col = CARDS_COL + index * CARD_STEP
-        under_bar = index == hand.bar
-        marked = card in hand.marked
-        label_style = theme.BAR if under_bar else theme.MARKED if marked else theme.LABEL
+        under_bar = index == bar
+        is_marked = card in marked
+        style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
         canvas.put(
-            HAND_LABEL_ROW, col, card_label(index + 1, bar=under_bar, marked=marked), label_style
+            HAND_LABEL_ROW, col, card_label(index + 1, bar=under_bar, marked=is_marked), style
         )
-        draw_card(
-            canvas,
-            HAND_CARDS_ROW,
-            col,
-            card,
-            marked=marked,
-            dim=card in hand.unplayable,
-        )
+
+
+def draw_hand_cards(
+    canvas: Canvas,
+    cards: Sequence[Card],
+    marked: frozenset[Card],
+    unplayable: frozenset[Card],
+    title: str = "Your hand",
+) -> None:
+    """The hand's cards, marked ones raised in colour and unplayable ones dimmed."""
+    if cards:
+        canvas.put(HAND_CARDS_ROW + 1, GUTTER_COL, title[: CARDS_COL - 2], theme.LABEL)
+    for index, card in enumerate(cards):
+        col = CARDS_COL + index * CARD_STEP
+        draw_card(canvas, HAND_CARDS_ROW, col, card, marked=card in marked, dim=card in unplayable)
 
 
 def current_count_numbers(plays: Sequence[Play], count_cards: Sequence[Card]) -> list[str]:

@@ -23,9 +23,10 @@ draws the hand and rebuilds its five rows, not the whole screen.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from door.term.canvas import BLANK, Canvas, Cell
 
@@ -86,12 +87,16 @@ class Layers:
             if before is not None and key is not ALWAYS and before.key == key:
                 drawn[name] = before
                 continue
-            recorder = _Recorder(cols, rows)
-            result = draw(recorder)
-            drawn[name] = _Drawn(key, recorder.runs, result)
-            self.drawn += 1
+            now = _drawn_elsewhere(name, key, cols, rows)
+            if now is None:
+                recorder = _Recorder(cols, rows)
+                result = draw(recorder)
+                now = _Drawn(key, recorder.runs, result)
+                _remember(name, key, cols, rows, now)
+                self.drawn += 1
+            drawn[name] = now
             if not whole:
-                dirty.update(recorder.runs)
+                dirty.update(now.runs)
                 if before is not None:
                     dirty.update(before.runs)
         if not whole:
@@ -121,6 +126,37 @@ class Layers:
         """Draw every layer again at the next frame (the charset or the screen changed)."""
         self._drawn.clear()
         self._size = (0, 0)
+
+
+# Layers drawn for any session, by (name, key, size): many callers see the same status
+# line, prompt, header or hand, and a caller moving the bar sees the same hands again.
+# A key must then say everything about the drawing, the drawing function too (a name
+# alone could be another screen's); keys that cannot be hashed are not shared.
+_SHARED: OrderedDict[Hashable, _Drawn] = OrderedDict()
+SHARED_LAYERS: Final = 4096
+
+
+def _drawn_elsewhere(name: str, key: Hashable, cols: int, rows: int) -> _Drawn | None:
+    if key is ALWAYS:
+        return None
+    try:
+        found = _SHARED.get((name, key, cols, rows))
+    except TypeError:
+        return None  # an unhashable key
+    if found is not None:
+        _SHARED.move_to_end((name, key, cols, rows))
+    return found
+
+
+def _remember(name: str, key: Hashable, cols: int, rows: int, drawn: _Drawn) -> None:
+    if key is ALWAYS:
+        return
+    try:
+        _SHARED[(name, key, cols, rows)] = drawn
+    except TypeError:
+        return
+    if len(_SHARED) > SHARED_LAYERS:
+        _SHARED.popitem(last=False)
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import door.term.layers
 from door.screens.game_screen import draw_table
 from door.table.flow import play_against_computer
 from door.table.options import GameOptions
@@ -15,6 +16,12 @@ from door.term.canvas import Canvas
 from door.term.layers import ALWAYS, Layer, Layers
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, play_through, run_async
+
+
+@pytest.fixture(autouse=True)
+def nothing_shared() -> None:
+    """Each test starts with no layers drawn by earlier ones."""
+    door.term.layers._SHARED.clear()
 
 
 def text_layer(name: str, row: int, col: int, text: str) -> Layer:
@@ -77,6 +84,21 @@ def test_a_new_size_or_order_draws_everything() -> None:
     assert layers.drawn == 0  # the cells were kept; only the rows were laid again
     bigger, _ = layers.frame(8, 2, [b, a])
     assert texts(bigger) == ["aaaa    ", "        "] and layers.drawn == 2
+
+
+def test_sessions_share_a_layer_drawn_alike_but_never_an_unhashable_one() -> None:
+    calls = 0
+
+    def status(canvas: Canvas) -> None:
+        nonlocal calls
+        calls += 1
+        canvas.put(0, 0, "RETURN play")
+
+    frames = [Layers().frame(12, 1, [("status", ("RETURN play",), status)]) for _ in range(3)]
+    assert calls == 1 and all(frame.text(0) == "RETURN play " for frame, _ in frames)
+    for _ in range(2):  # a list is no key to share by: drawn for each
+        Layers().frame(12, 1, [("status", ["RETURN play"], status)])  # type: ignore[list-item]
+    assert calls == 3
 
 
 def test_two_layers_of_one_name_are_refused() -> None:
