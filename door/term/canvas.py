@@ -97,22 +97,17 @@ def _cells(text: str, style: Style) -> tuple[Cell, ...]:
 class Canvas:
     """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips."""
 
-    kept = False
-    """The rows are never changed once the canvas is handed on (a ``Layers`` frame): the
-    renderer may keep them as the record of what it sent instead of copying them."""
-
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
         self.rows = rows
         self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
 
     @classmethod
-    def over(cls, cells: list[list[Cell]], *, kept: bool = False) -> Canvas:
+    def over(cls, cells: list[list[Cell]]) -> Canvas:
         """A canvas whose rows are ``cells`` themselves, not copies."""
         canvas = cls.__new__(cls)
         canvas.rows, canvas.cols = len(cells), len(cells[0]) if cells else 0
         canvas.cells = cells
-        canvas.kept = kept
         return canvas
 
     def copy(self) -> Canvas:

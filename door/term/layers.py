@@ -5,9 +5,15 @@ the highlight bar) describes its frame as an ordered list of layers: a name, a *
 holding every value the layer draws from, and the function that draws it. ``Layers``
 keeps, for each layer, what it wrote the last time (the cells of each row it touched).
 A layer whose key is unchanged is not drawn again; only the rows that a changed layer
-touches, before or after, are put together again from every layer's cells, in order;
-every other row of the frame is the very row of the frame before. A move of the bar
-draws the hand and rebuilds its five rows, not the whole screen.
+touches, before or after, are put together again from every layer's cells, in order,
+in the rows of the frame before (the frame is one canvas, brought up to date). A move of
+the bar draws the row of card keys and rebuilds that row, not the whole screen.
+
+What is kept is few objects: one flat tuple of runs per layer, the cells themselves
+shared by every canvas (door/term/canvas.py), and the same rows frame after frame. Every
+object a session keeps for seconds is walked by each young garbage collection meanwhile:
+a new list per changed row, or a cache of drawings shared between sessions (both
+tried), cost those collections more than they saved.
 
 >>> from door.term.canvas import Canvas
 >>> layers = Layers()
@@ -23,10 +29,9 @@ draws the hand and rebuilds its five rows, not the whole screen.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from door.term.canvas import BLANK, Canvas, Cell
 
@@ -34,27 +39,31 @@ Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw]
 """(name, key, draw): ``draw(canvas)`` must draw from nothing but what ``key`` holds."""
 
+Runs = tuple[Any, ...]
+"""What a layer wrote, flat: row, first column, cells, row, first column, cells, ...
+(one tuple per layer, not one per ``put``: fewer objects for the collector to walk)."""
+
 ALWAYS: object = object()
 """A key that never equals the one before: the layer is drawn at every frame (a layer
 that is cheap to draw, or whose inputs are not worth gathering into a key)."""
 
 
 class _Recorder(Canvas):
-    """A canvas that keeps what is drawn on it as runs of cells per row."""
+    """A canvas that keeps what is drawn on it as runs of cells."""
 
     def __init__(self, cols: int, rows: int) -> None:
         # No grid of cells: layers only write, and what they write is all that is kept.
         self.cols, self.rows = cols, rows
-        self.runs: dict[int, list[tuple[int, tuple[Cell, ...]]]] = {}
+        self.runs: list[Any] = []
 
     def _store(self, row: int, start: int, cells: tuple[Cell, ...]) -> None:
-        self.runs.setdefault(row, []).append((start, cells))
+        self.runs += (row, start, cells)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Drawn:
     key: Hashable
-    runs: dict[int, list[tuple[int, tuple[Cell, ...]]]]
+    runs: Runs
     result: Any
 
 
@@ -71,7 +80,8 @@ class Layers:
 
     def frame(self, cols: int, rows: int, layers: Iterable[Layer]) -> tuple[Canvas, dict[str, Any]]:
         """The frame of ``layers`` (drawn bottom first) on a ``cols`` x ``rows`` canvas,
-        and what each layer's draw returned, by name."""
+        and what each layer's draw returned, by name. The canvas is this object's own
+        and changes at the next frame: draw over a copy of it, never on it."""
         layers = list(layers)
         order = [name for name, _, _ in layers]
         if len(set(order)) != len(order):
@@ -87,76 +97,46 @@ class Layers:
             if before is not None and key is not ALWAYS and before.key == key:
                 drawn[name] = before
                 continue
-            now = _drawn_elsewhere(name, key, cols, rows)
-            if now is None:
-                recorder = _Recorder(cols, rows)
-                result = draw(recorder)
-                now = _Drawn(key, recorder.runs, result)
-                _remember(name, key, cols, rows, now)
-                self.drawn += 1
-            drawn[name] = now
+            recorder = _Recorder(cols, rows)
+            result = draw(recorder)
+            drawn[name] = _Drawn(key, tuple(recorder.runs), result)
+            self.drawn += 1
             if not whole:
-                dirty.update(now.runs)
+                dirty.update(recorder.runs[::3])
                 if before is not None:
-                    dirty.update(before.runs)
+                    dirty.update(before.runs[::3])
         if not whole:
             for name, before in self._drawn.items():
                 if name not in drawn:  # a layer gone: its rows show what is under it
-                    dirty.update(before.runs)
+                    dirty.update(before.runs[::3])
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
+        if len(self._rows) != rows or (self._rows and len(self._rows[0]) != cols):
+            self._rows = [[BLANK] * cols for _ in range(rows)]
         if whole:
-            self._rows = [self._compose(y, cols, order) for y in range(rows)]
-        elif dirty:
-            # A new list of rows: the frame returned before keeps its own.
-            self._rows = list(self._rows)
-            for y in dirty:
-                if 0 <= y < rows:
-                    self._rows[y] = self._compose(y, cols, order)
-        frame = Canvas.over(self._rows, kept=True)
-        return frame, {name: drawn[name].result for name in order}
+            dirty = set(range(rows))
+        else:
+            dirty.intersection_update(range(rows))
+        if dirty:
+            self._lay(dirty, cols, order)
+        return Canvas.over(self._rows), {name: drawn[name].result for name in order}
 
-    def _compose(self, y: int, cols: int, order: list[str]) -> list[Cell]:
-        row = [BLANK] * cols
+    def _lay(self, dirty: set[int], cols: int, order: list[str]) -> None:
+        """Put the ``dirty`` rows together again from every layer's runs, in order."""
+        blank = [BLANK] * cols
+        fresh = {y: self._rows[y] for y in dirty}
+        for row in fresh.values():
+            row[:] = blank
         for name in order:
-            for start, cells in self._drawn[name].runs.get(y, ()):
-                row[start : start + len(cells)] = cells
-        return row
+            runs = iter(self._drawn[name].runs)
+            for row, start, cells in zip(runs, runs, runs, strict=True):
+                target = fresh.get(row)
+                if target is not None:
+                    target[start : start + len(cells)] = cells
 
     def forget(self) -> None:
         """Draw every layer again at the next frame (the charset or the screen changed)."""
         self._drawn.clear()
         self._size = (0, 0)
-
-
-# Layers drawn for any session, by (name, key, size): many callers see the same status
-# line, prompt, header or hand, and a caller moving the bar sees the same hands again.
-# A key must then say everything about the drawing, the drawing function too (a name
-# alone could be another screen's); keys that cannot be hashed are not shared.
-_SHARED: OrderedDict[Hashable, _Drawn] = OrderedDict()
-SHARED_LAYERS: Final = 4096
-
-
-def _drawn_elsewhere(name: str, key: Hashable, cols: int, rows: int) -> _Drawn | None:
-    if key is ALWAYS:
-        return None
-    try:
-        found = _SHARED.get((name, key, cols, rows))
-    except TypeError:
-        return None  # an unhashable key
-    if found is not None:
-        _SHARED.move_to_end((name, key, cols, rows))
-    return found
-
-
-def _remember(name: str, key: Hashable, cols: int, rows: int, drawn: _Drawn) -> None:
-    if key is ALWAYS:
-        return
-    try:
-        _SHARED[(name, key, cols, rows)] = drawn
-    except TypeError:
-        return
-    if len(_SHARED) > SHARED_LAYERS:
-        _SHARED.popitem(last=False)
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

@@ -53,8 +53,6 @@ class Renderer:
     def __init__(self, terminal: Terminal) -> None:
         self._terminal = terminal
         self._sent: list[list[Cell]] | None = None
-        self._sent_is_kept = False
-        """``_sent`` holds a kept canvas's own rows (never to be changed here)."""
         self._last: tuple[Canvas, tuple[int, int] | None] | None = None
         self._sent_for: tuple[object, object] | None = None
         self._cursor_shown: bool | None = None
@@ -158,12 +156,6 @@ class Renderer:
         term_cols, term_rows = terminal.size
         rows = min(canvas.rows, term_rows)
         cols = min(canvas.cols, term_cols)
-        # A kept canvas sent whole becomes the record of what was sent, as it is: no
-        # copy of its rows to keep in step. A frame of any other kind is recorded in
-        # the rows sent before, in place, so those must be our own.
-        adopt = canvas.kept and (rows, cols) == (canvas.rows, canvas.cols)
-        if not adopt and previous is self._sent and self._sent_is_kept:
-            previous = [row[:] for row in previous]
         forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
         colour = palette.enabled
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
@@ -175,7 +167,7 @@ class Renderer:
         sent = previous
         for y in range(rows):
             new_row, old_row = canvas.cells[y], previous[y]
-            if new_row is old_row or new_row == old_row:
+            if new_row == old_row:
                 continue  # most rows of most frames: one comparison, no per-cell work
             skip = {x for row, x in forbidden if row == y}
             changed = [x for x in range(cols) if new_row[x] != old_row[x] and x not in skip]
@@ -202,8 +194,7 @@ class Renderer:
                         out.append(palette.style(style.fg, style.bg, bold=style.bold))
                         current_style = style
                     out.append(char)
-                    if not adopt:
-                        sent_row[x] = cell
+                    sent_row[x] = cell
                     # Writing the last column leaves the cursor in a pending-wrap state
                     # that terminals disagree about: treat the position as unknown.
                     position = (y, x + 1) if x + 1 < term_cols else None
@@ -216,14 +207,11 @@ class Renderer:
                     out.append(RESET)  # erased cells take the current background
                     current_style = PLAIN
                 out.append(CLEAR_TO_END_OF_LINE)
-                if not adopt:
-                    sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
+                sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
         if colour and current_style not in (None, PLAIN):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, position)
-        if adopt:
-            sent = canvas.cells
-        self._sent, self._sent_is_kept = sent, adopt
+        self._sent = sent
         if (rows, cols) == (canvas.rows, canvas.cols):
             # What was sent is the frame: keep that for a repaint after a resize, and
             # let the canvas it was drawn on go at once.

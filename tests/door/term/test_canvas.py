@@ -238,9 +238,10 @@ def test_any_sequence_of_frames_leaves_exactly_the_last_frame_on_screen() -> Non
                     ), (row, col)
 
 
-def test_kept_frames_mixed_with_drawn_ones_leave_the_last_frame_and_stay_untouched() -> None:
-    """A Layers frame's rows become the renderer's record of what was sent; an ordinary
-    frame after it (an overlay on a copy, another screen) must not change them."""
+def test_layered_frames_mixed_with_drawn_ones_leave_the_last_frame_on_screen() -> None:
+    """Frames from Layers (one canvas brought up to date in place), some with help drawn
+    over a copy: the caller always sees the newest, and the renderer never writes into
+    the layers' rows."""
     rng = random.Random(12)
     terminal = FakeTerminal()
     renderer = Renderer(terminal)
