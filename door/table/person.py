@@ -59,6 +59,10 @@ from engine.record import RecordedGame
 
 logger = logging.getLogger(__name__)
 
+SETTLE_TURNS: Final = 3
+"""Turns of the event loop a player who has just answered lets the table take before
+drawing: enough for a play or a count to reach the screen in one frame."""
+
 REVIEW_LENGTH: Final = 8
 _CARD_TEXT: Final = re.compile(r"\b[A2-9TJQK][SHDC]\b")
 
@@ -133,6 +137,8 @@ class Person:
         """The coach's review of the game just ended, shown with r."""
         """The coach (h) weighs each of this person's choices against the best one."""
         self._coaching: set[asyncio.Task[None]] = set()
+        self._answered = False
+        """This person has just answered a request (the table has yet to act on it)."""
 
     @property
     def index(self) -> int | None:
@@ -170,6 +176,7 @@ class Person:
                     self.reset_step_view()
                 if not request.future.done():
                     request.future.set_result(answer)
+                    self._answered = True
                 self.forget(request.future)
             if table.failure is not None:
                 raise table.failure
@@ -187,6 +194,17 @@ class Person:
         """Between requests: watch the game. While someone else is deciding, keys work
         (chat, help, quit); while the computer moves, keys wait in the terminal."""
         if self.seat is not None and not self.table.people_deciding():
+            if self._answered:
+                # An answer just given reaches the table a turn or two of the loop
+                # later: let it act first, so that its outcome is one frame, not two.
+                self._answered = False
+                for _ in range(SETTLE_TURNS):
+                    await asyncio.sleep(0)
+                    if self._moved_on():
+                        return  # attend() takes it from here
+                # Nothing but news for the screen: the frame below shows it, so the
+                # wake-up that brought it needs no second frame.
+                self.inbox.forget_wake()
             await self.draw()
             await self.inbox.wait_woken()
             return
@@ -202,6 +220,12 @@ class Person:
                 self.idle_error = wrong_key(key, "wait, or press c to chat")
         finally:
             self.idle_error = ""
+
+    def _moved_on(self) -> bool:
+        """Whether ``attend()`` has more than drawing to do: the game is over, this
+        person has been asked something, or someone is deciding (keys work then)."""
+        table = self.table
+        return table.over or self.current_request() is not None or table.people_deciding()
 
     async def finish(self) -> GameResult:
         """The end of the game: the result for everyone but the caller of a game against

@@ -62,6 +62,10 @@ class Inbox:
         self._woken.clear()
         return None
 
+    def forget_wake(self) -> None:
+        """A wake-up the frame about to be drawn answers already (it shows the news)."""
+        self._woken.clear()
+
     async def wait_woken(self) -> None:
         """Wait for a wake-up without reading keys (they wait in the terminal)."""
         await self._woken.wait()
