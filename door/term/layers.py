@@ -133,11 +133,6 @@ class Layers:
                 if target is not None:
                     target[start : start + len(cells)] = cells
 
-    def forget(self) -> None:
-        """Draw every layer again at the next frame (the charset or the screen changed)."""
-        self._drawn.clear()
-        self._size = (0, 0)
-
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:
     """Whether the layers in both lists keep their order (layers come and go freely)."""
