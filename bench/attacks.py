@@ -43,16 +43,8 @@ import asyncssh
 import pyte
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import (  # noqa: E402  (a sibling script, not a package)
-    IAC,
-    NAWS,
-    SB,
-    SE,
-    MiniTelnet,
-    free_port,
-    proc_cpu_seconds,
-    proc_rss_mib,
-)
+from load import cpu_seconds, free_port, rss_kib  # noqa: E402  (sibling scripts)
+from load_bot import IAC, NAWS, SB, SE, MiniTelnet  # noqa: E402
 
 WITNESS_ADDRESS = "127.0.0.1"
 ATTACKER_ADDRESS = "127.0.0.2"
@@ -79,7 +71,7 @@ class TelnetLine:
     """A telnet caller over MiniTelnet: raw bytes in ``received``, and a pyte screen."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.telnet = MiniTelnet(reader, writer)
+        self.telnet = MiniTelnet(writer)
         self.reader, self.writer = reader, writer
         self.received = bytearray()
         self.arrived = asyncio.Event()
@@ -630,7 +622,7 @@ def attacker_command(kind: str, server: Server, args: argparse.Namespace) -> lis
 async def sample_server(pid: int, figures: Figures, stop: asyncio.Event) -> None:
     while not stop.is_set():
         with contextlib.suppress(OSError):
-            figures.rss_peak = max(figures.rss_peak, proc_rss_mib(pid))
+            figures.rss_peak = max(figures.rss_peak, rss_kib(pid) / 1024)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 0.2)
 
@@ -671,8 +663,8 @@ async def attack_with_witness(
     witness.latencies.clear()
     witness.unanswered = 0
     await asyncio.sleep(1.0)
-    figures.rss_before = figures.rss_peak = proc_rss_mib(pid)
-    cpu_start = proc_cpu_seconds(pid)
+    figures.rss_before = figures.rss_peak = rss_kib(pid) / 1024
+    cpu_start = cpu_seconds(pid)
     started = time.monotonic()
     stop_sampling = asyncio.Event()
     sampling = asyncio.create_task(sample_server(pid, figures, stop_sampling))
@@ -723,18 +715,18 @@ async def attack_with_witness(
         await asyncio.wait_for(checking, 40)
     left = time.monotonic()
     figures.seconds = left - started
-    figures.cpu_during = proc_cpu_seconds(pid) - cpu_start
+    figures.cpu_during = cpu_seconds(pid) - cpu_start
     figures.latencies = witness.latencies
     figures.unanswered = witness.unanswered
     # After the attacker left: when does the CPU go quiet, and where does memory settle?
-    previous = proc_cpu_seconds(pid)
+    previous = cpu_seconds(pid)
     while time.monotonic() - left < args.after:
         await asyncio.sleep(0.5)
-        now = proc_cpu_seconds(pid)
+        now = cpu_seconds(pid)
         if figures.idle_after is None and now - previous < 0.05:
             figures.idle_after = time.monotonic() - left
         previous = now
-    figures.rss_after = proc_rss_mib(pid)
+    figures.rss_after = rss_kib(pid) / 1024
     stop_sampling.set()
     await sampling
     figures.found = (
