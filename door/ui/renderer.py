@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
+from bisect import bisect_left
 from collections.abc import Callable
+from itertools import compress, repeat, takewhile
+from operator import itemgetter, lt, ne, sub
 from typing import Final
 
 from door.term.ansi import (
@@ -156,48 +159,50 @@ class Renderer:
         term_cols, term_rows = terminal.size
         rows = min(canvas.rows, term_rows)
         cols = min(canvas.cols, term_cols)
+        # The bottom-right cell is never written (some clients scroll when it is). It is
+        # the last column drawn or beyond, so no span of changes ever runs over it.
         forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
         colour = palette.enabled
+        sgr = _sgr_for(palette) if colour else {}
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
         current_style: Style | None = PLAIN if out else None
         position: tuple[int, int] | None = (0, 0) if out else None
+        columns = range(cols)
         # The rows last sent are brought up to this frame in place: a new list per
         # changed row per frame, kept until the next, was most of what the garbage
         # collector walked in its young collections with hundreds of callers.
         sent = previous
         for y in range(rows):
-            new_row, old_row = canvas.cells[y], previous[y]
-            if new_row == old_row:
+            new_row, sent_row = canvas.cells[y], previous[y]
+            if new_row == sent_row:
                 continue  # most rows of most frames: one comparison, no per-cell work
-            skip = {x for row, x in forbidden if row == y}
-            changed = [x for x in range(cols) if new_row[x] != old_row[x] and x not in skip]
-            blank_from = _trailing_blanks_start(new_row, cols)
-            erased = [x for x in changed if x >= blank_from]
-            erase = len(erased) > _MAX_GAP
+            # Which cells differ, compared in C (a frame changes a few rows, of 80 cells).
+            changed = list(compress(columns, map(ne, new_row, sent_row)))
+            if (y, changed[-1] if changed else -1) in forbidden:
+                changed.pop()
+            # Erasing to the end of the line pays only for more than a gap of blanks.
+            erase = False
+            if len(changed) > _MAX_GAP:
+                blank_from = _trailing_blanks_start(new_row, cols)
+                erase = len(changed) - bisect_left(changed, blank_from) > _MAX_GAP
             if erase:
                 changed = [x for x in changed if x < blank_from]
-            sent_row = old_row
             for start, end in _spans(changed):
                 if position != (y, start):
                     out.append(at(y + 1, start + 1))
-                    position = (y, start)
-                for x in range(start, end + 1):
-                    if x in skip:
-                        # Only reachable inside a merged span: skip it with a cursor move.
-                        position = None
-                        continue
-                    cell = new_row[x]
-                    char, style = cell
-                    if position is None:
-                        out.append(at(y + 1, x + 1))
-                    if colour and style != current_style:
-                        out.append(palette.style(style.fg, style.bg, bold=style.bold))
-                        current_style = style
-                    out.append(char)
-                    sent_row[x] = cell
-                    # Writing the last column leaves the cursor in a pending-wrap state
-                    # that terminals disagree about: treat the position as unknown.
-                    position = (y, x + 1) if x + 1 < term_cols else None
+                span = new_row[start : end + 1]
+                if colour:
+                    for char, style in span:
+                        if style is not current_style and style != current_style:
+                            out.append(sgr.get(style) or _remember_sgr(sgr, palette, style))
+                            current_style = style
+                        out.append(char)
+                else:
+                    out.append("".join(map(_char_of, span)))
+                sent_row[start : end + 1] = span
+                # Writing the last column leaves the cursor in a pending-wrap state
+                # that terminals disagree about: treat the position as unknown.
+                position = (y, end + 1) if end + 1 < term_cols else None
             if erase:
                 # Erasing the rest of the line is three bytes, not a space per cell.
                 if position != (y, blank_from):
@@ -255,20 +260,36 @@ class Renderer:
             self._cursor_shown = False
 
 
+_char_of = itemgetter(0)
+
+_SGR_BY_PALETTE: dict[Palette, dict[Style, str]] = {}
+
+
+def _sgr_for(palette: Palette) -> dict[Style, str]:
+    """The escape that sets each style (by identity or equality), for this palette."""
+    return _SGR_BY_PALETTE.setdefault(palette, {})
+
+
+def _remember_sgr(sgr: dict[Style, str], palette: Palette, style: Style) -> str:
+    text = sgr[style] = palette.style(style.fg, style.bg, bold=style.bold)
+    return text
+
+
 def _trailing_blanks_start(row: list[Cell], cols: int) -> int:
     """The first column from which ``row`` is blank to its end (``cols`` if none is)."""
-    x = cols
-    while x > 0 and row[x - 1] == BLANK:
-        x -= 1
-    return x
+    return cols - len(list(takewhile(BLANK.__eq__, reversed(row[:cols]))))
 
 
 def _spans(columns: list[int]) -> list[tuple[int, int]]:
-    """Group sorted changed columns into (first, last) spans, bridging short gaps."""
-    spans: list[tuple[int, int]] = []
-    for x in columns:
-        if spans and x - spans[-1][1] - 1 <= _MAX_GAP:
-            spans[-1] = (spans[-1][0], x)
-        else:
-            spans.append((x, x))
-    return spans
+    """Group sorted changed columns into (first, last) spans, bridging short gaps.
+
+    Worked out in C over the gaps between neighbours: a changed row is often most of
+    its 80 cells, and a step per cell here was a fifth of the renderer's time."""
+    if not columns:
+        return []
+    gaps = map(sub, columns[1:], columns)
+    breaks = list(compress(range(1, len(columns)), map(lt, repeat(_MAX_GAP + 1), gaps)))
+    return [
+        (columns[first], columns[end - 1])
+        for first, end in zip([0, *breaks], [*breaks, len(columns)], strict=True)
+    ]
