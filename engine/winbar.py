@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from engine.errors import IllegalActionError
 from engine.game import Game, Phase
 from engine.scoring import score_show
 from engine.winprob import role_sides, win_chances
-from engine.winprob_model import FloatArray, Stage, chances_through
+from engine.winprob_model import FloatArray, Stage, chances_through, read_only
 from engine.winprob_tables import load_win_tables
 
 SHOW_POINTS = 30
@@ -134,10 +135,12 @@ def hand_stages(game: Game, view: View) -> list[Stage]:
     return stages
 
 
+@cache
 def _point(points: int) -> FloatArray:
+    """Exactly ``points`` (one shared, read-only array per number of points)."""
     dist = np.zeros(SHOW_POINTS)
     dist[points] = 1.0
-    return dist
+    return read_only(dist)
 
 
 def _pool(view: View) -> list[Card]:
@@ -173,7 +176,7 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     # underrates a hand its owner chose to keep (the calibration bench showed the seat's
     # own chances two points too high that way), so until all four are seen it is the
     # measured average for the seat's place at the table.
-    average: FloatArray = tables.hands[game.players][seat_role(game, seat)]
+    average: FloatArray = tables.hand_average(game.players, seat_role(game, seat))
     return average
 
 

@@ -10,15 +10,22 @@ kept hand pegs, which the master's discard uses.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from engine.ai_pegging import PIPS
-from engine.winprob_model import DealModel, FloatArray, Stage, deal_stages, sides_for
+from engine.winprob_model import (
+    DealModel,
+    FloatArray,
+    Stage,
+    deal_stages,
+    read_only,
+    sides_for,
+)
 
 if TYPE_CHECKING:
     from engine.winprob_measure import DealCounts
@@ -87,16 +94,26 @@ class WinTables:
     rest: dict[int, FloatArray]  # counts, see DealCounts.rest
     keep_coef: FloatArray  # [role, feature], 2 players
     source: str
+    _stages: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Stages and rows asked for before, the same objects each time (their trimmed
+    forms are kept by engine.winprob_model)."""
 
     def rest_stages(self, players: int, left: tuple[int, ...]) -> list[Stage]:
         """The play still to come when each side (two) or role (three) holds ``left``
         cards: a joint table or one distribution per role, as deal stages."""
+        key = (players, left)
+        known = self._stages.get(key)
+        if known is None:
+            known = self._stages[key] = tuple(self._rest_stages(players, left))
+        return list(known)
+
+    def _rest_stages(self, players: int, left: tuple[int, ...]) -> list[Stage]:
         rest = self.rest[players]
         if sides_for(players) == 2:
             counts = rest[left[0], left[1]]
             if not counts.sum():
                 counts = _nearest_rest(rest, left)
-            return [("joint", -1, _normalised(counts))]
+            return [("joint", -1, read_only(_normalised(counts)))]
         counts3 = rest[left[0], left[1], left[2]]
         stages: list[Stage] = []
         for role in (1, 2, 0):
@@ -106,11 +123,23 @@ class WinTables:
                 row[0] = 1.0 if left[role] == 0 else 0.0
                 if left[role]:
                     row[1] = 1.0
-            stages.append(("add", role, _normalised(row)))
+            stages.append(("add", role, read_only(_normalised(row))))
         return stages
 
     def deal_stages(self, players: int) -> list[Stage]:
-        return deal_stages(self.models[players])
+        known = self._stages.get(players)
+        if known is None:
+            known = self._stages[players] = tuple(deal_stages(self.models[players]))
+        return list(known)
+
+    def hand_average(self, players: int, role: int) -> FloatArray:
+        """What the hand of the seat ``role`` places after the dealer scores, on average."""
+        key = ("hand", players, role)
+        known = self._stages.get(key)
+        if known is None:
+            known = self._stages[key] = self.hands[players][role]
+        row: FloatArray = known
+        return row
 
     def keep_pegging(self, ranks: tuple[int, ...], dealer: bool) -> float:
         """Expected (own pegging - the other's) for a kept hand, 2 players."""
@@ -160,6 +189,12 @@ def parse_win_tables(data: bytes) -> WinTables:
         source = str(arrays["source"])
     except (KeyError, OSError, ValueError) as error:
         raise ValueError(f"winprob.npz: missing or malformed: {error}") from None
+    for array in (*start.values(), *hands.values(), *crib.values(), *rest.values()):
+        read_only(array)
+    for model in models.values():
+        read_only(model.pegging)
+        for _, dist in model.shows:
+            read_only(dist)
     return WinTables(start, models, hands, crib, rest, keep_coef, source)
 
 
