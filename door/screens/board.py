@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from door.screens import theme
-from door.term.canvas import Canvas, Cell
+from door.term.canvas import Canvas, Recorder, Runs
 
 BOARD_HEIGHT: Final = 7
 BOARD_WIDTH: Final = 80
@@ -93,22 +93,24 @@ def draw_board(
 ) -> None:
     """The board for two or three sides, in rows ``top`` to ``top + 6``."""
     # The board is the largest thing on the screen and changes only when someone
-    # scores, while frames are drawn on every key: paste it from a cache.
-    rows = _board_rows(canvas.cols, top, tuple(scores), tuple(previous_scores), tuple(names))
-    canvas.paste(top, rows)
+    # scores, while frames are drawn on every key: replay it from a cache, kept as
+    # text and styles (a tuple of cells per row would be work for the collector).
+    canvas.replay(
+        _board_runs(canvas.cols, top, tuple(scores), tuple(previous_scores), tuple(names))
+    )
 
 
 @functools.lru_cache(maxsize=512)
-def _board_rows(
+def _board_runs(
     cols: int,
     top: int,
     scores: tuple[int, ...],
     previous_scores: tuple[int, ...],
     names: tuple[str, ...],
-) -> tuple[tuple[Cell, ...], ...]:
-    scratch = Canvas(cols, top + BOARD_HEIGHT)
-    _draw_board(scratch, top, scores, previous_scores, names)
-    return tuple(tuple(scratch.cells[row]) for row in range(top, top + BOARD_HEIGHT))
+) -> Runs:
+    recorder = Recorder(cols, top + BOARD_HEIGHT)
+    _draw_board(recorder, top, scores, previous_scores, names)
+    return tuple(recorder.runs)
 
 
 def _draw_board(

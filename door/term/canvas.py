@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from door.term.ansi import (
     Color,
@@ -71,27 +70,40 @@ def _one_cell_each(text: str) -> str:
     return "".join(map(_one_cell, text))
 
 
-_INTERNED_CELLS: dict[Cell, Cell] = {}
-_MAX_INTERNED_CELLS: Final = 50_000
+class _CellsOf(dict[str, Cell]):
+    """The cell of each character in one style, made once: ``cells.__getitem__`` maps a
+    whole string to its cells in C."""
+
+    def __init__(self, style: Style) -> None:
+        super().__init__()
+        self.style = style
+
+    def __missing__(self, char: str) -> Cell:
+        if len(self) >= _MAX_CELLS_PER_STYLE:
+            self.clear()  # a flood of rare characters; start over
+        cell = self[char] = (char, self.style)
+        return cell
 
 
-def _interned(cell: Cell) -> Cell:
-    if len(_INTERNED_CELLS) >= _MAX_INTERNED_CELLS:
-        _INTERNED_CELLS.clear()  # a flood of rare characters; start over
-    return _INTERNED_CELLS.setdefault(cell, cell)
+_MAX_CELLS_PER_STYLE: Final = 4096
+_CELLS_BY_STYLE: dict[Style, _CellsOf] = {}
 
 
-@functools.lru_cache(maxsize=8192)
-def _cells(text: str, style: Style) -> tuple[Cell, ...]:
-    """The cells that draw ``text`` in ``style``, each one shared by every canvas.
+def cells_of(style: Style) -> _CellsOf:
+    """Every cell in ``style``, shared by every canvas.
 
-    Every session keeps whole screens of cells (the frame being drawn, the frame
-    last sent). Were each cell its own tuple, hundreds of sessions would hold
-    millions of objects for the garbage collector to walk, and a full collection
-    would stall every caller for a tenth of a second. Shared, there are only as
-    many cells as distinct characters and styles in use.
+    Every session keeps whole screens of cells (the frame being drawn, the frame last
+    sent). Were each cell its own tuple, hundreds of sessions would hold millions of
+    objects for the garbage collector to walk. Shared, there are only as many cells as
+    distinct characters and styles in use; and a drawing is kept as its text and style
+    (door/term/layers.py), not as a tuple of cells the young collections must walk.
     """
-    return tuple(_interned((char, style)) for char in text)
+    table = _CELLS_BY_STYLE.get(style)
+    if table is None:
+        table = _CELLS_BY_STYLE[style] = _CellsOf(style)
+        if style == PLAIN:
+            table[" "] = BLANK
+    return table
 
 
 class Canvas:
@@ -123,13 +135,14 @@ class Canvas:
             chunk = text[start - col : end - col]
             if not (chunk.isascii() and chunk.isprintable()):
                 chunk = _one_cell_each(chunk)
-            # One slice assignment: screens redraw every cell of every frame.
-            self._store(row, start, _cells(chunk, style))
+            self._store(row, start, chunk, style)
         return col + len(text)
 
-    def _store(self, row: int, start: int, cells: tuple[Cell, ...]) -> None:
-        """Lay ``cells`` on ``row`` from ``start`` (already clipped to the canvas)."""
-        self.cells[row][start : start + len(cells)] = cells
+    def _store(self, row: int, start: int, text: str, style: Style) -> None:
+        """Lay ``text`` in ``style`` on ``row`` from ``start`` (already clipped to the
+        canvas, and made of characters that take one cell each)."""
+        # One slice assignment, each cell looked up in C.
+        self.cells[row][start : start + len(text)] = map(cells_of(style).__getitem__, text)
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
         self.put(row, col, char * max(width, 0), style)
@@ -163,13 +176,12 @@ class Canvas:
         if title:
             self.put(top, left + 2, f" {title[: width - 6]} ", title_style or style)
 
-    def paste(self, top: int, rows: Sequence[Sequence[Cell]]) -> None:
-        """Copy whole rows of cells (a drawing cached elsewhere) in from row ``top``."""
-        for offset, cells in enumerate(rows):
-            row = top + offset
-            if 0 <= row < self.rows:
-                width = min(len(cells), self.cols)
-                self._store(row, 0, tuple(cells[:width]))
+    def replay(self, runs: Runs) -> None:
+        """Lay what a ``Recorder`` kept, as it was drawn."""
+        items = iter(runs)
+        for row, start, text, style in zip(items, items, items, items, strict=True):
+            if 0 <= row < self.rows and start < self.cols:
+                self._store(row, start, text[: self.cols - start], style)
 
     def cell(self, row: int, col: int) -> Cell:
         return self.cells[row][col]
@@ -177,6 +189,24 @@ class Canvas:
     def text(self, row: int) -> str:
         """The characters of one row, for tests and logs."""
         return "".join(char for char, _ in self.cells[row])
+
+
+Runs = tuple[Any, ...]
+"""What a ``Recorder`` kept, flat: row, first column, text, style, row, ... (one tuple,
+not one per ``put``, and text rather than cells: a tuple of cells is a reference per
+cell that every young garbage collection walks; a string is none)."""
+
+
+class Recorder(Canvas):
+    """A canvas that keeps what is drawn on it, in order, rather than a grid of cells
+    (door/term/layers.py keeps each layer so; a cached drawing is kept so)."""
+
+    def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
+        self.cols, self.rows = cols, rows
+        self.runs: list[Any] = []
+
+    def _store(self, row: int, start: int, text: str, style: Style) -> None:
+        self.runs += (row, start, text, style)
 
 
 def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:

@@ -33,31 +33,15 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import BLANK, Canvas, Cell
+from door.term.canvas import BLANK, Canvas, Cell, Recorder, Runs, cells_of
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw]
 """(name, key, draw): ``draw(canvas)`` must draw from nothing but what ``key`` holds."""
 
-Runs = tuple[Any, ...]
-"""What a layer wrote, flat: row, first column, cells, row, first column, cells, ...
-(one tuple per layer, not one per ``put``: fewer objects for the collector to walk)."""
-
 ALWAYS: object = object()
 """A key that never equals the one before: the layer is drawn at every frame (a layer
 that is cheap to draw, or whose inputs are not worth gathering into a key)."""
-
-
-class _Recorder(Canvas):
-    """A canvas that keeps what is drawn on it as runs of cells."""
-
-    def __init__(self, cols: int, rows: int) -> None:
-        # No grid of cells: layers only write, and what they write is all that is kept.
-        self.cols, self.rows = cols, rows
-        self.runs: list[Any] = []
-
-    def _store(self, row: int, start: int, cells: tuple[Cell, ...]) -> None:
-        self.runs += (row, start, cells)
 
 
 @dataclass(slots=True)
@@ -97,18 +81,18 @@ class Layers:
             if before is not None and key is not ALWAYS and before.key == key:
                 drawn[name] = before
                 continue
-            recorder = _Recorder(cols, rows)
+            recorder = Recorder(cols, rows)
             result = draw(recorder)
             drawn[name] = _Drawn(key, tuple(recorder.runs), result)
             self.drawn += 1
             if not whole:
-                dirty.update(recorder.runs[::3])
+                dirty.update(recorder.runs[::4])
                 if before is not None:
-                    dirty.update(before.runs[::3])
+                    dirty.update(before.runs[::4])
         if not whole:
             for name, before in self._drawn.items():
                 if name not in drawn:  # a layer gone: its rows show what is under it
-                    dirty.update(before.runs[::3])
+                    dirty.update(before.runs[::4])
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
         if len(self._rows) != rows or (self._rows and len(self._rows[0]) != cols):
             self._rows = [[BLANK] * cols for _ in range(rows)]
@@ -128,10 +112,10 @@ class Layers:
             row[:] = blank
         for name in order:
             runs = iter(self._drawn[name].runs)
-            for row, start, cells in zip(runs, runs, runs, strict=True):
+            for row, start, text, style in zip(runs, runs, runs, runs, strict=True):
                 target = fresh.get(row)
                 if target is not None:
-                    target[start : start + len(cells)] = cells
+                    target[start : start + len(text)] = map(cells_of(style).__getitem__, text)
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:
