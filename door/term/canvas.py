@@ -70,63 +70,56 @@ def _one_cell_each(text: str) -> str:
     return "".join(map(_one_cell, text))
 
 
-class _CellsOf(dict[str, Cell]):
-    """The cell of each character in one style, made once: ``cells.__getitem__`` maps a
-    whole string to its cells in C."""
-
-    def __init__(self, style: Style) -> None:
-        super().__init__()
-        self.style = style
-
-    def __missing__(self, char: str) -> Cell:
-        if len(self) >= _MAX_CELLS_PER_STYLE:
-            self.clear()  # a flood of rare characters; start over
-        cell = self[char] = (char, self.style)
-        return cell
+STYLES: list[Style] = [PLAIN]
+"""Every style drawn so far, by its number: a row keeps one byte per cell for its style."""
+_STYLE_NUMBERS: dict[Style, int] = {PLAIN: 0}
+_MAX_STYLES: Final = 256
 
 
-_MAX_CELLS_PER_STYLE: Final = 4096
-_CELLS_BY_STYLE: dict[Style, _CellsOf] = {}
+def style_number(style: Style) -> int:
+    """The byte that stands for ``style`` in a row (the same for every canvas)."""
+    number = _STYLE_NUMBERS.get(style)
+    if number is None:
+        if len(STYLES) >= _MAX_STYLES:  # 9 x 9 colours x bold is 162: never in practice
+            raise ValueError(f"more than {_MAX_STYLES} styles")
+        number = _STYLE_NUMBERS[style] = len(STYLES)
+        STYLES.append(style)
+    return number
 
 
-def cells_of(style: Style) -> _CellsOf:
-    """Every cell in ``style``, shared by every canvas.
-
-    Every session keeps whole screens of cells (the frame being drawn, the frame last
-    sent). Were each cell its own tuple, hundreds of sessions would hold millions of
-    objects for the garbage collector to walk. Shared, there are only as many cells as
-    distinct characters and styles in use; and a drawing is kept as its text and style
-    (door/term/layers.py), not as a tuple of cells the young collections must walk.
-    """
-    table = _CELLS_BY_STYLE.get(style)
-    if table is None:
-        table = _CELLS_BY_STYLE[style] = _CellsOf(style)
-        if style == PLAIN:
-            table[" "] = BLANK
-    return table
+@functools.lru_cache(maxsize=256)
+def _style_run(number: int) -> bytes:
+    """A row's worth of one style's byte, to cut runs from."""
+    return bytes((number,)) * 1024
 
 
 class Canvas:
-    """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips."""
+    """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips.
+
+    Each row is a string of its characters and a bytes object of its cells' style
+    numbers, both replaced (never changed in place) when drawn on. Every session keeps
+    whole screens (the frame being drawn, the frame last sent), and strings and bytes are
+    objects the garbage collector never walks: as lists of cells, hundreds of sessions'
+    screens were millions of references in every collection that reached them.
+    """
 
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
         self.rows = rows
-        self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
+        self.chars: list[str] = [" " * cols] * rows
+        self.styles: list[bytes] = [bytes(cols)] * rows
 
     @classmethod
-    def over(cls, cells: list[list[Cell]]) -> Canvas:
-        """A canvas whose rows are ``cells`` themselves, not copies."""
+    def over(cls, chars: list[str], styles: list[bytes]) -> Canvas:
+        """A canvas whose rows are these lists themselves, not copies."""
         canvas = cls.__new__(cls)
-        canvas.rows, canvas.cols = len(cells), len(cells[0]) if cells else 0
-        canvas.cells = cells
+        canvas.rows, canvas.cols = len(chars), len(chars[0]) if chars else 0
+        canvas.chars, canvas.styles = chars, styles
         return canvas
 
     def copy(self) -> Canvas:
         """A canvas with the same cells, to draw an overlay on without touching this one."""
-        twin = Canvas(self.cols, self.rows)
-        twin.cells = [row[:] for row in self.cells]
-        return twin
+        return Canvas.over(self.chars[:], self.styles[:])
 
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
         """Write ``text`` from ``row``, ``col``; returns the column after it."""
@@ -141,8 +134,12 @@ class Canvas:
     def _store(self, row: int, start: int, text: str, style: Style) -> None:
         """Lay ``text`` in ``style`` on ``row`` from ``start`` (already clipped to the
         canvas, and made of characters that take one cell each)."""
-        # One slice assignment, each cell looked up in C.
-        self.cells[row][start : start + len(text)] = map(cells_of(style).__getitem__, text)
+        end = start + len(text)
+        chars, styles = self.chars[row], self.styles[row]
+        self.chars[row] = chars[:start] + text + chars[end:]
+        self.styles[row] = (
+            styles[:start] + _style_run(style_number(style))[: end - start] + styles[end:]
+        )
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
         self.put(row, col, char * max(width, 0), style)
@@ -184,11 +181,19 @@ class Canvas:
                 self._store(row, start, text[: self.cols - start], style)
 
     def cell(self, row: int, col: int) -> Cell:
-        return self.cells[row][col]
+        return self.chars[row][col], STYLES[self.styles[row][col]]
 
     def text(self, row: int) -> str:
         """The characters of one row, for tests and logs."""
-        return "".join(char for char, _ in self.cells[row])
+        return self.chars[row]
+
+    @property
+    def cells(self) -> list[list[Cell]]:
+        """Every cell, row by row (made on asking: for tests)."""
+        return [
+            [(char, STYLES[number]) for char, number in zip(chars, styles, strict=True)]
+            for chars, styles in zip(self.chars, self.styles, strict=True)
+        ]
 
 
 Runs = tuple[Any, ...]
