@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import random
 import textwrap
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Final
 
 from door.screens import theme
 from door.screens.layout import (
@@ -22,7 +21,7 @@ from door.screens.layout import (
     TEXT_WIDTH,
 )
 from door.term.ansi import sanitize
-from door.term.canvas import Canvas, Style
+from door.term.canvas import STYLES, Canvas, Style, style_number
 from door.ui.line_editor import LineEditor
 
 MAX_CHAT_LENGTH: Final = 60
@@ -40,15 +39,43 @@ CANNED_REPLIES: Final = (
 )
 
 
-@dataclass(frozen=True)
 class LogLine:
-    """One screen line of the log, in segments of differently styled text."""
+    """One screen line of the log, in segments of differently styled text.
 
-    segments: tuple[tuple[str, Style], ...]
+    Kept as one flat tuple of texts and style numbers: a tuple of strings and numbers
+    only is one the garbage collector stops tracking, and every session keeps a hundred
+    lines (as a dataclass of tuples of styles, four tracked objects a line, the logs were
+    half of what a full collection walked)."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, segments: Iterable[tuple[str, Style]]) -> None:
+        flat: list[str | int] = []
+        for text, style in segments:
+            flat += (text, style_number(style))
+        self._flat = tuple(flat)
+
+    @property
+    def segments(self) -> tuple[tuple[str, Style], ...]:
+        return tuple(self.pieces())
+
+    def pieces(self) -> Iterator[tuple[str, Style]]:
+        """Each segment's text and style, in order, made as they are asked for."""
+        flat: tuple[Any, ...] = self._flat
+        return zip(flat[::2], map(STYLES.__getitem__, flat[1::2]), strict=True)
 
     @property
     def text(self) -> str:
-        return "".join(text for text, _ in self.segments)
+        return "".join(str(text) for text in self._flat[::2])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LogLine) and other._flat == self._flat
+
+    def __hash__(self) -> int:
+        return hash(self._flat)
+
+    def __repr__(self) -> str:
+        return f"LogLine({self.segments!r})"
 
 
 class GameLog:
@@ -94,7 +121,7 @@ def draw_log(canvas: Canvas, lines: Sequence[LogLine]) -> None:
     canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
     for offset, line in enumerate(lines):
         col = 1
-        for text, style in line.segments:
+        for text, style in line.pieces():
             col = canvas.put(LOG_TOP + offset, col, text, style)
 
 
