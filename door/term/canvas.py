@@ -70,27 +70,33 @@ def _one_cell_each(text: str) -> str:
     return "".join(map(_one_cell, text))
 
 
-STYLES: list[Style] = [PLAIN]
+STYLES: list[Style] = []
 """Every style drawn so far, by its number: a row keeps one byte per cell for its style."""
-_STYLE_NUMBERS: dict[Style, int] = {PLAIN: 0}
+_STYLE_NUMBERS: dict[Style, int] = {}
 _MAX_STYLES: Final = 256
+
+
+STYLE_RUNS: list[bytes] = []
+"""For each style number, a run of its byte longer than any row, to cut runs from."""
+_LONGEST_ROW: Final = 1024  # window sizes are clamped well below this (door/term/terminal.py)
 
 
 def style_number(style: Style) -> int:
     """The byte that stands for ``style`` in a row (the same for every canvas)."""
     number = _STYLE_NUMBERS.get(style)
-    if number is None:
-        if len(STYLES) >= _MAX_STYLES:  # 9 x 9 colours x bold is 162: never in practice
-            raise ValueError(f"more than {_MAX_STYLES} styles")
-        number = _STYLE_NUMBERS[style] = len(STYLES)
-        STYLES.append(style)
+    return _numbered(style) if number is None else number
+
+
+def _numbered(style: Style) -> int:
+    if len(STYLES) >= _MAX_STYLES:  # 9 x 9 colours x bold is 162: never in practice
+        raise ValueError(f"more than {_MAX_STYLES} styles")
+    number = _STYLE_NUMBERS[style] = len(STYLES)
+    STYLES.append(style)
+    STYLE_RUNS.append(bytes((number,)) * _LONGEST_ROW)
     return number
 
 
-@functools.lru_cache(maxsize=256)
-def _style_run(number: int) -> bytes:
-    """A row's worth of one style's byte, to cut runs from."""
-    return bytes((number,)) * 1024
+style_number(PLAIN)
 
 
 class Canvas:
@@ -128,18 +134,16 @@ class Canvas:
             chunk = text[start - col : end - col]
             if not (chunk.isascii() and chunk.isprintable()):
                 chunk = _one_cell_each(chunk)
-            self._store(row, start, chunk, style)
+            self._store(row, start, chunk, style_number(style))
         return col + len(text)
 
-    def _store(self, row: int, start: int, text: str, style: Style) -> None:
-        """Lay ``text`` in ``style`` on ``row`` from ``start`` (already clipped to the
-        canvas, and made of characters that take one cell each)."""
+    def _store(self, row: int, start: int, text: str, number: int) -> None:
+        """Lay ``text`` in the style numbered ``number`` on ``row`` from ``start`` (already
+        clipped to the canvas, and made of characters that take one cell each)."""
         end = start + len(text)
         chars, styles = self.chars[row], self.styles[row]
         self.chars[row] = chars[:start] + text + chars[end:]
-        self.styles[row] = (
-            styles[:start] + _style_run(style_number(style))[: end - start] + styles[end:]
-        )
+        self.styles[row] = styles[:start] + STYLE_RUNS[number][: end - start] + styles[end:]
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
         self.put(row, col, char * max(width, 0), style)
@@ -176,9 +180,9 @@ class Canvas:
     def replay(self, runs: Runs) -> None:
         """Lay what a ``Recorder`` kept, as it was drawn."""
         items = iter(runs)
-        for row, start, text, style in zip(items, items, items, items, strict=True):
+        for row, start, text, number in zip(items, items, items, items, strict=True):
             if 0 <= row < self.rows and start < self.cols:
-                self._store(row, start, text[: self.cols - start], style)
+                self._store(row, start, text[: self.cols - start], number)
 
     def cell(self, row: int, col: int) -> Cell:
         return self.chars[row][col], STYLES[self.styles[row][col]]
@@ -197,9 +201,9 @@ class Canvas:
 
 
 Runs = tuple[Any, ...]
-"""What a ``Recorder`` kept, flat: row, first column, text, style, row, ... (one tuple,
-not one per ``put``, and text rather than cells: a tuple of cells is a reference per
-cell that every young garbage collection walks; a string is none)."""
+"""What a ``Recorder`` kept, flat: row, first column, text, style number, row, ... (one
+tuple, not one per ``put``, of numbers and strings only: a tuple the garbage collector
+stops tracking, where a tuple of cells was a reference per cell for it to walk)."""
 
 
 class Recorder(Canvas):
@@ -210,8 +214,8 @@ class Recorder(Canvas):
         self.cols, self.rows = cols, rows
         self.runs: list[Any] = []
 
-    def _store(self, row: int, start: int, text: str, style: Style) -> None:
-        self.runs += (row, start, text, style)
+    def _store(self, row: int, start: int, text: str, number: int) -> None:
+        self.runs += (row, start, text, number)
 
 
 def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import Canvas, Recorder, Runs
+from door.term.canvas import STYLE_RUNS, Canvas, Recorder, Runs
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw]
@@ -105,17 +105,21 @@ class Layers:
         return self._canvas, {name: drawn[name].result for name in order}
 
     def _lay(self, dirty: set[int], order: list[str]) -> None:
-        """Put the ``dirty`` rows together again from every layer's runs, in order."""
+        """Put the ``dirty`` rows together again from every layer's runs, in order: each
+        row in a list and a bytearray, made a string and bytes once at the end."""
         canvas = self._canvas
-        blank = Canvas(canvas.cols, 1)
-        for y in dirty:
-            canvas.chars[y], canvas.styles[y] = blank.chars[0], blank.styles[0]
-        store = canvas._store
+        chars = {y: [" "] * canvas.cols for y in dirty}
+        styles = {y: bytearray(canvas.cols) for y in dirty}
         for name in order:
             runs = iter(self._drawn[name].runs)
-            for row, start, text, style in zip(runs, runs, runs, runs, strict=True):
-                if row in dirty:
-                    store(row, start, text, style)
+            for row, start, text, number in zip(runs, runs, runs, runs, strict=True):
+                target = chars.get(row)
+                if target is not None:
+                    end = start + len(text)
+                    target[start:end] = text
+                    styles[row][start:end] = STYLE_RUNS[number][: end - start]
+        for y in dirty:
+            canvas.chars[y], canvas.styles[y] = "".join(chars[y]), bytes(styles[y])
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:
