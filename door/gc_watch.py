@@ -2,13 +2,16 @@
 
 The server times every collection only when ``CRIBBAGE_GC_REPORT`` names a file: at exit
 it writes there, as JSON, how many collections each generation had, the longest pause
-of each and the time spent in all of them. Nothing is timed otherwise, so the door pays
-nothing for it in normal service.
+of each, the time spent in all of them, and each pause of a millisecond or more with
+when it began (``time.monotonic()``, which every process on the machine shares), so that
+a bench can tell the pauses of its measured window from those of start-up (the full
+collection before ``gc.freeze()``) and of callers arriving. Nothing is timed otherwise,
+so the door pays nothing for it in normal service.
 
 >>> watch = GcWatch(clock=iter([1.0, 1.002]).__next__)
 >>> watch("start", {"generation": 2}); watch("stop", {"generation": 2})
->>> watch.report()["max_pause_ms"]
-[0.0, 0.0, 2.0]
+>>> watch.report()["max_pause_ms"], watch.report()["pauses"]
+([0.0, 0.0, 2.0], [[1.0, 2, 2.0]])
 """
 
 from __future__ import annotations
@@ -18,22 +21,27 @@ import gc
 import json
 import os
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
 REPORT_VARIABLE: Final = "CRIBBAGE_GC_REPORT"
+NOTED_PAUSE: Final = 0.001
+MAX_PAUSES_KEPT: Final = 100_000
 
 
 class GcWatch:
     """A ``gc.callbacks`` entry that books each collection's pause by generation."""
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._started: float | None = None
         self.collections = [0, 0, 0]
         self.max_pause = [0.0, 0.0, 0.0]
         self.total = 0.0
+        self.pauses: deque[tuple[float, int, float]] = deque(maxlen=MAX_PAUSES_KEPT)
+        """(began, generation, pause in ms) of each pause of ``NOTED_PAUSE`` or more."""
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -41,9 +49,12 @@ class GcWatch:
             return
         if self._started is None:
             return
-        pause = self._clock() - self._started
+        began = self._started
+        pause = self._clock() - began
         self._started = None
         generation = int(info.get("generation", 0))
+        if pause >= NOTED_PAUSE:
+            self.pauses.append((round(began, 3), generation, round(pause * 1000, 3)))
         self.collections[generation] += 1
         self.max_pause[generation] = max(self.max_pause[generation], pause)
         self.total += pause
@@ -53,6 +64,7 @@ class GcWatch:
             "collections": list(self.collections),
             "max_pause_ms": [round(pause * 1000, 3) for pause in self.max_pause],
             "total_ms": round(self.total * 1000, 3),
+            "pauses": [list(pause) for pause in self.pauses],
         }
 
 
