@@ -39,6 +39,17 @@ CANNED_REPLIES: Final = (
 )
 
 
+FlatLine = tuple[Any, ...]
+"""A log line as kept: text, style number, text, style number, ... (door/term/canvas.py)."""
+
+
+def flat_line(segments: Iterable[tuple[str, Style]]) -> FlatLine:
+    flat: list[str | int] = []
+    for text, style in segments:
+        flat += (text, style_number(style))
+    return tuple(flat)
+
+
 class LogLine:
     """One screen line of the log, in segments of differently styled text.
 
@@ -50,10 +61,14 @@ class LogLine:
     __slots__ = ("_flat",)
 
     def __init__(self, segments: Iterable[tuple[str, Style]]) -> None:
-        flat: list[str | int] = []
-        for text, style in segments:
-            flat += (text, style_number(style))
-        self._flat = tuple(flat)
+        self._flat = flat_line(segments)
+
+    @classmethod
+    def of(cls, flat: FlatLine) -> LogLine:
+        """The line kept as ``flat`` (``flat_line``)."""
+        line = cls.__new__(cls)
+        line._flat = flat
+        return line
 
     @property
     def segments(self) -> tuple[tuple[str, Style], ...]:
@@ -79,16 +94,24 @@ class LogLine:
 
 
 class GameLog:
-    """The last lines of play and chat, wrapped to the screen."""
+    """The last lines of play and chat, wrapped to the screen.
+
+    Kept as flat tuples (``flat_line``), not ``LogLine`` objects: a session keeps a
+    hundred lines, and a tuple of strings and numbers is not even one object for the
+    garbage collector to walk."""
 
     def __init__(self, width: int = TEXT_WIDTH) -> None:
         self.width = width
-        self.lines: list[LogLine] = []
+        self._kept: list[FlatLine] = []
+
+    @property
+    def lines(self) -> list[LogLine]:
+        return [LogLine.of(flat) for flat in self._kept]
 
     def add(self, text: str, style: Style = theme.TEXT) -> None:
         for line in textwrap.wrap(text, self.width, subsequent_indent="  ") or [""]:
-            self.lines.append(LogLine(((line, style),)))
-        del self.lines[:-KEPT_LINES]
+            self._kept.append(flat_line(((line, style),)))
+        del self._kept[:-KEPT_LINES]
 
     def chat(self, speaker: str, text: str, speaker_style: Style) -> None:
         """A chat line: the speaker's name in their colour, then what they said."""
@@ -97,13 +120,22 @@ class GameLog:
             text, self.width, initial_indent=prefix, subsequent_indent="  "
         ) or [prefix]
         first = wrapped[0][len(prefix) :]
-        self.lines.append(LogLine(((prefix, speaker_style), (first, theme.BRIGHT))))
+        self._kept.append(flat_line(((prefix, speaker_style), (first, theme.BRIGHT))))
         for line in wrapped[1:]:
-            self.lines.append(LogLine(((line, theme.BRIGHT),)))
-        del self.lines[:-KEPT_LINES]
+            self._kept.append(flat_line(((line, theme.BRIGHT),)))
+        del self._kept[:-KEPT_LINES]
 
     def last(self, count: int = LOG_ROWS) -> list[LogLine]:
-        return self.lines[-count:]
+        return [LogLine.of(flat) for flat in self._kept[-count:]]
+
+    def kept(self, count: int = KEPT_LINES) -> tuple[FlatLine, ...]:
+        """The last ``count`` lines as kept: values, for a layer's key."""
+        return tuple(self._kept[-count:])
+
+
+def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
+    """``draw_log`` of lines as ``GameLog.kept`` gives them."""
+    draw_log(canvas, [LogLine.of(flat) for flat in kept])
 
 
 def clean_chat(text: str) -> str:

@@ -15,13 +15,13 @@ from functools import partial
 
 from door.screens import theme
 from door.screens.board import draw_board, draw_board_foot
-from door.screens.chat import Entry, GameLog, draw_entry, draw_log
+from door.screens.chat import Entry, FlatLine, GameLog, LogLine, draw_entry, draw_kept_log
 from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_header, draw_message, draw_status
 from door.screens.game_over import GameOverPanel, draw_game_over
 from door.screens.help import HelpOverlay, draw_help
-from door.screens.layout import BOARD_TOP, ENTRY_ROW, SCREEN_COLS, SCREEN_ROWS
+from door.screens.layout import BOARD_TOP, ENTRY_ROW, LOG_ROWS, SCREEN_COLS, SCREEN_ROWS
 from door.screens.narration import side_names
 from door.screens.play_area import (
     HandState,
@@ -128,7 +128,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         layers.append(_layer("hand labels", draw_hand_labels, hand.cards, hand.bar, hand.marked))
         cards = (hand.cards, hand.marked, hand.unplayable)
         layers.append(_layer("hand", draw_hand_cards, *cards))
-        layers.append(_layer("log", draw_log, tuple(view.log.last())))
+        layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS)))
         if view.win_chances is not None:
             bar_names = tuple(_bar_names(sides, game, viewer))
             layers.append(_layer("win bar", draw_win_bar, bar_names, view.win_chances))
@@ -143,13 +143,16 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         layers.append(_layer("clock", _draw_clock, view.clock))
     layers.append(_layer("status", draw_status, view.status))
     if cols >= WIDE_COLS:
-        pane = ("Game log and chat", tuple(view.log.lines))
-        layers.append(_layer("side pane", draw_side_pane, *pane))
+        layers.append(_layer("side pane", _draw_log_pane, view.log.kept()))
     if isinstance(view.overlay, HelpOverlay):
         layers.append(_layer("help", draw_help, view.overlay))
     elif isinstance(view.overlay, Dialog):
         layers.append(_layer("dialog", draw_dialog, view.overlay))
     return layers
+
+
+def _draw_log_pane(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
+    draw_side_pane(canvas, "Game log and chat", [LogLine.of(flat) for flat in kept])
 
 
 def _draw_board(
