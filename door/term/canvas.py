@@ -71,18 +71,14 @@ def _one_cell_each(text: str) -> str:
 
 
 STYLES: list[Style] = []
-"""Every style drawn so far, by its number: a row keeps one byte per cell for its style."""
+"""Every style numbered so far, by its number (kept text names its styles by number)."""
 _STYLE_NUMBERS: dict[Style, int] = {}
 _MAX_STYLES: Final = 256
 
 
-STYLE_RUNS: list[bytes] = []
-"""For each style number, a run of its byte longer than any row, to cut runs from."""
-_LONGEST_ROW: Final = 1024  # window sizes are clamped well below this (door/term/terminal.py)
-
-
 def style_number(style: Style) -> int:
-    """The byte that stands for ``style`` in a row (the same for every canvas)."""
+    """A small number that stands for ``style`` (the same for the whole process): a
+    tuple of texts and style numbers is one the garbage collector stops tracking."""
     number = _STYLE_NUMBERS.get(style)
     return _numbered(style) if number is None else number
 
@@ -92,40 +88,66 @@ def _numbered(style: Style) -> int:
         raise ValueError(f"more than {_MAX_STYLES} styles")
     number = _STYLE_NUMBERS[style] = len(STYLES)
     STYLES.append(style)
-    STYLE_RUNS.append(bytes((number,)) * _LONGEST_ROW)
     return number
 
 
-style_number(PLAIN)
+class _CellsOf(dict[str, Cell]):
+    """The cell of each character in one style, made once: ``cells.__getitem__`` maps a
+    whole string to its cells in C."""
+
+    def __init__(self, style: Style) -> None:
+        super().__init__()
+        self.style = style
+
+    def __missing__(self, char: str) -> Cell:
+        if len(self) >= _MAX_CELLS_PER_STYLE:
+            self.clear()  # a flood of rare characters; start over
+        cell = self[char] = (char, self.style)
+        return cell
+
+
+_MAX_CELLS_PER_STYLE: Final = 4096
+_CELLS_BY_STYLE: dict[Style, _CellsOf] = {}
+
+
+def cells_of(style: Style) -> _CellsOf:
+    """Every cell in ``style``, shared by every canvas.
+
+    Every session keeps whole screens of cells (the frame being drawn, the frame last
+    sent). Were each cell its own tuple, hundreds of sessions would hold millions of
+    objects for the garbage collector to walk. Shared, there are only as many cells as
+    distinct characters and styles in use; and a drawing is kept as its text and style
+    (door/term/layers.py), not as a tuple of cells the young collections must walk.
+    """
+    table = _CELLS_BY_STYLE.get(style)
+    if table is None:
+        table = _CELLS_BY_STYLE[style] = _CellsOf(style)
+        if style == PLAIN:
+            table[" "] = BLANK
+    return table
 
 
 class Canvas:
-    """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips.
-
-    Each row is a string of its characters and a bytes object of its cells' style
-    numbers, both replaced (never changed in place) when drawn on. Every session keeps
-    whole screens (the frame being drawn, the frame last sent), and strings and bytes are
-    objects the garbage collector never walks: as lists of cells, hundreds of sessions'
-    screens were millions of references in every collection that reached them.
-    """
+    """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips."""
 
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
         self.rows = rows
-        self.chars: list[str] = [" " * cols] * rows
-        self.styles: list[bytes] = [bytes(cols)] * rows
+        self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
 
     @classmethod
-    def over(cls, chars: list[str], styles: list[bytes]) -> Canvas:
-        """A canvas whose rows are these lists themselves, not copies."""
+    def over(cls, cells: list[list[Cell]]) -> Canvas:
+        """A canvas whose rows are ``cells`` themselves, not copies."""
         canvas = cls.__new__(cls)
-        canvas.rows, canvas.cols = len(chars), len(chars[0]) if chars else 0
-        canvas.chars, canvas.styles = chars, styles
+        canvas.rows, canvas.cols = len(cells), len(cells[0]) if cells else 0
+        canvas.cells = cells
         return canvas
 
     def copy(self) -> Canvas:
         """A canvas with the same cells, to draw an overlay on without touching this one."""
-        return Canvas.over(self.chars[:], self.styles[:])
+        twin = Canvas(self.cols, self.rows)
+        twin.cells = [row[:] for row in self.cells]
+        return twin
 
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
         """Write ``text`` from ``row``, ``col``; returns the column after it."""
@@ -134,16 +156,14 @@ class Canvas:
             chunk = text[start - col : end - col]
             if not (chunk.isascii() and chunk.isprintable()):
                 chunk = _one_cell_each(chunk)
-            self._store(row, start, chunk, style_number(style))
+            self._store(row, start, chunk, style)
         return col + len(text)
 
-    def _store(self, row: int, start: int, text: str, number: int) -> None:
-        """Lay ``text`` in the style numbered ``number`` on ``row`` from ``start`` (already
-        clipped to the canvas, and made of characters that take one cell each)."""
-        end = start + len(text)
-        chars, styles = self.chars[row], self.styles[row]
-        self.chars[row] = chars[:start] + text + chars[end:]
-        self.styles[row] = styles[:start] + STYLE_RUNS[number][: end - start] + styles[end:]
+    def _store(self, row: int, start: int, text: str, style: Style) -> None:
+        """Lay ``text`` in ``style`` on ``row`` from ``start`` (already clipped to the
+        canvas, and made of characters that take one cell each)."""
+        # One slice assignment, each cell looked up in C.
+        self.cells[row][start : start + len(text)] = map(cells_of(style).__getitem__, text)
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
         self.put(row, col, char * max(width, 0), style)
@@ -180,30 +200,22 @@ class Canvas:
     def replay(self, runs: Runs) -> None:
         """Lay what a ``Recorder`` kept, as it was drawn."""
         items = iter(runs)
-        for row, start, text, number in zip(items, items, items, items, strict=True):
+        for row, start, text, style in zip(items, items, items, items, strict=True):
             if 0 <= row < self.rows and start < self.cols:
-                self._store(row, start, text[: self.cols - start], number)
+                self._store(row, start, text[: self.cols - start], style)
 
     def cell(self, row: int, col: int) -> Cell:
-        return self.chars[row][col], STYLES[self.styles[row][col]]
+        return self.cells[row][col]
 
     def text(self, row: int) -> str:
         """The characters of one row, for tests and logs."""
-        return self.chars[row]
-
-    @property
-    def cells(self) -> list[list[Cell]]:
-        """Every cell, row by row (made on asking: for tests)."""
-        return [
-            [(char, STYLES[number]) for char, number in zip(chars, styles, strict=True)]
-            for chars, styles in zip(self.chars, self.styles, strict=True)
-        ]
+        return "".join(char for char, _ in self.cells[row])
 
 
 Runs = tuple[Any, ...]
-"""What a ``Recorder`` kept, flat: row, first column, text, style number, row, ... (one
-tuple, not one per ``put``, of numbers and strings only: a tuple the garbage collector
-stops tracking, where a tuple of cells was a reference per cell for it to walk)."""
+"""What a ``Recorder`` kept, flat: row, first column, text, style, row, ... (one tuple,
+not one per ``put``, and text rather than cells: a tuple of cells is a reference per
+cell that every young garbage collection walks; a string is none)."""
 
 
 class Recorder(Canvas):
@@ -214,8 +226,8 @@ class Recorder(Canvas):
         self.cols, self.rows = cols, rows
         self.runs: list[Any] = []
 
-    def _store(self, row: int, start: int, text: str, number: int) -> None:
-        self.runs += (row, start, text, number)
+    def _store(self, row: int, start: int, text: str, style: Style) -> None:
+        self.runs += (row, start, text, style)
 
 
 def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:

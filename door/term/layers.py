@@ -3,16 +3,17 @@
 A screen that is redrawn at every change (the table, at every card, count and move of
 the highlight bar) describes its frame as an ordered list of layers: a name, a *key*
 holding every value the layer draws from, and the function that draws it. ``Layers``
-keeps, for each layer, what it wrote the last time (the text of each row it touched).
+keeps, for each layer, what it wrote the last time (the cells of each row it touched).
 A layer whose key is unchanged is not drawn again; only the rows that a changed layer
 touches, before or after, are put together again from every layer's cells, in order,
 in the rows of the frame before (the frame is one canvas, brought up to date). A move of
 the bar draws the row of card keys and rebuilds that row, not the whole screen.
 
-What is kept is few objects, none of them walked by the garbage collector but the few
-tuples: one flat tuple of runs per layer (row, column, text, style), and the frame's
-rows, which are strings (door/term/canvas.py). A row not touched keeps its very string
-from frame to frame.
+What is kept is few objects: one flat tuple of runs per layer, the cells themselves
+shared by every canvas (door/term/canvas.py), and the same rows frame after frame. Every
+object a session keeps for seconds is walked by each young garbage collection meanwhile:
+a new list per changed row, or a cache of drawings shared between sessions (both
+tried), cost those collections more than they saved.
 
 >>> from door.term.canvas import Canvas
 >>> layers = Layers()
@@ -21,9 +22,8 @@ from frame to frame.
 >>> frame, _ = layers.frame(10, 2, [title("hello"), ("rule", (), lambda c: c.fill(1, 0, 10, "-"))])
 >>> [frame.text(0), frame.text(1)]
 ['hello     ', '----------']
->>> rule = frame.chars[1]
 >>> again, _ = layers.frame(10, 2, [title("bye"), ("rule", (), lambda c: c.fill(1, 0, 10, "-"))])
->>> again.text(0), again.chars[1] is rule, layers.drawn
+>>> again.text(0), again.cells[1] is frame.cells[1], layers.drawn
 ('bye       ', True, 1)
 """
 
@@ -33,7 +33,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import STYLE_RUNS, Canvas, Recorder, Runs
+from door.term.canvas import BLANK, Canvas, Cell, Recorder, Runs, cells_of
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw]
@@ -58,7 +58,7 @@ class Layers:
         self._size = (0, 0)
         self._order: list[str] = []
         self._drawn: dict[str, _Drawn] = {}
-        self._canvas = Canvas(0, 0)
+        self._rows: list[list[Cell]] = []
         self.drawn = 0
         """How many layers the last frame drew (the rest were kept): for tests and benches."""
 
@@ -94,32 +94,28 @@ class Layers:
                 if name not in drawn:  # a layer gone: its rows show what is under it
                     dirty.update(before.runs[::4])
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
-        if (self._canvas.cols, self._canvas.rows) != (cols, rows):
-            self._canvas = Canvas(cols, rows)
+        if len(self._rows) != rows or (self._rows and len(self._rows[0]) != cols):
+            self._rows = [[BLANK] * cols for _ in range(rows)]
         if whole:
             dirty = set(range(rows))
         else:
             dirty.intersection_update(range(rows))
         if dirty:
-            self._lay(dirty, order)
-        return self._canvas, {name: drawn[name].result for name in order}
+            self._lay(dirty, cols, order)
+        return Canvas.over(self._rows), {name: drawn[name].result for name in order}
 
-    def _lay(self, dirty: set[int], order: list[str]) -> None:
-        """Put the ``dirty`` rows together again from every layer's runs, in order: each
-        row in a list and a bytearray, made a string and bytes once at the end."""
-        canvas = self._canvas
-        chars = {y: [" "] * canvas.cols for y in dirty}
-        styles = {y: bytearray(canvas.cols) for y in dirty}
+    def _lay(self, dirty: set[int], cols: int, order: list[str]) -> None:
+        """Put the ``dirty`` rows together again from every layer's runs, in order."""
+        blank = [BLANK] * cols
+        fresh = {y: self._rows[y] for y in dirty}
+        for row in fresh.values():
+            row[:] = blank
         for name in order:
             runs = iter(self._drawn[name].runs)
-            for row, start, text, number in zip(runs, runs, runs, runs, strict=True):
-                target = chars.get(row)
+            for row, start, text, style in zip(runs, runs, runs, runs, strict=True):
+                target = fresh.get(row)
                 if target is not None:
-                    end = start + len(text)
-                    target[start:end] = text
-                    styles[row][start:end] = STYLE_RUNS[number][: end - start]
-        for y in dirty:
-            canvas.chars[y], canvas.styles[y] = "".join(chars[y]), bytes(styles[y])
+                    target[start : start + len(text)] = map(cells_of(style).__getitem__, text)
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

@@ -23,9 +23,9 @@ import asyncio
 import textwrap
 from bisect import bisect_left
 from collections.abc import Callable
-from itertools import compress, repeat
-from operator import lt, ne, or_, sub
-from typing import Final, TypeVar
+from itertools import compress, repeat, takewhile
+from operator import itemgetter, lt, ne, sub
+from typing import Final
 
 from door.term.ansi import (
     CLEAR_SCREEN,
@@ -36,18 +36,8 @@ from door.term.ansi import (
     Palette,
     at,
 )
-from door.term.canvas import (
-    PLAIN,
-    SCREEN_COLS,
-    SCREEN_ROWS,
-    STYLES,
-    Canvas,
-    style_number,
-    too_small,
-)
+from door.term.canvas import BLANK, PLAIN, SCREEN_COLS, SCREEN_ROWS, Canvas, Cell, Style, too_small
 from door.term.terminal import Disconnected, Terminal
-
-RowT = TypeVar("RowT", str, bytes)
 
 REPAINT_INTERVAL: Final = 0.05
 """Seconds between repaints a caller's resizes cause: a storm of them is one repaint."""
@@ -65,8 +55,7 @@ class Renderer:
 
     def __init__(self, terminal: Terminal) -> None:
         self._terminal = terminal
-        self._sent: Canvas | None = None
-        """What the caller's screen shows now (as far as this renderer knows)."""
+        self._sent: list[list[Cell]] | None = None
         self._last: tuple[Canvas, tuple[int, int] | None] | None = None
         self._sent_for: tuple[object, object] | None = None
         self._cursor_shown: bool | None = None
@@ -156,65 +145,61 @@ class Renderer:
             self.invalidate()
             self._sent_for = (terminal.charset, terminal.color_mode)
         out: list[str] = []
-        sent = self._sent
-        if sent is None or (sent.cols, sent.rows) != (canvas.cols, canvas.rows):
+        same_shape = self._sent is not None and (len(self._sent), len(self._sent[0])) == (
+            canvas.rows,
+            canvas.cols,
+        )
+        if self._sent is None or not same_shape:
             if palette.enabled:
                 out.append(RESET)
             out.append(CLEAR_SCREEN)
-            sent = Canvas(canvas.cols, canvas.rows)
+            previous = [[BLANK] * canvas.cols for _ in range(canvas.rows)]
+        else:
+            previous = self._sent
         term_cols, term_rows = terminal.size
         rows = min(canvas.rows, term_rows)
         cols = min(canvas.cols, term_cols)
-        whole_rows = cols == canvas.cols
         # The bottom-right cell is never written (some clients scroll when it is). It is
         # the last column drawn or beyond, so no span of changes ever runs over it.
         forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
         colour = palette.enabled
-        escapes = _escapes_for(palette)
+        sgr = _sgr_for(palette) if colour else {}
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
-        current: int | None = PLAIN_NUMBER if out else None
+        current_style: Style | None = PLAIN if out else None
         position: tuple[int, int] | None = (0, 0) if out else None
         columns = range(cols)
-        new_chars, new_styles = canvas.chars, canvas.styles
-        sent_chars, sent_styles = sent.chars, sent.styles
+        # The rows last sent are brought up to this frame in place: a new list per
+        # changed row per frame, kept until the next, was most of what the garbage
+        # collector walked in its young collections with hundreds of callers.
+        sent = previous
         for y in range(rows):
-            chars, styles = new_chars[y], new_styles[y]
-            old_chars, old_styles = sent_chars[y], sent_styles[y]
-            if chars == old_chars and styles == old_styles:
-                continue  # most rows of most frames: two comparisons (often of one object)
-            # Which cells differ, compared in C: rows are strings and bytes.
-            changed = list(
-                compress(columns, map(or_, map(ne, chars, old_chars), map(ne, styles, old_styles)))
-            )
-            skipped = changed[-1] if changed and (y, changed[-1]) in forbidden else None
-            if skipped is not None:
+            new_row, sent_row = canvas.cells[y], previous[y]
+            if new_row == sent_row:
+                continue  # most rows of most frames: one comparison, no per-cell work
+            # Which cells differ, compared in C (a frame changes a few rows, of 80 cells).
+            changed = list(compress(columns, map(ne, new_row, sent_row)))
+            if (y, changed[-1] if changed else -1) in forbidden:
                 changed.pop()
             # Erasing to the end of the line pays only for more than a gap of blanks.
             erase = False
             if len(changed) > _MAX_GAP:
-                blank_from = max(len(chars[:cols].rstrip(" ")), len(styles[:cols].rstrip(b"\0")))
+                blank_from = _trailing_blanks_start(new_row, cols)
                 erase = len(changed) - bisect_left(changed, blank_from) > _MAX_GAP
-                if erase:
-                    changed = changed[: bisect_left(changed, blank_from)]
+            if erase:
+                changed = [x for x in changed if x < blank_from]
             for start, end in _spans(changed):
                 if position != (y, start):
                     out.append(at(y + 1, start + 1))
-                text = chars[start : end + 1]
+                span = new_row[start : end + 1]
                 if colour:
-                    numbers = styles[start : end + 1]
-                    if numbers[0] != current:
-                        out.append(escapes.get(numbers[0]) or _escape(escapes, palette, numbers[0]))
-                    # Where the style changes inside the span, found in C.
-                    cut = 0
-                    for change in compress(range(1, len(numbers)), map(ne, numbers[1:], numbers)):
-                        out.append(text[cut:change])
-                        number = numbers[change]
-                        out.append(escapes.get(number) or _escape(escapes, palette, number))
-                        cut = change
-                    out.append(text[cut:])
-                    current = numbers[-1]
+                    for char, style in span:
+                        if style is not current_style and style != current_style:
+                            out.append(sgr.get(style) or _remember_sgr(sgr, palette, style))
+                            current_style = style
+                        out.append(char)
                 else:
-                    out.append(text)
+                    out.append("".join(map(_char_of, span)))
+                sent_row[start : end + 1] = span
                 # Writing the last column leaves the cursor in a pending-wrap state
                 # that terminals disagree about: treat the position as unknown.
                 position = (y, end + 1) if end + 1 < term_cols else None
@@ -223,25 +208,19 @@ class Renderer:
                 if position != (y, blank_from):
                     out.append(at(y + 1, blank_from + 1))
                     position = (y, blank_from)
-                if colour and current != PLAIN_NUMBER:
+                if colour and current_style != PLAIN:
                     out.append(RESET)  # erased cells take the current background
-                    current = PLAIN_NUMBER
+                    current_style = PLAIN
                 out.append(CLEAR_TO_END_OF_LINE)
-            # What the caller now has: this row, but for a cell not written or beyond
-            # the window (rows are strings, so keeping the row is keeping a reference).
-            if skipped is None and whole_rows:
-                sent_chars[y], sent_styles[y] = chars, styles
-            else:
-                sent_chars[y] = _as_sent(chars, old_chars, cols, skipped)
-                sent_styles[y] = _as_sent(styles, old_styles, cols, skipped)
-        if colour and current not in (None, PLAIN_NUMBER):
+                sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
+        if colour and current_style not in (None, PLAIN):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, position)
         self._sent = sent
         if (rows, cols) == (canvas.rows, canvas.cols):
-            # What was sent is the frame: keep that for a repaint after a resize (the
-            # canvas given belongs to its screen, and changes with the next frame).
-            self._last = (sent.copy(), cursor)
+            # What was sent is the frame: keep that for a repaint after a resize, and
+            # let the canvas it was drawn on go at once.
+            self._last = (Canvas.over(sent), cursor)
         text = "".join(out)
         if text:
             terminal.write(text)
@@ -281,29 +260,24 @@ class Renderer:
             self._cursor_shown = False
 
 
-PLAIN_NUMBER: Final = style_number(PLAIN)
+_char_of = itemgetter(0)
 
-_ESCAPES: dict[Palette, dict[int, str]] = {}
-
-
-def _escapes_for(palette: Palette) -> dict[int, str]:
-    """The escape that sets each style, by the style's number, for this palette."""
-    return _ESCAPES.setdefault(palette, {})
+_SGR_BY_PALETTE: dict[Palette, dict[Style, str]] = {}
 
 
-def _escape(escapes: dict[int, str], palette: Palette, number: int) -> str:
-    style = STYLES[number]
-    text = escapes[number] = palette.style(style.fg, style.bg, bold=style.bold)
+def _sgr_for(palette: Palette) -> dict[Style, str]:
+    """The escape that sets each style (by identity or equality), for this palette."""
+    return _SGR_BY_PALETTE.setdefault(palette, {})
+
+
+def _remember_sgr(sgr: dict[Style, str], palette: Palette, style: Style) -> str:
+    text = sgr[style] = palette.style(style.fg, style.bg, bold=style.bold)
     return text
 
 
-def _as_sent(new: RowT, old: RowT, cols: int, skipped: int | None) -> RowT:
-    """The row the caller has once ``new`` is sent over ``old`` within ``cols``, but
-    for the cell ``skipped`` (not written)."""
-    row = new[:cols] + old[cols:]
-    if skipped is not None:
-        row = row[:skipped] + old[skipped : skipped + 1] + row[skipped + 1 :]
-    return row
+def _trailing_blanks_start(row: list[Cell], cols: int) -> int:
+    """The first column from which ``row`` is blank to its end (``cols`` if none is)."""
+    return cols - len(list(takewhile(BLANK.__eq__, reversed(row[:cols]))))
 
 
 def _spans(columns: list[int]) -> list[tuple[int, int]]:
