@@ -14,7 +14,6 @@ from typing import Any, Final
 from door.screens import theme
 from door.screens.layout import (
     ENTRY_ROW,
-    LOG_ROWS,
     LOG_RULE_ROW,
     LOG_TOP,
     SCREEN_COLS,
@@ -106,7 +105,7 @@ class GameLog:
 
     @property
     def lines(self) -> list[LogLine]:
-        return [LogLine.of(flat) for flat in self._kept]
+        return lines_of(self._kept)
 
     def add(self, text: str, style: Style = theme.TEXT) -> None:
         for line in textwrap.wrap(text, self.width, subsequent_indent="  ") or [""]:
@@ -125,17 +124,19 @@ class GameLog:
             self._kept.append(flat_line(((line, theme.BRIGHT),)))
         del self._kept[:-KEPT_LINES]
 
-    def last(self, count: int = LOG_ROWS) -> list[LogLine]:
-        return [LogLine.of(flat) for flat in self._kept[-count:]]
-
     def kept(self, count: int = KEPT_LINES) -> tuple[FlatLine, ...]:
         """The last ``count`` lines as kept: values, for a layer's key."""
         return tuple(self._kept[-count:])
 
 
+def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:
+    """The lines kept as ``kept`` (``GameLog.kept``), to draw."""
+    return [LogLine.of(flat) for flat in kept]
+
+
 def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
     """``draw_log`` of lines as ``GameLog.kept`` gives them."""
-    draw_log(canvas, [LogLine.of(flat) for flat in kept])
+    draw_log(canvas, lines_of(kept))
 
 
 def clean_chat(text: str) -> str:
@@ -149,7 +150,7 @@ def canned_reply(rng: random.Random, last: str = "") -> str:
 
 
 def draw_log(canvas: Canvas, lines: Sequence[LogLine]) -> None:
-    """The rule over the log and the log's last lines (``GameLog.last()``) under it."""
+    """The rule over the log and the log's last lines (``GameLog.kept(LOG_ROWS)``) under it."""
     canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
     for offset, line in enumerate(lines):
         col = 1

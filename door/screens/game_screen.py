@@ -15,7 +15,7 @@ from functools import partial
 
 from door.screens import theme
 from door.screens.board import draw_board, draw_board_foot
-from door.screens.chat import Entry, FlatLine, GameLog, LogLine, draw_entry, draw_kept_log
+from door.screens.chat import Entry, FlatLine, GameLog, draw_entry, draw_kept_log, lines_of
 from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_header, draw_message, draw_status
@@ -152,7 +152,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
 
 
 def _draw_log_pane(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
-    draw_side_pane(canvas, "Game log and chat", [LogLine.of(flat) for flat in kept])
+    draw_side_pane(canvas, "Game log and chat", lines_of(kept))
 
 
 def _draw_board(
