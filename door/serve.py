@@ -156,14 +156,18 @@ async def forfeit_overdue_mail_games(mail: MailGames, every: float = FORFEIT_CHE
 
 
 def prepare_computer_player() -> None:
-    """Load the computer's tables now rather than in the first caller's game, then
-    put everything long-lived out of the garbage collector's sight: a full
-    collection over those objects would otherwise land inside some decision."""
+    """Load the computer's tables and the win bar's now rather than in the first
+    caller's game (the win bar's take a few tenths of a second, which every caller
+    would wait through), then put everything long-lived out of the garbage
+    collector's sight: a full collection over those objects would otherwise land
+    inside some decision."""
     from engine.ai_position import shipped_position
     from engine.ai_tables import load_tables
+    from engine.winbar import prepare as prepare_win_bar
 
     load_tables()
     shipped_position()
+    prepare_win_bar()
     gc.collect()
     gc.freeze()
     # A young collection every 700 allocations (Python's default) runs thousands of

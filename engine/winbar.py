@@ -33,7 +33,7 @@ from engine.errors import IllegalActionError
 from engine.game import Game, Phase
 from engine.scoring import score_show
 from engine.winprob import role_sides, win_chances
-from engine.winprob_model import FloatArray, Stage, chances_through, read_only
+from engine.winprob_model import FloatArray, Stage, chances_through, read_only, rotate_region
 from engine.winprob_tables import load_win_tables
 
 SHOW_POINTS = 30
@@ -87,6 +87,15 @@ def win_bar(
         return win_chances(game.scores, game.dealer, game.players)
     view = view_of(game, seat, thrown)
     return chances_with(game, hand_stages(game, view))
+
+
+def prepare() -> None:
+    """Read the tables and turn the two-sided start tables now, rather than in the
+    first bar a server draws: reading them takes a few tenths of a second, and every
+    caller would wait through it."""
+    tables = load_win_tables()
+    for players in (2, 4):
+        rotate_region(tables.start[players], (0, 0), (1, 1))
 
 
 def chances_with(game: Game, stages: Sequence[Stage]) -> tuple[float, ...]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -94,3 +96,28 @@ def test_points_in_hand_raise_the_bar_mid_hand(players: int) -> None:
     after = win_bar(game, None)
     assert after[0] > before[0]
     assert all(after[side] < before[side] for side in range(1, game.sides))
+
+
+def test_a_server_reads_the_win_tables_before_its_first_caller() -> None:
+    # In a process of its own: preparing freezes the garbage collector's objects.
+    script = """
+import random
+from door.serve import prepare_computer_player
+from engine.game import Game, Phase
+from engine.winbar import win_bar
+from engine.winprob_tables import load_win_tables
+prepare_computer_player()
+read = load_win_tables.cache_info().misses
+game = Game(2, rng=random.Random(3), dealer=0)
+game.deal()
+game.discard(0, game.hand(0)[:2])
+game.discard(1, game.hand(1)[:2])
+game.cut(10)
+assert game.phase is Phase.PLAY, game.phase
+win_bar(game, 0)
+print(read, load_win_tables.cache_info().misses)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["1", "1"]  # read once, at start, not in the bar
