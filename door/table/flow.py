@@ -60,6 +60,7 @@ from door.screens.help import default_help
 from door.screens.narration import narrate, side_names
 from door.screens.show import ShowPanel, show_title
 from door.table.computer import think
+from door.table.later_random import random_later
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
 from door.table.person import Person
 from door.table.seats import (
@@ -176,7 +177,7 @@ class Table:
         self.help_text = help_text if help_text is not None else default_help()
         self.on_game_over = on_game_over
         self.on_change = on_change
-        self.chat_rng = random.Random(rng.getrandbits(64))
+        self.chat_rng = random_later(rng)
         self.last_reply = ""
         self.seats = _make_seats(names, options.level, rng, account_ids)
         self.names = tuple(seat.name for seat in self.seats)
@@ -917,7 +918,7 @@ def _make_seats(
     computers = 0
     for index, name in enumerate(names):
         # The computer gets its own stream so its choices never shift the deck's shuffles.
-        computer = ComputerPlayer(level, random.Random(rng.getrandbits(64)))
+        computer = ComputerPlayer(level, random_later(rng))
         if name is None:
             computers += 1
             shown = COMPUTER_NAME if computers == 1 else f"{COMPUTER_NAME} {computers}"
