@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from door.term.ansi import (
     Color,
@@ -127,8 +127,33 @@ def cells_of(style: Style) -> _CellsOf:
     return table
 
 
+class FrameKeeper(Protocol):
+    @property
+    def generation(self) -> int:
+        """How many frames it has made: its rows are as the last one left them."""
+        ...
+
+
+class History(NamedTuple):
+    """How a frame kept from one to the next (door/term/layers.py) came from the one
+    before it: the renderer, which sent that one, then keeps no copy of its own of what
+    the caller's screen shows and compares only the rows that changed."""
+
+    owner: FrameKeeper
+    """What keeps the frame (a ``Layers``)."""
+    generation: int
+    """Counts the owner's frames: this one is the one after ``generation - 1``."""
+    rows: list[list[Cell]]
+    """The owner's rows: the same list every frame, its rows changed in place."""
+    before: dict[int, list[Cell]]
+    """Each row this frame changed, as it was in the frame before."""
+
+
 class Canvas:
     """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips."""
+
+    history: History | None = None
+    """Set on a frame kept from one to the next, and on copies of it (an overlay's)."""
 
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
@@ -136,17 +161,21 @@ class Canvas:
         self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
 
     @classmethod
-    def over(cls, cells: list[list[Cell]]) -> Canvas:
+    def over(cls, cells: list[list[Cell]], history: History | None = None) -> Canvas:
         """A canvas whose rows are ``cells`` themselves, not copies."""
         canvas = cls.__new__(cls)
         canvas.rows, canvas.cols = len(cells), len(cells[0]) if cells else 0
         canvas.cells = cells
+        if history is not None:
+            canvas.history = history
         return canvas
 
     def copy(self) -> Canvas:
         """A canvas with the same cells, to draw an overlay on without touching this one."""
         twin = Canvas(self.cols, self.rows)
         twin.cells = [row[:] for row in self.cells]
+        if self.history is not None:
+            twin.history = self.history  # the renderer still learns what it sent from it
         return twin
 
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:

@@ -7,7 +7,9 @@ keeps, for each layer, what it wrote the last time (the cells of each row it tou
 A layer whose key is unchanged is not drawn again; only the rows that a changed layer
 touches, before or after, are put together again from every layer's cells, in order,
 in the rows of the frame before (the frame is one canvas, brought up to date). A move of
-the bar draws the row of card keys and rebuilds that row, not the whole screen.
+the bar draws the row of card keys and rebuilds that row, not the whole screen. Each
+frame carries the rows it changed as they were before (``Canvas.history``), so that the
+renderer, which sent the frame before, need keep no copy of it.
 
 What is kept is few objects: one flat tuple of runs per layer, the cells themselves
 shared by every canvas (door/term/canvas.py), and the same rows frame after frame. Every
@@ -33,7 +35,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import BLANK, Canvas, Cell, Recorder, Runs, cells_of
+from door.term.canvas import BLANK, Canvas, Cell, History, Recorder, Runs, cells_of
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw]
@@ -59,8 +61,14 @@ class Layers:
         self._order: list[str] = []
         self._drawn: dict[str, _Drawn] = {}
         self._rows: list[list[Cell]] = []
+        self._generation = 0
         self.drawn = 0
         """How many layers the last frame drew (the rest were kept): for tests and benches."""
+
+    @property
+    def generation(self) -> int:
+        """How many frames this has made (``Canvas.history``)."""
+        return self._generation
 
     def frame(self, cols: int, rows: int, layers: Iterable[Layer]) -> tuple[Canvas, dict[str, Any]]:
         """The frame of ``layers`` (drawn bottom first) on a ``cols`` x ``rows`` canvas,
@@ -100,14 +108,17 @@ class Layers:
             dirty = set(range(rows))
         else:
             dirty.intersection_update(range(rows))
-        if dirty:
-            self._lay(dirty, cols, order)
-        return Canvas.over(self._rows), {name: drawn[name].result for name in order}
+        changed_rows = self._lay(dirty, cols, order) if dirty else {}
+        self._generation += 1
+        history = History(self, self._generation, self._rows, changed_rows)
+        return Canvas.over(self._rows, history), {name: drawn[name].result for name in order}
 
-    def _lay(self, dirty: set[int], cols: int, order: list[str]) -> None:
-        """Put the ``dirty`` rows together again from every layer's runs, in order."""
+    def _lay(self, dirty: set[int], cols: int, order: list[str]) -> dict[int, list[Cell]]:
+        """Put the ``dirty`` rows together again from every layer's runs, in order;
+        returns those rows as they were (copies that live until the frame is sent)."""
         blank = [BLANK] * cols
         fresh = {y: self._rows[y] for y in dirty}
+        before = {y: row[:] for y, row in fresh.items()}
         for row in fresh.values():
             row[:] = blank
         for name in order:
@@ -116,6 +127,7 @@ class Layers:
                 target = fresh.get(row)
                 if target is not None:
                     target[start : start + len(text)] = map(cells_of(style).__getitem__, text)
+        return before
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

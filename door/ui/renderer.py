@@ -7,6 +7,12 @@ A full repaint happens on the first frame, after ``invalidate()`` (Ctrl-L, line 
 after a resize, and when the caller switches character set or colour mode. One renderer
 per caller, so a resize is one repaint.
 
+What the caller's screen shows is kept as rows of cells, but not twice: after a frame
+that its owner keeps from one to the next (the table's layers) is sent whole, the
+renderer holds those very rows, and the next frame says which rows it changed and how
+they were (``Canvas.history``). Only those rows are compared, and a session keeps one
+screen of cells rather than two (16 KiB of the ~120 each caller costs the server).
+
 >>> from tests.door.fake_terminal import FakeTerminal
 >>> terminal = FakeTerminal(cols=20, rows=3)
 >>> renderer = Renderer(terminal)
@@ -36,7 +42,17 @@ from door.term.ansi import (
     Palette,
     at,
 )
-from door.term.canvas import BLANK, PLAIN, SCREEN_COLS, SCREEN_ROWS, Canvas, Cell, Style, too_small
+from door.term.canvas import (
+    BLANK,
+    PLAIN,
+    SCREEN_COLS,
+    SCREEN_ROWS,
+    Canvas,
+    Cell,
+    History,
+    Style,
+    too_small,
+)
 from door.term.terminal import Disconnected, Terminal
 
 REPAINT_INTERVAL: Final = 0.05
@@ -56,6 +72,11 @@ class Renderer:
     def __init__(self, terminal: Terminal) -> None:
         self._terminal = terminal
         self._sent: list[list[Cell]] | None = None
+        """What the caller's screen shows: rows of the renderer's own, or the rows of
+        the last frame sent, when that frame is kept by its owner (``_sent_from``)."""
+        self._sent_from: History | None = None
+        """The kept frame ``_sent`` is (whose owner changes those rows in place at its
+        next frame, saying how they were: ``Canvas.history``); None: rows of its own."""
         self._last: tuple[Canvas, tuple[int, int] | None] | None = None
         self._sent_for: tuple[object, object] | None = None
         self._cursor_shown: bool | None = None
@@ -68,6 +89,7 @@ class Renderer:
     def invalidate(self) -> None:
         """Make the next ``render`` repaint everything (Ctrl-L, after line noise)."""
         self._sent = None
+        self._sent_from = None
         self._cursor_shown = None
 
     def close(self) -> None:
@@ -127,9 +149,34 @@ class Renderer:
         self._last = (canvas, cursor)
         if self._terminal.backlogged:
             self._behind = True
+            if self._sent_from is not None:
+                # The kept frame last sent is about to change again: keep what it was.
+                shown = self._shown(canvas)[0]
+                self._sent = None if shown is None else [row[:] for row in shown]
+                self._sent_from = None
             self._send_in_background()
             return
         self._paint(canvas, cursor)
+
+    def _shown(self, canvas: Canvas) -> tuple[list[list[Cell]] | None, list[int] | None]:
+        """What the caller's screen shows (None: not known, paint whole), and the only
+        rows ``canvas`` can differ from it in (None: any)."""
+        sent, kept = self._sent, self._sent_from
+        if kept is None or sent is None:
+            return sent, None
+        if kept.owner.generation == kept.generation:
+            return sent, None  # the frame sent has not changed since
+        history = canvas.history
+        if (
+            history is not None
+            and history.owner is kept.owner
+            and history.rows is sent
+            and history.generation == kept.generation + 1
+        ):
+            shown = [history.before.get(y, row) for y, row in enumerate(sent)]
+            # This frame, if it is the kept one itself, changed only those rows.
+            return shown, (sorted(history.before) if canvas.cells is sent else None)
+        return None, None  # the kept frame moved on unseen: what shows is not known
 
     def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
         terminal = self._terminal
@@ -145,20 +192,28 @@ class Renderer:
             self.invalidate()
             self._sent_for = (terminal.charset, terminal.color_mode)
         out: list[str] = []
-        same_shape = self._sent is not None and (len(self._sent), len(self._sent[0])) == (
+        term_cols, term_rows = terminal.size
+        rows = min(canvas.rows, term_rows)
+        cols = min(canvas.cols, term_cols)
+        shown, candidates = self._shown(canvas)
+        same_shape = shown is not None and (len(shown), len(shown[0])) == (
             canvas.rows,
             canvas.cols,
         )
-        if self._sent is None or not same_shape:
+        # A kept frame sent whole is what the screen then shows: no copy is kept of it.
+        history = canvas.history
+        kept = history is not None and canvas.cells is history.rows
+        kept = kept and (rows, cols) == (canvas.rows, canvas.cols)
+        if shown is None or not same_shape:
             if palette.enabled:
                 out.append(RESET)
             out.append(CLEAR_SCREEN)
             previous = [[BLANK] * canvas.cols for _ in range(canvas.rows)]
+            candidates = None
+        elif kept or self._sent_from is None:
+            previous = shown
         else:
-            previous = self._sent
-        term_cols, term_rows = terminal.size
-        rows = min(canvas.rows, term_rows)
-        cols = min(canvas.cols, term_cols)
+            previous = [row[:] for row in shown]  # the rows it shows become the renderer's
         # The bottom-right cell is never written (some clients scroll when it is). It is
         # the last column drawn or beyond, so no span of changes ever runs over it.
         forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
@@ -168,11 +223,11 @@ class Renderer:
         current_style: Style | None = PLAIN if out else None
         position: tuple[int, int] | None = (0, 0) if out else None
         columns = range(cols)
-        # The rows last sent are brought up to this frame in place: a new list per
-        # changed row per frame, kept until the next, was most of what the garbage
+        # Rows of the renderer's own are brought up to this frame in place: a new list
+        # per changed row per frame, kept until the next, was most of what the garbage
         # collector walked in its young collections with hundreds of callers.
         sent = previous
-        for y in range(rows):
+        for y in range(rows) if candidates is None else candidates:
             new_row, sent_row = canvas.cells[y], previous[y]
             if new_row == sent_row:
                 continue  # most rows of most frames: one comparison, no per-cell work
@@ -199,7 +254,8 @@ class Renderer:
                         out.append(char)
                 else:
                     out.append("".join(map(_char_of, span)))
-                sent_row[start : end + 1] = span
+                if not kept:
+                    sent_row[start : end + 1] = span
                 # Writing the last column leaves the cursor in a pending-wrap state
                 # that terminals disagree about: treat the position as unknown.
                 position = (y, end + 1) if end + 1 < term_cols else None
@@ -212,12 +268,19 @@ class Renderer:
                     out.append(RESET)  # erased cells take the current background
                     current_style = PLAIN
                 out.append(CLEAR_TO_END_OF_LINE)
-                sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
+                if not kept:
+                    sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
         if colour and current_style not in (None, PLAIN):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, position)
-        self._sent = sent
-        if (rows, cols) == (canvas.rows, canvas.cols):
+        if kept:
+            # (The bottom-right cell is never written, but then never read either.)
+            self._sent, self._sent_from = canvas.cells, history
+        else:
+            self._sent, self._sent_from = sent, None
+        if kept:
+            self._last = (canvas, cursor)
+        elif (rows, cols) == (canvas.rows, canvas.cols):
             # What was sent is the frame: keep that for a repaint after a resize, and
             # let the canvas it was drawn on go at once.
             self._last = (Canvas.over(sent), cursor)
@@ -239,6 +302,7 @@ class Renderer:
         reset = RESET if Palette(terminal.color_mode).enabled else ""
         terminal.write(reset + CLEAR_SCREEN + "\r\n".join(lines))
         self._sent = None  # the whole screen is painted again when it fits
+        self._sent_from = None
         self._cursor_shown = None
 
     def _place_cursor(
