@@ -204,6 +204,8 @@ class Renderer:
         history = canvas.history
         kept = history is not None and canvas.cells is history.rows
         kept = kept and (rows, cols) == (canvas.rows, canvas.cols)
+        if not kept:
+            candidates = None
         if shown is None or not same_shape:
             if palette.enabled:
                 out.append(RESET)
@@ -278,12 +280,11 @@ class Renderer:
             self._sent, self._sent_from = canvas.cells, history
         else:
             self._sent, self._sent_from = sent, None
-        if kept:
-            self._last = (canvas, cursor)
-        elif (rows, cols) == (canvas.rows, canvas.cols):
+        if (rows, cols) == (canvas.rows, canvas.cols):
             # What was sent is the frame: keep that for a repaint after a resize, and
-            # let the canvas it was drawn on go at once.
-            self._last = (Canvas.over(sent), cursor)
+            # let the canvas it was drawn on go at once (and a kept frame's rows as they
+            # were before it: copies that would otherwise live until the next frame).
+            self._last = (Canvas.over(self._sent), cursor)
         text = "".join(out)
         if text:
             terminal.write(text)
