@@ -51,3 +51,20 @@ def test_each_generation_keeps_its_longest_pause() -> None:
         watch("stop", {"generation": generation})
     assert watch.report()["collections"] == [3, 0, 0]
     assert watch.report()["max_pause_ms"][0] == 5.0
+
+
+def test_a_pause_is_also_timed_in_cpu_so_waiting_for_the_core_shows() -> None:
+    ticks = iter([10.0, 10.050])  # 50 ms on the clock...
+    cpu = iter([3.0, 3.004])  # ...of which the collector ran 4
+    watch = GcWatch(clock=lambda: next(ticks), cpu_clock=lambda: next(cpu))
+    watch("start", {"generation": 1})
+    watch("stop", {"generation": 1})
+    assert watch.report()["pauses"] == [[10.0, 1, 50.0, 4.0]]
+
+
+def test_the_examples() -> None:
+    import doctest
+
+    import door.gc_watch
+
+    assert doctest.testmod(door.gc_watch).failed == 0
