@@ -49,7 +49,7 @@ from door.term.canvas import (
     SCREEN_ROWS,
     Canvas,
     Cell,
-    History,
+    FrameKeeper,
     Style,
     too_small,
 )
@@ -74,9 +74,10 @@ class Renderer:
         self._sent: list[list[Cell]] | None = None
         """What the caller's screen shows: rows of the renderer's own, or the rows of
         the last frame sent, when that frame is kept by its owner (``_sent_from``)."""
-        self._sent_from: History | None = None
-        """The kept frame ``_sent`` is (whose owner changes those rows in place at its
-        next frame, saying how they were: ``Canvas.history``); None: rows of its own."""
+        self._sent_from: tuple[FrameKeeper, int] | None = None
+        """Whose kept frame ``_sent`` is, and which (the owner changes those rows in
+        place at its next frame, saying how they were: ``Canvas.history``); None: rows
+        of its own. Not the frame's history itself, which holds rows as they were."""
         self._last: tuple[Canvas, tuple[int, int] | None] | None = None
         self._sent_for: tuple[object, object] | None = None
         self._cursor_shown: bool | None = None
@@ -164,14 +165,15 @@ class Renderer:
         sent, kept = self._sent, self._sent_from
         if kept is None or sent is None:
             return sent, None
-        if kept.owner.generation == kept.generation:
+        owner, generation = kept
+        if owner.generation == generation:
             return sent, None  # the frame sent has not changed since
         history = canvas.history
         if (
             history is not None
-            and history.owner is kept.owner
+            and history.owner is owner
             and history.rows is sent
-            and history.generation == kept.generation + 1
+            and history.generation == generation + 1
         ):
             shown = [history.before.get(y, row) for y, row in enumerate(sent)]
             # This frame, if it is the kept one itself, changed only those rows.
@@ -202,8 +204,10 @@ class Renderer:
         )
         # A kept frame sent whole is what the screen then shows: no copy is kept of it.
         history = canvas.history
-        kept = history is not None and canvas.cells is history.rows
-        kept = kept and (rows, cols) == (canvas.rows, canvas.cols)
+        whole = (rows, cols) == (canvas.rows, canvas.cols)
+        if history is not None and not (whole and canvas.cells is history.rows):
+            history = None  # a copy (an overlay's), or a frame cut to a smaller window
+        kept = history is not None
         if not kept:
             candidates = None
         if shown is None or not same_shape:
@@ -275,9 +279,9 @@ class Renderer:
         if colour and current_style not in (None, PLAIN):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, position)
-        if kept:
+        if history is not None:
             # (The bottom-right cell is never written, but then never read either.)
-            self._sent, self._sent_from = canvas.cells, history
+            self._sent, self._sent_from = canvas.cells, (history.owner, history.generation)
         else:
             self._sent, self._sent_from = sent, None
         if (rows, cols) == (canvas.rows, canvas.cols):
