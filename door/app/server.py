@@ -145,7 +145,10 @@ class Door:
                 hand_back()
         self.presence.close_tables()
         for terminal in list(self.terminals):
-            terminal.write(SHUTDOWN_MESSAGE)
+            # The tables just closed, and their screens are about to be redrawn: the
+            # goodbye must stay on top of them.
+            say_last = getattr(terminal, "write_last", terminal.write)
+            say_last(SHUTDOWN_MESSAGE)
         await asyncio.gather(
             *(self._flush_quietly(terminal) for terminal in list(self.terminals)),
         )

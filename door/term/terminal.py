@@ -187,6 +187,7 @@ class StreamTerminal:
         self._paused = False
         self._dropped = False
         self._closed = False
+        self._said_last = False
         self._last_key_at = clock()
         self._inputs_read = 0
         self._key_bucket = TokenBucket(key_rate, key_burst, clock) if key_rate else None
@@ -271,11 +272,17 @@ class StreamTerminal:
         # Output is gathered until flush(): a screen drawn in many small writes
         # then goes out as one transport write (for SSH, one encrypted packet
         # rather than dozens).
-        if not self.connected:
+        if not self.connected or self._said_last:
             return
         self._held_output += encode(text, self._charset)
         if len(self._held_output) > (MAX_HELD_OUTPUT if self._paused else MAX_UNFLUSHED_OUTPUT):
             self._resume_output()
+
+    def write_last(self, text: str) -> None:
+        """Write ``text`` as the last thing the caller is sent (the door closing):
+        a screen still being redrawn as it closes must not paint over it."""
+        self.write(text)
+        self._said_last = True
 
     async def flush(self) -> None:
         if not self.connected:

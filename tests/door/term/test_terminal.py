@@ -328,3 +328,11 @@ def test_module_examples_run() -> None:
     results = doctest.testmod(fake_terminal)
     assert results.attempted > 0
     assert results.failed == 0
+
+
+def test_the_last_words_stay_on_top_of_a_screen_still_being_redrawn() -> None:
+    terminal = FakeTerminal(cols=20, rows=2)
+    terminal.write("the table")
+    terminal.write_last("\r\nGoodbye!")
+    terminal.write("\x1b[2Jthe game is over")  # a screen redrawn as the door closes
+    assert terminal.display == ["the table           ", "Goodbye!            "]
