@@ -23,26 +23,36 @@ from door.term.terminal import Terminal
 class Inbox:
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
-        self._woken = asyncio.Event()
+        self._woken = False
+        self._waiters: list[asyncio.Future[None]] = []
+        """Whoever waits for a key or a wake-up: a plain future each, settled by the
+        key's arrival, the wake-up or the timeout (a task per wait, and asyncio.wait's
+        own coroutines, were most of what a session kept alive while it waited)."""
 
     def wake(self) -> None:
         """Make the current (or next) ``next()`` return None: something changed."""
-        self._woken.set()
+        self._woken = True
+        for waiter in self._waiters:
+            _settle(waiter)
 
     async def next(self, timeout: float | None = None) -> Key | None:
         """The caller's next key, or None if woken first (or after ``timeout`` seconds,
         for a screen that shows the time passing). Raises ``Disconnected``."""
-        if self._woken.is_set():
-            self._woken.clear()
+        if self._woken:
+            self._woken = False
             return None
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
         reading = asyncio.ensure_future(self.terminal.read_key())
-        woken = asyncio.ensure_future(self._woken.wait())
+        reading.add_done_callback(lambda _: _settle(waiter))
+        timer = loop.call_later(timeout, _settle, waiter) if timeout is not None else None
+        self._waiters.append(waiter)
         try:
-            await asyncio.wait(
-                {reading, woken}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
+            await waiter
         finally:
-            woken.cancel()
+            self._waiters.remove(waiter)
+            if timer is not None:
+                timer.cancel()
             if not reading.done():
                 reading.cancel()
                 # Let the read unwind before going on, so nothing looks like it is still
@@ -59,14 +69,25 @@ class Inbox:
                 # screen redraws (as the request to grow the window).
                 return None
             return key
-        self._woken.clear()
+        self._woken = False
         return None
 
     def forget_wake(self) -> None:
         """A wake-up the frame about to be drawn answers already (it shows the news)."""
-        self._woken.clear()
+        self._woken = False
 
     async def wait_woken(self) -> None:
         """Wait for a wake-up without reading keys (they wait in the terminal)."""
-        await self._woken.wait()
-        self._woken.clear()
+        if not self._woken:
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                self._waiters.remove(waiter)
+        self._woken = False
+
+
+def _settle(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)

@@ -1,0 +1,103 @@
+"""A screen waits in one place for the caller's next key or news from elsewhere."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from door.term.inbox import Inbox
+from door.term.keys import Key
+from door.term.terminal import Disconnected
+from tests.door.fake_terminal import FakeTerminal
+
+
+def run(scenario):  # type: ignore[no-untyped-def]
+    return asyncio.run(asyncio.wait_for(scenario(), 5))
+
+
+def test_a_key_is_returned_and_a_wake_up_returns_none() -> None:
+    async def scenario() -> list[object]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        terminal.push_keys("a")
+        got: list[object] = [await inbox.next()]
+        waiting = asyncio.ensure_future(inbox.next())
+        await asyncio.sleep(0.01)
+        inbox.wake()
+        got.append(await waiting)
+        terminal.push_keys("b")  # waited for the wake-up's redraw: not lost
+        got.append(await inbox.next())
+        terminal.close()
+        return got
+
+    assert run(scenario) == [Key.printable("a"), None, Key.printable("b")]
+
+
+def test_a_wake_up_before_the_wait_is_answered_at_once_and_only_once() -> None:
+    async def scenario() -> list[object]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        inbox.wake()
+        first = await inbox.next()
+        terminal.push_keys("x")
+        second = await inbox.next()
+        terminal.close()
+        return [first, second]
+
+    assert run(scenario) == [None, Key.printable("x")]
+
+
+def test_the_timeout_returns_none_and_the_next_key_still_comes() -> None:
+    async def scenario() -> list[object]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        got: list[object] = [await inbox.next(timeout=0.02)]
+        terminal.push_keys("k")
+        got.append(await inbox.next(timeout=1.0))
+        terminal.close()
+        return got
+
+    assert run(scenario) == [None, Key.printable("k")]
+
+
+def test_a_dropped_line_is_raised() -> None:
+    async def scenario() -> None:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        terminal.hang_up()
+        await inbox.next()
+
+    with pytest.raises(Disconnected):
+        run(scenario)
+
+
+def test_cancelling_the_waiting_screen_cancels_it_and_leaves_the_keys() -> None:
+    async def scenario() -> tuple[bool, object]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        waiting = asyncio.ensure_future(inbox.next())
+        await asyncio.sleep(0.01)
+        waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)
+        terminal.push_keys("z")  # the next screen gets it
+        key = await inbox.next()
+        terminal.close()
+        return waiting.cancelled(), key
+
+    assert run(scenario) == (True, Key.printable("z"))
+
+
+def test_waiting_for_news_alone_ends_at_the_wake_up() -> None:
+    async def scenario() -> bool:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        waiting = asyncio.ensure_future(inbox.wait_woken())
+        await asyncio.sleep(0.01)
+        pending = not waiting.done()
+        inbox.wake()
+        await waiting
+        terminal.close()
+        return pending
+
+    assert run(scenario) is True
