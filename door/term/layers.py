@@ -123,8 +123,8 @@ class Layers:
             row[:] = blank
         for name in order:
             runs = iter(self._drawn[name].runs)
-            for row, start, text, style in zip(runs, runs, runs, runs, strict=True):
-                target = fresh.get(row)
+            for y, start, text, style in zip(runs, runs, runs, runs, strict=True):
+                target = fresh.get(y)
                 if target is not None:
                     target[start : start + len(text)] = map(cells_of(style).__getitem__, text)
         return before
