@@ -66,9 +66,9 @@ class LogLine:
     """One screen line of the log, in segments of differently styled text.
 
     Kept as one string of texts and style numbers (``flat_line``): every session keeps a
-    hundred lines, and a line as one string is a third of what a tuple of texts and
-    numbers was (a full log: 11 KB rather than 23). As a dataclass of tuples of styles,
-    four tracked objects a line, the logs were half of what a full collection walked."""
+    hundred lines, and a full log of such strings is 15 KB, where a tuple of texts and
+    numbers a line made it 23. As a dataclass of tuples of styles, four tracked objects a
+    line, the logs were half of what a full collection walked."""
 
     __slots__ = ("_flat",)
 

@@ -77,8 +77,9 @@ _MAX_STYLES: Final = 256
 
 
 def style_number(style: Style) -> int:
-    """A small number that stands for ``style`` (the same for the whole process): a
-    tuple of texts and style numbers is one the garbage collector stops tracking."""
+    """A small number that stands for ``style`` (the same for the whole process). A
+    kept log line writes it as one character (door/screens/chat.py): under 256, one
+    that keeps a line of plain text one byte a character."""
     number = _STYLE_NUMBERS.get(style)
     return _numbered(style) if number is None else number
 

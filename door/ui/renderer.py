@@ -284,7 +284,7 @@ class Renderer:
             self._sent, self._sent_from = canvas.cells, (history.owner, history.generation)
         else:
             self._sent, self._sent_from = sent, None
-        if (rows, cols) == (canvas.rows, canvas.cols):
+        if whole:
             # What was sent is the frame: keep that for a repaint after a resize, and
             # let the canvas it was drawn on go at once (and a kept frame's rows as they
             # were before it: copies that would otherwise live until the next frame).
