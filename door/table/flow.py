@@ -60,7 +60,7 @@ from door.screens.help import default_help
 from door.screens.narration import narrate, side_names
 from door.screens.show import ShowPanel, show_title
 from door.table.computer import think
-from door.table.later_random import random_later
+from door.table.light_random import light_random
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
 from door.table.person import Person
 from door.table.seats import (
@@ -177,7 +177,7 @@ class Table:
         self.help_text = help_text if help_text is not None else default_help()
         self.on_game_over = on_game_over
         self.on_change = on_change
-        self.chat_rng = random_later(rng)
+        self.chat_rng = light_random(rng)
         self.last_reply = ""
         self.seats = _make_seats(names, options.level, rng, account_ids)
         self.names = tuple(seat.name for seat in self.seats)
@@ -273,7 +273,7 @@ class Table:
         person = Person(self, seat.name, session, seat)
         seat.person = person
         seat.sat_down = True
-        seat.returned.set()
+        seat.settled()
         return person
 
     def waits_for(self, name: str, account_id: int | None = None) -> Seat | None:
@@ -331,7 +331,7 @@ class Table:
         seat = person.seat
         if seat.person is person:
             seat.person = None
-            seat.returned.clear()
+            seat.went_away()
         if self.over:
             return
         if self.solo:
@@ -362,7 +362,7 @@ class Table:
             return
         seat.left = True
         seat.computer_plays = True
-        seat.returned.set()
+        seat.settled()
         self.announce(f"{seat.name} left the game: the computer plays for {seat.name}.")
         self._end_if_nobody_plays()
         self.changed()
@@ -753,7 +753,7 @@ class Table:
                 person: person.ask(lambda person: person.absent(seat, minutes), urgent=True)
                 for person in self.players_present()
             }
-            back = asyncio.ensure_future(seat.returned.wait())
+            back = asyncio.ensure_future(seat.until_settled())
             try:
                 remaining = deadline - loop.time()
                 if remaining <= 0:
@@ -918,7 +918,7 @@ def _make_seats(
     computers = 0
     for index, name in enumerate(names):
         # The computer gets its own stream so its choices never shift the deck's shuffles.
-        computer = ComputerPlayer(level, random_later(rng))
+        computer = ComputerPlayer(level, light_random(rng))
         if name is None:
             computers += 1
             shown = COMPUTER_NAME if computers == 1 else f"{COMPUTER_NAME} {computers}"
