@@ -19,6 +19,7 @@ from typing import Final, Protocol
 from door.defence.ratelimit import TokenBucket
 from door.term.ansi import ColorMode, color_mode_for_terminal_type
 from door.term.charset import Charset, charset_for_terminal_type, encode
+from door.term.key_queue import KeyQueue
 from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder
 
 logger = logging.getLogger(__name__)
@@ -180,7 +181,7 @@ class StreamTerminal:
         self._escape_timeout = escape_timeout
         self._clock = clock
         self._decoder = KeyDecoder()
-        self._keys: asyncio.Queue[Key | None] = asyncio.Queue()
+        self._keys: KeyQueue[Key | None] = KeyQueue()
         self._reader: asyncio.Task[None] | None = None
         self._resize_listeners: list[ResizeListener] = []
         self._held_output = bytearray()
