@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from door.screens import theme
 from door.screens.cards import card_face
@@ -86,7 +86,27 @@ class Seat:
         over after their line dropped or they left."""
         self.left = False
         """The caller quit: the seat is the computer's to the end."""
-        self.returned = asyncio.Event()
+        self._settled: asyncio.Event | None = None
+        """Set when an away caller's absence ends: they sat down again, or left for good.
+        Made for the first wait (an Event keeps room for 64 waiters, 0.6 KB, and most
+        seats are never waited for)."""
+
+    def settled(self) -> None:
+        """The caller sat down again, or left for good: whoever waits for them goes on."""
+        if self._settled is not None:
+            self._settled.set()
+
+    def went_away(self) -> None:
+        """The caller's line dropped (or they stood up): a wait for them may begin."""
+        if self._settled is not None:
+            self._settled.clear()
+
+    def until_settled(self) -> Coroutine[Any, Any, bool]:
+        """Waits until ``settled()``; called while the caller is away. The Event is made
+        now, not when the wait first runs, so a return in between is not missed."""
+        if self._settled is None:
+            self._settled = asyncio.Event()
+        return self._settled.wait()
 
     @property
     def away(self) -> bool:
