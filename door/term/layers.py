@@ -76,11 +76,12 @@ class Layers:
         and changes at the next frame: draw over a copy of it, never on it."""
         layers = list(layers)
         order = [name for name, _, _ in layers]
-        if len(set(order)) != len(order):
+        same_order = order == self._order  # most frames: checked already
+        if not same_order and len(set(order)) != len(order):
             raise ValueError(f"two layers share a name: {order}")
         if (cols, rows) != self._size:
             self._drawn.clear()  # layers clip to the canvas, and some lay out by its size
-        whole = not self._drawn or not _same_relative_order(self._order, order)
+        whole = not self._drawn or not (same_order or _same_relative_order(self._order, order))
         dirty: set[int] = set()
         drawn: dict[str, _Drawn] = {}
         self.drawn = 0
