@@ -30,7 +30,7 @@ import textwrap
 from bisect import bisect_left
 from collections.abc import Callable
 from itertools import compress, repeat, takewhile
-from operator import itemgetter, lt, ne, sub
+from operator import is_not, itemgetter, lt, sub
 from typing import Final
 
 from door.term.ansi import (
@@ -237,8 +237,13 @@ class Renderer:
             new_row, sent_row = canvas.cells[y], previous[y]
             if new_row == sent_row:
                 continue  # most rows of most frames: one comparison, no per-cell work
-            # Which cells differ, compared in C (a frame changes a few rows, of 80 cells).
-            changed = list(compress(columns, map(ne, new_row, sent_row)))
+            # Which cells differ, compared in C (a frame changes a few rows, of 80 cells)
+            # by identity: every canvas takes its cells from one table per style
+            # (door/term/canvas.py: cells_of), so a cell that is the same is the same
+            # object. Comparing by value reads both cells, and with hundreds of callers
+            # their screens are not in the processor's cache: that was the renderer's
+            # costliest line. (A cell equal but not identical is only sent again.)
+            changed = list(compress(columns, map(is_not, new_row, sent_row)))
             if (y, changed[-1] if changed else -1) in forbidden:
                 changed.pop()
             # Erasing to the end of the line pays only for more than a gap of blanks.

@@ -10,7 +10,7 @@ from functools import partial
 
 import door.term.canvas
 from door.term.ansi import CLEAR_SCREEN, Color
-from door.term.canvas import PLAIN, Canvas, Style
+from door.term.canvas import PLAIN, Canvas, Style, _one_cell, cells_of
 from door.term.charset import Charset
 from door.term.layers import Layers
 from door.term.terminal import StreamTerminal
@@ -86,6 +86,42 @@ def test_an_unchanged_frame_sends_nothing_and_one_change_sends_a_few_bytes() -> 
     renderer.render(canvas)
     change = terminal.output[sent:]
     assert change == b"\x1b[1;7H\x1b[0;32m2\x1b[0m"
+    assert terminal.display[0].startswith("Alice 2")
+
+
+def test_the_same_frame_drawn_afresh_sends_nothing() -> None:
+    # The renderer compares cells by identity: every canvas, with every equal style,
+    # must take the very same cells, or a frame drawn again would be sent again.
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+
+    def frame() -> Canvas:
+        canvas = Canvas()
+        canvas.put(3, 2, "5♥ J♣ Fifteen two", Style(Color.RED, Color.BLUE, bold=True))
+        canvas.box(5, 0, 4, 30, Style(Color.CYAN), title="Crib")
+        return canvas
+
+    renderer.render(frame())
+    sent = len(terminal.output)
+    renderer.render(frame())
+    assert len(terminal.output) == sent
+
+
+def test_after_a_flood_of_rare_characters_the_screen_still_shows_the_frame() -> None:
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    style = Style(Color.YELLOW)
+    canvas = Canvas()
+    canvas.put(0, 0, "Alice 0", style)
+    renderer.render(canvas)
+    sent_cell = cells_of(style)["A"]
+    rare = [chr(code) for code in range(0x100, 0x3000) if _one_cell(chr(code)) != "?"]
+    flood = Canvas()
+    for char in rare[:5000]:  # more than a style's table of cells keeps
+        flood.put(1, 0, char, style)
+    assert cells_of(style)["A"] is not sent_cell  # made again, equal to the one sent
+    canvas.put(0, 0, "Alice 2", style)
+    renderer.render(canvas)
     assert terminal.display[0].startswith("Alice 2")
 
 
