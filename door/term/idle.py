@@ -37,9 +37,10 @@ class IdleGuardTerminal:
         while True:
             limit = self.hang_up_after if warned else self.warn_after
             try:
-                key = await asyncio.wait_for(
-                    self.inner.read_key(), max(0.0, limit - self.inner.idle)
-                )
+                # A deadline on this task, not ``wait_for``, which makes a task of its
+                # own (and a future and callbacks) for every key the caller presses.
+                async with asyncio.timeout(max(0.0, limit - self.inner.idle)):
+                    key = await self.inner.read_key()
             except TimeoutError:
                 if self.inner.idle < limit:
                     continue  # a key arrived meanwhile and reset the clock
