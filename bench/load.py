@@ -199,7 +199,7 @@ def window_pauses(
     longest = [0.0, 0.0, 0.0]
     for pause in report.get("pauses", []):
         began, generation = pause[0], pause[1]
-        if window[0] <= began <= window[1] and len(pause) > column:
+        if window[0] <= began <= window[1]:
             longest[generation] = max(longest[generation], pause[column])
     return longest
 

@@ -2,10 +2,10 @@
 
 An ``asyncio.Queue`` would do, but it keeps three deques and an ``Event`` with a fourth
 from the start, each with room for 64 items: 2.5 KB for every caller on the server (2% of
-a session) to hold the few keys a caller types ahead. This keeps a list, and a list of
-readers waiting only once someone has waited. It is a queue in every way the terminal
-uses one: keys come out in the order they went in, a reader waits for the next one, and
-a reader cancelled while waiting takes nothing away.
+a session) to hold the few keys a caller types ahead. This keeps a list of keys and a
+list of the readers waiting. It is a queue in every way the terminal uses one: keys come
+out in the order they went in, a reader waits for the next one, and a reader cancelled
+while waiting takes nothing away.
 
 >>> import asyncio
 >>> async def typed():
@@ -33,7 +33,7 @@ class KeyQueue(Generic[Item]):
 
     def __init__(self) -> None:
         self._items: list[Item] = []  # a few keys at most: taking the first is cheap
-        self._readers: list[asyncio.Future[None]] | None = None
+        self._readers: list[asyncio.Future[None]] = []
 
     def qsize(self) -> int:
         return len(self._items)
@@ -53,8 +53,6 @@ class KeyQueue(Generic[Item]):
     async def get(self) -> Item:
         while not self._items:
             reader: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            if self._readers is None:
-                self._readers = []
             self._readers.append(reader)
             try:
                 await reader
