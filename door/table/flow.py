@@ -376,6 +376,16 @@ class Table:
                 # mark the exception seen so asyncio does not log it as lost.
                 request.future.exception()
 
+    def let_go(self, person: Person) -> None:
+        """``person`` is done with the ended game: the table no longer holds them, as
+        when someone quits, so that they and the table are no cycle once both are
+        forgotten (the door freezes what lives long: door/gc_policy.py)."""
+        if person.seat is None:
+            if person in self.watchers:
+                self.watchers.remove(person)
+        elif person.seat.person is person:
+            person.seat.person = None
+
     def _remove_watcher(self, person: Person) -> None:
         if person in self.watchers:
             self.watchers.remove(person)

@@ -189,6 +189,8 @@ class Person:
             raise
         finally:
             self.session.pop(self.screen)
+            if table.over:
+                table.let_go(self)
 
     async def idle(self) -> None:
         """Between requests: watch the game. While someone else is deciding, keys work

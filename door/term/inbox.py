@@ -63,7 +63,13 @@ class Inbox:
                 if current is not None and current.cancelling():
                     raise asyncio.CancelledError  # ours, not the read's: pass it on
         if reading.done() and not reading.cancelled():
-            key = reading.result()  # a key that arrived with the wake-up is not lost
+            try:
+                key = reading.result()  # a key that arrived with the wake-up is not lost
+            except BaseException:
+                # The error's traceback holds this frame, and the task holds the error:
+                # a cycle, unless the frame lets go of the task (see door.gc_policy).
+                del reading
+                raise
             if too_small(self.terminal.size):
                 # The caller cannot see the screen: the key answers nothing, and the
                 # screen redraws (as the request to grow the window).

@@ -328,7 +328,10 @@ class StreamTerminal:
             self._resume_output()
         self._closed = True
         if self._reader is not None:
+            # Let go of it: cancelled, it keeps its CancelledError, whose traceback holds
+            # the reading frame and so this terminal (a cycle: door.gc_policy).
             self._reader.cancel()
+            self._reader = None
         self._keys.put_nowait(None)
         self._sink.close()
 

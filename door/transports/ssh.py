@@ -302,7 +302,12 @@ async def start_ssh(
         server = connection.get_owner() if connection is not None else None
         assert isinstance(server, DoorSSHServer)
         caller = server.caller(username, f"{peer[0]}:{peer[1]}" if peer else "")
-        await door.serve_caller(terminal, caller)
+        try:
+            await door.serve_caller(terminal, caller)
+        finally:
+            # The terminal holds its source: let go of the terminal, or the pair is a
+            # cycle that outlives the call (door.gc_policy).
+            source.terminal = None
 
     sysop = door.config.sysop
     keys = sysop_keys(sysop)

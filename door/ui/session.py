@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import types
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Final, Protocol, TypeVar
 
@@ -65,14 +67,22 @@ class Frame:
 
 class Drawn:
     """A screen drawn by a function of nothing, called at every paint: the lobby and the
-    table draw from their live state this way."""
+    table draw from their live state this way.
+
+    The lobby or a person at a table keeps its own ``Drawn(self.frame)``, so a bound
+    method is held weakly: held strongly, owner and screen would be a cycle, which only
+    a full collection frees, and the door freezes what lives long (``door.gc_policy``),
+    so such a cycle would never be freed. An owner gone draws an empty frame."""
 
     def __init__(self, draw: Callable[[], tuple[Canvas, Cursor]], *, opaque: bool = True) -> None:
-        self._draw = draw
+        self._draw: Callable[[], Callable[[], tuple[Canvas, Cursor]] | None] = (
+            weakref.WeakMethod(draw) if isinstance(draw, types.MethodType) else lambda: draw
+        )
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
-        return self._draw()
+        draw = self._draw()
+        return draw() if draw is not None else (Canvas(), None)
 
 
 class Overlay:
@@ -101,7 +111,8 @@ class Session:
         # The renderer repaints the last frame at once; the screen on top is woken too,
         # so that a screen laid out for the size (a side pane from 110 columns) is drawn
         # again for the new one.
-        terminal.on_resize(lambda cols, rows: self.inbox.wake())
+        inbox = self.inbox  # not self: the listener must not hold the session (see Drawn)
+        self._stop_listening = terminal.on_resize(lambda cols, rows: inbox.wake())
 
     # --- the stack ----------------------------------------------------------------------
 
@@ -222,5 +233,8 @@ class Session:
 
     def close(self) -> None:
         self._stack.clear()
+        # The terminal's listener refers to the inbox, which refers to the terminal: left
+        # in place, they would be a cycle (see Drawn).
+        self._stop_listening()
         self.renderer.close()
         self.terminal.close()

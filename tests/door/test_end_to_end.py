@@ -3,6 +3,7 @@ computer, and against each other with a dropped line in the middle."""
 
 import asyncio
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from door.serve import Listening, run_server
 from door.table.flow import Table
 from door.term.keys import encode_key
 from tests.door.caller import answer, answer_at_table
+from tests.door.cycles import collector_off, ours_in_cycles
 from tests.door.netclients import Caller, SSHCaller, TelnetCaller, free_port
 
 QUIET = 0.12  # seconds without output: the door is waiting for a key
@@ -58,11 +60,15 @@ def test_a_telnet_and_an_ssh_caller_each_play_a_whole_game(tmp_path: Path) -> No
         }
     )
 
-    async def scenario() -> list[str]:
+    async def scenario() -> tuple[list[str], Counter[str]]:
         stop = asyncio.Event()
         ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+        opened: asyncio.Future[Door] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(
+            run_server(config, stop=stop, on_ready=ready.set_result, on_door=opened.set_result)
+        )
         listening = await asyncio.wait_for(ready, 10)
+        door = await opened
         assert listening.telnet and listening.ssh
         telnet, ssh = TelnetCaller(), SSHCaller()
         await telnet.connect(listening.telnet[1])
@@ -72,11 +78,17 @@ def test_a_telnet_and_an_ssh_caller_each_play_a_whole_game(tmp_path: Path) -> No
         screens = await asyncio.wait_for(
             asyncio.gather(play_one_game(telnet), play_one_game(ssh)), 600
         )
+        await until_gone(door, 0)
+        left = ours_in_cycles()
         stop.set()
         await asyncio.wait_for(server, 10)
-        return screens
+        return screens, left
 
-    for screen in asyncio.run(scenario()):
+    with collector_off():
+        screens, left = asyncio.run(scenario())
+    # Two whole calls and games, ended: nothing of them waits for the cycle collector.
+    assert not left, left
+    for screen in screens:
         match = re.search(r"(You|Computer) wins?, (\d+) to (\d+)", screen)
         assert match, screen
         winner_score, loser_score = int(match.group(2)), int(match.group(3))
@@ -85,6 +97,15 @@ def test_a_telnet_and_an_ssh_caller_each_play_a_whole_game(tmp_path: Path) -> No
         rail = screen.splitlines()[4]
         shown = sorted(int(n) for n in re.findall(r" (\d+) \((?:above|below)\)", rail))
         assert shown == sorted([winner_score, loser_score]), rail
+
+
+async def until_gone(door: Door, callers: int) -> None:
+    """Wait until the door's callers are down to ``callers`` (sessions ended)."""
+    for _ in range(500):
+        if door.caller_count == callers:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{door.caller_count} callers still on, not {callers}")
 
 
 async def play_until(callers: list[Caller], stop: Callable[[], bool], limit: float = 300) -> None:
@@ -159,6 +180,9 @@ def test_two_callers_chat_play_drop_and_call_back_over_telnet_and_ssh(tmp_path: 
         await play_until([tess, sam], lambda: table.game.hand_number >= 2)
         tess.hang_up()
         await sam.wait_for("Tess's line has dropped.")
+        await until_gone(door, 1)
+        # Her session ended on a dropped line, mid-game: nothing of it is left in a cycle.
+        assert not ours_in_cycles()
         await play_until([sam], lambda: "p computer plays for Tess" in sam.screen.display[23])
         standing = tuple(table.game.scores)
 
@@ -178,7 +202,8 @@ def test_two_callers_chat_play_drop_and_call_back_over_telnet_and_ssh(tmp_path: 
         await asyncio.wait_for(server, 10)
         return table, screens, standing
 
-    table, screens, standing = asyncio.run(scenario())
+    with collector_off():
+        table, screens, standing = asyncio.run(scenario())
     scores = tuple(table.game.scores)
     assert max(scores) >= 121 > min(scores)
     assert all(now >= then for now, then in zip(scores, standing, strict=True))
