@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from door import version
+from door import gc_policy, version
 from door.app.mail_games import MailGames
 from door.app.records import Records
 from door.app.server import Door
@@ -243,6 +243,7 @@ async def run_server(
         on_ready(listening)
     if on_door is not None:
         on_door(door)
+    freezing = gc_policy.install(loop)
     try:
         await stop.wait()
     finally:
@@ -258,6 +259,7 @@ async def run_server(
                 await asyncio.wait_for(server.wait_closed(), 3.0)
         await records.close()
         thinking.shutdown()
+        gc_policy.uninstall(freezing)
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signum)
