@@ -302,7 +302,10 @@ def run_once(args: argparse.Namespace, telnet: int, ssh: int) -> Figures:
             f"{report['total_ms']:.0f} ms in all",
             file=sys.stderr,
         )
-    shutil.rmtree(server.folder, ignore_errors=True)
+    if args.keep:
+        print(f"server's folder and log kept: {server.folder}", file=sys.stderr)
+    else:
+        shutil.rmtree(server.folder, ignore_errors=True)
     return figures
 
 
@@ -352,6 +355,9 @@ def main() -> int:
         "--full-gc",
         action="store_true",
         help="make the server run a full collection half-way through the window, to time it",
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the server's folder (its log, its GC report)"
     )
     args = parser.parse_args()
     if args.full_gc and args.workers > 1:

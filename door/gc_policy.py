@@ -1,24 +1,33 @@
-"""Short full collections however many callers are on: what lives long is frozen.
+"""Short garbage collections however many callers are on: what lives long is frozen.
 
 A full garbage collection walks every object the collector tracks. With a thousand
 callers that is over a million objects (each session's screens, table, game and
 connection), and the walk took 330-400 ms with every caller waiting
 (``bench/load.py --full-gc``). ``gc.freeze()`` moves every tracked object into a
-permanent generation that no collection walks. The door freezes after each middle
-collection, when what is left has lived through two collections and is long-lived, so
-the old generation only ever holds what arrived since, and a full collection walks a
-few thousand objects instead of every session.
+permanent generation that no collection walks.
+
+The door collects the young generation on a timer (every ``YOUNG_EVERY`` seconds, and
+still every ``serve.YOUNG_COLLECTION`` allocations should a burst come first) and
+freezes whatever lived through it. Play makes almost no cyclic garbage, so what a
+fifth of a second of play leaves behind is nearly all either freed by reference
+counting already or long-lived. Every collection then walks only what arrived since the
+last one (bench/load.py: at 400 callers none took over 11 ms; at 1,200, with the one
+core saturated and the timer late, young ones 8 ms at the median and 29 ms at most, a
+full one 3 ms where it had taken 330-400 ms).
 
 A frozen object is still freed by reference counting when its last reference goes; only
 a frozen *cycle* is never freed. The door's own objects let go of each other when a
 call or a game ends (``tests/door/cycles.py`` checks it on whole games over telnet and
 SSH), but libraries leave some behind: asyncio's socket transports and asyncssh's
-connections end as small cycles. So the policy keeps count: once the frozen objects are
-``SWEEP_GROWTH`` times as many as after the last sweep, it unfreezes them and runs one
-full collection, which frees those cycles. That pause is as long as a full collection
-ever was, but it comes only when what is kept has doubled (callers arriving by the
-hundred, or a long day of calls), where Python's own policy runs one each time the old
-generation grows by a quarter. Each sweep is logged.
+connections end as small cycles. So now and then the policy *sweeps*: it unfreezes
+everything, runs one full collection, which frees those cycles, and freezes again.
+That pause is as long as a full collection ever was (over 300 ms with a thousand
+callers), so it comes only when there is garbage to free: once as many connections
+have closed (or been refused) since the last sweep as there are callers now, and at
+least ``SWEEP_CALLS_FLOOR``, so each closed connection pays for about one session's
+share of the walk. Callers arriving by the hundred bring no sweep. For garbage that
+connections do not account for, a backstop: a sweep once the frozen objects per caller
+have grown ``SWEEP_GROWTH`` times since the last. Each sweep is logged.
 """
 
 from __future__ import annotations
@@ -27,76 +36,122 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 logger = logging.getLogger(__name__)
 
-SWEEP_GROWTH: Final = 2.0
-"""Frozen objects, against the count after the last sweep, that call for the next."""
-SWEEP_FLOOR: Final = 100_000
-"""No sweep below this many frozen objects: a door with a few callers never needs one."""
+YOUNG_EVERY: Final = 0.2
+"""Seconds between young collections (bench/load.py: at 400 callers, 0.2 s gave the
+shortest pauses and least CPU of no timer, 0.05 s and 0.2 s)."""
+SWEEP_CHECK_SECONDS: Final = 30.0
+"""How often the policy looks whether a sweep is due (counting the frozen objects
+takes a few ms with a million of them)."""
+SWEEP_CALLS_FLOOR: Final = 500
+"""Closed connections that call for a sweep however few callers are on."""
+SWEEP_GROWTH: Final = 4.0
+"""Frozen objects per caller, against the figure after the last sweep, that call for
+the next."""
+CALLER_ALLOWANCE: Final = 100
+"""Added to the callers in counting frozen objects per caller: with none on, the door's
+own objects (tables, texts, the computer's) are all there is."""
 
 
 class FreezePolicy:
-    """A ``gc.callbacks`` entry: freeze after each middle or full collection, and sweep
-    (unfreeze, collect, freeze) on the event loop when the frozen count has grown."""
+    """A ``gc.callbacks`` entry that freezes what lives through any collection, with the
+    event-loop timers that collect the young generation and sweep when due."""
 
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
+        connections_closed: Callable[[], int] = lambda: 0,
+        callers: Callable[[], int] = lambda: 0,
+        *,
+        young_every: float = YOUNG_EVERY,
+        check_every: float = SWEEP_CHECK_SECONDS,
+        calls_floor: int = SWEEP_CALLS_FLOOR,
         growth: float = SWEEP_GROWTH,
-        floor: int = SWEEP_FLOOR,
     ) -> None:
         self._loop = loop
-        self._growth, self._floor = growth, floor
-        self._limit = max(floor, int(gc.get_freeze_count() * growth))
-        self._sweep_due = False
+        self._closed, self._callers = connections_closed, callers
+        self._young_every, self._check_every = young_every, check_every
+        self._calls_floor, self._growth = calls_floor, growth
+        self._closed_at_sweep = connections_closed()
+        self._per_caller_at_sweep = self._frozen_per_caller()
         self.sweeps = 0
+        self._young_timer = loop.call_later(young_every, self._collect_young)
+        self._check_timer = loop.call_later(check_every, self._check)
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
-        if phase != "stop" or info.get("generation", 0) < 1:
-            return
-        # Right after a middle (or full) collection the young generations are empty and
-        # the old one holds what survived: long-lived, so out of every later walk.
-        gc.freeze()
-        if not self._sweep_due and gc.get_freeze_count() > self._limit:
-            # Not here: a collection cannot start inside another's callback, and this
-            # may be any thread that allocated (the computer thinks in a pool).
-            self._sweep_due = True
-            self._loop.call_soon_threadsafe(self.sweep)
+        # Whatever a collection leaves has lived through it. No counting here: it is
+        # O(objects) and a collection may come in any thread (the computer's pool).
+        if phase == "stop" and gc.isenabled():
+            gc.freeze()
 
-    def sweep(self) -> None:
+    def _collect_young(self) -> None:
+        # With the collector turned off (a test that must see every cycle made,
+        # tests/door/cycles.py), the policy neither collects nor freezes.
+        if gc.isenabled():
+            gc.collect(0)
+        self._young_timer = self._loop.call_later(self._young_every, self._collect_young)
+
+    def _check(self) -> None:
+        reason = self.sweep_reason()
+        if reason:
+            self.sweep(reason)
+        self._check_timer = self._loop.call_later(self._check_every, self._check)
+
+    def _frozen_per_caller(self) -> float:
+        return gc.get_freeze_count() / (self._callers() + CALLER_ALLOWANCE)
+
+    def sweep_reason(self) -> str:
+        """Why a sweep is due now, or "" if it is not."""
+        closed = self._closed() - self._closed_at_sweep
+        if closed >= max(self._calls_floor, self._callers()):
+            return f"{closed} connections closed"
+        per_caller = self._frozen_per_caller()
+        if per_caller > self._per_caller_at_sweep * self._growth:
+            return f"{per_caller:.0f} frozen objects per caller"
+        return ""
+
+    def stop(self) -> None:
+        self._young_timer.cancel()
+        self._check_timer.cancel()
+
+    def sweep(self, reason: str = "asked") -> None:
         """Free the cycles that died frozen: one full collection over everything."""
         before = gc.get_freeze_count()
         started = time.perf_counter()
         gc.unfreeze()
-        freed = gc.collect()
-        gc.freeze()
+        freed = gc.collect()  # the callback freezes again
         pause = time.perf_counter() - started
         kept = gc.get_freeze_count()
-        self._limit = max(self._floor, int(kept * self._growth))
-        self._sweep_due = False
+        self._per_caller_at_sweep = self._frozen_per_caller()
+        self._closed_at_sweep = self._closed()
         self.sweeps += 1
         logger.info(
-            "garbage sweep: %d long-lived objects, %d after; %d freed in cycles in %.0f ms;"
-            " next sweep past %d",
+            "garbage sweep (%s): %d long-lived objects, %d after; %d freed in cycles in %.0f ms",
+            reason,
             before,
             kept,
             freed,
             pause * 1000,
-            self._limit,
         )
 
 
-def install(loop: asyncio.AbstractEventLoop, **limits: Any) -> FreezePolicy:
-    """Start freezing long-lived objects (after start-up's own ``gc.freeze()``);
-    ``limits``: ``FreezePolicy``'s ``growth`` and ``floor``."""
-    policy = FreezePolicy(loop, **limits)
+def install(
+    loop: asyncio.AbstractEventLoop, *counts: Callable[[], int], **limits: Any
+) -> FreezePolicy:
+    """Start freezing long-lived objects (after start-up's own ``gc.freeze()``).
+    ``counts``: the connections closed so far and the callers on now; ``limits``:
+    ``FreezePolicy``'s keyword arguments."""
+    policy = FreezePolicy(loop, *counts, **limits)
     gc.callbacks.append(policy)
     return policy
 
 
 def uninstall(policy: FreezePolicy) -> None:
     """Stop: what is frozen stays frozen (as start-up's objects do)."""
+    policy.stop()
     if policy in gc.callbacks:
         gc.callbacks.remove(policy)

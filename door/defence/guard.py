@@ -11,6 +11,8 @@ open a minute. A door on a public port otherwise lets one address fill every slo
 'Too many new connections from your address: wait a minute.'
 >>> guard.admit("10.0.0.2") is None
 True
+>>> guard.closed  # one released, two refused
+3
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ class AddressGuard:
         self._open: dict[str, int] = {}
         self._recent: dict[str, deque[float]] = {}
         self._admissions = 0
+        self.closed = 0
+        """Connections gone since the start, refused or released (door/gc_policy.py
+        sweeps by it)."""
 
     def admit(self, address: str) -> str | None:
         """Count a new connection from ``address`` unless it is over a limit; a refused
@@ -47,11 +52,13 @@ class AddressGuard:
         if self._admissions % PRUNE_EVERY == 0:
             self._prune(now)
         if self._open.get(address, 0) >= self.max_at_once:
+            self.closed += 1
             return AT_ONCE_MESSAGE
         recent = self._recent.setdefault(address, deque(maxlen=self.per_minute))
         while recent and recent[0] <= now - 60:
             recent.popleft()
         if len(recent) >= self.per_minute:
+            self.closed += 1
             return PER_MINUTE_MESSAGE
         recent.append(now)
         self._open[address] = self._open.get(address, 0) + 1
@@ -59,6 +66,7 @@ class AddressGuard:
 
     def release(self, address: str) -> None:
         """A connection ``admit`` counted has closed."""
+        self.closed += 1
         left = self._open.get(address, 0) - 1
         if left > 0:
             self._open[address] = left

@@ -32,21 +32,56 @@ def walked(thing: object) -> bool:
     return any(other is thing for other in gc.get_objects())
 
 
-def test_what_lives_through_a_middle_collection_is_frozen(loop: asyncio.AbstractEventLoop) -> None:
+def test_what_lives_through_any_collection_is_frozen(loop: asyncio.AbstractEventLoop) -> None:
     policy = gc_policy.install(loop)
     try:
         survivor = Node()
         assert walked(survivor)
-        gc.collect(1)
+        gc.collect(0)
         assert not walked(survivor)
-        newcomer = Node()
-        assert walked(newcomer)
-        gc.collect(0)  # a young collection freezes nothing
-        assert walked(newcomer)
     finally:
         gc_policy.uninstall(policy)
-    gc.collect(1)
+    newcomer = Node()
+    gc.collect(0)
     assert walked(newcomer)  # uninstalled: nothing more is frozen
+
+
+def test_the_young_are_collected_and_frozen_on_a_timer(loop: asyncio.AbstractEventLoop) -> None:
+    thresholds = gc.get_threshold()
+    gc.set_threshold(1_000_000_000)  # only the policy's timer collects here
+    policy = gc_policy.install(loop, young_every=0.01)
+    try:
+        survivor = Node()
+        assert walked(survivor)
+        loop.run_until_complete(asyncio.sleep(0.05))
+        assert not walked(survivor)
+    finally:
+        gc_policy.uninstall(policy)
+        gc.set_threshold(*thresholds)
+    newcomer = Node()
+    loop.run_until_complete(asyncio.sleep(0.05))
+    assert walked(newcomer)  # uninstalled: the timer has stopped
+
+
+def test_with_the_collector_off_nothing_is_collected_or_frozen(
+    loop: asyncio.AbstractEventLoop,
+) -> None:
+    policy = gc_policy.install(loop, young_every=0.01)
+    gc.disable()
+    try:
+        node = Node()
+        node.other = node
+        gone = weakref.ref(node)
+        del node
+        loop.run_until_complete(asyncio.sleep(0.05))
+        assert gone() is not None  # the cycle waits for whoever turned the collector off
+        survivor = Node()
+        gc.collect()
+        assert gone() is None
+        assert walked(survivor)
+    finally:
+        gc.enable()
+        gc_policy.uninstall(policy)
 
 
 def test_a_frozen_object_is_still_freed_when_let_go(loop: asyncio.AbstractEventLoop) -> None:
@@ -54,7 +89,7 @@ def test_a_frozen_object_is_still_freed_when_let_go(loop: asyncio.AbstractEventL
     try:
         node = Node()
         gone = weakref.ref(node)
-        gc.collect(1)
+        gc.collect(0)
         assert not walked(node)
         del node
         assert gone() is None
@@ -68,38 +103,73 @@ def test_a_cycle_that_died_frozen_waits_for_a_sweep(loop: asyncio.AbstractEventL
         node = Node()
         node.other = node
         gone = weakref.ref(node)
-        gc.collect(1)
+        gc.collect(0)
         del node
         gc.collect()  # a full collection no longer walks it
         assert gone() is not None
+        survivor = Node()
         policy.sweep()
         assert gone() is None
         assert policy.sweeps == 1
+        assert not walked(survivor)  # frozen again after the sweep
     finally:
         gc_policy.uninstall(policy)
 
 
-def test_a_sweep_comes_once_the_frozen_objects_have_grown(
+def test_a_sweep_comes_once_as_many_connections_have_closed_as_there_are_callers(
     loop: asyncio.AbstractEventLoop,
 ) -> None:
+    closed, callers = [10], [40]
     gc.collect()
-    gc.freeze()
-    policy = gc_policy.install(loop, growth=1.01, floor=0)  # limit: 1% over what is frozen
+    gc.freeze()  # as the server does at start
+    policy = gc_policy.install(
+        loop, lambda: closed[0], lambda: callers[0], check_every=0.01, calls_floor=30
+    )
     try:
         node = Node()
         node.other = node
         gone = weakref.ref(node)
+        gc.collect(0)
         del node
-        gc.collect(1)  # frees the cycle while young: nothing to sweep yet
-        assert gone() is None
-        kept = [Node() for _ in range(gc.get_freeze_count() // 50 + 100)]
-        gc.collect(1)  # freezes them: past the limit
-        assert policy.sweeps == 0  # not inside the collection's callback
-        loop.run_until_complete(asyncio.sleep(0))
+        closed[0] += 39  # one short of the 40 callers on now
+        loop.run_until_complete(asyncio.sleep(0.05))
+        assert (policy.sweeps, policy.sweep_reason()) == (0, "")
+        assert gone() is not None
+        closed[0] += 1
+        loop.run_until_complete(asyncio.sleep(0.05))
         assert policy.sweeps == 1
-        assert not any(walked(node) for node in kept[:3])  # frozen again after it
-        gc.collect(1)
-        loop.run_until_complete(asyncio.sleep(0))
-        assert policy.sweeps == 1  # the limit moved on with the sweep
+        assert gone() is None
+        callers[0] = 5  # few callers on: the floor of 30 closed connections holds
+        closed[0] += 29
+        assert policy.sweep_reason() == ""
+        closed[0] += 1
+        assert policy.sweep_reason() == "30 connections closed"
+    finally:
+        gc_policy.uninstall(policy)
+
+
+def test_callers_arriving_bring_no_sweep_but_objects_that_callers_do_not_explain_do(
+    loop: asyncio.AbstractEventLoop,
+) -> None:
+    gc.collect()
+    gc.freeze()  # as the server does at start
+    callers = [0]
+    policy = gc_policy.install(loop, lambda: 0, lambda: callers[0], growth=1.5)
+    try:
+        assert policy.sweep_reason() == ""
+        frozen = gc.get_freeze_count()
+        per_caller = frozen // gc_policy.CALLER_ALLOWANCE
+        # Callers twice as many as the allowance, each bringing what the door already
+        # holds per caller: three times the objects, the same per caller.
+        callers[0] = 2 * gc_policy.CALLER_ALLOWANCE
+        kept = [[Node() for _ in range(per_caller)] for _ in range(callers[0])]
+        gc.collect(0)
+        assert gc.get_freeze_count() >= 3 * frozen
+        assert policy.sweep_reason() == ""
+        callers[0] = 0  # they left, and what they held stayed frozen
+        assert policy.sweep_reason().endswith("frozen objects per caller")
+        policy.sweep(policy.sweep_reason())
+        assert not walked(kept[0][0])  # frozen again after it
+        assert policy.sweep_reason() == ""  # measured from the sweep on
     finally:
         gc_policy.uninstall(policy)
