@@ -27,6 +27,14 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     gc.unfreeze()  # nothing this test froze stays out of the collector's sight
 
 
+def dead_frozen_cycle() -> weakref.ref[Node]:
+    """A cycle frozen while alive (by a young collection) and then let go."""
+    node = Node()
+    node.other = node
+    gc.collect(0)
+    return weakref.ref(node)
+
+
 def walked(thing: object) -> bool:
     """Whether a collection of any generation would walk ``thing``."""
     return any(other is thing for other in gc.get_objects())
@@ -100,11 +108,7 @@ def test_a_frozen_object_is_still_freed_when_let_go(loop: asyncio.AbstractEventL
 def test_a_cycle_that_died_frozen_waits_for_a_sweep(loop: asyncio.AbstractEventLoop) -> None:
     policy = gc_policy.install(loop)
     try:
-        node = Node()
-        node.other = node
-        gone = weakref.ref(node)
-        gc.collect(0)
-        del node
+        gone = dead_frozen_cycle()
         gc.collect()  # a full collection no longer walks it
         assert gone() is not None
         survivor = Node()
@@ -126,11 +130,7 @@ def test_a_sweep_comes_once_as_many_connections_have_closed_as_there_are_callers
         loop, lambda: closed[0], lambda: callers[0], check_every=0.01, calls_floor=30
     )
     try:
-        node = Node()
-        node.other = node
-        gone = weakref.ref(node)
-        gc.collect(0)
-        del node
+        gone = dead_frozen_cycle()
         closed[0] += 39  # one short of the 40 callers on now
         loop.run_until_complete(asyncio.sleep(0.05))
         assert (policy.sweeps, policy.sweep_reason()) == (0, "")
