@@ -77,7 +77,7 @@ class FreezePolicy:
         self._young_every, self._check_every = young_every, check_every
         self._calls_floor, self._growth = calls_floor, growth
         self._closed_at_sweep = connections_closed()
-        self._per_caller_at_sweep = self._frozen_per_caller()
+        self._per_caller_at_sweep = self._per_caller(gc.get_freeze_count())
         self.sweeps = 0
         self._young_timer = loop.call_later(young_every, self._collect_young)
         self._check_timer = loop.call_later(check_every, self._check)
@@ -101,15 +101,15 @@ class FreezePolicy:
             self.sweep(reason)
         self._check_timer = self._loop.call_later(self._check_every, self._check)
 
-    def _frozen_per_caller(self) -> float:
-        return gc.get_freeze_count() / (self._callers() + CALLER_ALLOWANCE)
+    def _per_caller(self, frozen: int) -> float:
+        return frozen / (self._callers() + CALLER_ALLOWANCE)
 
     def sweep_reason(self) -> str:
         """Why a sweep is due now, or "" if it is not."""
         closed = self._closed() - self._closed_at_sweep
         if closed >= max(self._calls_floor, self._callers()):
             return f"{closed} connections closed"
-        per_caller = self._frozen_per_caller()
+        per_caller = self._per_caller(gc.get_freeze_count())
         if per_caller > self._per_caller_at_sweep * self._growth:
             return f"{per_caller:.0f} frozen objects per caller"
         return ""
@@ -126,7 +126,7 @@ class FreezePolicy:
         freed = gc.collect()  # the callback freezes again
         pause = time.perf_counter() - started
         kept = gc.get_freeze_count()
-        self._per_caller_at_sweep = self._frozen_per_caller()
+        self._per_caller_at_sweep = self._per_caller(kept)
         self._closed_at_sweep = self._closed()
         self.sweeps += 1
         logger.info(
@@ -139,13 +139,11 @@ class FreezePolicy:
         )
 
 
-def install(
-    loop: asyncio.AbstractEventLoop, *counts: Callable[[], int], **limits: Any
-) -> FreezePolicy:
-    """Start freezing long-lived objects (after start-up's own ``gc.freeze()``).
-    ``counts``: the connections closed so far and the callers on now; ``limits``:
-    ``FreezePolicy``'s keyword arguments."""
-    policy = FreezePolicy(loop, *counts, **limits)
+def install(loop: asyncio.AbstractEventLoop, **options: Any) -> FreezePolicy:
+    """Start freezing long-lived objects (after start-up's own ``gc.freeze()``);
+    ``options``: ``FreezePolicy``'s (``connections_closed`` and ``callers``, counted
+    when a sweep is due, the timers, the limits)."""
+    policy = FreezePolicy(loop, **options)
     gc.callbacks.append(policy)
     return policy
 

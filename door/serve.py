@@ -245,7 +245,9 @@ async def run_server(
         on_ready(listening)
     if on_door is not None:
         on_door(door)
-    freezing = gc_policy.install(loop, lambda: door.guard.closed, lambda: door.caller_count)
+    freezing = gc_policy.install(
+        loop, connections_closed=lambda: door.guard.closed, callers=lambda: door.caller_count
+    )
     try:
         await stop.wait()
     finally:

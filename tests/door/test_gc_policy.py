@@ -127,7 +127,11 @@ def test_a_sweep_comes_once_as_many_connections_have_closed_as_there_are_callers
     gc.collect()
     gc.freeze()  # as the server does at start
     policy = gc_policy.install(
-        loop, lambda: closed[0], lambda: callers[0], check_every=0.01, calls_floor=30
+        loop,
+        connections_closed=lambda: closed[0],
+        callers=lambda: callers[0],
+        check_every=0.01,
+        calls_floor=30,
     )
     try:
         gone = dead_frozen_cycle()
@@ -154,7 +158,7 @@ def test_callers_arriving_bring_no_sweep_but_objects_that_callers_do_not_explain
     gc.collect()
     gc.freeze()  # as the server does at start
     callers = [0]
-    policy = gc_policy.install(loop, lambda: 0, lambda: callers[0], growth=1.5)
+    policy = gc_policy.install(loop, callers=lambda: callers[0], growth=1.5)
     try:
         assert policy.sweep_reason() == ""
         frozen = gc.get_freeze_count()
