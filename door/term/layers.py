@@ -51,6 +51,26 @@ class _Drawn:
     key: Hashable
     runs: Runs
     result: Any
+    rows: int
+    """The rows the runs touch, as bits (row ``y`` is ``1 << y``): putting rows together
+    again passes over the layers that touch none of them without reading their runs."""
+
+
+def _rows_of(runs: Runs) -> int:
+    rows = 0
+    for y in set(runs[::4]):
+        rows |= 1 << y
+    return rows
+
+
+def _row_numbers(rows: int) -> list[int]:
+    """The rows whose bits are set, in order."""
+    numbers = []
+    while rows:
+        low = rows & -rows
+        numbers.append(low.bit_length() - 1)
+        rows ^= low
+    return numbers
 
 
 class Layers:
@@ -82,7 +102,7 @@ class Layers:
         if (cols, rows) != self._size:
             self._drawn.clear()  # layers clip to the canvas, and some lay out by its size
         whole = not self._drawn or not (same_order or _same_relative_order(self._order, order))
-        dirty: set[int] = set()
+        dirty = 0  # rows, as bits
         drawn: dict[str, _Drawn] = {}
         self.drawn = 0
         for name, key, draw in layers:
@@ -92,38 +112,39 @@ class Layers:
                 continue
             recorder = Recorder(cols, rows)
             result = draw(recorder)
-            drawn[name] = _Drawn(key, tuple(recorder.runs), result)
+            runs = tuple(recorder.runs)
+            now = drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
             self.drawn += 1
-            if not whole:
-                dirty.update(recorder.runs[::4])
-                if before is not None:
-                    dirty.update(before.runs[::4])
-        if not whole:
-            for name, before in self._drawn.items():
-                if name not in drawn:  # a layer gone: its rows show what is under it
-                    dirty.update(before.runs[::4])
+            dirty |= now.rows
+            if before is not None:
+                dirty |= before.rows
+        for name, before in self._drawn.items():
+            if name not in drawn:  # a layer gone: its rows show what is under it
+                dirty |= before.rows
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
         if len(self._rows) != rows or (self._rows and len(self._rows[0]) != cols):
             self._rows = [[BLANK] * cols for _ in range(rows)]
         if whole:
-            dirty = set(range(rows))
-        else:
-            dirty.intersection_update(range(rows))
+            dirty = (1 << rows) - 1
         changed_rows = self._lay(dirty, cols, order) if dirty else {}
         self._generation += 1
         history = History(self, self._generation, self._rows, changed_rows)
         return Canvas.over(self._rows, history), {name: drawn[name].result for name in order}
 
-    def _lay(self, dirty: set[int], cols: int, order: list[str]) -> dict[int, list[Cell]]:
-        """Put the ``dirty`` rows together again from every layer's runs, in order;
-        returns those rows as they were (copies that live until the frame is sent)."""
+    def _lay(self, dirty: int, cols: int, order: list[str]) -> dict[int, list[Cell]]:
+        """Put the ``dirty`` rows (bits) together again from the runs of every layer
+        that touches them, in order; returns those rows as they were (copies that live
+        until the frame is sent)."""
         blank = [BLANK] * cols
-        fresh = {y: self._rows[y] for y in dirty}
+        fresh = {y: self._rows[y] for y in _row_numbers(dirty)}
         before = {y: row[:] for y, row in fresh.items()}
         for row in fresh.values():
             row[:] = blank
         for name in order:
-            runs = iter(self._drawn[name].runs)
+            layer = self._drawn[name]
+            if not layer.rows & dirty:
+                continue  # (most layers, for most frames: a bar move touches one row)
+            runs = iter(layer.runs)
             for y, start, text, style in zip(runs, runs, runs, runs, strict=True):
                 target = fresh.get(y)
                 if target is not None:

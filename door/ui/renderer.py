@@ -14,6 +14,7 @@ they were (``Canvas.history``). Only those rows are compared, and a session keep
 screen of cells rather than two (16 KiB of the ~120 each caller costs the server).
 
 >>> from tests.door.fake_terminal import FakeTerminal
+>>> from door.term.canvas import Color
 >>> terminal = FakeTerminal(cols=20, rows=3)
 >>> renderer = Renderer(terminal)
 >>> canvas = Canvas(20, 3)
@@ -29,7 +30,7 @@ import asyncio
 import textwrap
 from bisect import bisect_left
 from collections.abc import Callable
-from itertools import compress, repeat, takewhile
+from itertools import compress, count, repeat
 from operator import is_not, itemgetter, lt, sub
 from typing import Final
 
@@ -350,8 +351,11 @@ def _remember_sgr(sgr: dict[Style, str], palette: Palette, style: Style) -> str:
 
 
 def _trailing_blanks_start(row: list[Cell], cols: int) -> int:
-    """The first column from which ``row`` is blank to its end (``cols`` if none is)."""
-    return cols - len(list(takewhile(BLANK.__eq__, reversed(row[:cols]))))
+    """The first column from which ``row`` is blank to its end (``cols`` if none is).
+    Blank cells are the one ``BLANK`` (door/term/canvas.py: cells_of), so compared by
+    identity, in C; a blank cell that were not would only be written, not erased."""
+    last = next(compress(count(cols - 1, -1), map(is_not, reversed(row[:cols]), repeat(BLANK))), -1)
+    return last + 1
 
 
 def _spans(columns: list[int]) -> list[tuple[int, int]]:
