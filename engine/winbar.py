@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -189,9 +189,22 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     return average
 
 
+@lru_cache(maxsize=4096)
+def _crib_after_cut(
+    role: str, thrown: tuple[Card, ...], starter: Card, others: tuple[Card, ...]
+) -> FloatArray:
+    """The crib once the starter is cut, for the seat that threw ``thrown`` and has seen
+    ``others`` besides (kept for the next moments: only the other side's plays change it,
+    so half the bars of a deal ask for one worked out already)."""
+    from engine.ai import _crib_given_starter
+    from engine.ai_tables import load_tables
+
+    weight = load_tables().throw_weight[role]
+    return read_only(_crib_given_starter(thrown, starter, others, weight))
+
+
 def crib_distribution(game: Game, view: View) -> FloatArray:
     """What the crib may score, as ``view`` sees it."""
-    from engine.ai import _crib_given_starter
     from engine.ai_tables import load_tables
 
     tables = load_win_tables()
@@ -203,11 +216,11 @@ def crib_distribution(game: Game, view: View) -> FloatArray:
         return _over_starters(crib, view, crib=True)
     if game.players == 2 and len(view.thrown) == 2 and view.seat is not None and complete:
         role = "pone" if view.seat == game.dealer else "dealer"
-        weight = load_tables().throw_weight[role]
         if game.starter is not None:
-            others = tuple(card for card in view.seen if card not in view.thrown)
-            others = tuple(card for card in others if card is not game.starter)
-            return _crib_given_starter(view.thrown, game.starter, others, weight)
+            others = [card for card in view.seen if card not in view.thrown]
+            others = sorted(card for card in others if card is not game.starter)
+            return _crib_after_cut(role, view.thrown, game.starter, tuple(others))
+        weight = load_tables().throw_weight[role]
         unseen = Unseen.excluding(list(view.seen))
         pair: FloatArray = crib_distributions_pair([view.thrown], unseen, weight)
         row: FloatArray = pair[0]

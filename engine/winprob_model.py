@@ -259,11 +259,14 @@ def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> Floa
     ``value`` after it (scoring past the box reaches the goal: that role wins)."""
     size = value.shape[role]
     length = min(len(dist), size)
-    # band[i, j] = dist[j - i]: row i weighs the values j - i points on.
+    # band[i, j] = dist[j - i]: row i weighs the values j - i points on (a view of one
+    # padded copy of the distribution, made in C: as_strided is four times dearer).
     padded = np.zeros(need - 1 + size)
     padded[need - 1 : need - 1 + length] = dist[:length]
-    step = padded.strides[0]
-    band = np.lib.stride_tricks.as_strided(padded[need - 1 :], (need, size), (-step, step))
+    step = padded.itemsize
+    band = np.ndarray(
+        (need, size), padded.dtype, buffer=padded, offset=(need - 1) * step, strides=(-step, step)
+    )
     pulled: FloatArray
     if value.ndim == 3 and role == 0:  # two sides: plain matrix products, the common case
         pulled = (band @ value.reshape(size, -1)).reshape(need, *value.shape[1:])
@@ -272,13 +275,42 @@ def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> Floa
     else:
         pulled = np.moveaxis(np.tensordot(band, value, axes=([1], [role])), 0, role)
     # past[i]: the chance of scoring size - i or more, which passes the goal from i.
-    tail = np.cumsum(dist[::-1])[::-1]
+    tail = _tails(dist)
     gaps = size - np.arange(need)
     past = np.where(gaps < len(dist), tail[np.minimum(gaps, len(dist) - 1)], 0.0)
     shape = [1] * (value.ndim - 1)
     shape[role] = need
     pulled[..., role] += past.reshape(shape)
     return pulled
+
+
+_TAILS: dict[int, tuple[FloatArray, FloatArray]] = {}
+"""What ``_tails`` worked out for read-only distributions (the shipped tables' own and
+their trimmed copies), by the array's id, with the array kept so that the id cannot be
+reused: every win bar pulls the same few through the same stages."""
+_MAX_TAILS: Final = 1024
+
+
+def _tails(dist: FloatArray) -> FloatArray:
+    """``tails[i]``: the chance of ``i`` points or more (``a, b`` or more each, for a
+    two-sided table, with a row and a column of zeros past its end)."""
+    fixed = not dist.flags.writeable
+    if fixed:
+        known = _TAILS.get(id(dist))
+        if known is not None and known[0] is dist:
+            return known[1]
+    tails: FloatArray
+    if dist.ndim == 2:
+        rows, cols = dist.shape
+        tails = np.zeros((rows + 1, cols + 1))
+        tails[:rows, :cols] = dist[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
+    else:
+        tails = np.cumsum(dist[::-1])[::-1]
+    if fixed:
+        if len(_TAILS) >= _MAX_TAILS:
+            _TAILS.clear()
+        _TAILS[id(dist)] = (dist, read_only(tails))
+    return tails
 
 
 def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, ...]) -> FloatArray:
@@ -288,13 +320,13 @@ def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, ...]) -
     size0, size1 = value.shape[0], value.shape[1]
     rows, cols = pegging.shape
     pulled = np.empty((need[0], need[1], 2))
-    # tails[a, b]: the chance of pegging a or more and b or more.
-    tails = np.zeros((rows + 1, cols + 1))
-    tails[:rows, :cols] = pegging[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
+    tails = _tails(pegging)  # [a, b]: the chance of pegging a or more and b or more
     for i in range(need[0]):
         for j in range(need[1]):
             in0, in1 = min(rows, size0 - i), min(cols, size1 - j)
-            here = np.tensordot(pegging[:in0, :in1], value[i : i + in0, j : j + in1], axes=2)
+            # One matrix product (tensordot's own reshaping costs three times as much).
+            block = value[i : i + in0, j : j + in1].reshape(in0 * in1, -1)
+            here = pegging[:in0, :in1].reshape(-1) @ block
             both = tails[in0, in1]
             here[0] += tails[in0, 0] - both + both / 2
             here[1] += tails[0, in1] - both + both / 2

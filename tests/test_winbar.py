@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
+from engine import winbar, winprob_model
 from engine.ai import ComputerPlayer
-from engine.cards import parse_cards
+from engine.cards import Card, parse_cards
 from engine.errors import IllegalActionError
 from engine.game import Game, Phase
 from engine.selfplay import _next_action
@@ -104,6 +105,7 @@ def test_a_server_reads_the_win_tables_before_its_first_caller() -> None:
 import random
 from door.serve import prepare_computer_player
 from engine.game import Game, Phase
+from engine import winbar, winprob_model
 from engine.winbar import win_bar
 from engine.winprob_tables import load_win_tables
 prepare_computer_player()
@@ -121,3 +123,36 @@ print(read, load_win_tables.cache_info().misses)
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.split() == ["1", "1"]  # read once, at start, not in the bar
+
+
+def bars_of_a_game(seed: int, *, afresh: bool) -> list[tuple[float, ...]]:
+    """Each seat's bar, remembering its throw, after every action of a 2-player game;
+    ``afresh``: with nothing kept from the bars before each one."""
+    game = Game(2, rng=random.Random(seed), dealer=0)
+    seats = [ComputerPlayer("normal", random.Random(seed + seat)) for seat in range(2)]
+    thrown: dict[int, tuple[Card, ...]] = {}
+    bars = []
+    while game.phase is not Phase.OVER:
+        held = {seat: set(game.hand(seat)) for seat in range(2)}
+        _next_action(game, seats)
+        for seat in range(2):
+            if len(held[seat]) == 6 and len(game.hand(seat)) == 4:  # this seat just threw
+                thrown[seat] = tuple(card for card in held[seat] if card in game.crib)
+            if afresh:
+                winbar._crib_after_cut.cache_clear()
+                winprob_model._TAILS.clear()
+                winprob_model._TRIMMED.clear()
+            bars.append(
+                win_bar(game, seat, thrown=[c for c in thrown.get(seat, ()) if c in game.crib])
+            )
+    return bars
+
+
+def test_work_kept_between_bars_never_changes_one() -> None:
+    """The crib worked out after the cut is kept for the moments after it (only the
+    other side's plays change it), and the odds of passing 121 for every shipped table:
+    the bars of a whole game that reuse them are the bars worked out afresh."""
+    winbar._crib_after_cut.cache_clear()
+    kept = bars_of_a_game(11, afresh=False)
+    assert winbar._crib_after_cut.cache_info().hits > 50
+    assert bars_of_a_game(11, afresh=True) == kept
