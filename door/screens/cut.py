@@ -51,14 +51,17 @@ def draw_cut(canvas: Canvas, panel: CutPanel) -> None:
     canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Cut the", theme.LABEL)
     canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, "deck", theme.LABEL)
     for number in range(1, panel.stock_size + 1):
-        col = CARDS_COL + number - 1
         if number == 1 or number % 5 == 0:
             label = str(number)
-            canvas.put(PLAY_NUMBERS_ROW, col - len(label) + 1, label, theme.LABEL)
-        chosen = number == panel.selected
-        for row in range(PLAY_CARDS_ROW, PLAY_CARDS_ROW + CARD_HEIGHT):
-            if chosen:
-                # A solid block reads as the chosen card even without colour.
-                canvas.put(row, col, "█", SELECTED_CARD)
-            else:
-                canvas.put(row, col, "▒", theme.CARD_BACK)
+            canvas.put(PLAY_NUMBERS_ROW, CARDS_COL + number - len(label), label, theme.LABEL)
+    # The fan row by row: the edges before the chosen card, its solid block (a block reads
+    # as the chosen card even without colour), the edges after (three writes a row, not
+    # one a card: the fan is drawn again at every move of the choice).
+    size, chosen = panel.stock_size, panel.selected
+    before = size if chosen is None or not 1 <= chosen <= size else chosen - 1
+    after = size - before - 1 if before < size else 0
+    for row in range(PLAY_CARDS_ROW, PLAY_CARDS_ROW + CARD_HEIGHT):
+        canvas.put(row, CARDS_COL, "▒" * before, theme.CARD_BACK)
+        if before < size:
+            canvas.put(row, CARDS_COL + before, "█", SELECTED_CARD)
+            canvas.put(row, CARDS_COL + before + 1, "▒" * after, theme.CARD_BACK)
