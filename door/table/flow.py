@@ -59,7 +59,7 @@ from door.screens.game_screen import Panel
 from door.screens.help import default_help
 from door.screens.narration import narrate, side_names
 from door.screens.show import ShowPanel, show_title
-from door.table.computer import think
+from door.table.computer import is_quick, think
 from door.table.light_random import light_random
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
 from door.table.person import Person
@@ -882,10 +882,20 @@ class Table:
         await asyncio.sleep(self.pause_seconds if self.pause_seconds > 0 else 0)
 
     async def think(self, decide: Callable[..., Result], *args: object) -> Result | None:
-        """The computer's decision, worked out off the event loop; None if it failed.
+        """The computer's decision: a quick one at once, on the live game (nothing can
+        move it meanwhile), a slow one off the event loop on a snapshot; None if it
+        failed.
 
         A failure is a bug in the computer player; it is logged, and the game goes on
         with a legal stand-in move rather than ending."""
+        if is_quick(decide):
+            # No snapshot (copying the shuffler's state cost more than most decisions)
+            # and no task: the decision is made before anything else runs.
+            try:
+                return decide(*args)
+            except Exception:
+                logger.exception("the computer player failed in %r", decide)
+                return None
         # The worker decides on a snapshot: the live game may move on meanwhile (a
         # person's discard), and nothing the computer does can reach it.
         args = tuple(arg.snapshot() if isinstance(arg, Game) else arg for arg in args)
