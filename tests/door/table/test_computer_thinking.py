@@ -54,3 +54,27 @@ def test_a_quick_decision_runs_on_the_event_loop_and_a_slow_one_on_a_worker() ->
     assert slow_thread != here
     for thrown in (quick_throw, slow_throw):
         assert len(thrown) == 2 and set(thrown) <= set(game.hand(1))
+
+
+def test_the_table_hands_a_quick_decision_the_live_game_and_a_slow_one_a_snapshot() -> None:
+    """A quick decision is made at once, before anything else can move the game, so it
+    needs no copy of it; a slow one runs while the game may move on, so it gets one."""
+    from door.table.flow import Table
+    from door.table.options import GameOptions
+
+    async def games_seen() -> list[bool]:
+        table = Table(GameOptions(), [None, None], rng=random.Random(3), pause=0)
+        live: list[bool] = []
+        for level in ("normal", "expert"):
+            player = ComputerPlayer(level, random.Random(1))
+
+            def watched(game: Game, seat: int) -> int:
+                live.append(game is table.game)
+                return seat
+
+            watched.__self__ = player  # type: ignore[attr-defined]
+            watched.__name__ = "discard"  # quick for normal, slow for expert
+            assert await table.think(watched, table.game, 1) is not None
+        return live
+
+    assert asyncio.run(games_seen()) == [True, False]
