@@ -120,7 +120,7 @@ class GameLog:
         return lines_of(self._kept)
 
     def add(self, text: str, style: Style = theme.TEXT) -> None:
-        for line in textwrap.wrap(text, self.width, subsequent_indent="  ") or [""]:
+        for line in _wrapped(text, self.width):
             self._kept.append(flat_line(((line, style),)))
         del self._kept[:-KEPT_LINES]
 
@@ -139,6 +139,16 @@ class GameLog:
     def kept(self, count: int = KEPT_LINES) -> tuple[FlatLine, ...]:
         """The last ``count`` lines as kept: values, for a layer's key."""
         return tuple(self._kept[-count:])
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text`` wrapped to ``width``, later lines indented. Most lines (a play, a count)
+    fit as they are, and textwrap's regular expressions took longer than the rest of
+    adding a line: a line that fits, of printable characters and not ending in a space,
+    is what textwrap would make of it."""
+    if len(text) <= width and text.isprintable() and text.strip() and not text[-1].isspace():
+        return [text]
+    return textwrap.wrap(text, width, subsequent_indent="  ") or [""]
 
 
 def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:

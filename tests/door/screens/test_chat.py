@@ -42,3 +42,19 @@ def test_a_kept_line_survives_any_text_and_any_style_number() -> None:
     first, second = log.lines[-2:]
     assert first.segments == (("Bob: ", separator_style), ("", theme.BRIGHT))
     assert second.segments == (("", theme.TEXT),)
+
+
+def test_a_log_line_is_wrapped_as_textwrap_wraps_it_whether_it_fits_or_not() -> None:
+    """Lines that fit skip textwrap (door/screens/chat.py: _wrapped): they must come out
+    exactly as textwrap would have made them, spaces, tabs and all."""
+    import textwrap
+
+    rng = random.Random(5)
+    alphabet = "ab c.,♥\t\u00a0\u2003 x"
+    width = 12
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        log = GameLog(width)
+        log.add(text)
+        expected = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
+        assert [line.text for line in log.lines] == expected, repr(text)
