@@ -31,7 +31,8 @@ from door.app.table_settings import read_settings, settings_text
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
-from door.screens.lobby import ChatText, LobbyView, WhoLine, draw_lobby
+from door.screens.lobby import CHAT_ROWS, WHO_ROWS, ChatText, LobbyView, WhoLine, draw_lobby
+from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.storage.errors import StoreError
 from door.storage.saver import GameSaver
 from door.storage.store import Account, SavedGame
@@ -792,6 +793,9 @@ class Lobby:
 
     def compose(self) -> None:
         presence, member, view, choices = self.presence, self.member, self.view, self.choices
+        online = presence.online()
+        # Only the lines the list shows (a page), and the chat lines the screen has room
+        # for: with a thousand callers on, a line for each was most of a lobby frame.
         view.who = [
             WhoLine(
                 other.name,
@@ -801,10 +805,14 @@ class Lobby:
                 sysop=other.sysop,
                 chosen=other in self.picked,
             )
-            for other in presence.online()
+            for other in online[:WHO_ROWS]
         ]
-        view.chat = [_chat_text(line) for line in presence.chat]
+        view.who_count = len(online)
         view.size = self.session.size
+        lines = list(presence.chat)
+        if canvas_size(view.size)[0] < WIDE_COLS:  # (a wide window shows every line kept)
+            lines = lines[-CHAT_ROWS:]
+        view.chat = [_chat_text(line) for line in lines]
         options = choices.options
         view.options = (
             f"1/2 runs: {options.runs}  A count: {options.counting}  G players: "

@@ -66,6 +66,9 @@ class LobbyView:
     title: str
     name: str
     who: Sequence[WhoLine] = ()
+    """The first lines of the list of who is on (``WHO_ROWS`` at most: what it shows)."""
+    who_count: int | None = None
+    """How many are on, when ``who`` is only the first of them (None: ``who`` is all)."""
     chat: Sequence[ChatText] = ()
     options: str = ""
     sysop: bool = False
@@ -102,7 +105,7 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
     if view.private_with is not None:
         _draw_private(canvas, view)
     else:
-        _draw_who(canvas, view.who)
+        _draw_who(canvas, view.who, len(view.who) if view.who_count is None else view.who_count)
         _draw_chat(canvas, view.chat)
         _draw_keys(canvas, view)
     if view.notice:
@@ -125,11 +128,13 @@ def _rule(canvas: Canvas, row: int, title: str) -> None:
     canvas.put(row, 2, f" {title} ", theme.LABEL)
 
 
-def _draw_who(canvas: Canvas, who: Sequence[WhoLine]) -> None:
-    _rule(canvas, 1, f"Who is on ({len(who)})")
+def _draw_who(canvas: Canvas, who: Sequence[WhoLine], count: int) -> None:
+    """The first of the ``count`` people on: a page of them, the last line saying how
+    many more there are when they do not all fit."""
+    _rule(canvas, 1, f"Who is on ({count})")
     canvas.put(2, 1, f"{'#':>2}  {'Name':<24}{'Where':<40}{'Idle':>6}", theme.LABEL)
     shown = list(who[:WHO_ROWS])
-    if len(who) > WHO_ROWS:
+    if count > WHO_ROWS:
         shown = shown[: WHO_ROWS - 1]
     for offset, line in enumerate(shown):
         row = WHO_TOP + offset
@@ -141,8 +146,8 @@ def _draw_who(canvas: Canvas, who: Sequence[WhoLine]) -> None:
         canvas.put(row, 5, name[:23], style)
         canvas.put(row, 29, line.where[:39], theme.TEXT)
         canvas.put(row, 69, f"{idle_text(line.idle_seconds):>6}", theme.DIM)
-    if len(who) > WHO_ROWS:
-        canvas.put(WHO_TOP + WHO_ROWS - 1, 5, f"... and {len(who) - len(shown)} more", theme.DIM)
+    if count > WHO_ROWS:
+        canvas.put(WHO_TOP + WHO_ROWS - 1, 5, f"... and {count - len(shown)} more", theme.DIM)
 
 
 def _chat_segments(line: ChatText) -> list[tuple[str, Style]]:

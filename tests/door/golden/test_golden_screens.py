@@ -99,6 +99,8 @@ def lobby_scene(sysop: bool) -> Scene:
         try:
             await in_lobby(terminal)
             presence.notice("Welcome to the golden screens.")
+            # (The lobby is woken at most ten times a second: the notice may take that.)
+            await until(lambda: "golden screens" in "\n".join(terminal.display))
             await settle(terminal)
         finally:
             task.cancel()
