@@ -230,6 +230,12 @@ class StreamTerminal:
     def backlogged(self) -> bool:
         return self._queued_output() > OUTPUT_HIGH_WATER
 
+    def _sink_is_empty(self) -> bool:
+        """Whether the transport says nothing of ours waits in it (one that cannot tell,
+        rlogin's, is never taken to be empty)."""
+        buffered = getattr(self._sink, "buffered", None)
+        return buffered is not None and not buffered()
+
     def _queued_output(self) -> int:
         buffered = getattr(self._sink, "buffered", None)
         return int(buffered()) if buffered is not None else 0
@@ -292,7 +298,10 @@ class StreamTerminal:
             return
         self._resume_output()
         try:
-            if self._output_stall_seconds is None:
+            if self._output_stall_seconds is None or self._sink_is_empty():
+                # Nothing waits in the transport, so it cannot be holding output back and
+                # the drain returns at once: no timeout, and no task for one (each flush
+                # of every frame made one).
                 await self._sink.drain()
             else:
                 await asyncio.wait_for(self._sink.drain(), self._output_stall_seconds)

@@ -191,3 +191,37 @@ def test_output_nobody_reads_past_the_hard_cap_closes_the_line() -> None:
         return terminal.connected, sink.closed
 
     assert asyncio.run(scenario()) == (False, True)
+
+
+def test_a_flush_the_transport_takes_at_once_starts_no_task_and_a_stalled_one_is_timed() -> None:
+    """Every frame is flushed: with nothing waiting in the transport the flush awaits
+    the drain itself; only output held in the transport is given the stall timeout (a
+    task each), and a sink that cannot tell what it holds always is."""
+
+    class _BlindSink(_StuckSink):
+        buffered = None  # type: ignore[assignment]  # (rlogin's: it cannot tell)
+
+    async def tasks_made(sink: _StuckSink, flushes: int) -> int:
+        loop = asyncio.get_running_loop()
+        made = 0
+        default = loop.get_task_factory()
+
+        def counting(loop: asyncio.AbstractEventLoop, coro, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal made
+            made += 1
+            if default is not None:
+                return default(loop, coro, **kwargs)
+            return asyncio.Task(coro, loop=loop, **kwargs)
+
+        terminal = StreamTerminal(_Source(), sink, output_stall_seconds=5)
+        loop.set_task_factory(counting)
+        try:
+            for _ in range(flushes):
+                terminal.write("frame")
+                await terminal.flush()
+        finally:
+            loop.set_task_factory(default)
+        return made
+
+    assert asyncio.run(tasks_made(_StuckSink(), 100)) == 0
+    assert asyncio.run(tasks_made(_BlindSink(), 100)) >= 100
