@@ -202,21 +202,42 @@ class PrivateChat:
 
 class _Roster(dict[str, "Member"]):
     """Members by name, counting every change, so that the list of everyone online is
-    sorted again only when someone has come or gone, not at every lobby frame."""
+    sorted again only when someone has come or gone, not at every lobby frame; and the
+    look of every name (its confusable skeleton), so that a guest's name is checked
+    against everyone online in one look-up rather than one per caller."""
 
-    changes = 0
+    def __init__(self) -> None:
+        super().__init__()
+        self.changes = 0
+        self.looks: dict[str, int] = {}
+        """How many names here have each skeleton."""
 
     def __setitem__(self, key: str, member: Member) -> None:
+        if key in self:
+            self._forget_look(self[key])
         super().__setitem__(key, member)
+        look = skeleton(member.name)
+        self.looks[look] = self.looks.get(look, 0) + 1
         self.changes += 1
 
     def __delitem__(self, key: str) -> None:
+        self._forget_look(self[key])
         super().__delitem__(key)
         self.changes += 1
 
     def pop(self, key: str, *default: Any) -> Any:
-        self.changes += 1
+        if key in self:
+            self._forget_look(self[key])
+            self.changes += 1
         return super().pop(key, *default)
+
+    def _forget_look(self, member: Member) -> None:
+        look = skeleton(member.name)
+        left = self.looks.get(look, 0) - 1
+        if left > 0:
+            self.looks[look] = left
+        else:
+            self.looks.pop(look, None)
 
 
 class Presence:
@@ -270,9 +291,13 @@ class Presence:
             look = skeleton(clean)
             if look == skeleton(self.sysop_name):
                 raise NameInUse(f"{clean} looks like the sysop's name")
-            for other in [*self.members.values(), *self.remote.values()]:
-                if skeleton(other.name) == look:
-                    raise NameInUse(f"{clean} looks like {other.name}, who is online")
+            if look in self.members.looks or look in self.remote.looks:
+                other = next(
+                    member
+                    for member in [*self.members.values(), *self.remote.values()]
+                    if skeleton(member.name) == look
+                )
+                raise NameInUse(f"{clean} looks like {other.name}, who is online")
         member = Member(clean, line, sysop=sysop, account=account)
         self.members[key] = member
         if self.cluster is not None:

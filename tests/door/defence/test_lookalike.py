@@ -53,6 +53,11 @@ def test_a_guest_cannot_take_a_name_that_looks_like_someone_online_or_the_sysop(
     with pytest.raises(NameInUse, match="sysop"):
         presence.join("Sys\u043ep", Session(FakeTerminal()))
     assert presence.join("Eda", Session(FakeTerminal())).name == "Eda"
+    # The looks of who is online are kept as they come and go (door/app/presence.py).
+    presence.leave(presence.members["ada"])
+    assert presence.join("\u0410da", Session(FakeTerminal())).name == "\u0410da"
+    with pytest.raises(NameInUse, match="looks like \u0410da"):
+        presence.join("ADA", Session(FakeTerminal()))
 
 
 @run_async
