@@ -189,13 +189,14 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     return average
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _crib_after_cut(
     role: str, thrown: tuple[Card, ...], starter: Card, others: tuple[Card, ...]
 ) -> FloatArray:
     """The crib once the starter is cut, for the seat that threw ``thrown`` and has seen
     ``others`` besides (kept for the next moments: only the other side's plays change it,
-    so half the bars of a deal ask for one worked out already)."""
+    so half the bars of a deal ask for one worked out already). A table asks again within
+    seconds, so a thousand kept (under a megabyte) serve a thousand tables."""
     from engine.ai import _crib_given_starter
     from engine.ai_tables import load_tables
 
