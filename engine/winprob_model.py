@@ -274,13 +274,16 @@ def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> Floa
         pulled = np.matmul(band, value)
     else:
         pulled = np.moveaxis(np.tensordot(band, value, axes=([1], [role])), 0, role)
-    # past[i]: the chance of scoring size - i or more, which passes the goal from i.
-    tail = _tails(dist)
-    gaps = size - np.arange(need)
-    past = np.where(gaps < len(dist), tail[np.minimum(gaps, len(dist) - 1)], 0.0)
-    shape = [1] * (value.ndim - 1)
-    shape[role] = need
-    pulled[..., role] += past.reshape(shape)
+    # From score i the role passes the goal with size - i points or more: tail[size - i],
+    # for the scores close enough for that to be possible (i from ``first``), none before.
+    first = max(0, size - len(dist) + 1)
+    if first < need:
+        past = _tails(dist)[size - need + 1 : size - first + 1][::-1]
+        shape = [1] * (value.ndim - 1)
+        shape[role] = need - first
+        index: list[slice | int] = [slice(None)] * value.ndim
+        index[role], index[-1] = slice(first, need), role
+        pulled[tuple(index)] += past.reshape(shape)
     return pulled
 
 
