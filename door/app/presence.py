@@ -204,7 +204,8 @@ class _Roster(dict[str, "Member"]):
     """Members by name, counting every change, so that the list of everyone online is
     sorted again only when someone has come or gone, not at every lobby frame; and the
     look of every name (its confusable skeleton), so that a guest's name is checked
-    against everyone online in one look-up rather than one per caller."""
+    against everyone online in one look-up rather than one per caller. Both are kept by
+    item assignment, ``del`` and ``pop``, the only ways presence changes its rosters."""
 
     def __init__(self) -> None:
         super().__init__()
