@@ -77,6 +77,11 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         self._input_rate = TokenBucket(INPUT_BYTES_PER_SECOND, INPUT_BURST_BYTES)
         self._throttled = False
         super().connection_made(transport)
+        if hasattr(transport, "max_size"):
+            # One read is parsed whole, in Python, before any other caller is served:
+            # at asyncio's 256 KiB a read of window-size changes (nine bytes each) held
+            # everyone else for a third of a second (bench/attacks.py resize-telnet).
+            transport.max_size = READ_SIZE
         # telnetlib3's server never gives its reader the transport, so the reader cannot
         # pause it and buffers whatever a caller sends; with it, input waiting beyond
         # the reader's limit holds the caller back through TCP instead.

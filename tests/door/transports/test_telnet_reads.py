@@ -1,0 +1,53 @@
+"""A telnet caller's input reaches telnetlib3's parser a few KiB at a time: it parses in
+Python, and one large read of window-size changes held every other caller meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from door.serve import Listening, run_server
+from door.transports import telnet
+from tests.door.netclients import TelnetCaller, server_config
+
+NAWS = bytes([255, 250, 31, 0, 80, 0, 24, 255, 240])  # IAC SB NAWS 80x24 IAC SE
+
+
+def test_a_flood_of_window_size_changes_is_parsed_a_few_kib_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[int] = []
+    parse = telnet.DoorTelnetServer.data_received
+
+    def counted(self: telnet.DoorTelnetServer, data: bytes) -> None:
+        reads.append(len(data))
+        parse(self, data)
+
+    monkeypatch.setattr(telnet.DoorTelnetServer, "data_received", counted)
+
+    async def scenario() -> None:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(
+            run_server(server_config(tmp_path), stop=stop, on_ready=ready.set_result)
+        )
+        listening = await asyncio.wait_for(ready, 10)
+        caller = TelnetCaller()
+        await caller.connect(listening.telnet[1])
+        await caller.wait_for("guest")
+        reads.clear()
+        await caller.send(NAWS * 20_000)  # 180 KB in one write
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if sum(reads) >= 64 * 1024:
+                break
+        caller.hang_up()
+        caller.pump.cancel()
+        stop.set()
+        await asyncio.wait_for(server, 10)
+
+    asyncio.run(scenario())
+    assert sum(reads) >= 64 * 1024  # the flood arrived (up to the rate the door allows)
+    assert max(reads) <= telnet.READ_SIZE
