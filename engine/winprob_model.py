@@ -26,7 +26,7 @@ the hands in place of the averages: the mid-hand win bar and the coach use it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -205,11 +205,33 @@ def chances_through(
     return result
 
 
-_TRIMMED: dict[int, tuple[FloatArray, FloatArray]] = {}
-"""Read-only distributions (the shipped tables' own) trimmed, by the array's id, with
-the array kept so that the id cannot be reused: a win bar asks for the same ones at
-every play, and trimming was a sixth of its time."""
-_MAX_TRIMMED: Final = 1024
+class _KeptForTables:
+    """Work done on read-only distributions (the shipped tables' own and their trimmed
+    copies), by the array's id, with the array kept so that the id cannot be reused: a
+    win bar asks for the same few at every play. Work on a writeable array is not kept."""
+
+    def __init__(self, most: int = 1024) -> None:
+        self._kept: dict[int, tuple[FloatArray, FloatArray]] = {}
+        self._most = most
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __call__(self, dist: FloatArray, work: Callable[[FloatArray], FloatArray]) -> FloatArray:
+        if dist.flags.writeable:
+            return work(dist)
+        known = self._kept.get(id(dist))
+        if known is not None and known[0] is dist:
+            return known[1]
+        result = read_only(work(dist))
+        if len(self._kept) >= self._most:
+            self._kept.clear()
+        self._kept[id(dist)] = (dist, result)
+        return result
+
+
+_TRIMMED = _KeptForTables()
+"""Distributions trimmed (trimming was a sixth of a win bar's time)."""
 
 
 def _trimmed(stages: Sequence[Stage]) -> list[Stage]:
@@ -218,21 +240,13 @@ def _trimmed(stages: Sequence[Stage]) -> list[Stage]:
 
 
 def _trimmed_dist(kind: str, dist: FloatArray) -> FloatArray:
-    fixed = not dist.flags.writeable
-    if fixed:
-        known = _TRIMMED.get(id(dist))
-        if known is not None and known[0] is dist:
-            return known[1]
-    if kind == "joint":
-        kept = dist[: _tail_end(dist.sum(axis=1)), : _tail_end(dist.sum(axis=0))]
-        trimmed: FloatArray = kept / kept.sum()
-    else:
-        trimmed = _trim(dist)
-    if fixed:
-        if len(_TRIMMED) >= _MAX_TRIMMED:
-            _TRIMMED.clear()
-        trimmed.flags.writeable = False
-        _TRIMMED[id(dist)] = (dist, trimmed)
+    return _TRIMMED(dist, _trim_joint if kind == "joint" else _trim)
+
+
+def _trim_joint(dist: FloatArray) -> FloatArray:
+    """A two-sided distribution without its negligible tails."""
+    kept = dist[: _tail_end(dist.sum(axis=1)), : _tail_end(dist.sum(axis=0))]
+    trimmed: FloatArray = kept / kept.sum()
     return trimmed
 
 
@@ -287,21 +301,17 @@ def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> Floa
     return pulled
 
 
-_TAILS: dict[int, tuple[FloatArray, FloatArray]] = {}
-"""What ``_tails`` worked out for read-only distributions (the shipped tables' own and
-their trimmed copies), by the array's id, with the array kept so that the id cannot be
-reused: every win bar pulls the same few through the same stages."""
-_MAX_TAILS: Final = 1024
+_TAILS = _KeptForTables()
+"""What ``_tails`` worked out: every win bar pulls the same few through the same stages."""
 
 
 def _tails(dist: FloatArray) -> FloatArray:
     """``tails[i]``: the chance of ``i`` points or more (``a, b`` or more each, for a
     two-sided table, with a row and a column of zeros past its end)."""
-    fixed = not dist.flags.writeable
-    if fixed:
-        known = _TAILS.get(id(dist))
-        if known is not None and known[0] is dist:
-            return known[1]
+    return _TAILS(dist, _tails_of)
+
+
+def _tails_of(dist: FloatArray) -> FloatArray:
     tails: FloatArray
     if dist.ndim == 2:
         rows, cols = dist.shape
@@ -309,10 +319,6 @@ def _tails(dist: FloatArray) -> FloatArray:
         tails[:rows, :cols] = dist[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
     else:
         tails = np.cumsum(dist[::-1])[::-1]
-    if fixed:
-        if len(_TAILS) >= _MAX_TAILS:
-            _TAILS.clear()
-        _TAILS[id(dist)] = (dist, read_only(tails))
     return tails
 
 
