@@ -888,28 +888,27 @@ class Table:
 
         A failure is a bug in the computer player; it is logged, and the game goes on
         with a legal stand-in move rather than ending."""
-        if is_quick(decide):
-            # No snapshot (copying the shuffler's state cost more than most decisions)
-            # and no task: the decision is made before anything else runs.
-            try:
-                return decide(*args)
-            except Exception:
-                logger.exception("the computer player failed in %r", decide)
-                return None
-        # The worker decides on a snapshot: the live game may move on meanwhile (a
-        # person's discard), and nothing the computer does can reach it.
-        args = tuple(arg.snapshot() if isinstance(arg, Game) else arg for arg in args)
-        future = asyncio.ensure_future(think(decide, *args))
-        self._thinking.append(future)
+        # A quick decision is made before anything else runs: no snapshot (copying the
+        # shuffler's state cost more than most decisions) and no task. A worker decides
+        # on a snapshot: the live game may move on meanwhile (a person's discard), and
+        # nothing the computer does can reach it.
+        quick = is_quick(decide)
+        if not quick:
+            args = tuple(arg.snapshot() if isinstance(arg, Game) else arg for arg in args)
         try:
-            return await future
+            if quick:
+                return decide(*args)
+            future = asyncio.ensure_future(think(decide, *args))
+            self._thinking.append(future)
+            try:
+                return await future
+            finally:
+                self._thinking.remove(future)
         except asyncio.CancelledError:
             raise
         except Exception:
             logger.exception("the computer player failed in %r", decide)
             return None
-        finally:
-            self._thinking.remove(future)
 
     # --- results --------------------------------------------------------------------
 
