@@ -218,8 +218,9 @@ def crib_distribution(game: Game, view: View) -> FloatArray:
     if game.players == 2 and len(view.thrown) == 2 and view.seat is not None and complete:
         role = "pone" if view.seat == game.dealer else "dealer"
         if game.starter is not None:
-            others = [card for card in view.seen if card not in view.thrown]
-            others = sorted(card for card in others if card is not game.starter)
+            others = sorted(
+                card for card in view.seen if card not in view.thrown and card is not game.starter
+            )
             return _crib_after_cut(role, view.thrown, game.starter, tuple(others))
         weight = load_tables().throw_weight[role]
         unseen = Unseen.excluding(list(view.seen))
