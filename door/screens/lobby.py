@@ -67,8 +67,8 @@ class LobbyView:
     name: str
     who: Sequence[WhoLine] = ()
     """The first lines of the list of who is on (``WHO_ROWS`` at most: what it shows)."""
-    who_count: int | None = None
-    """How many are on, when ``who`` is only the first of them (None: ``who`` is all)."""
+    who_count: int = 0
+    """How many are on (``who`` is only the first of them)."""
     chat: Sequence[ChatText] = ()
     options: str = ""
     sysop: bool = False
@@ -105,7 +105,7 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
     if view.private_with is not None:
         _draw_private(canvas, view)
     else:
-        _draw_who(canvas, view.who, len(view.who) if view.who_count is None else view.who_count)
+        _draw_who(canvas, view.who, view.who_count)
         _draw_chat(canvas, view.chat)
         _draw_keys(canvas, view)
     if view.notice:
