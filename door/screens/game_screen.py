@@ -84,6 +84,12 @@ def draw_table(
     return canvas, cursor
 
 
+def shows_win_bar(panel: Panel | None) -> bool:
+    """Whether the table screen has room for the win bar with ``panel`` up: the show's
+    panel takes the rows where it stands."""
+    return not isinstance(panel, ShowPanel)
+
+
 def _layer(name: str, draw: Callable[..., object], *args: Hashable) -> Layer:
     """A layer that draws ``draw(canvas, *args)``: the function and the arguments are
     its key, so it is drawn again exactly when one of them changes (they must be
@@ -104,7 +110,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         _layer("header", draw_header, sides, scores, dealer, tuple(view.header)),
         _layer("board", _draw_board, scores, tuple(game.previous_scores), sides),
     ]
-    if isinstance(panel, ShowPanel):
+    if isinstance(panel, ShowPanel):  # (no win bar: see shows_win_bar)
         layers.append(_layer("show", draw_show, panel, tuple(names), viewer))
     else:
         cards_out = game.phase in _CARDS_OUT

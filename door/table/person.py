@@ -18,7 +18,7 @@ from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
 from door.screens.cut import CutPanel
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_status
-from door.screens.game_screen import Entry, Panel, TableView, draw_table
+from door.screens.game_screen import Entry, Panel, TableView, draw_table, shows_win_bar
 from door.screens.help import HelpOverlay, draw_help
 from door.screens.play_area import HandState
 from door.screens.show import show_title
@@ -774,7 +774,9 @@ class Person:
             view.hand = HandState(table.sorted_hand(self.seat.index))
         else:
             view.hand = HandState()
-        view.win_chances = self.win_chances()
+        # A bar the screen has no room for is not worked out (a fifth of the bars
+        # were, during the show).
+        view.win_chances = self.win_chances() if shows_win_bar(view.panel) else None
         timer = self.timer
         view.clock = timer.label(asyncio.get_running_loop().time()) if timer is not None else ""
         if self.running is None and not self.finishing:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+from door.screens.show import ShowPanel
 from door.table.flow import Table
 from door.table.options import GameOptions
 from door.term.keys import Key
@@ -77,3 +78,23 @@ def test_everyone_who_sees_the_game_alike_shares_one_bar_until_it_moves() -> Non
     moved = {watcher.win_chances() for watcher in watchers}
     assert len(moved) == 1 and table.win_bars.worked_out == 2
     assert moved != bars
+
+
+def test_no_bar_is_worked_out_while_the_show_panel_hides_it() -> None:
+    table = Table(GameOptions(level="easy"), ["Ann", None], rng=random.Random(4))
+    ann = table.sit(0, Session(FakeTerminal()))
+    if not ann.wants_win_bar:
+        ann.toggle_win_bar()
+    game = table.game
+    game.cut_for_deal()
+    game.deal()
+    ann.compose()
+    assert ann.view.win_chances is not None
+    worked_out = table.win_bars.worked_out
+    game.discard(0, list(game.hand(0)[:2]))  # the game moves, under the show's panel
+    table.panel = ShowPanel(0, False, tuple(game.hand(0)), None)
+    ann.compose()
+    assert ann.view.win_chances is None and table.win_bars.worked_out == worked_out
+    table.panel = None
+    ann.compose()
+    assert ann.view.win_chances is not None and table.win_bars.worked_out == worked_out + 1
