@@ -1,8 +1,9 @@
 """A virtual screen that screens draw whole frames into.
 
 Screens never write escape sequences themselves: they draw the complete frame into a
-``Canvas`` (a grid of cells, each one character and a ``Style``); the session's renderer
-(door/ui/renderer.py) sends the caller only what changed.
+``Canvas`` (a grid of cells, each one character and a ``Style``, kept a row at a time
+as two strings); the session's renderer (door/ui/renderer.py) sends the caller only
+what changed.
 
 >>> canvas = Canvas(20, 3)
 >>> _ = canvas.put(1, 2, "5♥ J♣", Style(fg=Color.RED))
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from typing import Any, Final, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple
 
 from door.term.ansi import (
     Color,
@@ -30,8 +31,8 @@ __all__ = ["Canvas", "Cell", "Color", "PLAIN", "SCREEN_COLS", "SCREEN_ROWS", "St
 class Style(NamedTuple):
     """How a cell is drawn; ``None`` colours are the terminal's defaults.
 
-    A tuple, not a dataclass, so that comparing two cells (done for every cell
-    of every changed row) stays in C instead of calling a Python ``__eq__``.
+    A tuple, not a dataclass: hashed and compared in C, as the key that numbers it
+    (``style_number``).
     """
 
     fg: Color | None = None
@@ -46,7 +47,6 @@ class Style(NamedTuple):
 PLAIN: Final = Style()
 
 Cell = tuple[str, Style]
-BLANK: Final[Cell] = (" ", PLAIN)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -78,8 +78,9 @@ _MAX_STYLES: Final = 256
 
 def style_number(style: Style) -> int:
     """A small number that stands for ``style`` (the same for the whole process). A
-    kept log line writes it as one character (door/screens/chat.py): under 256, one
-    that keeps a line of plain text one byte a character."""
+    kept log line writes it as one character (door/screens/chat.py), and so does a
+    canvas row (``Canvas.styles``): under 256, one that keeps a string of them one byte
+    a character."""
     number = _STYLE_NUMBERS.get(style)
     return _numbered(style) if number is None else number
 
@@ -89,95 +90,64 @@ def _numbered(style: Style) -> int:
         raise ValueError(f"more than {_MAX_STYLES} styles")
     number = _STYLE_NUMBERS[style] = len(STYLES)
     STYLES.append(style)
+    _STYLE_CHARS[style] = chr(number)
     return number
 
 
-class _CellsOf(dict[str, Cell]):
-    """The cell of each character in one style, made once: ``cells.__getitem__`` maps a
-    whole string to its cells in C."""
-
-    def __init__(self, style: Style) -> None:
-        super().__init__()
-        self.style = style
-
-    def __missing__(self, char: str) -> Cell:
-        if len(self) >= _MAX_CELLS_PER_STYLE:
-            self.clear()  # a flood of rare characters; start over
-        cell = self[char] = (char, self.style)
-        return cell
+_STYLE_CHARS: dict[Style, str] = {}
 
 
-_MAX_CELLS_PER_STYLE: Final = 4096
-_CELLS_BY_STYLE: dict[Style, _CellsOf] = {}
+def style_char(style: Style) -> str:
+    """``style``'s number as the one character a canvas row of styles holds for it."""
+    char = _STYLE_CHARS.get(style)
+    if char is None:
+        char = chr(_numbered(style))
+    return char
 
 
-def cells_of(style: Style) -> _CellsOf:
-    """Every cell in ``style``, shared by every canvas.
-
-    Every session keeps whole screens of cells (the frame being drawn, the frame last
-    sent). Were each cell its own tuple, hundreds of sessions would hold millions of
-    objects for the garbage collector to walk. Shared, there are only as many cells as
-    distinct characters and styles in use; and a drawing is kept as its text and style
-    (door/term/layers.py), not as a tuple of cells the young collections must walk.
-    """
-    table = _CELLS_BY_STYLE.get(style)
-    if table is None:
-        table = _CELLS_BY_STYLE[style] = _CellsOf(style)
-        if style == PLAIN:
-            table[" "] = BLANK
-    return table
+def style_of_char(char: str) -> Style:
+    return STYLES[ord(char)]
 
 
-class FrameKeeper(Protocol):
-    @property
-    def generation(self) -> int:
-        """How many frames it has made: its rows are as the last one left them."""
-        ...
+PLAIN_CHAR: Final = style_char(PLAIN)
+"""The plain style's character: number 0, the first style numbered."""
 
 
-class History(NamedTuple):
-    """How a frame kept from one to the next (door/term/layers.py) came from the one
-    before it: the renderer, which sent that one, then keeps no copy of its own of what
-    the caller's screen shows and compares only the rows that changed."""
-
-    owner: FrameKeeper
-    """What keeps the frame (a ``Layers``)."""
-    generation: int
-    """Counts the owner's frames: this one is the one after ``generation - 1``."""
-    rows: list[list[Cell]]
-    """The owner's rows: the same list every frame, its rows changed in place."""
-    before: dict[int, list[Cell]]
-    """Each row this frame changed, as it was in the frame before."""
+@functools.lru_cache(maxsize=64)
+def blank_row(cols: int) -> tuple[str, str]:
+    """A blank row of ``cols`` cells: its characters and its styles."""
+    return " " * cols, PLAIN_CHAR * cols
 
 
 class Canvas:
-    """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips."""
+    """A grid of cells, ``rows`` by ``cols``, counted from 0. Drawing off the edge clips.
 
-    history: History | None = None
-    """Set on a frame kept from one to the next, and on copies of it (an overlay's)."""
+    Each row is kept as two strings of ``cols`` characters: ``chars``, what each cell
+    shows, and ``styles``, each cell's style as one character (``style_char``). Strings
+    hold no references, so the garbage collector never walks a screen, and a row that
+    did not change is the very same string from one frame to the next: the renderer
+    (door/ui/renderer.py) passes over it with one comparison of identity, and compares a
+    changed one in C.
+    """
 
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
         self.rows = rows
-        self.cells: list[list[Cell]] = [[BLANK] * cols for _ in range(rows)]
+        blank_chars, blank_styles = blank_row(cols)
+        self.chars: list[str] = [blank_chars] * rows
+        self.styles: list[str] = [blank_styles] * rows
 
     @classmethod
-    def over(cls, cells: list[list[Cell]], history: History | None = None) -> Canvas:
-        """A canvas whose rows are ``cells`` themselves, not copies."""
+    def over(cls, chars: list[str], styles: list[str], cols: int) -> Canvas:
+        """A canvas whose rows are the lists ``chars`` and ``styles`` themselves."""
         canvas = cls.__new__(cls)
-        canvas.rows, canvas.cols = len(cells), len(cells[0]) if cells else 0
-        canvas.cells = cells
-        if history is not None:
-            canvas.history = history
+        canvas.rows, canvas.cols = len(chars), cols
+        canvas.chars, canvas.styles = chars, styles
         return canvas
 
     def copy(self) -> Canvas:
         """A canvas with the same cells, to draw an overlay on without touching this one."""
-        twin = Canvas(self.cols, self.rows)
-        twin.cells = [row[:] for row in self.cells]
-        if self.history is not None:
-            twin.history = self.history  # the renderer still learns what it sent from it
-        return twin
+        return Canvas.over(list(self.chars), list(self.styles), self.cols)
 
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
         """Write ``text`` from ``row``, ``col``; returns the column after it."""
@@ -186,14 +156,18 @@ class Canvas:
             chunk = text[start - col : end - col]
             if not (chunk.isascii() and chunk.isprintable()):
                 chunk = _one_cell_each(chunk)
-            self._store(row, start, chunk, style)
+            char = _STYLE_CHARS.get(style)
+            self._store(row, start, chunk, style_char(style) if char is None else char)
         return col + len(text)
 
-    def _store(self, row: int, start: int, text: str, style: Style) -> None:
-        """Lay ``text`` in ``style`` on ``row`` from ``start`` (already clipped to the
-        canvas, and made of characters that take one cell each)."""
-        # One slice assignment, each cell looked up in C.
-        self.cells[row][start : start + len(text)] = map(cells_of(style).__getitem__, text)
+    def _store(self, row: int, start: int, text: str, style: str) -> None:
+        """Lay ``text`` in the style whose character is ``style`` on ``row`` from
+        ``start`` (already clipped to the canvas, and made of characters that take one
+        cell each)."""
+        end = start + len(text)
+        chars, styles = self.chars[row], self.styles[row]
+        self.chars[row] = chars[:start] + text + chars[end:]
+        self.styles[row] = styles[:start] + style * len(text) + styles[end:]
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
         self.put(row, col, char * max(width, 0), style)
@@ -235,17 +209,26 @@ class Canvas:
                 self._store(row, start, text[: self.cols - start], style)
 
     def cell(self, row: int, col: int) -> Cell:
-        return self.cells[row][col]
+        return self.chars[row][col], STYLES[ord(self.styles[row][col])]
+
+    @property
+    def cells(self) -> list[list[Cell]]:
+        """Every cell, row by row (for tests: drawing and sending never make these)."""
+        return [
+            list(zip(chars, map(style_of_char, styles), strict=True))
+            for chars, styles in zip(self.chars, self.styles, strict=True)
+        ]
 
     def text(self, row: int) -> str:
         """The characters of one row, for tests and logs."""
-        return "".join(char for char, _ in self.cells[row])
+        return self.chars[row]
 
 
 Runs = tuple[Any, ...]
-"""What a ``Recorder`` kept, flat: row, first column, text, style, row, ... (one tuple,
-not one per ``put``, and text rather than cells: a tuple of cells is a reference per
-cell that every young garbage collection walks; a string is none)."""
+"""What a ``Recorder`` kept, flat: row, first column, text, style (its character,
+``style_char``), row, ... (one tuple, not one per ``put``, and strings rather than
+cells: a tuple of cells is a reference per cell that every young garbage collection
+walks; a string is none)."""
 
 
 class Recorder(Canvas):
@@ -256,7 +239,7 @@ class Recorder(Canvas):
         self.cols, self.rows = cols, rows
         self.runs: list[Any] = []
 
-    def _store(self, row: int, start: int, text: str, style: Style) -> None:
+    def _store(self, row: int, start: int, text: str, style: str) -> None:
         self.runs += (row, start, text, style)
 
 

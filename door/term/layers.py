@@ -3,19 +3,18 @@
 A screen that is redrawn at every change (the table, at every card, count and move of
 the highlight bar) describes its frame as an ordered list of layers: a name, a *key*
 holding every value the layer draws from, and the function that draws it. ``Layers``
-keeps, for each layer, what it wrote the last time (the cells of each row it touched).
+keeps, for each layer, what it wrote the last time (its runs of text, each in a style).
 A layer whose key is unchanged is not drawn again; only the rows that a changed layer
-touches, before or after, are put together again from every layer's cells, in order,
-in the rows of the frame before (the frame is one canvas, brought up to date). A move of
-the bar draws the row of card keys and rebuilds that row, not the whole screen. Each
-frame carries the rows it changed as they were before (``Canvas.history``), so that the
-renderer, which sent the frame before, need keep no copy of it.
+touches, before or after, are put together again from every layer's runs, in order;
+every other row of the frame is the very string it was in the frame before, which the
+renderer passes over with one comparison of identity. A move of the bar draws the row
+of card keys and rebuilds that row, not the whole screen.
 
-What is kept is few objects: one flat tuple of runs per layer, the cells themselves
-shared by every canvas (door/term/canvas.py), and the same rows frame after frame. Every
-object a session keeps for seconds is walked by each young garbage collection meanwhile:
-a new list per changed row, or a cache of drawings shared between sessions (both
-tried), cost those collections more than they saved.
+What is kept is few objects: one flat tuple of runs per layer and a row's characters
+and styles as two strings (door/term/canvas.py). Every object a session keeps for
+seconds is walked by each young garbage collection meanwhile: a new list per changed
+row, or a cache of drawings shared between sessions (both tried), cost those
+collections more than they saved; strings are never walked.
 
 >>> from door.term.canvas import Canvas
 >>> layers = Layers()
@@ -25,7 +24,7 @@ tried), cost those collections more than they saved.
 >>> [frame.text(0), frame.text(1)]
 ['hello     ', '----------']
 >>> again, _ = layers.frame(10, 2, [title("bye"), ("rule", (), lambda c: c.fill(1, 0, 10, "-"))])
->>> again.text(0), again.cells[1] is frame.cells[1], layers.drawn
+>>> again.text(0), again.chars[1] is frame.chars[1], layers.drawn
 ('bye       ', True, 1)
 """
 
@@ -35,7 +34,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import BLANK, Canvas, Cell, History, Recorder, Runs, cells_of
+from door.term.canvas import Canvas, Recorder, Runs, blank_row
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw]
@@ -80,20 +79,15 @@ class Layers:
         self._size = (0, 0)
         self._order: list[str] = []
         self._drawn: dict[str, _Drawn] = {}
-        self._rows: list[list[Cell]] = []
-        self._generation = 0
+        self._chars: list[str] = []
+        self._styles: list[str] = []
         self.drawn = 0
         """How many layers the last frame drew (the rest were kept): for tests and benches."""
 
-    @property
-    def generation(self) -> int:
-        """How many frames this has made (``Canvas.history``)."""
-        return self._generation
-
     def frame(self, cols: int, rows: int, layers: Iterable[Layer]) -> tuple[Canvas, dict[str, Any]]:
         """The frame of ``layers`` (drawn bottom first) on a ``cols`` x ``rows`` canvas,
-        and what each layer's draw returned, by name. The canvas is this object's own
-        and changes at the next frame: draw over a copy of it, never on it."""
+        and what each layer's draw returned, by name. The canvas is the caller's to keep
+        or draw over: its rows are strings, and its lists of them are its own."""
         layers = list(layers)
         order = [name for name, _, _ in layers]
         same_order = order == self._order  # most frames: checked already
@@ -122,34 +116,37 @@ class Layers:
             if name not in drawn:  # a layer gone: its rows show what is under it
                 dirty |= before.rows
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
-        if len(self._rows) != rows or (self._rows and len(self._rows[0]) != cols):
-            self._rows = [[BLANK] * cols for _ in range(rows)]
+        if len(self._chars) != rows or (self._chars and len(self._chars[0]) != cols):
+            blank_chars, blank_styles = blank_row(cols)
+            self._chars, self._styles = [blank_chars] * rows, [blank_styles] * rows
         if whole:
             dirty = (1 << rows) - 1
-        changed_rows = self._lay(dirty, cols, order) if dirty else {}
-        self._generation += 1
-        history = History(self, self._generation, self._rows, changed_rows)
-        return Canvas.over(self._rows, history), {name: drawn[name].result for name in order}
+        if dirty:
+            self._lay(dirty, cols, order)
+        canvas = Canvas.over(list(self._chars), list(self._styles), cols)
+        return canvas, {name: drawn[name].result for name in order}
 
-    def _lay(self, dirty: int, cols: int, order: list[str]) -> dict[int, list[Cell]]:
+    def _lay(self, dirty: int, cols: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
-        that touches them, in order; returns those rows as they were (copies that live
-        until the frame is sent)."""
-        blank = [BLANK] * cols
-        fresh = {y: self._rows[y] for y in _row_numbers(dirty)}
-        before = {y: row[:] for y, row in fresh.items()}
-        for row in fresh.values():
-            row[:] = blank
+        that touches them, in order."""
+        blank_chars, blank_styles = blank_row(cols)
+        numbers = _row_numbers(dirty)
+        chars = dict.fromkeys(numbers, blank_chars)
+        styles = dict.fromkeys(numbers, blank_styles)
         for name in order:
             layer = self._drawn[name]
             if not layer.rows & dirty:
                 continue  # (most layers, for most frames: a bar move touches one row)
             runs = iter(layer.runs)
             for y, start, text, style in zip(runs, runs, runs, runs, strict=True):
-                target = fresh.get(y)
-                if target is not None:
-                    target[start : start + len(text)] = map(cells_of(style).__getitem__, text)
-        return before
+                row = chars.get(y)
+                if row is not None:
+                    end = start + len(text)
+                    chars[y] = row[:start] + text + row[end:]
+                    row = styles[y]
+                    styles[y] = row[:start] + style * len(text) + row[end:]
+        for y in numbers:
+            self._chars[y], self._styles[y] = chars[y], styles[y]
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

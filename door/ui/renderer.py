@@ -7,14 +7,13 @@ A full repaint happens on the first frame, after ``invalidate()`` (Ctrl-L, line 
 after a resize, and when the caller switches character set or colour mode. One renderer
 per caller, so a resize is one repaint.
 
-What the caller's screen shows is kept as rows of cells, but not twice: after a frame
-that its owner keeps from one to the next (the table's layers) is sent whole, the
-renderer holds those very rows, and the next frame says which rows it changed and how
-they were (``Canvas.history``). Only those rows are compared, and a session keeps one
-screen of cells rather than two (16 KiB of the ~120 each caller costs the server).
+What the caller's screen shows is kept as the rows of the last frame sent: strings
+(door/term/canvas.py), shared with whoever drew them, so keeping them costs a list of
+references, and a row that a kept frame (the table's layers) did not change is the same
+string object again, passed over with one comparison of identity.
 
 >>> from tests.door.fake_terminal import FakeTerminal
->>> from door.term.canvas import Color
+>>> from door.term.canvas import Color, Style
 >>> terminal = FakeTerminal(cols=20, rows=3)
 >>> renderer = Renderer(terminal)
 >>> canvas = Canvas(20, 3)
@@ -27,11 +26,9 @@ screen of cells rather than two (16 KiB of the ~120 each caller costs the server
 from __future__ import annotations
 
 import asyncio
+import re
 import textwrap
-from bisect import bisect_left
 from collections.abc import Callable
-from itertools import compress, count, groupby, repeat
-from operator import is_not, itemgetter, lt, sub
 from typing import Final
 
 from door.term.ansi import (
@@ -44,14 +41,11 @@ from door.term.ansi import (
     at,
 )
 from door.term.canvas import (
-    BLANK,
-    PLAIN,
+    PLAIN_CHAR,
     SCREEN_COLS,
     SCREEN_ROWS,
     Canvas,
-    Cell,
-    FrameKeeper,
-    Style,
+    style_of_char,
     too_small,
 )
 from door.term.terminal import Disconnected, Terminal
@@ -72,13 +66,9 @@ class Renderer:
 
     def __init__(self, terminal: Terminal) -> None:
         self._terminal = terminal
-        self._sent: list[list[Cell]] | None = None
-        """What the caller's screen shows: rows of the renderer's own, or the rows of
-        the last frame sent, when that frame is kept by its owner (``_sent_from``)."""
-        self._sent_from: tuple[FrameKeeper, int] | None = None
-        """Whose kept frame ``_sent`` is, and which (the owner changes those rows in
-        place at its next frame, saying how they were: ``Canvas.history``); None: rows
-        of its own. Not the frame's history itself, which holds rows as they were."""
+        self._sent: Canvas | None = None
+        """What the caller's screen shows (a canvas over lists of the renderer's own,
+        whose rows are the strings of the frames sent); None: not known, paint whole."""
         self._last: tuple[Canvas, tuple[int, int] | None] | None = None
         self._sent_for: tuple[object, object] | None = None
         self._cursor_shown: bool | None = None
@@ -91,7 +81,6 @@ class Renderer:
     def invalidate(self) -> None:
         """Make the next ``render`` repaint everything (Ctrl-L, after line noise)."""
         self._sent = None
-        self._sent_from = None
         self._cursor_shown = None
 
     def close(self) -> None:
@@ -148,38 +137,12 @@ class Renderer:
 
         While the caller is not reading (output waits in the transport) only the newest
         frame is kept, and sent once the transport drains."""
-        self._last = (canvas, cursor)
         if self._terminal.backlogged:
+            self._last = (canvas, cursor)
             self._behind = True
-            if self._sent_from is not None:
-                # The kept frame last sent is about to change again: keep what it was.
-                shown = self._shown(canvas)[0]
-                self._sent = None if shown is None else [row[:] for row in shown]
-                self._sent_from = None
             self._send_in_background()
             return
         self._paint(canvas, cursor)
-
-    def _shown(self, canvas: Canvas) -> tuple[list[list[Cell]] | None, list[int] | None]:
-        """What the caller's screen shows (None: not known, paint whole), and the only
-        rows ``canvas`` can differ from it in (None: any)."""
-        sent, kept = self._sent, self._sent_from
-        if kept is None or sent is None:
-            return sent, None
-        owner, generation = kept
-        if owner.generation == generation:
-            return sent, None  # the frame sent has not changed since
-        history = canvas.history
-        if (
-            history is not None
-            and history.owner is owner
-            and history.rows is sent
-            and history.generation == generation + 1
-        ):
-            shown = [history.before.get(y, row) for y, row in enumerate(sent)]
-            # This frame, if it is the kept one itself, changed only those rows.
-            return shown, (sorted(history.before) if canvas.cells is sent else None)
-        return None, None  # the kept frame moved on unseen: what shows is not known
 
     def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
         terminal = self._terminal
@@ -198,104 +161,86 @@ class Renderer:
         term_cols, term_rows = terminal.size
         rows = min(canvas.rows, term_rows)
         cols = min(canvas.cols, term_cols)
-        shown, candidates = self._shown(canvas)
-        same_shape = shown is not None and (len(shown), len(shown[0])) == (
-            canvas.rows,
-            canvas.cols,
-        )
-        # A kept frame sent whole is what the screen then shows: no copy is kept of it.
-        history = canvas.history
-        whole = (rows, cols) == (canvas.rows, canvas.cols)
-        if history is not None and not (whole and canvas.cells is history.rows):
-            history = None  # a copy (an overlay's), or a frame cut to a smaller window
-        kept = history is not None
-        if not kept:
-            candidates = None
-        if shown is None or not same_shape:
+        shown = self._sent
+        if shown is None or (shown.rows, shown.cols) != (canvas.rows, canvas.cols):
             if palette.enabled:
                 out.append(RESET)
             out.append(CLEAR_SCREEN)
-            previous = [[BLANK] * canvas.cols for _ in range(canvas.rows)]
-            candidates = None
-        elif kept or self._sent_from is None:
-            previous = shown
-        else:
-            previous = [row[:] for row in shown]  # the rows it shows become the renderer's
+            shown = Canvas(canvas.cols, canvas.rows)
         # The bottom-right cell is never written (some clients scroll when it is). It is
         # the last column drawn or beyond, so no span of changes ever runs over it.
         forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
         colour = palette.enabled
         sgr = _sgr_for(palette) if colour else {}
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
-        current_style: Style | None = PLAIN if out else None
+        current_style: str | None = PLAIN_CHAR if out else None
         position: tuple[int, int] | None = (0, 0) if out else None
-        columns = range(cols)
-        # Rows of the renderer's own are brought up to this frame in place: a new list
-        # per changed row per frame, kept until the next, was most of what the garbage
-        # collector walked in its young collections with hundreds of callers.
-        sent = previous
-        for y in range(rows) if candidates is None else candidates:
-            new_row, sent_row = canvas.cells[y], previous[y]
-            if new_row == sent_row:
-                continue  # most rows of most frames: one comparison, no per-cell work
-            # Which cells differ, compared in C (a frame changes a few rows, of 80 cells)
-            # by identity: every canvas takes its cells from one table per style
-            # (door/term/canvas.py: cells_of), so a cell that is the same is the same
-            # object. Comparing by value reads both cells, and with hundreds of callers
-            # their screens are not in the processor's cache: that was the renderer's
-            # costliest line. (A cell equal but not identical is only sent again.)
-            changed = list(compress(columns, map(is_not, new_row, sent_row)))
-            if (y, changed[-1] if changed else -1) in forbidden:
-                changed.pop()
+        cut = cols < canvas.cols
+        new_chars, new_styles = canvas.chars, canvas.styles
+        old_chars, old_styles = shown.chars, shown.styles
+        for y in range(rows):
+            chars, styles = new_chars[y], new_styles[y]
+            was_chars, was_styles = old_chars[y], old_styles[y]
+            if chars is was_chars and styles is was_styles:
+                continue  # a row a kept frame did not touch: most rows of most frames
+            if chars == was_chars and styles == was_styles:
+                continue
+            if cut:
+                chars, styles = chars[:cols], styles[:cols]
+                was_chars, was_styles = was_chars[:cols], was_styles[:cols]
+            spans = _changed_spans(chars, styles, was_chars, was_styles)
+            if not spans:
+                continue
+            if (y, spans[-1][1]) in forbidden:
+                start, end = spans.pop()
+                if end > start:
+                    spans.append((start, end - 1))
             # Erasing to the end of the line pays only for more than a gap of blanks.
-            erase = False
-            if len(changed) > _MAX_GAP:
-                blank_from = _trailing_blanks_start(new_row, cols)
-                erase = len(changed) - bisect_left(changed, blank_from) > _MAX_GAP
+            # Blank cells are spaces in the plain style: both strings end in them.
+            blank_from = max(len(chars.rstrip(" ")), len(styles.rstrip(PLAIN_CHAR)))
+            blanked = sum(
+                end + 1 - max(start, blank_from) for start, end in spans if end >= blank_from
+            )
+            erase = blanked > _MAX_GAP
             if erase:
-                changed = [x for x in changed if x < blank_from]
-            for start, end in _spans(changed):
+                spans = [
+                    (start, min(end, blank_from - 1)) for start, end in spans if start < blank_from
+                ]
+            for start, end in spans:
                 if position != (y, start):
                     out.append(at(y + 1, start + 1))
-                span = new_row[start : end + 1]
+                end += 1
                 if colour:
-                    # Cells grouped by style in C: a step per style change, not per cell.
-                    for style, cells in groupby(span, _style_of):
-                        if style is not current_style and style != current_style:
+                    # One step per change of style, the runs found in C.
+                    for run in _STYLE_RUNS.finditer(styles, start, end):
+                        style = run[0][0]
+                        if style != current_style:
                             out.append(sgr.get(style) or _remember_sgr(sgr, palette, style))
                             current_style = style
-                        out.append("".join(map(_char_of, cells)))
+                        out.append(chars[run.start() : run.end()])
                 else:
-                    out.append("".join(map(_char_of, span)))
-                if not kept:
-                    sent_row[start : end + 1] = span
+                    out.append(chars[start:end])
                 # Writing the last column leaves the cursor in a pending-wrap state
                 # that terminals disagree about: treat the position as unknown.
-                position = (y, end + 1) if end + 1 < term_cols else None
+                position = (y, end) if end < term_cols else None
             if erase:
                 # Erasing the rest of the line is three bytes, not a space per cell.
                 if position != (y, blank_from):
                     out.append(at(y + 1, blank_from + 1))
                     position = (y, blank_from)
-                if colour and current_style != PLAIN:
+                if colour and current_style != PLAIN_CHAR:
                     out.append(RESET)  # erased cells take the current background
-                    current_style = PLAIN
+                    current_style = PLAIN_CHAR
                 out.append(CLEAR_TO_END_OF_LINE)
-                if not kept:
-                    sent_row[blank_from:cols] = [BLANK] * (cols - blank_from)
-        if colour and current_style not in (None, PLAIN):
+        if colour and current_style not in (None, PLAIN_CHAR):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, position)
-        if history is not None:
-            # (The bottom-right cell is never written, but then never read either.)
-            self._sent, self._sent_from = canvas.cells, (history.owner, history.generation)
-        else:
-            self._sent, self._sent_from = sent, None
-        if whole:
-            # What was sent is the frame: keep that for a repaint after a resize, and
-            # let the canvas it was drawn on go at once (and a kept frame's rows as they
-            # were before it: copies that would otherwise live until the next frame).
-            self._last = (Canvas.over(self._sent), cursor)
+        # What the screen shows now: every row of the frame (rows cut off by a smaller
+        # window are never compared before a resize paints all again). Lists of the
+        # renderer's own, for whoever drew the canvas may draw on it again.
+        self._sent = Canvas.over(list(new_chars), list(new_styles), canvas.cols)
+        # Kept for a repaint after a resize, rather than the canvas itself.
+        self._last = (self._sent, cursor)
         text = "".join(out)
         if text:
             terminal.write(text)
@@ -314,7 +259,6 @@ class Renderer:
         reset = RESET if Palette(terminal.color_mode).enabled else ""
         terminal.write(reset + CLEAR_SCREEN + "\r\n".join(lines))
         self._sent = None  # the whole screen is painted again when it fits
-        self._sent_from = None
         self._cursor_shown = None
 
     def _place_cursor(
@@ -336,43 +280,61 @@ class Renderer:
             self._cursor_shown = False
 
 
-_char_of = itemgetter(0)
-_style_of = itemgetter(1)
+_STYLE_RUNS: Final = re.compile(r"(.)\1*", re.DOTALL)
+"""A run of cells in one style, in a row's string of styles."""
 
-_SGR_BY_PALETTE: dict[Palette, dict[Style, str]] = {}
+_SGR_BY_PALETTE: dict[Palette, dict[str, str]] = {}
 
 
-def _sgr_for(palette: Palette) -> dict[Style, str]:
-    """The escape that sets each style (by identity or equality), for this palette."""
+def _sgr_for(palette: Palette) -> dict[str, str]:
+    """The escape that sets each style (by its character), for this palette."""
     return _SGR_BY_PALETTE.setdefault(palette, {})
 
 
-def _remember_sgr(sgr: dict[Style, str], palette: Palette, style: Style) -> str:
-    text = sgr[style] = palette.style(style.fg, style.bg, bold=style.bold)
+def _remember_sgr(sgr: dict[str, str], palette: Palette, char: str) -> str:
+    style = style_of_char(char)
+    text = sgr[char] = palette.style(style.fg, style.bg, bold=style.bold)
     return text
 
 
-def _trailing_blanks_start(row: list[Cell], cols: int) -> int:
-    """The first column from which ``row`` is blank to its end (``cols`` if none is).
-    Blank cells are the one ``BLANK`` (door/term/canvas.py: cells_of), so compared by
-    identity, in C; a blank cell that were not would only be written, not erased."""
-    last = next(compress(count(cols - 1, -1), map(is_not, reversed(row[:cols]), repeat(BLANK))), -1)
-    return last + 1
+_GAP: Final = re.compile(b"\\x00{%d,}" % (4 * (_MAX_GAP + 1)))
+"""Bytes of two rows' difference that may hold a gap worth jumping over."""
 
 
-def _spans(columns: list[int]) -> list[tuple[int, int]]:
-    """Group sorted changed columns into (first, last) spans, bridging short gaps.
+def _code(text: str) -> int:
+    """``text`` as one number, 32 bits a character (its code), made in C."""
+    return int.from_bytes(text.encode("utf-32-le"), "little")
 
-    Worked out in C over the gaps between neighbours: a changed row is often most of
-    its 80 cells, and a step per cell here was a fifth of the renderer's time."""
-    if not columns:
+
+def _changed_spans(
+    chars: str, styles: str, was_chars: str, was_styles: str
+) -> list[tuple[int, int]]:
+    """The (first, last) columns of each stretch of a row that changed, bridging gaps
+    of up to ``_MAX_GAP`` unchanged cells (rewriting them is shorter than a cursor move).
+
+    Worked out in C, never a step per cell: as numbers (``_code``) the two rows differ
+    only in the changed cells, whose first and last are the difference's lowest and
+    highest bits, and whose gaps are its long runs of zero bytes. A character's code
+    takes 21 bits of its 32 and a style's 8, so one difference holds both."""
+    if styles == was_styles:
+        diff = _code(chars) ^ _code(was_chars)
+    elif chars == was_chars:
+        diff = _code(styles) ^ _code(was_styles)
+    else:
+        diff = _code(chars) ^ _code(was_chars) | (_code(styles) ^ _code(was_styles)) << 24
+    if not diff:
         return []
-    first, last = columns[0], columns[-1]
-    if last - first < len(columns) + _MAX_GAP:
-        return [(first, last)]  # no gap can be wider than a bridged one: one span
-    gaps = map(sub, columns[1:], columns)
-    breaks = list(compress(range(1, len(columns)), map(lt, repeat(_MAX_GAP + 1), gaps)))
-    return [
-        (columns[first], columns[end - 1])
-        for first, end in zip([0, *breaks], [*breaks, len(columns)], strict=True)
-    ]
+    first = ((diff & -diff).bit_length() - 1) >> 5
+    last = (diff.bit_length() - 1) >> 5
+    if last - first <= _MAX_GAP + 1:
+        return [(first, last)]  # no room for a gap wider than a bridged one
+    spans = []
+    start = first
+    for gap in _GAP.finditer(diff.to_bytes(4 * (last + 1), "little"), 4 * first, 4 * last):
+        # The cells wholly inside the run of zero bytes are unchanged.
+        gap_first, gap_end = (gap.start() + 3) >> 2, gap.end() >> 2
+        if gap_end - gap_first > _MAX_GAP:
+            spans.append((start, gap_first - 1))
+            start = gap_end
+    spans.append((start, last))
+    return spans
