@@ -396,14 +396,22 @@ async def resume_game_between_callers(
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLAIM_WAIT_SECONDS
         holder = await cluster.claim_game(saved.game_id)
+        contested = holder != cluster.worker
         while holder != cluster.worker and holder not in cluster.alive:
             if loop.time() > deadline:
                 return
-            await asyncio.sleep(0.25)  # its worker has just died: the claim expires soon
+            # Its worker has just died, or is stopping: the claim expires soon, or is
+            # let go of once that worker has saved the game as it stands.
+            await asyncio.sleep(0.25)
             holder = await cluster.claim_game(saved.game_id)
         if holder != cluster.worker:
             member.handover = holder
             await lobby.go_where_called()  # raises HandedOver
+        if contested:
+            # The game as the worker that let go of it saved it last.
+            saved = await records.game_between_callers_to_resume(member.account)
+            if saved is None:
+                return
     table = lobby.resumed_table(saved)
     presence.add_table(table)
     table.start()

@@ -523,6 +523,7 @@ class Lobby:
     def _saved_by(self, table: Table, saver: GameSaver) -> None:
         saver.on_trouble = table.announce
         table.saved_as = lambda: saver.game_id
+        table.until_saved = saver.flush
         saver.table_settings = lambda: settings_text(
             table.options, table.match.games if table.match is not None else ()
         )

@@ -680,10 +680,13 @@ class Presence:
                 return table
         return None
 
-    def close_tables(self) -> None:
-        for table in list(self.tables):
+    def close_tables(self) -> list[Table]:
+        """Close every table here; returns them."""
+        closed = list(self.tables)
+        for table in closed:
             table.close()
         self.tables.clear()
+        return closed
 
 
 def clean_name(text: str) -> str:

@@ -14,9 +14,11 @@ from typing import Any
 from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.app.records import Records
+from door.cluster.relay import RelayTerminal
 from door.config import Config
 from door.defence.guard import AddressGuard
 from door.storage.values import Account
+from door.table.flow import Table
 from door.term.idle import IdleGuardTerminal
 from door.term.terminal import Disconnected, Terminal
 
@@ -27,6 +29,8 @@ SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Good
 _UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 """When a relayed caller's account was made: their own worker did not say."""
 SESSION_END_WAIT_SECONDS = 5.0
+SAVE_WAIT_SECONDS = 2.0
+"""How long a stopping worker waits for its games' last saves before handing them on."""
 """How long shutting down waits for sessions to end (each saves its game on the way)."""
 
 
@@ -137,25 +141,43 @@ class Door:
         """Tell every caller the door is closing, hang up on them, and wait (boundedly)
         for their sessions to end, so that games in progress are saved as they stand."""
         self.closing = True
-        for terminal in list(self.terminals):
-            # A caller of another worker (door/cluster/relay.py) goes on there: only
-            # this worker is stopping, and their game is set again from the store.
-            hand_back = getattr(terminal, "hand_back", None)
-            if hand_back is not None:
-                hand_back()
-        self.presence.close_tables()
+        # A caller of another worker (door/cluster/relay.py) goes on there: only this
+        # worker is stopping, and their game is set again from the store, once it is
+        # saved as it stands and let go of here (``_hand_on``). Until then they see
+        # nothing more from here.
+        relayed = [terminal for terminal in self.terminals if isinstance(terminal, RelayTerminal)]
+        for terminal in relayed:
+            terminal.hold()
+        closed = self.presence.close_tables()
         for terminal in list(self.terminals):
             # The tables just closed, and their screens are about to be redrawn: the
             # goodbye must stay on top of them.
             say_last = getattr(terminal, "write_last", terminal.write)
             say_last(SHUTDOWN_MESSAGE)
         await asyncio.gather(
+            self._hand_on(closed, relayed),
             *(self._flush_quietly(terminal) for terminal in list(self.terminals)),
         )
         for terminal in list(self.terminals):
             terminal.close()
         if self._sessions:
             await asyncio.wait(set(self._sessions), timeout=SESSION_END_WAIT_SECONDS)
+
+    async def _hand_on(self, tables: list[Table], relayed: list[RelayTerminal]) -> None:
+        """Once the closed tables' games are in the store as they stand, let another
+        worker set them again, then hand the relayed callers back to their own workers,
+        which do so at once (rather than after this worker's claims expired, or passing
+        the caller back to this worker, which still holds them)."""
+        cluster = self.presence.cluster
+        if cluster is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(*(table.until_saved() for table in tables)), SAVE_WAIT_SECONDS
+                )
+            held = (table.saved_as() for table in tables)
+            await cluster.release_games(game_id for game_id in held if game_id is not None)
+        for terminal in relayed:
+            terminal.hand_back()
 
     @staticmethod
     async def _flush_quietly(terminal: Terminal) -> None:

@@ -27,7 +27,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 import redis.asyncio as redis
@@ -154,11 +154,7 @@ class ClusterLink:
                 await task
         with contextlib.suppress(RedisError, OSError):
             await self.redis.delete(_members_key(self.worker), _alive_key(self.worker))
-            # Games held here are free for another worker to set again at once (only
-            # the claims still this worker's).
-            held = [_game_key(game_id) for game_id in self.held_games]
-            if held:
-                await self.redis.eval(_RELEASE_MINE, len(held), *held, self.worker)
+            await self.release_games(self.held_games)
             await self.redis.publish(ALL_CHANNEL, json.dumps({"t": "gone", "w": self.worker}))
         await self._close_quietly()
 
@@ -202,6 +198,19 @@ class ClusterLink:
             logger.warning("cluster: could not claim game %d in Redis (%s)", game_id, error)
             return self.worker
         return _text(holder) if holder is not None else self.worker
+
+    async def release_games(self, game_ids: Iterable[int]) -> None:
+        """Games held here are free for another worker to set again at once (only the
+        claims still this worker's): their tables here have closed."""
+        game_ids = set(game_ids)
+        self.held_games -= game_ids
+        keys = [_game_key(game_id) for game_id in game_ids]
+        if keys:
+            try:
+                await self.redis.eval(_RELEASE_MINE, len(keys), *keys, self.worker)
+            except (RedisError, OSError) as error:
+                # They expire by themselves within MEMBER_TTL_SECONDS.
+                logger.warning("cluster: could not let go of %d game(s) (%s)", len(keys), error)
 
     def release_name(self, name: str) -> None:
         self._queue(("release", name))

@@ -56,6 +56,7 @@ class RelayTerminal:
         self._listeners: list[Callable[[int, int], None]] = []
         self._last_key = time.monotonic()
         self._closed = asyncio.Event()
+        self._held = False
 
     @property
     def far_worker(self) -> str:
@@ -83,11 +84,18 @@ class RelayTerminal:
     def far_end_gone(self) -> None:
         self._drop()
 
+    def hold(self) -> None:
+        """This worker is stopping: nothing more reaches the caller from here, and
+        their keys no longer reach the table; ``hand_back`` follows."""
+        self._held = not self._closed.is_set()
+        self._drop()
+
     def hand_back(self) -> None:
-        """This worker is stopping: the caller's own worker carries on with them, as
-        after a worker dies (their game set again from the store)."""
-        if not self._closed.is_set():
+        """The caller's own worker carries on with them, as after a worker dies (their
+        game set again from the store)."""
+        if self._held or not self._closed.is_set():
             self._send({"op": "gone"})
+        self._held = False
         self._drop()
 
     def _drop(self) -> None:

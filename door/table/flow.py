@@ -215,6 +215,9 @@ class Table:
         self.saved_as: Callable[[], int | None] = lambda: None
         """The game's number in the store once it has been saved (None: not saved), so
         the workers of a cluster know which of them holds it (door/cluster/link.py)."""
+        self.until_saved: Callable[[], Awaitable[None]] = _nothing_to_save
+        """Waits until everything the game has done so far is in the store (or a write
+        has failed): a stopping worker hands its games on only then."""
 
     # --- who is here ----------------------------------------------------------------
 
@@ -946,6 +949,10 @@ def _make_seats(
             shown = sanitize(name, MAX_NAME_LENGTH).strip() or f"Player {index + 1}"
             seats.append(Seat(index, shown, True, computer, accounts[index]))
     return seats
+
+
+async def _nothing_to_save() -> None:
+    return None
 
 
 async def _never_computer() -> bool:

@@ -330,6 +330,28 @@ async def test_a_worker_stopped_by_the_sysop_hands_its_relayed_callers_back(
 
 
 @run_async
+async def test_a_stopping_worker_saves_and_lets_go_of_a_game_before_handing_its_caller_back(
+    redis_url: str, database: Database
+) -> None:
+    """Bob's worker sets the game again while the stopping worker is still in the
+    cluster: it was let go of, not left to expire, and the last move before the stop
+    is in it (nobody waited for the saver)."""
+    async with two_workers(redis_url, database) as (first, second, store):
+        assert store is not None
+        ada, bob, _, _ = await ada_challenges_bob(first, second, store)
+        await until(lambda: bool(first.presence.tables))
+        table = first.presence.tables[0]
+        await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
+        await until(lambda: table.saved_as() is not None)
+        actions = len(table.game.recording.actions)
+        await first.door.shut_down()  # its link to the other workers is still up
+        assert first.presence.cluster.worker in second.presence.cluster.alive
+        await until(lambda: bool(second.presence.tables), timeout=1.5)
+        assert len(second.presence.tables[0].game.recording.actions) == actions
+        await until(lambda: "it goes on where it was saved" in flat(bob))
+
+
+@run_async
 async def test_wrong_passwords_count_at_every_worker(redis_url: str) -> None:
     async with two_workers(redis_url) as (first, second, _):
         for _ in range(6):
