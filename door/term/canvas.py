@@ -156,8 +156,7 @@ class Canvas:
             chunk = text[start - col : end - col]
             if not (chunk.isascii() and chunk.isprintable()):
                 chunk = _one_cell_each(chunk)
-            char = _STYLE_CHARS.get(style)
-            self._store(row, start, chunk, style_char(style) if char is None else char)
+            self._store(row, start, chunk, style_char(style))
         return col + len(text)
 
     def _store(self, row: int, start: int, text: str, style: str) -> None:

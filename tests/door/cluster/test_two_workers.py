@@ -26,6 +26,7 @@ from door.config import Config, config_from_mapping
 from door.serve import join_cluster
 from door.storage.store import Account, Store
 from door.storage.values import PlayerStats
+from door.table.flow import Table
 from engine.game import Phase
 from tests.door.app.test_lobby import (
     challenge,
@@ -131,6 +132,19 @@ async def ada_challenges_bob(
     return ada, bob, ada_account, bob_account
 
 
+async def a_game_under_way(
+    first: Worker, second: Worker, store: Store
+) -> tuple[KeyboardTerminal, KeyboardTerminal, Account, Account, Table]:
+    """Ada and Bob (``ada_challenges_bob``) eight actions into their game, played on the
+    first worker and saved there at least once."""
+    ada, bob, ada_account, bob_account = await ada_challenges_bob(first, second, store)
+    await until(lambda: bool(first.presence.tables))
+    table = first.presence.tables[0]
+    await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
+    await until(lambda: table.saved_as() is not None)
+    return ada, bob, ada_account, bob_account, table
+
+
 @run_async
 async def test_callers_of_two_workers_share_one_lobby_and_its_chat(redis_url: str) -> None:
     async with two_workers(redis_url) as (first, second, _):
@@ -170,12 +184,8 @@ async def test_a_dead_workers_callers_vanish_and_its_game_goes_on_from_the_store
 ) -> None:
     async with two_workers(redis_url, database) as (first, second, store):
         assert store is not None
-        ada, bob, ada_account, bob_account = await ada_challenges_bob(first, second, store)
-        await until(lambda: bool(first.presence.tables))
-        table = first.presence.tables[0]
         # Play into the first hand, then the table's worker dies.
-        await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
-        await until(lambda: table.saved_as() is not None)
+        ada, bob, ada_account, bob_account, table = await a_game_under_way(first, second, store)
         await asyncio.sleep(0.3)  # the saver writes the newest state
         actions = len(table.game.recording.actions)
         game_id = table.saved_as()
@@ -306,11 +316,7 @@ async def test_a_worker_stopped_by_the_sysop_hands_its_relayed_callers_back(
 ) -> None:
     async with two_workers(redis_url, database) as (first, second, store):
         assert store is not None
-        ada, bob, ada_account, _ = await ada_challenges_bob(first, second, store)
-        await until(lambda: bool(first.presence.tables))
-        table = first.presence.tables[0]
-        await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
-        await until(lambda: table.saved_as() is not None)
+        ada, bob, ada_account, _, table = await a_game_under_way(first, second, store)
         await asyncio.sleep(0.3)  # the saver writes the newest state
         actions = len(table.game.recording.actions)
         loop = asyncio.get_running_loop()
@@ -338,11 +344,7 @@ async def test_a_stopping_worker_saves_and_lets_go_of_a_game_before_handing_its_
     is in it (nobody waited for the saver)."""
     async with two_workers(redis_url, database) as (first, second, store):
         assert store is not None
-        ada, bob, _, _ = await ada_challenges_bob(first, second, store)
-        await until(lambda: bool(first.presence.tables))
-        table = first.presence.tables[0]
-        await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
-        await until(lambda: table.saved_as() is not None)
+        _, bob, _, _, table = await a_game_under_way(first, second, store)
         actions = len(table.game.recording.actions)
         await first.door.shut_down()  # its link to the other workers is still up
         assert first.presence.cluster.worker in second.presence.cluster.alive
