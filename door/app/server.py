@@ -171,8 +171,9 @@ class Door:
         cluster = self.presence.cluster
         if cluster is not None:
             with contextlib.suppress(TimeoutError):
+                saves = (table.until_saved() for table in tables)
                 await asyncio.wait_for(
-                    asyncio.gather(*(table.until_saved() for table in tables)), SAVE_WAIT_SECONDS
+                    asyncio.gather(*saves, return_exceptions=True), SAVE_WAIT_SECONDS
                 )
             held = (table.saved_as() for table in tables)
             await cluster.release_games(game_id for game_id in held if game_id is not None)
