@@ -208,7 +208,7 @@ class Canvas:
                 self._store(row, start, text[: self.cols - start], style)
 
     def cell(self, row: int, col: int) -> Cell:
-        return self.chars[row][col], STYLES[ord(self.styles[row][col])]
+        return self.chars[row][col], style_of_char(self.styles[row][col])
 
     @property
     def cells(self) -> list[list[Cell]]:

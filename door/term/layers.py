@@ -79,8 +79,8 @@ class Layers:
         self._size = (0, 0)
         self._order: list[str] = []
         self._drawn: dict[str, _Drawn] = {}
-        self._chars: list[str] = []
-        self._styles: list[str] = []
+        self._frame = Canvas(0, 0)
+        """The frame as last laid: its rows are changed in place, a dirty row at a time."""
         self.drawn = 0
         """How many layers the last frame drew (the rest were kept): for tests and benches."""
 
@@ -116,37 +116,30 @@ class Layers:
             if name not in drawn:  # a layer gone: its rows show what is under it
                 dirty |= before.rows
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
-        if len(self._chars) != rows or (self._chars and len(self._chars[0]) != cols):
-            blank_chars, blank_styles = blank_row(cols)
-            self._chars, self._styles = [blank_chars] * rows, [blank_styles] * rows
+        if (self._frame.cols, self._frame.rows) != (cols, rows):
+            self._frame = Canvas(cols, rows)
         if whole:
             dirty = (1 << rows) - 1
         if dirty:
-            self._lay(dirty, cols, order)
-        canvas = Canvas.over(list(self._chars), list(self._styles), cols)
-        return canvas, {name: drawn[name].result for name in order}
+            self._lay(dirty, order)
+        return self._frame.copy(), {name: drawn[name].result for name in order}
 
-    def _lay(self, dirty: int, cols: int, order: list[str]) -> None:
+    def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
         that touches them, in order."""
-        blank_chars, blank_styles = blank_row(cols)
-        numbers = _row_numbers(dirty)
-        chars = dict.fromkeys(numbers, blank_chars)
-        styles = dict.fromkeys(numbers, blank_styles)
+        frame = self._frame
+        blank_chars, blank_styles = blank_row(frame.cols)
+        for y in _row_numbers(dirty):
+            frame.chars[y], frame.styles[y] = blank_chars, blank_styles
+        store = frame._store
         for name in order:
             layer = self._drawn[name]
             if not layer.rows & dirty:
                 continue  # (most layers, for most frames: a bar move touches one row)
             runs = iter(layer.runs)
             for y, start, text, style in zip(runs, runs, runs, runs, strict=True):
-                row = chars.get(y)
-                if row is not None:
-                    end = start + len(text)
-                    chars[y] = row[:start] + text + row[end:]
-                    row = styles[y]
-                    styles[y] = row[:start] + style * len(text) + row[end:]
-        for y in numbers:
-            self._chars[y], self._styles[y] = chars[y], styles[y]
+                if dirty >> y & 1:
+                    store(y, start, text, style)
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:
