@@ -151,13 +151,16 @@ class Canvas:
 
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
         """Write ``text`` from ``row``, ``col``; returns the column after it."""
-        start, end = max(col, 0), min(col + len(text), self.cols)
-        if 0 <= row < self.rows and start < end:
-            chunk = text[start - col : end - col]
-            if not (chunk.isascii() and chunk.isprintable()):
-                chunk = _one_cell_each(chunk)
-            self._store(row, start, chunk, style_char(style))
-        return col + len(text)
+        end = col + len(text)
+        if 0 <= row < self.rows:
+            if col < 0 or end > self.cols:  # clipped (rarely: most text fits)
+                text = text[max(-col, 0) : max(self.cols - col, 0)]
+            if not text:
+                return end
+            if not (text.isascii() and text.isprintable()):
+                text = _one_cell_each(text)
+            self._store(row, max(col, 0), text, _STYLE_CHARS.get(style) or style_char(style))
+        return end
 
     def _store(self, row: int, start: int, text: str, style: str) -> None:
         """Lay ``text`` in the style whose character is ``style`` on ``row`` from

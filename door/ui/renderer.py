@@ -26,6 +26,7 @@ string object again, passed over with one comparison of identity.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import textwrap
 from collections.abc import Callable
@@ -197,18 +198,21 @@ class Renderer:
                     spans.append((start, end - 1))
             # Erasing to the end of the line pays only for more than a gap of blanks.
             # Blank cells are spaces in the plain style: both strings end in them.
-            blank_from = max(len(chars.rstrip(" ")), len(styles.rstrip(PLAIN_CHAR)))
-            blanked = sum(
-                end + 1 - max(start, blank_from) for start, end in spans if end >= blank_from
-            )
-            erase = blanked > _MAX_GAP
+            last = spans[-1][1]
+            erase = False
+            if chars[last] == " " and styles[last] == PLAIN_CHAR:  # else no change is blank
+                blank_from = max(len(chars.rstrip(" ")), len(styles.rstrip(PLAIN_CHAR)))
+                blanked = sum(
+                    end + 1 - max(start, blank_from) for start, end in spans if end >= blank_from
+                )
+                erase = blanked > _MAX_GAP
             if erase:
                 spans = [
                     (start, min(end, blank_from - 1)) for start, end in spans if start < blank_from
                 ]
             for start, end in spans:
                 if position != (y, start):
-                    out.append(at(y + 1, start + 1))
+                    out.append(_move_to(y + 1, start + 1))
                 end += 1
                 if colour:
                     # One step per change of style, the runs found in C.
@@ -226,7 +230,7 @@ class Renderer:
             if erase:
                 # Erasing the rest of the line is three bytes, not a space per cell.
                 if position != (y, blank_from):
-                    out.append(at(y + 1, blank_from + 1))
+                    out.append(_move_to(y + 1, blank_from + 1))
                     position = (y, blank_from)
                 if colour and current_style != PLAIN_CHAR:
                     out.append(RESET)  # erased cells take the current background
@@ -270,7 +274,7 @@ class Renderer:
     ) -> None:
         if cursor is not None:
             if position != cursor:
-                out.append(at(cursor[0] + 1, cursor[1] + 1))
+                out.append(_move_to(cursor[0] + 1, cursor[1] + 1))
             if palette.enabled and self._cursor_shown is not True:
                 out.append(SHOW_CURSOR)
                 self._cursor_shown = True
@@ -279,6 +283,10 @@ class Renderer:
             out.append(HIDE_CURSOR)
             self._cursor_shown = False
 
+
+_move_to: Final = functools.lru_cache(maxsize=8192)(at)
+"""``at``, kept: frames move the cursor to the same few places again and again, and a
+lookup is cheaper than formatting the sequence anew."""
 
 _STYLE_RUNS: Final = re.compile(r"(.)\1*", re.DOTALL)
 """A run of cells in one style, in a row's string of styles."""
@@ -297,8 +305,9 @@ def _remember_sgr(sgr: dict[str, str], palette: Palette, char: str) -> str:
     return text
 
 
-_GAP: Final = re.compile(b"\\x00{%d,}" % (4 * (_MAX_GAP + 1)))
-"""Bytes of two rows' difference that may hold a gap worth jumping over."""
+_GAP: Final = bytes(4 * (_MAX_GAP + 1))
+"""The zero bytes that start a stretch of two rows' difference that may hold a gap
+worth jumping over (found with ``bytes.find``, faster than a regular expression)."""
 
 
 def _code(text: str) -> int:
@@ -330,11 +339,18 @@ def _changed_spans(
         return [(first, last)]  # no room for a gap wider than a bridged one
     spans = []
     start = first
-    for gap in _GAP.finditer(diff.to_bytes(4 * (last + 1), "little"), 4 * first, 4 * last):
-        # The cells wholly inside the run of zero bytes are unchanged.
-        gap_first, gap_end = (gap.start() + 3) >> 2, gap.end() >> 2
+    data = diff.to_bytes(4 * (last + 1), "little")
+    found = data.find(_GAP, 4 * first, 4 * last)
+    while found >= 0:
+        # The run of zero bytes ends at the difference's next set bit (there is one:
+        # the last cell changed). The cells wholly inside the run are unchanged.
+        past = found + len(_GAP)
+        rest = diff >> 8 * past
+        end = past + (((rest & -rest).bit_length() - 1) >> 3)
+        gap_first, gap_end = (found + 3) >> 2, end >> 2
         if gap_end - gap_first > _MAX_GAP:
             spans.append((start, gap_first - 1))
             start = gap_end
+        found = data.find(_GAP, end, 4 * last)
     spans.append((start, last))
     return spans
