@@ -75,9 +75,12 @@ def draw_small_backs(canvas: Canvas, row: int, col: int, count: int) -> None:
         canvas.put(row, col + index * 3, "▒▒", theme.CARD_BACK)
 
 
+_TOP: Final = "┌" + "─" * (CARD_WIDTH - 2) + "┐"
+_BOTTOM: Final = "└" + "─" * (CARD_WIDTH - 2) + "┘"
+
+
 def _frame(canvas: Canvas, row: int, col: int, style: Style) -> None:
-    inner = CARD_WIDTH - 2
-    canvas.put(row, col, "┌" + "─" * inner + "┐", style)
+    canvas.put(row, col, _TOP, style)
     canvas.put(row + 1, col, "│", style)
     canvas.put(row + 1, col + CARD_WIDTH - 1, "│", style)
-    canvas.put(row + 2, col, "└" + "─" * inner + "┘", style)
+    canvas.put(row + 2, col, _BOTTOM, style)

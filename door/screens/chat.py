@@ -19,6 +19,7 @@ from door.screens.layout import (
     SCREEN_COLS,
     TEXT_WIDTH,
 )
+from door.screens.wrap import wrapped
 from door.term.ansi import sanitize
 from door.term.canvas import STYLES, Canvas, Style, style_number
 from door.ui.line_editor import LineEditor
@@ -141,14 +142,9 @@ class GameLog:
         return tuple(self._kept[-count:])
 
 
-def _wrapped(text: str, width: int) -> list[str]:
-    """``text`` wrapped to ``width``, later lines indented. Most lines (a play, a count)
-    fit as they are, and textwrap's regular expressions took longer than the rest of
-    adding a line: a line that fits, of printable characters and not ending in a space,
-    is what textwrap would make of it."""
-    if len(text) <= width and text.isprintable() and text.strip() and not text[-1].isspace():
-        return [text]
-    return textwrap.wrap(text, width, subsequent_indent="  ") or [""]
+def _wrapped(text: str, width: int) -> tuple[str, ...]:
+    """``text`` wrapped to ``width``, later lines indented."""
+    return wrapped(text, width, "  ") or ("",)
 
 
 def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:

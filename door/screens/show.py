@@ -6,7 +6,6 @@ panel tells what the claim earned (muggins included) and shows the full breakdow
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from door.screens import theme
 from door.screens.cards import CARD_STEP, card_face, draw_card
 from door.screens.layout import ENTRY_ROW, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, TEXT_WIDTH
 from door.screens.theme import CALLER_SEAT
+from door.screens.wrap import wrapped
 from door.term.canvas import Canvas
 from engine.cards import Card
 from engine.events import ShowScored
@@ -110,10 +110,10 @@ def draw_show(
         return
     result_style = theme.ERROR if scored.muggins else theme.BRIGHT
     row = RESULT_ROW
-    for line in textwrap.wrap(result_text(scored, names, viewer), TEXT_WIDTH)[:2]:
+    for line in wrapped(result_text(scored, names, viewer), TEXT_WIDTH)[:2]:
         canvas.put(row, 1, line, result_style)
         row += 1
-    for line in textwrap.wrap(scored.score.announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:
+    for line in wrapped(scored.score.announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:
         canvas.put(row, LEFT, line, theme.TEXT)
         row += 1
     _draw_items(canvas, scored.score.items, row)
