@@ -10,7 +10,7 @@ from functools import partial
 
 import door.term.canvas
 from door.term.ansi import CLEAR_SCREEN, Color
-from door.term.canvas import PLAIN, Canvas, Style, _one_cell
+from door.term.canvas import PLAIN, Canvas, Recorder, Style, _one_cell, style_char
 from door.term.charset import Charset
 from door.term.layers import Layers
 from door.term.terminal import StreamTerminal
@@ -41,6 +41,18 @@ def test_put_clips_at_the_edges_and_returns_the_next_column() -> None:
     canvas.put(5, 0, "off the canvas")
     canvas.put(1, -2, "xyz")
     assert canvas.text(1) == "z         "
+
+
+def test_a_put_wholly_off_the_canvas_is_not_recorded() -> None:
+    """A layer's runs mark the rows it touches: text drawn off the edge touches none."""
+    recorder = Recorder(10, 2)
+    recorder.put(0, 10, "right of it")
+    recorder.put(1, -5, "left")
+    recorder.put(1, 3, "")
+    recorder.put(2, 0, "below")
+    assert recorder.runs == []
+    recorder.put(1, -2, "xyz")
+    assert recorder.runs == [1, 0, "z", style_char(PLAIN)]
 
 
 def test_characters_that_are_not_one_cell_wide_become_question_marks() -> None:
