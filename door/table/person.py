@@ -204,9 +204,7 @@ class Person:
                     await asyncio.sleep(0)
                     if self._moved_on():
                         return  # attend() takes it from here
-                # Nothing but news for the screen: the frame below shows it, so the
-                # wake-up that brought it needs no second frame.
-                self.inbox.forget_wake()
+            # (The frame answers the wake-ups that brought the news: Session.paint.)
             await self.draw()
             await self.inbox.wait_woken()
             return

@@ -158,7 +158,14 @@ class Session:
         return (canvas if canvas is not None else Canvas()), cursor
 
     async def paint(self) -> None:
-        """Bring the caller's screen up to the stack and send it."""
+        """Bring the caller's screen up to the stack and send it.
+
+        A wake-up that came before the paint is answered by it (the frame shows the
+        news), so the next wait is for a key. Kept, it made that wait return at once to
+        draw the very same frame again: a sixth of the table's frames sent nothing, most
+        after the table asked a player something while they were still busy with their
+        last answer (the frame showing the question was the answer to that wake-up)."""
+        self.inbox.forget_wake()
         self.renderer.render(*self.compose())
         await self.terminal.flush()
 

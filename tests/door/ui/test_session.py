@@ -91,3 +91,31 @@ def test_ctrl_l_is_answered_by_the_session_with_a_whole_repaint() -> None:
         return key
 
     assert asyncio.run(scenario()) == Key.printable("x")
+
+
+def test_a_paint_answers_the_wake_ups_that_came_before_it() -> None:
+    """News that arrived while the screen was busy is in the next frame: the wait after
+    that frame is for a key, not a second drawing of the same frame. News that comes
+    after the frame still wakes the screen."""
+
+    async def scenario() -> tuple[object, object, list[str]]:
+        terminal = FakeTerminal()
+        session = Session(terminal)
+        drawn: list[str] = []
+        session.push(Drawn(lambda: (drawn.append("table"), (words("TABLE"), None))[1]))
+        session.wake()  # everyone redraws: a player is about to be asked
+        session.wake()  # the player is asked
+        await session.paint()
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.05, terminal.push_keys, "x")
+        after_paint = await session.next_key(timeout=2)
+        await session.paint()
+        session.wake()  # news after the frame: the screen must draw again
+        after_news = await session.next_key(timeout=2)
+        session.close()
+        return after_paint, after_news, drawn
+
+    after_paint, after_news, drawn = asyncio.run(scenario())
+    assert after_paint == Key.printable("x")
+    assert after_news is None
+    assert drawn == ["table", "table"]
