@@ -1,6 +1,7 @@
 """What drawing the table costs a frame, timed on the frames of recorded games.
 
     python bench/draw_replay.py [--games 3] [--repeats 7] [--charset utf8|cp437|ascii]
+                                [--cold MB]
 
 Plays whole games against the easy computer in memory (the tests' scripted caller, no
 pauses) and records what each frame was made of: the table's layers as the screen
@@ -11,6 +12,12 @@ touch) and ``Renderer.render`` (finding what changed since the frame before, enc
 it). It prints the best and the median microseconds a frame of each, and what the
 renderer sent (characters, and a checksum of them: a change to drawing that should not
 change the output must leave both as they were).
+
+``--cold MB`` writes over a buffer of that many megabytes before every frame, as a
+thousand other callers' frames would between two of one caller's: the stage then starts
+with its data and code out of the processor's private caches, as it does in a busy
+server (the machine's level-2 cache is 2 MiB a core; 8 is enough). The buffer's own
+time is not counted.
 
 The other benches time the door whole, bots and network included (bench/screen_cost.py
 in one process, bench/load.py over telnet and SSH); on a shared machine their figures
@@ -114,28 +121,46 @@ class _Output:
         return lambda: None
 
 
-def lay_all(recording: Recording) -> float:
+class _Sweep:
+    """Writes over ``megabytes`` of memory, to start the next step with cold caches."""
+
+    def __init__(self, megabytes: int) -> None:
+        self._buffer = bytearray(megabytes << 20)
+        self._fill = bytes(len(self._buffer))
+
+    def __call__(self) -> None:
+        if self._buffer:
+            self._buffer[:] = self._fill
+
+
+def lay_all(recording: Recording, sweep: _Sweep) -> float:
     """Seconds to make every recorded frame from its layers, each caller's anew."""
-    started = time.perf_counter()
+    spent = 0.0
     for frames in recording.layers.values():
         layers = Layers()
         for cols, rows, listed in frames:
+            sweep()
+            started = time.perf_counter()
             layers.frame(cols, rows, listed)
-    return time.perf_counter() - started
+            spent += time.perf_counter() - started
+    return spent
 
 
 def render_all(
-    recording: Recording, charset: Charset, color_mode: ColorMode
+    recording: Recording, charset: Charset, color_mode: ColorMode, sweep: _Sweep
 ) -> tuple[float, _Output]:
     """Seconds to send every recorded frame, each caller's to a new renderer; and what
     was sent, all callers' in one checksum."""
     sent = _Output(charset, color_mode)
-    started = time.perf_counter()
+    spent = 0.0
     for frames in recording.frames.values():
         renderer = Renderer(sent)  # type: ignore[arg-type]
         for canvas, cursor in frames:
+            sweep()
+            started = time.perf_counter()
             renderer.render(canvas, cursor)
-    return time.perf_counter() - started, sent
+            spent += time.perf_counter() - started
+    return spent, sent
 
 
 def _figures(seconds: list[float], frames: int) -> str:
@@ -148,14 +173,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--charset", choices=sorted(CHARSETS), default="utf8")
+    parser.add_argument("--cold", type=int, default=0, metavar="MB", help="sweep between frames")
     args = parser.parse_args()
     term_type, charset, color_mode = CHARSETS[args.charset]
     recording = record(args.games, term_type)
     frames = recording.frame_count()
-    laid = [lay_all(recording) for _ in range(args.repeats)]
-    rendered = [render_all(recording, charset, color_mode) for _ in range(args.repeats)]
+    sweep = _Sweep(args.cold)
+    laid = [lay_all(recording, sweep) for _ in range(args.repeats)]
+    rendered = [render_all(recording, charset, color_mode, sweep) for _ in range(args.repeats)]
     output = rendered[0][1]
-    print(f"{args.games} games, {frames} frames, {args.charset}, best and median of {args.repeats}")
+    caches = f"caches swept ({args.cold} MB) before each frame" if args.cold else "warm caches"
+    print(f"{args.games} games, {frames} frames, {args.charset}, {caches}")
+    print(f"(best and median of {args.repeats} passes)")
     print(f"layers    {_figures(laid, frames)}")
     print(f"renderer  {_figures([seconds for seconds, _ in rendered], frames)}")
     print(f"sent      {output.characters} characters, sha256 {output.digest.hexdigest()[:16]}")
