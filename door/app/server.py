@@ -29,9 +29,9 @@ SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Good
 _UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 """When a relayed caller's account was made: their own worker did not say."""
 SESSION_END_WAIT_SECONDS = 5.0
+"""How long shutting down waits for sessions to end (each saves its game on the way)."""
 SAVE_WAIT_SECONDS = 2.0
 """How long a stopping worker waits for its games' last saves before handing them on."""
-"""How long shutting down waits for sessions to end (each saves its game on the way)."""
 
 
 class Door:
