@@ -121,7 +121,7 @@ class GameLog:
         return lines_of(self._kept)
 
     def add(self, text: str, style: Style = theme.TEXT) -> None:
-        for line in _wrapped(text, self.width):
+        for line in wrap_log_text(text, self.width):
             self._kept.append(flat_line(((line, style),)))
         del self._kept[:-KEPT_LINES]
 
@@ -142,8 +142,8 @@ class GameLog:
         return tuple(self._kept[-count:])
 
 
-def _wrapped(text: str, width: int) -> tuple[str, ...]:
-    """``text`` wrapped to ``width``, later lines indented."""
+def wrap_log_text(text: str, width: int) -> tuple[str, ...]:
+    """``text`` wrapped to ``width`` as the log shows it: later lines indented two."""
     return wrapped(text, width, "  ") or ("",)
 
 

@@ -17,12 +17,11 @@ again for the pane. Narrower terminals get the 80x24 picture alone, as before.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import Final
 
 from door.screens import theme
-from door.screens.chat import LogLine
+from door.screens.chat import LogLine, wrap_log_text
 from door.screens.layout import SCREEN_COLS, SCREEN_ROWS
 from door.term.canvas import Canvas, Style
 
@@ -74,7 +73,7 @@ def rewrap(line: LogLine, width: int) -> list[list[tuple[str, Style]]]:
     text = line.text
     if len(text) <= width:
         return [list(line.segments)]
-    pieces = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
+    pieces = wrap_log_text(text, width)
     result: list[list[tuple[str, Style]]] = []
     position = 0
     for piece in pieces:
