@@ -159,7 +159,7 @@ class Canvas:
                 return end
             if not (text.isascii() and text.isprintable()):
                 text = _one_cell_each(text)
-            self._store(row, max(col, 0), text, _STYLE_CHARS.get(style) or style_char(style))
+            self._store(row, max(col, 0), text, style_char(style))
         return end
 
     def _store(self, row: int, start: int, text: str, style: str) -> None:
