@@ -103,8 +103,8 @@ def test_a_paint_answers_the_wake_ups_that_came_before_it() -> None:
         session = Session(terminal)
         drawn: list[str] = []
         session.push(Drawn(lambda: (drawn.append("table"), (words("TABLE"), None))[1]))
-        session.wake()  # everyone redraws: a player is about to be asked
-        session.wake()  # the player is asked
+        session.wake()  # news while the screen was busy (the table asked something)
+        session.wake()  # and more of it before the screen drew again
         await session.paint()
         loop = asyncio.get_running_loop()
         loop.call_later(0.05, terminal.push_keys, "x")
