@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from door.screens import theme
-from door.term.canvas import Canvas, Recorder, Runs
+from door.term.canvas import Canvas, Runs
 
 BOARD_HEIGHT: Final = 7
 BOARD_WIDTH: Final = 80
@@ -108,9 +108,16 @@ def _board_runs(
     previous_scores: tuple[int, ...],
     names: tuple[str, ...],
 ) -> Runs:
-    recorder = Recorder(cols, top + BOARD_HEIGHT)
-    _draw_board(recorder, top, scores, previous_scores, names)
-    return tuple(recorder.runs)
+    """The board as one run a row: it owns its rows across the whole board, so the
+    cells between its rails, lanes and pegs are kept as the blanks they show, and
+    laying the board again is seven steps rather than thirty."""
+    canvas = Canvas(cols, top + BOARD_HEIGHT)
+    _draw_board(canvas, top, scores, previous_scores, names)
+    width = min(cols, BOARD_WIDTH)
+    runs: list[object] = []
+    for row in range(top, top + BOARD_HEIGHT):
+        runs += (row, 0, canvas.chars[row][:width], canvas.styles[row][:width])
+    return tuple(runs)
 
 
 def _draw_board(

@@ -15,10 +15,12 @@ whole cards took 250. The charset degrades the suits and frame to ``H D S C`` an
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Final
 
 from door.screens import theme
-from door.term.canvas import Canvas, Style
+from door.term.canvas import PLAIN_CHAR, Canvas, Style, style_char
 from engine.cards import Card, Rank
 
 CARD_WIDTH: Final = 5
@@ -47,26 +49,46 @@ def draw_card(
     dim: bool = False,
 ) -> None:
     """A face-up card with its top-left corner at ``row``, ``col``."""
-    edge, face = theme.CARD_EDGE, suit_style(card)
-    if dim:
-        edge = face = theme.UNPLAYABLE
-    if marked:
-        edge = face = theme.MARKED
-    text = card_face(card).ljust(CARD_WIDTH - 2)
-    _frame(canvas, row, col, edge)
-    canvas.put(row + 1, col + 1, text, face)
+    _put_rows(canvas, row, col, _face_up(card, _look(marked, dim)))
+
+
+def draw_cards(
+    canvas: Canvas,
+    row: int,
+    col: int,
+    cards: Sequence[tuple[Card, bool, bool]],
+    step: int = CARD_STEP,
+) -> None:
+    """A row of face-up cards (each with its ``marked`` and ``dim``), ``step`` columns
+    apart from ``col``: with a step under a card's width each card covers the one before
+    but for its first ``step`` columns. Three puts for the whole row, not five a card
+    (a frame redraws the hand or the play at every card): the gaps between cards are
+    written as blanks, so nothing may be drawn under them."""
+    texts: tuple[list[str], ...] = ([], [], [])
+    styles: tuple[list[str], ...] = ([], [], [])
+    last = len(cards) - 1
+    for index, (card, marked, dim) in enumerate(cards):
+        width = CARD_WIDTH if index == last else step
+        gap = max(0, width - CARD_WIDTH)
+        for offset, (text, style) in enumerate(_face_up(card, _look(marked, dim))):
+            texts[offset].append(text[:width] + _GAP * gap)
+            styles[offset].append(style[:width] + PLAIN_CHAR * gap)
+    for offset in range(CARD_HEIGHT if cards else 0):
+        canvas.put_styled(row + offset, col, "".join(texts[offset]), "".join(styles[offset]))
 
 
 def draw_back(canvas: Canvas, row: int, col: int) -> None:
     """A face-down card."""
-    edge, back = theme.CARD_EDGE, theme.CARD_BACK
-    _frame(canvas, row, col, edge)
-    canvas.put(row + 1, col + 1, "▒" * (CARD_WIDTH - 2), back)
+    _put_rows(canvas, row, col, _face_down())
 
 
 def draw_empty(canvas: Canvas, row: int, col: int, style: Style = theme.DIM) -> None:
     """Where a card will go (an empty crib, a starter not yet cut)."""
-    _frame(canvas, row, col, style)
+    edge = style_char(style)
+    canvas.put_styled(row, col, _TOP, edge * CARD_WIDTH)
+    canvas.put_styled(row + 1, col, "│", edge)
+    canvas.put_styled(row + 1, col + CARD_WIDTH - 1, "│", edge)
+    canvas.put_styled(row + 2, col, _BOTTOM, edge * CARD_WIDTH)
 
 
 def draw_small_backs(canvas: Canvas, row: int, col: int, count: int) -> None:
@@ -77,10 +99,44 @@ def draw_small_backs(canvas: Canvas, row: int, col: int, count: int) -> None:
 
 _TOP: Final = "┌" + "─" * (CARD_WIDTH - 2) + "┐"
 _BOTTOM: Final = "└" + "─" * (CARD_WIDTH - 2) + "┘"
+_GAP: Final = " "
+
+Piece = tuple[str, str]
+"""A row of a card as drawn: its text and its styles (``style_char``, one a cell)."""
 
 
-def _frame(canvas: Canvas, row: int, col: int, style: Style) -> None:
-    canvas.put(row, col, _TOP, style)
-    canvas.put(row + 1, col, "│", style)
-    canvas.put(row + 1, col + CARD_WIDTH - 1, "│", style)
-    canvas.put(row + 2, col, _BOTTOM, style)
+def _look(marked: bool, dim: bool) -> int:
+    return 2 if marked else 1 if dim else 0
+
+
+@functools.cache
+def _face_up(card: Card, look: int) -> tuple[Piece, Piece, Piece]:
+    """A card's three rows (52 cards, three looks: plain, dimmed, marked)."""
+    edge, face = theme.CARD_EDGE, suit_style(card)
+    if look == 1:
+        edge = face = theme.UNPLAYABLE
+    if look == 2:
+        edge = face = theme.MARKED
+    edge_char, face_char = style_char(edge), style_char(face)
+    text = card_face(card).ljust(CARD_WIDTH - 2)
+    return (
+        (_TOP, edge_char * CARD_WIDTH),
+        ("│" + text + "│", edge_char + face_char * len(text) + edge_char),
+        (_BOTTOM, edge_char * CARD_WIDTH),
+    )
+
+
+@functools.cache
+def _face_down() -> tuple[Piece, Piece, Piece]:
+    edge, back = style_char(theme.CARD_EDGE), style_char(theme.CARD_BACK)
+    inside = CARD_WIDTH - 2
+    return (
+        (_TOP, edge * CARD_WIDTH),
+        ("│" + "▒" * inside + "│", edge + back * inside + edge),
+        (_BOTTOM, edge * CARD_WIDTH),
+    )
+
+
+def _put_rows(canvas: Canvas, row: int, col: int, pieces: tuple[Piece, Piece, Piece]) -> None:
+    for offset, (text, styles) in enumerate(pieces):
+        canvas.put_styled(row + offset, col, text, styles)

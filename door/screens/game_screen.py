@@ -94,7 +94,7 @@ def _layer(name: str, draw: Callable[..., object], *args: Hashable) -> Layer:
     """A layer that draws ``draw(canvas, *args)``: the function and the arguments are
     its key, so it is drawn again exactly when one of them changes (they must be
     values, never changed in place)."""
-    return name, (draw, *args), lambda canvas: draw(canvas, *args)
+    return name, (draw, *args), None
 
 
 def table_layers(view: TableView, cols: int) -> list[Layer]:

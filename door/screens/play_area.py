@@ -13,6 +13,7 @@ from door.screens.cards import (
     CARD_WIDTH,
     draw_back,
     draw_card,
+    draw_cards,
     draw_empty,
     draw_small_backs,
 )
@@ -93,9 +94,8 @@ def draw_hand_cards(
     """The hand's cards, marked ones raised in colour and unplayable ones dimmed."""
     if cards:
         canvas.put(HAND_CARDS_ROW + 1, GUTTER_COL, title[: CARDS_COL - 2], theme.LABEL)
-    for index, card in enumerate(cards):
-        col = CARDS_COL + index * CARD_STEP
-        draw_card(canvas, HAND_CARDS_ROW, col, card, marked=card in marked, dim=card in unplayable)
+    faces = [(card, card in marked, card in unplayable) for card in cards]
+    draw_cards(canvas, HAND_CARDS_ROW, CARDS_COL, faces)
 
 
 def current_count_numbers(plays: Sequence[Play], count_cards: Sequence[Card]) -> list[str]:
@@ -127,7 +127,8 @@ def draw_played(
         # Over the part of the card that stays in view when the next one overlaps it.
         offset = (min(step, CARD_WIDTH) - len(number)) // 2
         canvas.put(PLAY_NUMBERS_ROW, col + max(offset, 0), f"{number}", style)
-        draw_card(canvas, PLAY_CARDS_ROW, col, play.card, dim=number == GONE_MARK)
+    faces = [(play.card, False, number == GONE_MARK) for play, number in laid]
+    draw_cards(canvas, PLAY_CARDS_ROW, first, faces, step)
 
 
 OVERLAP_STEP: Final = 3

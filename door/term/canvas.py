@@ -159,17 +159,33 @@ class Canvas:
                 return end
             if not (text.isascii() and text.isprintable()):
                 text = _one_cell_each(text)
-            self._store(row, max(col, 0), text, style_char(style))
+            self._store(row, max(col, 0), text, style_char(style) * len(text))
         return end
 
-    def _store(self, row: int, start: int, text: str, style: str) -> None:
-        """Lay ``text`` in the style whose character is ``style`` on ``row`` from
-        ``start`` (already clipped to the canvas, and made of characters that take one
-        cell each)."""
+    def put_styled(self, row: int, col: int, text: str, styles: str) -> int:
+        """Write ``text`` from ``row``, ``col``, each character in its own style:
+        ``styles`` holds a style's character (``style_char``) for each character of
+        ``text``. A row of cards in their colours is one put, not one a piece."""
+        end = col + len(text)
+        if 0 <= row < self.rows:
+            if col < 0 or end > self.cols:
+                first, last = max(-col, 0), max(self.cols - col, 0)
+                text, styles = text[first:last], styles[first:last]
+            if not text:
+                return end
+            if not (text.isascii() and text.isprintable()):
+                text = _one_cell_each(text)
+            self._store(row, max(col, 0), text, styles)
+        return end
+
+    def _store(self, row: int, start: int, text: str, styles: str) -> None:
+        """Lay ``text`` with its ``styles`` (a style's character a cell) on ``row``
+        from ``start`` (already clipped to the canvas, and made of characters that take
+        one cell each)."""
         end = start + len(text)
-        chars, styles = self.chars[row], self.styles[row]
+        chars, kept = self.chars[row], self.styles[row]
         self.chars[row] = chars[:start] + text + chars[end:]
-        self.styles[row] = styles[:start] + style * len(text) + styles[end:]
+        self.styles[row] = kept[:start] + styles + kept[end:]
 
     def fill(self, row: int, col: int, width: int, char: str = " ", style: Style = PLAIN) -> None:
         self.put(row, col, char * max(width, 0), style)
@@ -208,7 +224,8 @@ class Canvas:
         items = iter(runs)
         for row, start, text, style in zip(items, items, items, items, strict=True):
             if 0 <= row < self.rows and start < self.cols:
-                self._store(row, start, text[: self.cols - start], style)
+                room = self.cols - start
+                self._store(row, start, text[:room], style[:room])
 
     def cell(self, row: int, col: int) -> Cell:
         return self.chars[row][col], style_of_char(self.styles[row][col])
@@ -227,10 +244,10 @@ class Canvas:
 
 
 Runs = tuple[Any, ...]
-"""What a ``Recorder`` kept, flat: row, first column, text, style (its character,
-``style_char``), row, ... (one tuple, not one per ``put``, and strings rather than
-cells: a tuple of cells is a reference per cell that every young garbage collection
-walks; a string is none)."""
+"""What a ``Recorder`` kept, flat: row, first column, text, styles (a style's character,
+``style_char``, for each character of the text), row, ... (one tuple, not one per
+``put``, and strings rather than cells: a tuple of cells is a reference per cell that
+every young garbage collection walks; a string is none)."""
 
 
 class Recorder(Canvas):
@@ -241,8 +258,16 @@ class Recorder(Canvas):
         self.cols, self.rows = cols, rows
         self.runs: list[Any] = []
 
-    def _store(self, row: int, start: int, text: str, style: str) -> None:
-        self.runs += (row, start, text, style)
+    def _store(self, row: int, start: int, text: str, styles: str) -> None:
+        runs = self.runs
+        if runs and runs[-4] == row and runs[-3] + len(runs[-2]) == start:
+            # Text that carries on where the last left off (a header's parts, a line
+            # of the log, a card's face between its sides) is one run: laying a row
+            # again and replaying a drawing cost a step a run.
+            runs[-2] += text
+            runs[-1] += styles
+        else:
+            runs += (row, start, text, styles)
 
 
 def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:

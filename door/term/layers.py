@@ -37,8 +37,10 @@ from typing import Any
 from door.term.canvas import Canvas, Recorder, Runs, blank_row
 
 Draw = Callable[[Canvas], Any]
-Layer = tuple[str, Hashable, Draw]
-"""(name, key, draw): ``draw(canvas)`` must draw from nothing but what ``key`` holds."""
+Layer = tuple[str, Hashable, Draw | None]
+"""(name, key, draw): ``draw(canvas)`` must draw from nothing but what ``key`` holds.
+With ``draw`` None the key is ``(function, *arguments)`` and the layer draws
+``function(canvas, *arguments)``: no function made for it at every frame."""
 
 ALWAYS: object = object()
 """A key that never equals the one before: the layer is drawn at every frame (a layer
@@ -86,8 +88,9 @@ class Layers:
 
     def frame(self, cols: int, rows: int, layers: Iterable[Layer]) -> tuple[Canvas, dict[str, Any]]:
         """The frame of ``layers`` (drawn bottom first) on a ``cols`` x ``rows`` canvas,
-        and what each layer's draw returned, by name. The canvas is the caller's to keep
-        or draw over: its rows are strings, and its lists of them are its own."""
+        and what each layer's draw returned, by name (those that returned something).
+        The canvas is the caller's to keep or draw over: its rows are strings, and its
+        lists of them are its own."""
         layers = list(layers)
         order = [name for name, _, _ in layers]
         same_order = order == self._order  # most frames: checked already
@@ -98,14 +101,19 @@ class Layers:
         whole = not self._drawn or not (same_order or _same_relative_order(self._order, order))
         dirty = 0  # rows, as bits
         drawn: dict[str, _Drawn] = {}
+        results: dict[str, Any] = {}
         self.drawn = 0
         for name, key, draw in layers:
             before = self._drawn.get(name)
             if before is not None and key is not ALWAYS and before.key == key:
                 drawn[name] = before
+                if before.result is not None:
+                    results[name] = before.result
                 continue
             recorder = Recorder(cols, rows)
-            result = draw(recorder)
+            result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
+            if result is not None:
+                results[name] = result
             runs = tuple(recorder.runs)
             now = drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
             self.drawn += 1
@@ -122,7 +130,7 @@ class Layers:
             dirty = (1 << rows) - 1
         if dirty:
             self._lay(dirty, order)
-        return self._frame.copy(), {name: drawn[name].result for name in order}
+        return self._frame.copy(), results
 
     def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
@@ -137,9 +145,9 @@ class Layers:
             if not layer.rows & dirty:
                 continue  # (most layers, for most frames: a bar move touches one row)
             runs = iter(layer.runs)
-            for y, start, text, style in zip(runs, runs, runs, runs, strict=True):
+            for y, start, text, styles in zip(runs, runs, runs, runs, strict=True):
                 if dirty >> y & 1:
-                    store(y, start, text, style)
+                    store(y, start, text, styles)
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

@@ -9,12 +9,14 @@ from door.screens.board import (
     GAME_HOLE_MARK,
     HOLE,
     REAR_PEG,
+    _board_runs,
+    _draw_board,
     draw_board,
     peg_position,
 )
-from door.screens.cards import card_face, draw_back, draw_card
+from door.screens.cards import card_face, draw_back, draw_card, draw_cards
 from door.screens.play_area import HandState, card_label, current_count_numbers, draw_hand
-from door.term.canvas import Canvas
+from door.term.canvas import Canvas, Recorder
 from door.ui.renderer import Renderer
 from engine.cards import Card, parse_cards
 from engine.game import Play
@@ -154,3 +156,36 @@ def test_played_cards_are_numbered_on_this_count_and_crossed_from_earlier_ones()
     ]
     assert current_count_numbers(plays, cards[3:]) == ["x", "x", "x", "4", "5"]
     assert current_count_numbers(plays, []) == ["x"] * 5
+
+
+def card_by_card(canvas: Canvas, col: int, cards: list[tuple[Card, bool, bool]], step: int) -> None:
+    """A row of cards drawn one ``draw_card`` at a time, each over the one before."""
+    for index, (card, marked, dim) in enumerate(cards):
+        draw_card(canvas, 9, col + index * step, card, marked=marked, dim=dim)
+
+
+@pytest.mark.parametrize("step", [6, 3])
+def test_a_row_of_cards_in_three_puts_is_the_cards_drawn_one_by_one(step: int) -> None:
+    looks = [(False, False), (True, False), (False, True), (False, False), (True, True)]
+    cards = [(card, *look) for card, look in zip(parse_cards("5H TS KD AC 9D"), looks)]
+    one_by_one, in_rows = Canvas(), Canvas()
+    card_by_card(one_by_one, 11, cards, step)
+    recorder = Recorder()
+    draw_cards(recorder, 9, 11, cards, step)
+    in_rows.replay(tuple(recorder.runs))
+    assert in_rows.cells == one_by_one.cells
+    assert len(recorder.runs) == 3 * 4  # one run a row
+    faces = {6: "│5♥ │ │10♠│ │K♦ │ │A♣ │ │9♦ │", 3: "│5♥│10│K♦│A♣│9♦ │"}[step]
+    assert in_rows.text(10)[11 : 11 + len(faces)] == faces
+
+
+@pytest.mark.parametrize(("scores", "previous"), [((0, 0), (0, 0)), ((45, 117), (38, 109))])
+def test_the_board_kept_as_a_run_a_row_draws_what_its_pieces_draw(
+    scores: tuple[int, int], previous: tuple[int, int]
+) -> None:
+    pieces, kept = Canvas(), Canvas()
+    _draw_board(pieces, TOP, scores, previous, NAMES)
+    draw_board(kept, TOP, scores, previous, NAMES)
+    assert kept.cells == pieces.cells
+    runs = _board_runs(80, TOP, scores, previous, NAMES)
+    assert sorted(runs[::4]) == list(range(TOP, TOP + 7))

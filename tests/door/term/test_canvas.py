@@ -55,6 +55,37 @@ def test_a_put_wholly_off_the_canvas_is_not_recorded() -> None:
     assert recorder.runs == [1, 0, "z", style_char(PLAIN)]
 
 
+def test_put_styled_gives_each_character_its_own_style_and_clips_both() -> None:
+    red, blue = Style(Color.RED), Style(bg=Color.BLUE)
+    canvas = Canvas(6, 1)
+    styles = style_char(red) * 2 + style_char(blue) * 3
+    assert canvas.put_styled(0, 3, "ab中de", styles) == 8
+    assert canvas.text(0) == "   ab?"
+    assert [style for _, style in canvas.cells[0]] == [PLAIN, PLAIN, PLAIN, red, red, blue]
+    canvas.put_styled(0, -4, "wxyz12", styles + style_char(red))
+    assert canvas.cells[0][:2] == [("1", blue), ("2", red)]
+
+
+def test_a_recorder_keeps_text_that_carries_on_as_one_run_and_lays_it_as_drawn() -> None:
+    red, green = Style(Color.RED), Style(Color.GREEN)
+
+    def draw(canvas: Canvas) -> None:
+        col = canvas.put(0, 1, "Alice ", red)
+        col = canvas.put(0, col, "42", green)
+        canvas.put(0, col + 1, "after a gap")
+        canvas.put(1, 0, "next row")
+        canvas.put(0, 0, ">")  # before the last run: a run of its own
+
+    recorder, direct = Recorder(20, 2), Canvas(20, 2)
+    draw(recorder)
+    draw(direct)
+    assert recorder.runs[:4] == [0, 1, "Alice 42", style_char(red) * 6 + style_char(green) * 2]
+    assert len(recorder.runs) == 4 * 4
+    laid = Canvas(20, 2)
+    laid.replay(tuple(recorder.runs))
+    assert laid.cells == direct.cells
+
+
 def test_characters_that_are_not_one_cell_wide_become_question_marks() -> None:
     canvas = Canvas(10, 1)
     canvas.put(0, 0, "a中e\u0301\x1b♥")
