@@ -175,10 +175,13 @@ class Renderer:
         sgr = _sgr_for(palette) if colour else {}
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
         current_style: str | None = PLAIN_CHAR if out else None
-        position: tuple[int, int] | None = (0, 0) if out else None
+        # Where the cursor stands (row, column); row -1: not known.
+        at_row, at_col = (0, 0) if out else (-1, 0)
         cut = cols < canvas.cols
         new_chars, new_styles = canvas.chars, canvas.styles
         old_chars, old_styles = shown.chars, shown.styles
+        append = out.append
+        runs_of = _STYLE_RUNS.finditer
         for y in range(rows):
             chars, styles = new_chars[y], new_styles[y]
             was_chars, was_styles = old_chars[y], old_styles[y]
@@ -192,13 +195,16 @@ class Renderer:
             spans = _changed_spans(chars, styles, was_chars, was_styles)
             if not spans:
                 continue
-            if (y, spans[-1][1]) in forbidden:
-                start, end = spans.pop()
-                if end > start:
-                    spans.append((start, end - 1))
+            last = spans[-1][1]
+            if (y, last) in forbidden:
+                start = spans.pop()[0]
+                if last > start:
+                    spans.append((start, last - 1))
+                if not spans:
+                    continue
+                last = spans[-1][1]
             # Erasing to the end of the line pays only for more than a gap of blanks.
             # Blank cells are spaces in the plain style: both strings end in them.
-            last = spans[-1][1]
             erase = False
             if chars[last] == " " and styles[last] == PLAIN_CHAR:  # else no change is blank
                 blank_from = max(len(chars.rstrip(" ")), len(styles.rstrip(PLAIN_CHAR)))
@@ -211,34 +217,35 @@ class Renderer:
                     (start, min(end, blank_from - 1)) for start, end in spans if start < blank_from
                 ]
             for start, end in spans:
-                if position != (y, start):
-                    out.append(_move_to(y + 1, start + 1))
+                if at_row != y or at_col != start:
+                    append(_move_to(y + 1, start + 1))
                 end += 1
                 if colour:
                     # One step per change of style, the runs found in C.
-                    for run in _STYLE_RUNS.finditer(styles, start, end):
-                        style = run[0][0]
+                    for run in runs_of(styles, start, end):
+                        first, past = run.span()
+                        style = styles[first]
                         if style != current_style:
-                            out.append(sgr.get(style) or _remember_sgr(sgr, palette, style))
+                            append(sgr.get(style) or _remember_sgr(sgr, palette, style))
                             current_style = style
-                        out.append(chars[run.start() : run.end()])
+                        append(chars[first:past])
                 else:
-                    out.append(chars[start:end])
+                    append(chars[start:end])
                 # Writing the last column leaves the cursor in a pending-wrap state
                 # that terminals disagree about: treat the position as unknown.
-                position = (y, end) if end < term_cols else None
+                at_row, at_col = (y, end) if end < term_cols else (-1, 0)
             if erase:
                 # Erasing the rest of the line is three bytes, not a space per cell.
-                if position != (y, blank_from):
-                    out.append(_move_to(y + 1, blank_from + 1))
-                    position = (y, blank_from)
+                if at_row != y or at_col != blank_from:
+                    append(_move_to(y + 1, blank_from + 1))
+                    at_row, at_col = y, blank_from
                 if colour and current_style != PLAIN_CHAR:
-                    out.append(RESET)  # erased cells take the current background
+                    append(RESET)  # erased cells take the current background
                     current_style = PLAIN_CHAR
-                out.append(CLEAR_TO_END_OF_LINE)
+                append(CLEAR_TO_END_OF_LINE)
         if colour and current_style not in (None, PLAIN_CHAR):
             out.append(RESET)
-        self._place_cursor(out, cursor, palette, position)
+        self._place_cursor(out, cursor, palette, (at_row, at_col) if at_row >= 0 else None)
         # What the screen shows now: every row of the frame (rows cut off by a smaller
         # window are never compared before a resize paints all again). Lists of the
         # renderer's own, for whoever drew the canvas may draw on it again.
