@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from door.screens import theme
-from door.term.canvas import Canvas, Runs
+from door.term.canvas import Canvas
 
 BOARD_HEIGHT: Final = 7
 BOARD_WIDTH: Final = 80
@@ -91,55 +91,45 @@ def draw_board(
     previous_scores: Sequence[int],
     names: Sequence[str],
 ) -> None:
-    """The board for two or three sides, in rows ``top`` to ``top + 6``."""
-    # The board is the largest thing on the screen and changes only when someone
-    # scores, while frames are drawn on every key: replay it from a cache, kept as
-    # text and styles (a tuple of cells per row would be work for the collector).
-    canvas.replay(
-        _board_runs(canvas.cols, top, tuple(scores), tuple(previous_scores), tuple(names))
-    )
+    """The board for two or three sides, in rows ``top`` to ``top + 6``.
 
-
-@functools.lru_cache(maxsize=512)
-def _board_runs(
-    cols: int,
-    top: int,
-    scores: tuple[int, ...],
-    previous_scores: tuple[int, ...],
-    names: tuple[str, ...],
-) -> Runs:
-    """The board as one run a row: it owns its rows across the whole board, so the
-    cells between its rails, lanes and pegs are kept as the blanks they show, and
-    laying the board again is seven steps rather than thirty."""
-    canvas = Canvas(cols, top + BOARD_HEIGHT)
-    _draw_board(canvas, top, scores, previous_scores, names)
-    width = min(cols, BOARD_WIDTH)
-    runs: list[object] = []
-    for row in range(top, top + BOARD_HEIGHT):
-        runs += (row, 0, canvas.chars[row][:width], canvas.styles[row][:width])
-    return tuple(runs)
-
-
-def _draw_board(
-    canvas: Canvas,
-    top: int,
-    scores: Sequence[int],
-    previous_scores: Sequence[int],
-    names: Sequence[str],
-) -> None:
+    The board owns its rows across its whole width: each is written in one piece, the
+    cells between its rails, lanes and pegs as the blanks they show. Only the names and
+    the pegs change from one score to the next; the rest is drawn once (``_bare``)."""
     sides = len(scores)
-    last = BOARD_WIDTH - 1
-    canvas.put(top, 0, "┌" + RAIL_WITH_NUMBERS + "┐", theme.WOOD)
-    lane_rows_end = top + BOARD_HEIGHT
+    bare = _bare(sides)
+    board = Canvas.over([chars for chars, _ in bare], [styles for _, styles in bare], BOARD_WIDTH)
     if sides == 2:
-        canvas.put(top + BOARD_HEIGHT - 1, 0, "└" + RAIL_WITH_NUMBERS + "┘", theme.WOOD)
+        _draw_names(board, 3, scores, names)
+    else:
+        _draw_names_on_rail(board, 0, scores, names)
+    for side in range(sides):
+        style = theme.PLAYER_STYLES[side]
+        front, rear = scores[side], previous_scores[side]
+        if rear != front:
+            board.put(*peg_position(side, rear, 0, sides), REAR_PEG, style)
+        board.put(*peg_position(side, front, 0, sides), FRONT_PEG, style)
+    for row in range(BOARD_HEIGHT):
+        canvas.put_styled(top + row, 0, board.chars[row], board.styles[row])
+
+
+@functools.cache
+def _bare(sides: int) -> tuple[tuple[str, str], ...]:
+    """The board's rows without names or pegs (characters and styles): its rails, its
+    sides and its lanes."""
+    canvas = Canvas(BOARD_WIDTH, BOARD_HEIGHT)
+    last = BOARD_WIDTH - 1
+    canvas.put(0, 0, "┌" + RAIL_WITH_NUMBERS + "┐", theme.WOOD)
+    lane_rows_end = BOARD_HEIGHT
+    if sides == 2:
+        canvas.put(BOARD_HEIGHT - 1, 0, "└" + RAIL_WITH_NUMBERS + "┘", theme.WOOD)
         lane_rows_end -= 1
-    for row in range(top + 1, lane_rows_end):
+    for row in range(1, lane_rows_end):
         canvas.put(row, 0, "│", theme.WOOD)
         canvas.put(row, last, "│", theme.WOOD)
     turn_col = hole_column(LANE_HOLES - 1) + 1
     for side in range(sides):
-        outer, inner = _lane_rows(side, top, sides)
+        outer, inner = _lane_rows(side, 0, sides)
         for row in (outer, inner):
             canvas.put(row, FIRST_HOLE_COL, LANE, theme.HOLE)
         canvas.put(outer, START_COL, HOLE, theme.HOLE)
@@ -148,16 +138,7 @@ def _draw_board(
         upper, lower = min(outer, inner), max(outer, inner)
         canvas.put(upper, turn_col, "─┐", theme.WOOD)
         canvas.put(lower, turn_col, "─┘", theme.WOOD)
-    if sides == 2:
-        _draw_names(canvas, top + 3, scores, names)
-    else:
-        _draw_names_on_rail(canvas, top, scores, names)
-    for side in range(sides):
-        style = theme.PLAYER_STYLES[side]
-        front, rear = scores[side], previous_scores[side]
-        if rear != front:
-            canvas.put(*peg_position(side, rear, top, sides), REAR_PEG, style)
-        canvas.put(*peg_position(side, front, top, sides), FRONT_PEG, style)
+    return tuple(zip(canvas.chars, canvas.styles, strict=True))
 
 
 def _draw_names_on_rail(

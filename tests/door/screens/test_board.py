@@ -9,8 +9,6 @@ from door.screens.board import (
     GAME_HOLE_MARK,
     HOLE,
     REAR_PEG,
-    _board_runs,
-    _draw_board,
     draw_board,
     peg_position,
 )
@@ -167,7 +165,7 @@ def card_by_card(canvas: Canvas, col: int, cards: list[tuple[Card, bool, bool]],
 @pytest.mark.parametrize("step", [6, 3])
 def test_a_row_of_cards_in_three_puts_is_the_cards_drawn_one_by_one(step: int) -> None:
     looks = [(False, False), (True, False), (False, True), (False, False), (True, True)]
-    cards = [(card, *look) for card, look in zip(parse_cards("5H TS KD AC 9D"), looks)]
+    cards = [(card, *look) for card, look in zip(parse_cards("5H TS KD AC 9D"), looks, strict=True)]
     one_by_one, in_rows = Canvas(), Canvas()
     card_by_card(one_by_one, 11, cards, step)
     recorder = Recorder()
@@ -179,13 +177,25 @@ def test_a_row_of_cards_in_three_puts_is_the_cards_drawn_one_by_one(step: int) -
     assert in_rows.text(10)[11 : 11 + len(faces)] == faces
 
 
-@pytest.mark.parametrize(("scores", "previous"), [((0, 0), (0, 0)), ((45, 117), (38, 109))])
-def test_the_board_kept_as_a_run_a_row_draws_what_its_pieces_draw(
-    scores: tuple[int, int], previous: tuple[int, int]
+@pytest.mark.parametrize(
+    ("scores", "previous"), [((0, 0), (0, 0)), ((45, 117), (38, 109)), ((3, 61, 120), (0, 59, 118))]
+)
+def test_the_board_is_a_run_a_row_with_its_pegs_and_names_where_they_belong(
+    scores: tuple[int, ...], previous: tuple[int, ...]
 ) -> None:
-    pieces, kept = Canvas(), Canvas()
-    _draw_board(pieces, TOP, scores, previous, NAMES)
-    draw_board(kept, TOP, scores, previous, NAMES)
-    assert kept.cells == pieces.cells
-    runs = _board_runs(80, TOP, scores, previous, NAMES)
-    assert sorted(runs[::4]) == list(range(TOP, TOP + 7))
+    recorder = Recorder()
+    names = ("Alice", "Computer", "Bob")[: len(scores)]
+    draw_board(recorder, TOP, scores, previous, names)
+    assert recorder.runs[::4] == list(range(TOP, TOP + 7))
+    assert {len(text) for text in recorder.runs[2::4]} == {80}
+    board = Canvas()
+    board.replay(tuple(recorder.runs))
+    for side, (front, rear) in enumerate(zip(scores, previous, strict=True)):
+        row, col = peg_position(side, front, TOP, len(scores))
+        assert board.text(row)[col] == FRONT_PEG
+        row, col = peg_position(side, rear, TOP, len(scores))
+        assert board.text(row)[col] == (REAR_PEG if rear != front else FRONT_PEG)
+    assert all(
+        f"{name} {score}" in "".join(board.text(row) for row in range(8))
+        for name, score in zip(names, scores, strict=True)
+    )
