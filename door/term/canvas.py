@@ -130,6 +130,11 @@ class Canvas:
     changed one in C.
     """
 
+    settled = False
+    """Whether this canvas's lists of rows will never change again (a frame a screen
+    has finished with, such as ``Layers.frame``'s): the renderer then keeps the lists
+    themselves as what the caller's screen shows, rather than copies of them."""
+
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
         self.rows = rows

@@ -82,15 +82,16 @@ class Layers:
         self._order: list[str] = []
         self._drawn: dict[str, _Drawn] = {}
         self._frame = Canvas(0, 0)
-        """The frame as last laid: its rows are changed in place, a dirty row at a time."""
+        """The frame as last laid (``settled``: laying again makes new lists of rows, in
+        which only the dirty rows are new strings)."""
         self.drawn = 0
         """How many layers the last frame drew (the rest were kept): for tests and benches."""
 
     def frame(self, cols: int, rows: int, layers: Iterable[Layer]) -> tuple[Canvas, dict[str, Any]]:
         """The frame of ``layers`` (drawn bottom first) on a ``cols`` x ``rows`` canvas,
         and what each layer's draw returned, by name (those that returned something).
-        The canvas is the caller's to keep or draw over: its rows are strings, and its
-        lists of them are its own."""
+        The canvas is ``settled``: nothing changes it after this (the next frame is a new
+        canvas); to draw over it, draw on a copy."""
         layers = list(layers)
         order = [name for name, _, _ in layers]
         same_order = order == self._order  # most frames: checked already
@@ -126,16 +127,20 @@ class Layers:
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
         if (self._frame.cols, self._frame.rows) != (cols, rows):
             self._frame = Canvas(cols, rows)
+            self._frame.settled = True
         if whole:
             dirty = (1 << rows) - 1
         if dirty:
             self._lay(dirty, order)
-        return self._frame.copy(), results
+        return self._frame, results
 
     def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
         that touches them, in order."""
-        frame = self._frame
+        before = self._frame
+        frame = Canvas.over(list(before.chars), list(before.styles), before.cols)
+        frame.settled = True
+        self._frame = frame
         blank_chars, blank_styles = blank_row(frame.cols)
         for y in _row_numbers(dirty):
             frame.chars[y], frame.styles[y] = blank_chars, blank_styles

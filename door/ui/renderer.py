@@ -248,8 +248,13 @@ class Renderer:
         self._place_cursor(out, cursor, palette, (at_row, at_col) if at_row >= 0 else None)
         # What the screen shows now: every row of the frame (rows cut off by a smaller
         # window are never compared before a resize paints all again). Lists of the
-        # renderer's own, for whoever drew the canvas may draw on it again.
-        self._sent = Canvas.over(list(new_chars), list(new_styles), canvas.cols)
+        # renderer's own, for whoever drew the canvas may draw on it again, unless it
+        # is settled.
+        self._sent = (
+            canvas
+            if canvas.settled
+            else Canvas.over(list(new_chars), list(new_styles), canvas.cols)
+        )
         # Kept for a repaint after a resize, rather than the canvas itself.
         self._last = (self._sent, cursor)
         text = "".join(out)

@@ -132,6 +132,19 @@ def test_an_unchanged_frame_sends_nothing_and_one_change_sends_a_few_bytes() -> 
     assert terminal.display[0].startswith("Alice 2")
 
 
+def test_a_canvas_drawn_on_after_it_was_sent_is_compared_with_what_was_sent() -> None:
+    # A screen may keep one canvas and draw on it for its next frame: the renderer
+    # keeps copies of its rows unless the canvas is settled (never drawn on again).
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    canvas = Canvas()
+    canvas.put(0, 0, "before")
+    renderer.render(canvas)
+    canvas.put(0, 0, "after!")
+    renderer.render(canvas)
+    assert terminal.display[0].startswith("after!")
+
+
 def test_the_same_frame_drawn_afresh_sends_nothing() -> None:
     # Rows not the same strings as those sent are compared by value: a frame drawn
     # again on a new canvas is the same frame.

@@ -43,6 +43,11 @@ def test_a_layer_whose_key_is_unchanged_is_not_drawn_again() -> None:
     assert texts(second) == ["uno     ", "        ", "two     "]
     # A row no layer touched is the very string it was: nothing to compare or send.
     assert second.chars[1] is first.chars[1]
+    # A frame handed out is settled: the next one is a new canvas, and this one reads
+    # as it did (the renderer keeps it as what the caller's screen shows).
+    assert first.settled and texts(first) == ["one     ", "        ", "two     "]
+    third, _ = layers.frame(8, 3, [counted("top", 0, "uno"), counted("low", 2, "two")])
+    assert third is second  # nothing changed: the very same frame
 
 
 def test_a_shrinking_layer_shows_the_layer_under_it_again() -> None:
