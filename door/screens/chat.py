@@ -153,8 +153,9 @@ def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:
 
 
 def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
-    """``draw_log`` of lines as ``GameLog.kept`` gives them."""
-    draw_log(canvas, lines_of(kept))
+    """The log's lines as ``GameLog.kept`` gives them, without the rule over them
+    (``draw_log_rule``: a line added to the log need not lay the rule's row again)."""
+    draw_log_lines(canvas, lines_of(kept))
 
 
 def clean_chat(text: str) -> str:
@@ -169,7 +170,15 @@ def canned_reply(rng: random.Random, last: str = "") -> str:
 
 def draw_log(canvas: Canvas, lines: Sequence[LogLine]) -> None:
     """The rule over the log and the log's last lines (``GameLog.kept(LOG_ROWS)``) under it."""
+    draw_log_rule(canvas)
+    draw_log_lines(canvas, lines)
+
+
+def draw_log_rule(canvas: Canvas) -> None:
     canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
+
+
+def draw_log_lines(canvas: Canvas, lines: Sequence[LogLine]) -> None:
     for offset, line in enumerate(lines):
         col = 1
         for text, style in line.pieces():

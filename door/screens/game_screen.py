@@ -15,7 +15,15 @@ from functools import partial
 
 from door.screens import theme
 from door.screens.board import draw_board, draw_board_foot
-from door.screens.chat import Entry, FlatLine, GameLog, draw_entry, draw_kept_log, lines_of
+from door.screens.chat import (
+    Entry,
+    FlatLine,
+    GameLog,
+    draw_entry,
+    draw_kept_log,
+    draw_log_rule,
+    lines_of,
+)
 from door.screens.cut import CutForDealPanel, CutPanel, draw_cut, draw_cut_for_deal
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_header, draw_message, draw_status
@@ -134,6 +142,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         layers.append(_layer("hand labels", draw_hand_labels, hand.cards, hand.bar, hand.marked))
         cards = (hand.cards, hand.marked, hand.unplayable)
         layers.append(_layer("hand", draw_hand_cards, *cards))
+        layers.append(_layer("log rule", draw_log_rule))
         layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS)))
         if view.win_chances is not None:
             bar_names = tuple(_bar_names(sides, game, viewer))

@@ -27,7 +27,7 @@ from door.screens.layout import (
     RIGHT_PANEL_COL,
     SCREEN_COLS,
 )
-from door.term.canvas import Canvas
+from door.term.canvas import PLAIN_CHAR, Canvas, style_char
 from engine.cards import Card
 from engine.game import Play
 
@@ -73,15 +73,19 @@ def draw_hand_labels(
     canvas: Canvas, cards: Sequence[Card], bar: int | None, marked: frozenset[Card]
 ) -> None:
     """The row above the hand: each card's key, the bar and the marks (what a move of
-    the bar changes, drawn apart from the cards)."""
+    the bar changes, drawn apart from the cards). One put for the row, the gaps between
+    labels written as blanks."""
+    texts, styles = [], []
     for index, card in enumerate(cards):
-        col = CARDS_COL + index * CARD_STEP
         under_bar = index == bar
         is_marked = card in marked
         style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
-        canvas.put(
-            HAND_LABEL_ROW, col, card_label(index + 1, bar=under_bar, marked=is_marked), style
-        )
+        texts.append(card_label(index + 1, bar=under_bar, marked=is_marked))
+        styles.append(style_char(style) * CARD_WIDTH)
+    gap = " " * (CARD_STEP - CARD_WIDTH)
+    canvas.put_styled(
+        HAND_LABEL_ROW, CARDS_COL, gap.join(texts), (PLAIN_CHAR * len(gap)).join(styles)
+    )
 
 
 def draw_hand_cards(

@@ -6,18 +6,19 @@ panel tells what the claim earned (muggins included) and shows the full breakdow
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from door.screens import theme
-from door.screens.cards import CARD_STEP, card_face, draw_card
+from door.screens.cards import CARD_STEP, card_face, draw_card, draw_cards
 from door.screens.layout import ENTRY_ROW, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, TEXT_WIDTH
 from door.screens.theme import CALLER_SEAT
 from door.screens.wrap import wrapped
 from door.term.canvas import Canvas
 from engine.cards import Card
 from engine.events import ShowScored
-from engine.scoring import ScoreItem
+from engine.scoring import ScoreItem, ShowScore, announce
 
 RESULT_ROW = PLAY_CARDS_ROW + 3
 ANNOUNCE_ROWS = 3
@@ -100,8 +101,7 @@ def draw_show(
     title = show_title(panel.seat, panel.is_crib, names, viewer)
     # A space either side: on a three-side board the labels sit on its bottom rail.
     canvas.put(PLAY_NUMBERS_ROW, LEFT - 1, f" {title} ", theme.TITLE)
-    for index, card in enumerate(panel.cards):
-        draw_card(canvas, PLAY_CARDS_ROW, LEFT + index * CARD_STEP, card)
+    draw_cards(canvas, PLAY_CARDS_ROW, LEFT, [(card, False, False) for card in panel.cards])
     starter_col = LEFT + len(panel.cards) * CARD_STEP + 3
     canvas.put(PLAY_NUMBERS_ROW, starter_col - 2, " Starter ", theme.LABEL)
     draw_card(canvas, PLAY_CARDS_ROW, starter_col, panel.starter)
@@ -113,10 +113,19 @@ def draw_show(
     for line in wrapped(result_text(scored, names, viewer), TEXT_WIDTH)[:2]:
         canvas.put(row, 1, line, result_style)
         row += 1
-    for line in wrapped(scored.score.announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:
+    announcement, items = _breakdown(scored.score)
+    for line in wrapped(announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:
         canvas.put(row, LEFT, line, theme.TEXT)
         row += 1
-    _draw_items(canvas, scored.score.items, row)
+    _draw_items(canvas, items, row)
+
+
+@functools.lru_cache(maxsize=256)
+def _breakdown(score: ShowScore) -> tuple[str, tuple[ScoreItem, ...]]:
+    """A show's announcement and items, worked out once: the engine makes them anew at
+    each ask, and the panel is drawn again at every step of the show."""
+    items = tuple(score.items)
+    return announce(items), items
 
 
 def _draw_items(canvas: Canvas, items: Sequence[ScoreItem], top: int) -> None:

@@ -13,7 +13,13 @@ from door.screens.board import (
     peg_position,
 )
 from door.screens.cards import card_face, draw_back, draw_card, draw_cards
-from door.screens.play_area import HandState, card_label, current_count_numbers, draw_hand
+from door.screens.play_area import (
+    HandState,
+    card_label,
+    current_count_numbers,
+    draw_hand,
+    draw_hand_labels,
+)
 from door.term.canvas import Canvas, Recorder
 from door.ui.renderer import Renderer
 from engine.cards import Card, parse_cards
@@ -136,6 +142,14 @@ def test_marked_cards_are_yellow_and_the_bar_is_cyan() -> None:
     plain = screen_of(terminal).buffer[14][18]
     assert (plain.fg, plain.bg) == ("red", "default")
     assert screen_of(terminal).buffer[12][17].bg == "default"  # a label off the bar
+
+
+def test_the_labels_over_the_hand_are_one_run_that_blanks_only_its_gaps() -> None:
+    cards = tuple(parse_cards("4D 5D TS QC"))
+    recorder = Recorder()
+    draw_hand_labels(recorder, cards, 1, frozenset(cards[3:]))
+    assert recorder.runs[:3] == [12, 11, "  1   > 2 <   3    *4* "]
+    assert len(recorder.runs) == 4
 
 
 def test_without_colour_the_bar_and_marks_show_as_text() -> None:
