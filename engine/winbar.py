@@ -33,7 +33,14 @@ from engine.errors import IllegalActionError
 from engine.game import Game, Phase
 from engine.scoring import score_show
 from engine.winprob import role_sides, win_chances
-from engine.winprob_model import FloatArray, Stage, chances_through, read_only, rotate_region
+from engine.winprob_model import (
+    FloatArray,
+    Stage,
+    chances_through,
+    clear_kept,
+    read_only,
+    rotate_region,
+)
 from engine.winprob_tables import load_win_tables
 
 SHOW_POINTS = 30
@@ -96,6 +103,14 @@ def prepare() -> None:
     tables = load_win_tables()
     for players in (2, 4):
         rotate_region(tables.start[players], (0, 0), (1, 1))
+
+
+def forget() -> None:
+    """Drop the work kept between bars (the crib after the cut, trimmed distributions
+    and their tails): the tests compare bars worked out afresh, the bench starts each
+    pass as the first."""
+    _crib_after_cut.cache_clear()
+    clear_kept()
 
 
 def chances_with(game: Game, stages: Sequence[Stage]) -> tuple[float, ...]:

@@ -234,6 +234,12 @@ _TRIMMED = _KeptForTables()
 """Distributions trimmed (trimming was a sixth of a win bar's time)."""
 
 
+def clear_kept() -> None:
+    """Forget the work kept for read-only distributions (trimmed forms, tails)."""
+    _TRIMMED.clear()
+    _TAILS.clear()
+
+
 def _trimmed(stages: Sequence[Stage]) -> list[Stage]:
     """The stages without their negligible tails."""
     return [(kind, role, _trimmed_dist(kind, dist)) for kind, role, dist in stages]

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from engine import winbar, winprob_model
+from engine import winbar
 from engine.ai import ComputerPlayer
 from engine.cards import Card, parse_cards
 from engine.errors import IllegalActionError
@@ -139,9 +139,7 @@ def bars_of_a_game(seed: int, *, afresh: bool) -> list[tuple[float, ...]]:
             if len(held[seat]) == 6 and len(game.hand(seat)) == 4:  # this seat just threw
                 thrown[seat] = tuple(card for card in held[seat] if card in game.crib)
             if afresh:
-                winbar._crib_after_cut.cache_clear()
-                winprob_model._TAILS.clear()
-                winprob_model._TRIMMED.clear()
+                winbar.forget()
             bars.append(
                 win_bar(game, seat, thrown=[c for c in thrown.get(seat, ()) if c in game.crib])
             )
