@@ -15,6 +15,10 @@ caches are as warm as the door's. It prints, by phase and number of players, the
 and the best and median microseconds a call (over the passes), and a checksum of every
 bar (the floats' bits): a change that should not alter a bar must leave it as it was.
 
+``--save FILE`` keeps every bar (a .npy of floats, in order) and ``--against FILE``
+prints the largest difference from bars kept so, for a change that may move the last
+bits of a bar.
+
 ``--cold MB`` writes over a buffer of that many megabytes before every call, as other
 tables' work would between two of one table's (the buffer's own time is not counted).
 """
@@ -31,6 +35,8 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -111,6 +117,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--cold", type=int, default=0, metavar="MB", help="sweep between calls")
+    parser.add_argument("--save", type=Path, metavar="FILE", help="keep the bars (.npy)")
+    parser.add_argument("--against", type=Path, metavar="FILE", help="bars kept before")
     args = parser.parse_args()
     winbar.prepare()
     moments: list[Moment] = []
@@ -141,6 +149,14 @@ def main() -> None:
     print(f"{'all':8} {'':7} {total:6} {1e6 * min(seconds) / total:8.1f}", end=" ")
     print(f"{1e6 * statistics.median(seconds) / total:8.1f}")
     print(f"bars      sha256 {checksums.pop()}")
+    bars = np.frombuffer(passes[0][1], dtype="<f8")
+    if args.save:
+        np.save(args.save, bars)
+    if args.against:
+        before = np.load(args.against)
+        assert before.shape == bars.shape, "other moments: other games or views"
+        differ, most = int((before != bars).sum()), float(np.abs(before - bars).max())
+        print(f"against   {args.against}: {differ} floats differ, by {most:.3g} at most")
 
 
 if __name__ == "__main__":
