@@ -58,7 +58,7 @@ from engine.ai_discard import (
 )
 from engine.ai_pegging import PIPS, PegSearch, linear_utility, peg_points, unseen_ranks
 from engine.ai_position import GOAL, Position, shipped_position
-from engine.ai_tables import RANK_TABLE, AiTables, DealDistributions, FloatArray, load_tables
+from engine.ai_tables import RANK_TABLE, RANKS, AiTables, DealDistributions, FloatArray, load_tables
 from engine.cards import FULL_DECK, Card, Rank
 from engine.checks import card_list, is_whole_number
 from engine.errors import IllegalActionError
@@ -478,34 +478,45 @@ def _pegging_search(
     return PegSearch(exact, chance, my_score, opp_score, goal_mode=True)
 
 
-@lru_cache(maxsize=64)
-def _pairs(count: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """Every pair of ``count`` things as two index arrays (asked again at every play)."""
-    first, second = np.triu_indices(count, 1)
-    return first, second
+@cache
+def _deck_pairs() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Every pair of the deck's cards, the lower index first, in row order: the two
+    cards' indices, and for a starter of each suit the pair's ranks as one index into a
+    13 x 13 table, plus 169 if one of the two is the jack of that suit (nob)."""
+    first, second = np.triu_indices(len(FULL_DECK), 1)
+    ranks = (first // 4) * RANKS + second // 4
+    jacks = [(Rank.JACK - 1) * 4 + suit for suit in range(4)]
+    nob = np.stack([(first == jack) | (second == jack) for jack in jacks])
+    return first, second, ranks + RANKS * RANKS * nob
 
 
 def _crib_given_starter(
     discards: tuple[Card, ...], starter: Card, kept: tuple[Card, ...], weight: FloatArray
 ) -> FloatArray:
     """Our crib's distribution once the starter is known, over the pone's two
-    cards, weighted by how often a pone throws them."""
-    seen = {*discards, *kept, starter}
-    others = np.array([card.index for card in FULL_DECK if card not in seen])
-    first, second = _pairs(len(others))
-    x, y = others[first], others[second]
-    d1, d2 = discards
-    points = RANK_TABLE[d1.index // 4, d2.index // 4, x // 4, y // 4, starter.index // 4]
-    points = points.astype(np.intp)
+    cards, weighted by how often a pone throws them.
+
+    The pairs of unseen cards are taken from the deck's pairs (``_deck_pairs``) whose
+    cards are both unseen, in the order pairs of the unseen cards alone would come in:
+    each pair has the same points and weight, and each bin sums them in the same order,
+    as in a count over the unseen cards' pairs themselves (the tests compare the two)."""
+    first, second, codes = _deck_pairs()
+    unseen = np.ones(len(FULL_DECK), dtype=bool)
+    unseen[[card.index for card in (*discards, *kept, starter)]] = False
+    pair = unseen[first] & unseen[second]
     suit = starter.index % 4
-    if d1.suit is starter.suit and d2.suit is starter.suit:
-        points += 5 * ((x % 4 == suit) & (y % 4 == suit))
+    code = codes[suit][pair]
+    d1, d2 = discards
+    # Points by code: RANK_TABLE[d1, d2, x, y, starter], one more for nob.
+    by_ranks = RANK_TABLE[d1.index // 4, d2.index // 4, :, :, starter.index // 4].ravel()
+    points = np.concatenate([by_ranks, by_ranks + 1], dtype=np.intp)[code]
     nob = (Rank.JACK - 1) * 4 + suit  # the index of the jack of the starter's suit
     if nob in (d1.index, d2.index):
         points += 1
-    else:
-        points += (x == nob) | (y == nob)
-    crib = np.bincount(points, weights=weight[x // 4, y // 4], minlength=30)[:30]
+    if d1.suit is starter.suit and d2.suit is starter.suit:
+        points += 5 * ((first[pair] % 4 == suit) & (second[pair] % 4 == suit))
+    flat = weight.ravel()
+    crib = np.bincount(points, weights=np.concatenate([flat, flat])[code], minlength=30)[:30]
     result: FloatArray = crib / crib.sum()
     return result
 

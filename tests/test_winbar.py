@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from engine import winbar
 from engine.ai import ComputerPlayer
-from engine.cards import Card, parse_cards
+from engine.ai_tables import load_tables
+from engine.cards import FULL_DECK, Card, parse_cards
 from engine.errors import IllegalActionError
 from engine.game import Game, Phase
+from engine.scoring import score_show
 from engine.selfplay import _next_action
 from engine.winbar import win_bar
 from engine.winprob import win_chances
@@ -105,6 +109,7 @@ def test_a_server_reads_the_win_tables_before_its_first_caller() -> None:
 import random
 from door.serve import prepare_computer_player
 from engine.game import Game, Phase
+from engine.scoring import score_show
 from engine import winbar, winprob_model
 from engine.winbar import win_bar
 from engine.winprob_tables import load_win_tables
@@ -123,6 +128,58 @@ print(read, load_win_tables.cache_info().misses)
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.split() == ["1", "1"]  # read once, at start, not in the bar
+
+
+def moments_with_throws(players: int, seed: int):  # type: ignore[no-untyped-def]
+    """Each state of a whole game between normal players, after every action, with the
+    cards each seat threw to the crib this deal (what the door passes for its view)."""
+    game = Game(players, rng=random.Random(seed), dealer=0)
+    seats = [ComputerPlayer("normal", random.Random(seed + seat)) for seat in range(players)]
+    thrown: dict[int, tuple[Card, ...]] = {}
+    while game.phase is not Phase.OVER:
+        held = {seat: set(game.hand(seat)) for seat in range(players)}
+        _next_action(game, seats)
+        for seat in range(players):
+            gone = held[seat] - set(game.hand(seat))
+            if game.phase in (Phase.DISCARD, Phase.CUT) and gone:
+                thrown[seat] = tuple(card for card in FULL_DECK if card in gone)
+        yield (
+            game,
+            {seat: tuple(c for c in cards if c in game.crib) for seat, cards in thrown.items()},
+        )
+
+
+def crib_by_every_pair(thrown: tuple[Card, ...], starter: Card, seen: set[Card], role: str):  # type: ignore[no-untyped-def]
+    """The crib counted pair by pair over the other side's possible throws (any two
+    unseen cards, in deck order), each weighted as players in ``role`` throw them."""
+    weight = load_tables().throw_weight[role]
+    dist = np.zeros(30)
+    unseen = [card for card in FULL_DECK if card not in seen]
+    for x, y in itertools.combinations(unseen, 2):
+        dist[score_show((*thrown, x, y), starter, crib=True).total] += weight[
+            x.index // 4, y.index // 4
+        ]
+    return dist / dist.sum()
+
+
+def test_the_crib_after_the_cut_is_the_count_over_every_pair_to_the_bit() -> None:
+    """At every moment after the cut, a seat's crib is the weighted count over every
+    pair of cards it has not seen, bin by bin in the same order: the same floats."""
+    winbar.forget()
+    checked = 0
+    for game, thrown in moments_with_throws(2, seed=21):
+        if game.starter is None or game.phase is not Phase.PLAY:
+            continue
+        for seat in range(2):
+            view = winbar.view_of(game, seat, thrown[seat])
+            seen = {*game.kept(seat), *thrown[seat], game.starter}
+            seen |= {play.card for play in game.plays}
+            role = "pone" if seat == game.dealer else "dealer"
+            expected = crib_by_every_pair(thrown[seat], game.starter, seen, role)
+            got = winbar.crib_distribution(game, view)
+            assert got.tobytes() == expected.tobytes()
+            checked += 1
+    assert checked > 100
 
 
 def bars_of_a_game(seed: int, *, afresh: bool) -> list[tuple[float, ...]]:
