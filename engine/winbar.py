@@ -26,8 +26,9 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from engine.ai_discard import Unseen, crib_distributions_pair, hand_distributions
-from engine.cards import FULL_DECK, Card
+from engine.ai_discard import Unseen, crib_distributions_pair
+from engine.ai_tables import RANK_TABLE
+from engine.cards import FULL_DECK, Card, Rank
 from engine.checks import card_list
 from engine.errors import IllegalActionError
 from engine.game import Game, Phase
@@ -167,14 +168,28 @@ def _point(points: int) -> FloatArray:
     return read_only(dist)
 
 
-def _pool(view: View) -> list[Card]:
-    return [card for card in FULL_DECK if card not in view.seen]
-
-
 def _over_starters(cards: Sequence[Card], view: View, crib: bool) -> FloatArray:
-    dist = np.zeros(SHOW_POINTS)
-    for starter in _pool(view):
-        dist[score_show(cards, starter, crib=crib).total] += 1.0
+    """What ``cards`` score with each starter ``view`` has not seen, all alike: the
+    count of starters giving each total, over their number. The points are
+    ``score_show``'s: the four cards' ranks with the starter's in ``RANK_TABLE``, and
+    what the starter's suit adds (a flush, his nob), gathered for all starters at once."""
+    unseen = np.ones(len(FULL_DECK), dtype=bool)
+    unseen[[card.index for card in view.seen]] = False
+    starters = np.flatnonzero(unseen)
+    r0, r1, r2, r3 = (card.index // 4 for card in cards)
+    by_suit = np.zeros(4, dtype=np.intp)
+    suit = cards[0].index % 4
+    if all(card.index % 4 == suit for card in cards):
+        if crib:
+            by_suit[suit] += 5
+        else:
+            by_suit += 4
+            by_suit[suit] += 1
+    for card in cards:
+        if card.rank is Rank.JACK:
+            by_suit[card.index % 4] += 1
+    points = RANK_TABLE[r0, r1, r2, r3][starters // 4] + by_suit[starters % 4]
+    dist = np.bincount(points, minlength=SHOW_POINTS).astype(np.float64)
     result: FloatArray = dist / dist.sum()
     return result
 
@@ -191,10 +206,6 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     if len(known) == 4 and kept:
         if starter is not None:
             return _point(score_show(known, starter).total)
-        if view.seat == seat:
-            mine: FloatArray = hand_distributions([tuple(known)], Unseen.excluding(list(view.seen)))
-            first: FloatArray = mine[0]
-            return first
         return _over_starters(known, view, crib=False)
     # Part of a hand seen is not enough to go on: completing it with random unseen cards
     # underrates a hand its owner chose to keep (the calibration bench showed the seat's

@@ -182,6 +182,45 @@ def test_the_crib_after_the_cut_is_the_count_over_every_pair_to_the_bit() -> Non
     assert checked > 100
 
 
+def show_by_every_starter(cards: list[Card], seen: set[Card], crib: bool):  # type: ignore[no-untyped-def]
+    """What ``cards`` score with each starter not in ``seen``, starter by starter."""
+    dist = np.zeros(30)
+    for starter in FULL_DECK:
+        if starter not in seen:
+            dist[score_show(cards, starter, crib=crib).total] += 1.0
+    return dist / dist.sum()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hands_and_crib_before_the_cut_are_the_count_over_every_starter(players: int) -> None:
+    """Before the cut, a hand or crib whose four cards a view knows is scored with every
+    starter it has not seen: the same floats as a count starter by starter."""
+    checked = 0
+    for game, thrown in moments_with_throws(players, seed=30 + players):
+        if game.phase not in (Phase.DISCARD, Phase.CUT):
+            continue
+        for seat in (None, *range(players)):
+            if seat is None:  # a watcher sees every hand and the crib
+                view = winbar.view_of(game, None)
+                seen = {card for other in range(players) for card in game.hand(other)}
+                seen |= set(game.crib)
+            else:
+                view = winbar.view_of(game, seat, thrown.get(seat, ()))
+                seen = set(game.hand(seat)) | set(view.thrown)
+            for owner in range(players):
+                kept = game.kept(owner)
+                if len(kept) == 4 and seat in (None, owner):
+                    expected = show_by_every_starter(kept, seen, crib=False)
+                    got = winbar.hand_distribution(game, view, owner)
+                    assert got.tobytes() == expected.tobytes()
+                    checked += 1
+            if seat is None and game.phase is Phase.CUT:
+                expected = show_by_every_starter(game.crib, seen, crib=True)
+                assert winbar.crib_distribution(game, view).tobytes() == expected.tobytes()
+                checked += 1
+    assert checked > 40
+
+
 def bars_of_a_game(seed: int, *, afresh: bool) -> list[tuple[float, ...]]:
     """Each seat's bar, remembering its throw, after every action of a 2-player game;
     ``afresh``: with nothing kept from the bars before each one."""
