@@ -15,6 +15,11 @@ caches are as warm as the door's. It prints, by phase and number of players, the
 and the best and median microseconds a call (over the passes), and a checksum of every
 bar (the floats' bits): a change that should not alter a bar must leave it as it was.
 
+A call is timed by the processor time of the process (``time.process_time``), not the
+clock on the wall: numpy's matrix products may run on more than one thread (OpenBLAS
+starts one a core), whose time a server pays as well, and on a shared machine the wall
+clock counts the time other programs ran.
+
 ``--save FILE`` keeps every bar (a .npy of floats, in order) and ``--against FILE``
 prints the largest difference from bars kept so, for a change that may move the last
 bits of a bar.
@@ -104,9 +109,9 @@ def one_pass(moments: list[Moment], sweep: _Sweep) -> tuple[dict[Key, float], by
         key = (game.players, game.phase)
         for seat, thrown in views:
             sweep()
-            started = time.perf_counter()
+            started = time.process_time()
             bar = winbar.win_bar(game, seat, thrown=thrown)
-            spent[key] += time.perf_counter() - started
+            spent[key] += time.process_time() - started
             bits += struct.pack(f"<{len(bar)}d", *bar)
     return spent, bytes(bits)
 
