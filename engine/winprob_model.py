@@ -184,15 +184,20 @@ def chances_through(
         winner = next(role for role, score in enumerate(scores) if score >= goal)
         return _onehot(sides, winner)
     trimmed = _merged(_trimmed(stages))
-    reach = [0] * sides
-    before: list[tuple[int, ...]] = []  # per stage: how far each role may be when it begins
-    for kind, role, dist in trimmed:
-        before.append(tuple(reach))
-        if kind == "joint":
-            reach[0] += dist.shape[0] - 1
-            reach[1] += dist.shape[1] - 1
-        else:
-            reach[role] += len(dist) - 1
+    before, reach, adds = _reach(trimmed, sides)
+    if start_table.ndim == 3 and adds <= sides:  # two sides, one add each: as they are
+        reaching = sides
+    else:
+        reaching = sum(score + extra >= goal for score, extra in zip(scores, reach, strict=True))
+    if reaching < 2:  # every role's points may come at any moment of the deal
+        if start_table.ndim != 3:
+            return _through_by_role(scores, trimmed, start_table, goal)
+        if adds > sides:
+            trimmed = _by_role(trimmed)
+            before, reach, adds = _reach(trimmed, sides)
+    elif adds > reaching:  # some are a role's before its last, or of a role that cannot
+        trimmed = _postponed(trimmed, scores, goal)
+        before, reach, adds = _reach(trimmed, sides)
     region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
     value = rotate_region(start_table, scores, region)
     for (kind, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
@@ -272,6 +277,114 @@ def _merged(stages: list[Stage]) -> list[Stage]:
         else:
             merged.append((kind, role, dist))
     return merged
+
+
+def _reach(stages: Sequence[Stage], sides: int) -> tuple[list[tuple[int, ...]], list[int], int]:
+    """How many points each role may have scored at most when each stage begins, and
+    through all of them; and how many of the stages are adds."""
+    reach = [0] * sides
+    before: list[tuple[int, ...]] = []
+    adds = 0
+    for kind, role, dist in stages:
+        before.append(tuple(reach))
+        if kind == "joint":
+            reach[0] += dist.shape[0] - 1
+            reach[1] += dist.shape[1] - 1
+        else:
+            reach[role] += len(dist) - 1
+            adds += 1
+    return before, reach, adds
+
+
+def _by_role(stages: list[Stage]) -> list[Stage]:
+    """The stages with each role's adds as one, after the play's joint stage (the
+    dealer's last), when at most one role can reach the goal in them: each role's points
+    may then come at any moment of the deal (the one that can reaches it by its own
+    points whenever they come, the others' only move the next deal's start), and fewer
+    and smaller steps do the same work, equal to the stages in order but for the
+    rounding of the sums (a few parts in 10^16)."""
+    joint = [stage for stage in stages if stage[0] == "joint"]
+    adds: dict[int, FloatArray] = {}
+    for kind, role, dist in stages:
+        if kind == "add":
+            adds[role] = np.convolve(adds[role], dist) if role in adds else dist
+    return joint + [("add", role, adds[role]) for role in sorted(adds, key=lambda r: r == 0)]
+
+
+def _postponed(stages: list[Stage], scores: Sequence[int], goal: int) -> list[Stage]:
+    """The stages with each add that cannot take its role to the goal (whatever came
+    before it) put off to the role's next add, or to the end: its points then change
+    nothing until that next add, where the role reaches the goal or not by the same sum
+    as before, and the others reach it or not by their own. (Equal to the stages in
+    order but for the rounding of the sums, a few parts in 10^16.)"""
+    reach = list(scores)
+    kept: list[Stage] = []
+    put_off: dict[int, FloatArray] = {}
+    for kind, role, dist in stages:
+        if kind == "joint":
+            kept.extend(("add", late, put_off.pop(late)) for late in sorted(put_off))
+            kept.append((kind, role, dist))
+            reach[0] += dist.shape[0] - 1
+            reach[1] += dist.shape[1] - 1
+            continue
+        reach[role] += len(dist) - 1
+        if role in put_off:
+            dist = np.convolve(put_off.pop(role), dist)
+        if reach[role] < goal:
+            put_off[role] = dist
+        else:
+            kept.append((kind, role, dist))
+    kept.extend(("add", late, put_off[late]) for late in sorted(put_off))
+    merged = _merged(kept)
+    if len(merged) == len(stages):
+        return stages  # nothing put off: the same stages
+    return merged
+
+
+def _through_by_role(
+    scores: Sequence[int], stages: list[Stage], start_table: FloatArray, goal: int
+) -> FloatArray:
+    """``chances_through`` for three sides when at most one role can reach the goal in
+    ``stages`` (adds only): each role's points taken together (see ``_by_role``), the
+    values of the next deal's start weighed by each role's in turn, straight from the
+    unrotated start table (its axes are roles 1, 2, 0; each role's chance is the one on
+    its right), the outermost axis first, in slices cast to float64 that stay in the
+    processor's cache; the box is not copied whole, nor rotated."""
+    sides = len(scores)
+    dists = dict.fromkeys(range(sides), _NOTHING)
+    for _, role, dist in stages:
+        dists[role] = dist if dists[role] is _NOTHING else np.convolve(dists[role], dist)
+    order = [*range(1, sides), 0]
+    sizes = [min(goal - scores[role], len(dists[role])) for role in order]
+    index = tuple(
+        slice(scores[role], scores[role] + size) for role, size in zip(order, sizes, strict=True)
+    )
+    box = start_table[index]
+    value: FloatArray | None = None
+    for role, size in zip(order, sizes, strict=True):
+        weights = dists[role][:size]
+        if value is None:  # in slices that fit a processor cache, as float64
+            rest = box[0].size
+            value = np.zeros(rest)
+            step = max(1, _SLICE // rest)
+            for first in range(0, size, step):
+                part = box[first : first + step].astype(np.float64).reshape(-1, rest)
+                value += weights[first : first + step] @ part
+            value = value.reshape(box.shape[1:])
+        else:
+            value = (weights @ value.reshape(size, -1)).reshape(value.shape[1:])
+        if size < len(dists[role]):  # past the goal: this role wins
+            value[..., (role - 1) % sides] += _tails(dists[role])[size]
+    assert value is not None
+    result: FloatArray = np.roll(value.reshape(sides), 1)
+    return result
+
+
+_NOTHING: Final = read_only(np.ones(1))
+"""No points: a role with nothing left to score this deal."""
+
+_SLICE: Final = 1 << 15
+"""Values of the start table cast to float64 at a time (a quarter of a megabyte)."""
 
 
 def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> FloatArray:

@@ -161,3 +161,95 @@ def test_a_three_sided_box_is_rotated_as_np_roll_rotates_it() -> None:
         assert got.shape == expected.shape == (*box, 3)
         assert got.strides == expected.strides
         assert (got == expected).all()
+
+
+def trimmed_plainly(dist: np.ndarray) -> np.ndarray:
+    """A stage's distribution as forward runs take it: the longest tail of at most a
+    millionth dropped, the rest scaled back to one (rows and columns of a joint one)."""
+    if dist.ndim == 2:
+        rows = trimmed_plainly(dist.sum(axis=1)).size
+        cols = trimmed_plainly(dist.sum(axis=0)).size
+        kept = dist[:rows, :cols]
+    else:
+        kept = dist[: max(i for i in range(dist.size) if dist[i:].sum() > 1e-6) + 1]
+    return kept / kept.sum()
+
+
+def forward_in_order(scores, stages, start_table, goal=121):  # type: ignore[no-untyped-def]
+    """Each role's chance, the scores' distribution pushed forward stage by stage in the
+    order the points come (a role reaching the goal wins there, two at once in the play
+    share), then the next deal's start values weighed by where the scores end."""
+    sides = len(scores)
+    stages = [(kind, role, trimmed_plainly(dist)) for kind, role, dist in stages]
+    reach = [0] * sides
+    for kind, role, dist in stages:
+        for axis, extent in enumerate(dist.shape):
+            reach[axis if kind == "joint" else role] += extent - 1
+    box = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
+    here = np.zeros(box)
+    here[(0,) * sides] = 1.0
+    won = np.zeros(sides)
+    for kind, role, dist in stages:
+        after = np.zeros(box)
+        if kind == "joint":  # two sides
+            for (a, b), chance in np.ndenumerate(dist):
+                in0, in1 = max(box[0] - a, 0), max(box[1] - b, 0)  # staying short of it
+                after[a : a + in0, b : b + in1] += chance * here[:in0, :in1]
+                won[0] += chance * here[in0:, :in1].sum()
+                won[1] += chance * here[:in0, in1:].sum()
+                won += chance * here[in0:, in1:].sum() / 2
+        else:
+            for points, chance in enumerate(dist):
+                stay = max(box[role] - points, 0)
+                source = [slice(None)] * sides
+                target = [slice(None)] * sides
+                source[role], target[role] = slice(0, stay), slice(points, points + stay)
+                after[tuple(target)] += chance * here[tuple(source)]
+                source[role] = slice(stay, None)
+                won[role] += chance * here[tuple(source)].sum()
+        here = after
+    # The next deal: role 1 deals, so the table's roles are ours turned by one.
+    order = [*range(1, sides), 0]
+    index = tuple(slice(scores[role], scores[role] + box[role]) for role in order)
+    nxt = np.roll(np.moveaxis(np.asarray(start_table[index], dtype=np.float64), -2, 0), 1, -1)
+    return np.tensordot(here, nxt, axes=sides) + won
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_forward_run_of_real_deals_is_the_plain_one(players: int) -> None:
+    """At moments of a whole game, as the watcher and the first seat see them, the
+    chances run through the rest of the deal are those of pushing the scores forward
+    stage by stage in order (to 1e-12: the sums are not made in the same order). Near
+    the end, where two sides may reach 121 in the deal and the order of the points
+    decides, as much as in the middle, where the run may take each side's points
+    together."""
+    import random
+
+    from engine.ai import ComputerPlayer
+    from engine.game import Game, Phase
+    from engine.selfplay import _next_action
+    from engine.winbar import hand_stages, view_of
+    from engine.winprob import role_sides
+    from engine.winprob_tables import load_win_tables
+
+    table = load_win_tables().start[players]
+    game = Game(players, rng=random.Random(40 + players), dealer=0)
+    seats = [ComputerPlayer("normal", random.Random(seat)) for seat in range(players)]
+    moment, checked, close = 0, 0, 0
+    while game.phase is not Phase.OVER:
+        _next_action(game, seats)
+        moment += 1
+        if game.phase not in (Phase.DISCARD, Phase.CUT, Phase.PLAY, Phase.SHOW):
+            continue
+        near = max(game.scores) > 95
+        if not near and moment % 5:
+            continue
+        for seat in (None, 0):
+            stages = hand_stages(game, view_of(game, seat))
+            scores = [game.scores[side] for side in role_sides(players, game.dealer)]
+            got = chances_through(scores, stages, table)
+            expected = forward_in_order(scores, stages, table)
+            assert got == pytest.approx(expected, abs=1e-12, rel=0)
+            checked += 1
+            close += near
+    assert checked > 20 and close > 10
