@@ -39,8 +39,8 @@ from engine.winprob_model import (
     Stage,
     chances_through,
     clear_kept,
+    prepare_start_table,
     read_only,
-    rotate_region,
 )
 from engine.winprob_tables import load_win_tables
 
@@ -103,7 +103,7 @@ def prepare() -> None:
     caller would wait through it."""
     tables = load_win_tables()
     for players in (2, 4):
-        rotate_region(tables.start[players], (0, 0), (1, 1))
+        prepare_start_table(tables.start[players])
 
 
 def forget() -> None:

@@ -185,27 +185,21 @@ def chances_through(
         return _onehot(sides, winner)
     trimmed = _merged(_trimmed(stages))
     before, reach, adds = _reach(trimmed, sides)
-    if start_table.ndim == 3 and adds <= sides:  # two sides, one add each: as they are
-        reaching = sides
-    else:
+    if adds > sides or sides == 3:  # some role has more than one add, or three sides
         reaching = sum(score + extra >= goal for score, extra in zip(scores, reach, strict=True))
-    if reaching < 2:  # every role's points may come at any moment of the deal
-        if start_table.ndim != 3:
-            return _through_by_role(scores, trimmed, start_table, goal)
-        if adds > sides:
+        if reaching < 2:  # every role's points may come at any moment of the deal
+            if sides == 3:
+                return _through_by_role(scores, trimmed, start_table, goal)
             trimmed = _by_role(trimmed)
-            before, reach, adds = _reach(trimmed, sides)
-    elif adds > reaching:  # some are a role's before its last, or of a role that cannot
-        trimmed = _postponed(trimmed, scores, goal)
+        elif adds > reaching:  # some are a role's before its last, or of a role that cannot
+            trimmed = _postponed(trimmed, scores, goal)
         before, reach, adds = _reach(trimmed, sides)
     region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
+    if sides == 2:
+        return _through_two_sides(scores, trimmed, before, region, start_table)
     value = rotate_region(start_table, scores, region)
-    for (kind, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
-        need = tuple(min(extent + 1, size) for extent, size in zip(reached, region, strict=True))
-        if kind == "joint":
-            value = _pull_joint(value, dist, need)
-        else:
-            value = _pull_add(value, role, dist, need[role])
+    for (_, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
+        value = _pull_add(value, role, dist, min(reached[role] + 1, region[role]))
     result: FloatArray = value[(0,) * sides].copy()
     return result
 
@@ -389,24 +383,10 @@ _SLICE: Final = 1 << 15
 
 def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> FloatArray:
     """The value before ``role`` scores ``dist``, at its first ``need`` scores, from
-    ``value`` after it (scoring past the box reaches the goal: that role wins)."""
+    ``value`` after it (scoring past the box reaches the goal: that role wins); three
+    sides (two: ``_through_two_sides``)."""
     size = value.shape[role]
-    length = min(len(dist), size)
-    # band[i, j] = dist[j - i]: row i weighs the values j - i points on (a view of one
-    # padded copy of the distribution, made in C: as_strided is four times dearer).
-    padded = np.zeros(need - 1 + size)
-    padded[need - 1 : need - 1 + length] = dist[:length]
-    step = padded.itemsize
-    band = np.ndarray(
-        (need, size), padded.dtype, buffer=padded, offset=(need - 1) * step, strides=(-step, step)
-    )
-    pulled: FloatArray
-    if value.ndim == 3 and role == 0:  # two sides: plain matrix products, the common case
-        pulled = (band @ value.reshape(size, -1)).reshape(need, *value.shape[1:])
-    elif value.ndim == 3:
-        pulled = np.matmul(band, value)
-    else:
-        pulled = np.moveaxis(np.tensordot(band, value, axes=([1], [role])), 0, role)
+    pulled = np.moveaxis(np.tensordot(_band(dist, need, size), value, axes=([1], [role])), 0, role)
     # From score i the role passes the goal with size - i points or more: tail[size - i],
     # for the scores close enough for that to be possible (i from ``first``), none before.
     first = max(0, size - len(dist) + 1)
@@ -417,7 +397,8 @@ def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> Floa
         index: list[slice | int] = [slice(None)] * value.ndim
         index[role], index[-1] = slice(first, need), role
         pulled[tuple(index)] += past.reshape(shape)
-    return pulled
+    result: FloatArray = pulled
+    return result
 
 
 _TAILS = _KeptForTables()
@@ -441,24 +422,68 @@ def _tails_of(dist: FloatArray) -> FloatArray:
     return tails
 
 
-def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, ...]) -> FloatArray:
-    """The value before two sides peg ``pegging`` jointly, at the first ``need`` scores
-    (the first past the goal wins; both past it: even, as the play cannot say). The play
-    comes first in a deal, so ``need`` is one point but for a caller's own stages."""
-    size0, size1 = value.shape[0], value.shape[1]
+def _through_two_sides(
+    scores: Sequence[int],
+    stages: list[Stage],
+    before: list[tuple[int, ...]],
+    region: tuple[int, ...],
+    start_table: FloatArray,
+) -> FloatArray:
+    """``chances_through`` for two sides, role 0's chance alone: role 1's is the rest
+    (the two make one, and each step keeps their sum), which halves the products and
+    makes each a plain one (role 1's points a product on the right, not a stack of
+    small ones). Each step is ``_pull_add``'s: a band of the distribution against the
+    values after it, and the chance of passing the goal from the scores near it."""
+    value = _first_role(start_table)[
+        scores[0] : scores[0] + region[0], scores[1] : scores[1] + region[1]
+    ]
+    for (kind, role, dist), reached in zip(reversed(stages), reversed(before), strict=True):
+        need0, need1 = min(reached[0] + 1, region[0]), min(reached[1] + 1, region[1])
+        if kind == "joint":
+            value = _pull_joint(value, dist, (need0, need1))
+        elif role == 0:
+            size = value.shape[0]
+            value = _band(dist, need0, size) @ value
+            first = max(0, size - len(dist) + 1)  # from here role 0 may pass the goal
+            if first < need0:
+                value[first:need0] += _tails(dist)[size - need0 + 1 : size - first + 1][::-1, None]
+        else:  # passing the goal, role 1 wins: nothing for role 0
+            value = value @ _band(dist, need1, value.shape[1]).T
+    first_role = float(value[0, 0])
+    return np.array([first_role, 1.0 - first_role])
+
+
+def _band(dist: FloatArray, need: int, size: int) -> FloatArray:
+    """``band[i, j] = dist[j - i]`` (zero outside it), ``need`` rows of ``size``: row
+    ``i`` weighs the values ``j - i`` points on (a view of one padded copy of the
+    distribution, made in C: as_strided is four times dearer)."""
+    length = min(len(dist), size)
+    padded = np.zeros(need - 1 + size)
+    padded[need - 1 : need - 1 + length] = dist[:length]
+    step = padded.itemsize
+    band: FloatArray = np.ndarray(
+        (need, size), padded.dtype, buffer=padded, offset=(need - 1) * step, strides=(-step, step)
+    )
+    return band
+
+
+def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, int]) -> FloatArray:
+    """Role 0's chance before two sides peg ``pegging`` jointly, at the first ``need``
+    scores, from ``value`` after it (the first past the goal wins; both past it: even,
+    as the play cannot say). The play comes first in a deal, so ``need`` is one point
+    but for a caller's own stages."""
+    size0, size1 = value.shape
     rows, cols = pegging.shape
-    pulled = np.empty((need[0], need[1], 2))
-    tails = _tails(pegging)  # [a, b]: the chance of pegging a or more and b or more
+    pulled = np.empty(need)
+    tails = _tails(pegging)
     for i in range(need[0]):
         for j in range(need[1]):
             in0, in1 = min(rows, size0 - i), min(cols, size1 - j)
-            # One matrix product (tensordot's own reshaping costs three times as much).
-            block = value[i : i + in0, j : j + in1].reshape(in0 * in1, -1)
-            here = pegging[:in0, :in1].reshape(-1) @ block
+            here = float(
+                pegging[:in0, :in1].reshape(-1) @ value[i : i + in0, j : j + in1].reshape(-1)
+            )
             both = tails[in0, in1]
-            here[0] += tails[in0, 0] - both + both / 2
-            here[1] += tails[0, in1] - both + both / 2
-            pulled[i, j] = here
+            pulled[i, j] = here + (tails[in0, 0] - both + both / 2)
     return pulled
 
 
@@ -477,24 +502,34 @@ def _rolled(box: FloatArray) -> FloatArray:
 
 
 _ROTATED: dict[int, tuple[FloatArray, FloatArray]] = {}
-"""Start tables seen from the deal before (``rotate``), by the table's id, with the
-table itself kept so that the id cannot be reused: the shipped tables are rotated once."""
+"""Role 0's chance in two-sided start tables seen from the deal before (``rotate``), by
+the table's id, with the table itself kept so that the id cannot be reused: the shipped
+tables are rotated once."""
 
 
 def rotate_region(start_table: FloatArray, scores: Sequence[int], box: Sequence[int]) -> FloatArray:
-    """``rotate(start_table)`` over the box of scores from ``scores``: for two sides a
-    view into the rotated table, made once per table (a quarter of a megabyte); for
-    three, whose table is 42 MB, the box is rotated alone each time."""
-    if start_table.ndim != 3:
-        sides = len(scores)
-        order = list(range(1, sides)) + [0]
-        index = tuple(slice(scores[role], scores[role] + box[role]) for role in order)
-        return _rolled(start_table[index])
+    """``rotate(start_table)`` over the box of scores from ``scores``. For three sides,
+    whose table is 42 MB, the box is rotated alone."""
+    sides = len(scores)
+    order = list(range(1, sides)) + [0]
+    index = tuple(slice(scores[role], scores[role] + box[role]) for role in order)
+    return _rolled(start_table[index])
+
+
+def prepare_start_table(start_table: FloatArray) -> None:
+    """Do now what the first forward run from ``start_table`` would: for two sides,
+    turn the table (see ``_first_role``)."""
+    if start_table.ndim == 3:
+        _first_role(start_table)
+
+
+def _first_role(start_table: FloatArray) -> FloatArray:
+    """Role 0's chance in a two-sided start table rotated (``rotate``), made once per
+    table and kept with it (a little over 100 kB)."""
     kept = _ROTATED.get(id(start_table))
     if kept is None or kept[0] is not start_table:
         if len(_ROTATED) > 8:
             _ROTATED.clear()  # tables made on the fly (tests, the bench that makes them)
-        kept = _ROTATED[id(start_table)] = (start_table, rotate(start_table))
-    index = tuple(slice(score, score + size) for score, size in zip(scores, box, strict=True))
-    region: FloatArray = kept[1][index]
-    return region
+        first = np.ascontiguousarray(rotate(start_table)[..., 0])
+        kept = _ROTATED[id(start_table)] = (start_table, first)
+    return kept[1]
