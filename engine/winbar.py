@@ -151,13 +151,18 @@ def pegging_stages(game: Game) -> list[Stage]:
 def hand_stages(game: Game, view: View) -> list[Stage]:
     """The rest of this deal as stages: the play to come, then each show not yet counted."""
     stages = pegging_stages(game)
-    order = [(role, False) for role in (*range(1, game.players), 0)] + [(0, True)]
     done = len(game.shows) if game.phase is Phase.SHOW else 0
-    for role, is_crib in order[done:]:
+    for role, is_crib in _show_order(game.players)[done:]:
         seat = (game.dealer + role) % game.players
         dist = crib_distribution(game, view) if is_crib else hand_distribution(game, view, seat)
         stages.append(("add", role % game.sides, dist))
     return stages
+
+
+@cache
+def _show_order(players: int) -> tuple[tuple[int, bool], ...]:
+    """The shows by role in counting order, the crib (True) last."""
+    return (*((role, False) for role in (*range(1, players), 0)), (0, True))
 
 
 @cache
@@ -216,17 +221,17 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
 
 
 @lru_cache(maxsize=1024)
-def _crib_after_cut(
-    role: str, thrown: tuple[Card, ...], starter: Card, others: tuple[Card, ...]
-) -> FloatArray:
+def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: int) -> FloatArray:
     """The crib once the starter is cut, for the seat that threw ``thrown`` and has seen
-    ``others`` besides (kept for the next moments: only the other side's plays change it,
-    so half the bars of a deal ask for one worked out already). A table asks again within
-    seconds, so a thousand kept (under a megabyte) serve a thousand tables."""
+    the cards whose bits ``seen`` holds (kept for the next moments: only the other
+    side's plays change it, so half the bars of a deal ask for one worked out already).
+    A table asks again within seconds, so a thousand kept (under a megabyte) serve a
+    thousand tables."""
     from engine.ai import _crib_given_starter
     from engine.ai_tables import load_tables
 
     weight = load_tables().throw_weight[role]
+    others = tuple(card for card in FULL_DECK if card.bit & seen and card not in (*thrown, starter))
     return read_only(_crib_given_starter(thrown, starter, others, weight))
 
 
@@ -244,10 +249,8 @@ def crib_distribution(game: Game, view: View) -> FloatArray:
     if game.players == 2 and len(view.thrown) == 2 and view.seat is not None and complete:
         role = "pone" if view.seat == game.dealer else "dealer"
         if game.starter is not None:
-            others = sorted(
-                card for card in view.seen if card not in view.thrown and card is not game.starter
-            )
-            return _crib_after_cut(role, view.thrown, game.starter, tuple(others))
+            seen = sum(card.bit for card in view.seen)  # a small key, quick to hash
+            return _crib_after_cut(role, view.thrown, game.starter, seen)
         weight = load_tables().throw_weight[role]
         unseen = Unseen.excluding(list(view.seen))
         pair: FloatArray = crib_distributions_pair([view.thrown], unseen, weight)
