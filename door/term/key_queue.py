@@ -7,6 +7,11 @@ list of the readers waiting. It is a queue in every way the terminal uses one: k
 out in the order they went in, a reader waits for the next one, and a reader cancelled
 while waiting takes nothing away.
 
+A reader may also only *watch* (``watch``/``unwatch``): its future is settled when a key
+is there to take, and it takes the key later, or not at all. That is how a screen races
+the caller's next key against news from elsewhere with one future and no task
+(door/term/inbox.py): keys leave the queue only when a screen reads them.
+
 >>> import asyncio
 >>> async def typed():
 ...     keys = KeyQueue()
@@ -49,6 +54,24 @@ class KeyQueue(Generic[Item]):
         if not self._items:
             raise asyncio.QueueEmpty
         return self._items.pop(0)
+
+    def watch(self, waiter: asyncio.Future[None]) -> None:
+        """Settle ``waiter`` when an item is there to take: at once if one is. It takes
+        its turn with the readers of ``get``; ``unwatch`` must follow, taken or not."""
+        if self._items:
+            if not waiter.done():
+                waiter.set_result(None)
+        else:
+            self._readers.append(waiter)
+
+    def unwatch(self, waiter: asyncio.Future[None]) -> None:
+        """Stop watching. A watcher woken for an item it may not take (its screen was
+        woken by news, or cancelled) passes the turn on, as a cancelled ``get`` does; if
+        it does take the item, the reader woken finds none and waits again."""
+        if waiter in self._readers:
+            self._readers.remove(waiter)
+        elif self._items and self._readers:
+            self._wake_one()
 
     async def get(self) -> Item:
         while not self._items:

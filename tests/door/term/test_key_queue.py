@@ -83,3 +83,56 @@ def test_an_empty_queue_is_small() -> None:
     finally:
         tracemalloc.stop()
     assert each < 200 < 2000 < plain_each
+
+
+def test_a_watcher_is_told_of_a_key_and_takes_nothing() -> None:
+    asyncio.run(asyncio.wait_for(_a_watcher_is_told_of_a_key_and_takes_nothing(), 5))
+
+
+async def _a_watcher_is_told_of_a_key_and_takes_nothing() -> None:
+    keys: KeyQueue[str] = KeyQueue()
+    loop = asyncio.get_running_loop()
+    waiter: asyncio.Future[None] = loop.create_future()
+    keys.watch(waiter)
+    assert not waiter.done()
+    keys.put_nowait("a")
+    assert waiter.done()
+    keys.unwatch(waiter)
+    assert keys.qsize() == 1  # still there for whoever reads
+    at_once: asyncio.Future[None] = loop.create_future()
+    keys.watch(at_once)  # a key is there: told at once
+    assert at_once.done()
+    keys.unwatch(at_once)
+    assert keys.get_nowait() == "a"
+
+
+def test_a_watcher_that_takes_nothing_passes_its_turn_to_a_reader() -> None:
+    asyncio.run(asyncio.wait_for(_a_watcher_that_takes_nothing_passes_its_turn(), 5))
+
+
+async def _a_watcher_that_takes_nothing_passes_its_turn() -> None:
+    keys: KeyQueue[str] = KeyQueue()
+    waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    keys.watch(waiter)
+    reading = asyncio.ensure_future(keys.get())
+    await asyncio.sleep(0)
+    keys.put_nowait("a")  # the watcher's turn: the reader is not woken...
+    assert waiter.done()
+    keys.unwatch(waiter)  # ...until the watcher lets the key be
+    assert await reading == "a"
+
+
+def test_a_watcher_that_stops_before_a_key_is_not_told() -> None:
+    asyncio.run(asyncio.wait_for(_a_watcher_that_stops_before_a_key_is_not_told(), 5))
+
+
+async def _a_watcher_that_stops_before_a_key_is_not_told() -> None:
+    keys: KeyQueue[str] = KeyQueue()
+    waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    keys.watch(waiter)
+    keys.unwatch(waiter)
+    reading = asyncio.ensure_future(keys.get())
+    await asyncio.sleep(0)
+    keys.put_nowait("a")
+    assert not waiter.done()
+    assert await reading == "a"
