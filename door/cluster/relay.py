@@ -27,8 +27,16 @@ from typing import TYPE_CHECKING, Any, Final
 
 from door.term.ansi import ColorMode
 from door.term.charset import Charset
+from door.term.key_queue import KeyQueue
 from door.term.keys import Key, KeyName
-from door.term.terminal import MAX_COLS, MAX_ROWS, MAX_TYPEAHEAD, Disconnected, Terminal
+from door.term.terminal import (
+    MAX_COLS,
+    MAX_ROWS,
+    MAX_TYPEAHEAD,
+    Disconnected,
+    Terminal,
+    read_key_watching,
+)
 
 if TYPE_CHECKING:
     from door.cluster.link import ClusterLink
@@ -51,7 +59,8 @@ class RelayTerminal:
         self._term_type = hello.get("term")
         self._charset = Charset(hello.get("charset", Charset.UTF8.value))
         self._color_mode = ColorMode(hello.get("color", ColorMode.ANSI.value))
-        self._keys: asyncio.Queue[Key] = asyncio.Queue(MAX_TYPEAHEAD)
+        self._keys: KeyQueue[Key | None] = KeyQueue()
+        """The caller's keys, then None once the relay has ended (to settle watchers)."""
         self._pending: list[str] = []
         self._listeners: list[Callable[[int, int], None]] = []
         self._last_key = time.monotonic()
@@ -71,7 +80,7 @@ class RelayTerminal:
             for name, char in event.get("k", ()):
                 with contextlib.suppress(ValueError, TypeError):
                     key = Key(KeyName(name), char)
-                    if not self._keys.full():
+                    if self._keys.qsize() < MAX_TYPEAHEAD and not self._closed.is_set():
                         self._keys.put_nowait(key)
         elif op == "size":
             cols, rows = event.get("c", 80), event.get("r", 24)
@@ -99,7 +108,9 @@ class RelayTerminal:
         self._drop()
 
     def _drop(self) -> None:
-        self._closed.set()
+        if not self._closed.is_set():
+            self._closed.set()
+            self._keys.put_nowait(None)
         self.link.relays.pop(self.relay_id, None)
 
     # --- the Terminal ---------------------------------------------------------------------
@@ -139,24 +150,26 @@ class RelayTerminal:
         return False
 
     async def read_key(self) -> Key:
+        return await read_key_watching(self)
+
+    def watch_keys(self, waiter: asyncio.Future[None]) -> None:
+        self._keys.watch(waiter)
+
+    def unwatch_keys(self, waiter: asyncio.Future[None]) -> None:
+        self._keys.unwatch(waiter)
+
+    async def take_key(self) -> Key | None:
         if self._closed.is_set():
             raise Disconnected("the caller's worker relays no more")
-        get = asyncio.ensure_future(self._keys.get())
-        closed = asyncio.ensure_future(self._closed.wait())
-        try:
-            await asyncio.wait({get, closed}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            closed.cancel()
-            if not get.done():
-                get.cancel()
-        if get.done() and not get.cancelled():
-            return get.result()
-        raise Disconnected("the caller's worker relays no more")
+        return self._keys.get_nowait() if not self._keys.empty() else None
 
     def discard_typeahead(self) -> int:
-        count = self._keys.qsize()
+        count = 0
         while not self._keys.empty():
-            self._keys.get_nowait()
+            if self._keys.get_nowait() is not None:
+                count += 1
+        if self._closed.is_set():
+            self._keys.put_nowait(None)  # the end stays
         return count
 
     def write(self, text: str) -> None:

@@ -92,6 +92,28 @@ class Terminal(Protocol):
         """The next key; raises Disconnected once the line has dropped."""
         ...
 
+    # Waiting for a key or something else, whichever comes first (door/term/inbox.py),
+    # with one plain future and no task: ``watch_keys(waiter)``, await the waiter (which
+    # the other thing may settle too), ``unwatch_keys(waiter)``, then ``take_key()``.
+    # Keys stay in the terminal until taken, so one that came with the other thing is
+    # taken by the next read.
+
+    def watch_keys(self, waiter: asyncio.Future[None]) -> None:
+        """Settle ``waiter`` once ``take_key`` may have an answer: a key has arrived or
+        the line has dropped (at once if so already); the idle guard's warning due too.
+        ``unwatch_keys`` must follow."""
+        ...
+
+    def unwatch_keys(self, waiter: asyncio.Future[None]) -> None:
+        """Stop watching for ``waiter``: it is forgotten, settled or not."""
+        ...
+
+    async def take_key(self) -> Key | None:
+        """The next key if it has arrived, else None at once (never waiting for the
+        caller; the idle guard may wait for its warning to go out). Raises Disconnected
+        once the line has dropped."""
+        ...
+
     def discard_typeahead(self) -> int:
         """Forget the keys that have arrived and not been read (a decision about to be
         asked must not be answered by keys pressed before it was shown); returns how
@@ -256,7 +278,22 @@ class StreamTerminal:
 
     async def read_key(self) -> Key:
         self.start()
-        key = await self._keys.get()
+        return self._taken(await self._keys.get())
+
+    def watch_keys(self, waiter: asyncio.Future[None]) -> None:
+        self.start()
+        self._keys.watch(waiter)
+
+    def unwatch_keys(self, waiter: asyncio.Future[None]) -> None:
+        self._keys.unwatch(waiter)
+
+    async def take_key(self) -> Key | None:
+        self.start()
+        if self._keys.empty():
+            return None
+        return self._taken(self._keys.get_nowait())
+
+    def _taken(self, key: Key | None) -> Key:
         if key is None:
             # Leave the end marker for any later call.
             self._keys.put_nowait(None)
@@ -420,6 +457,27 @@ class StreamTerminal:
         self._dropped = True
         self._held_output.clear()
         self._keys.put_nowait(None)
+
+
+async def read_key_watching(terminal: Terminal) -> Key:
+    """``read_key`` for a terminal whose keys are told by ``watch_keys`` and taken by
+    ``take_key`` (the idle guard's, the relay's): one plain future a wait, no task."""
+    while True:
+        key = await terminal.take_key()
+        if key is not None:
+            return key
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        terminal.watch_keys(waiter)
+        try:
+            await waiter
+        finally:
+            terminal.unwatch_keys(waiter)
+
+
+def settle(waiter: asyncio.Future[None]) -> None:
+    """Settle a waiter that may be settled already (by what it raced)."""
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def clamp_size(cols: int, rows: int) -> tuple[int, int]:

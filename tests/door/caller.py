@@ -62,6 +62,22 @@ class KeyboardTerminal(FakeTerminal):
         self.read += 1
         return key
 
+    # A screen shared with others (door/term/inbox.py) watches for a key, then takes it.
+
+    def watch_keys(self, waiter: asyncio.Future[None]) -> None:
+        self.reading = True
+        super().watch_keys(waiter)
+
+    def unwatch_keys(self, waiter: asyncio.Future[None]) -> None:
+        self.reading = False
+        super().unwatch_keys(waiter)
+
+    async def take_key(self) -> Key | None:
+        key = await super().take_key()
+        if key is not None:
+            self.read += 1
+        return key
+
     async def until_waiting(self, task: asyncio.Future[Any]) -> None:
         """Return once every key pressed has been read and the door waits for another
         (or the game has ended)."""

@@ -2,7 +2,9 @@ import asyncio
 
 import pytest
 
+from door.term.ansi import CLEAR_TO_END_OF_LINE, at
 from door.term.idle import IdleGuardTerminal, IdleTimeout
+from door.term.inbox import Inbox
 from door.term.keys import Key
 from tests.door.fake_terminal import FakeTerminal
 
@@ -44,3 +46,69 @@ def test_a_key_after_the_warning_repaints_first_then_arrives() -> None:
         return keys
 
     assert asyncio.run(scenario()) == [Key.CTRL_L, Key.printable("x")]
+
+
+def test_a_screen_waiting_for_a_key_or_news_is_warned_then_hung_up() -> None:
+    async def scenario() -> tuple[bool, object, bool, bool, float]:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=0.05, hang_up_after=0.3)
+        inbox = Inbox(guard)
+        started = asyncio.get_running_loop().time()
+        waiting = asyncio.ensure_future(inbox.next())
+        await asyncio.sleep(0.1)
+        warned = _shows_warning(terminal) and not waiting.done()  # no answer for the screen
+        inbox.wake()  # news: the screen redraws, over the warning
+        woken = await waiting
+        guard.write(f"{at(24, 1)}the table's news{CLEAR_TO_END_OF_LINE}")
+        await guard.flush()
+        covered = not _shows_warning(terminal)
+        with pytest.raises(IdleTimeout):
+            await inbox.next()
+        shown_again = "Are you there?" in terminal.output.decode().split("news")[-1]
+        return (
+            warned,
+            woken,
+            covered,
+            shown_again and "goodbye" in "\n".join(terminal.display),
+            asyncio.get_running_loop().time() - started,
+        )
+
+    warned, woken, covered, shown_again_then_goodbye, seconds = asyncio.run(
+        asyncio.wait_for(scenario(), 5)
+    )
+    assert (warned, woken, covered, shown_again_then_goodbye) == (True, None, True, True)
+    assert 0.3 <= seconds < 1.0  # the news did not put the hang-up off
+
+
+def test_a_screen_waiting_for_news_gets_a_key_after_the_warning_as_ctrl_l_then_the_key() -> None:
+    async def scenario() -> list[object]:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=0.05, hang_up_after=5)
+        inbox = Inbox(guard)
+        waiting = asyncio.ensure_future(inbox.next())
+        await asyncio.sleep(0.1)
+        assert _shows_warning(terminal)
+        terminal.push_keys("x")
+        return [await waiting, await inbox.next(), await inbox.next(timeout=0.01)]
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 5)) == [Key.CTRL_L, Key.printable("x"), None]
+
+
+def test_a_key_pressed_in_time_is_no_idleness() -> None:
+    async def scenario() -> tuple[list[object], bool]:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=0.08, hang_up_after=0.16)
+        inbox = Inbox(guard)
+        got: list[object] = []
+        for _ in range(4):  # 0.24 s in all, never 0.08 s without a key
+            waiting = asyncio.ensure_future(inbox.next())
+            await asyncio.sleep(0.06)
+            terminal.push_keys("k")
+            got.append(await waiting)
+        return got, _shows_warning(terminal)
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 5)) == ([Key.printable("k")] * 4, False)
+
+
+def _shows_warning(terminal: FakeTerminal) -> bool:
+    return "Are you there?" in terminal.display[-1]
