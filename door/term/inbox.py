@@ -4,20 +4,21 @@ A screen shared with other people (the lobby, a table) must redraw when somethin
 happens elsewhere, a move or a chat line, while it waits for the caller's next key.
 ``Inbox.next()`` returns the next key, or ``None`` as soon as someone calls ``wake()``.
 
-The terminal is only read while a screen is waiting: a wake-up cancels the pending
-``read_key`` (which gives up no key: the terminal keeps it for the next read), so type-ahead
-stays in the terminal and "the door is reading" still means "the door is waiting for this
-caller", which the scripted callers in the tests rely on.
+One plain future is raced: the terminal settles it when a key is there to take
+(``Terminal.watch_keys``), ``wake()`` and the timeout settle it too. No task reads the
+terminal meanwhile, so a wake-up cancels nothing, and a key is taken only when the
+screen reads it: type-ahead stays in the terminal, a key that came with a wake-up waits
+for the next read, and "the door is watching for a key" still means "the door is
+waiting for this caller", which the scripted callers in the tests rely on.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 from door.term.canvas import too_small
 from door.term.keys import Key
-from door.term.terminal import Terminal
+from door.term.terminal import Terminal, settle
 
 
 class Inbox:
@@ -33,7 +34,7 @@ class Inbox:
         """Make the current (or next) ``next()`` return None: something changed."""
         self._woken = True
         for waiter in self._waiters:
-            _settle(waiter)
+            settle(waiter)
 
     async def next(self, timeout: float | None = None) -> Key | None:
         """The caller's next key, or None if woken first (or after ``timeout`` seconds,
@@ -41,42 +42,36 @@ class Inbox:
         if self._woken:
             self._woken = False
             return None
+        terminal = self.terminal
         loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[None] = loop.create_future()
-        reading = asyncio.ensure_future(self.terminal.read_key())
-        reading.add_done_callback(lambda _: _settle(waiter))
-        timer = loop.call_later(timeout, _settle, waiter) if timeout is not None else None
-        self._waiters.append(waiter)
-        try:
-            await waiter
-        finally:
-            self._waiters.remove(waiter)
-            if timer is not None:
-                timer.cancel()
-            if not reading.done():
-                reading.cancel()
-                # Let the read unwind before going on, so nothing looks like it is still
-                # waiting for a key while the screen redraws.
-                with contextlib.suppress(asyncio.CancelledError):
-                    await reading
-                current = asyncio.current_task()
-                if current is not None and current.cancelling():
-                    raise asyncio.CancelledError  # ours, not the read's: pass it on
-        if reading.done() and not reading.cancelled():
-            try:
-                key = reading.result()  # a key that arrived with the wake-up is not lost
-            except BaseException:
-                # The error's traceback holds this frame, and the task holds the error:
-                # a cycle, unless the frame lets go of the task (see door.gc_policy).
-                del reading
-                raise
-            if too_small(self.terminal.size):
-                # The caller cannot see the screen: the key answers nothing, and the
-                # screen redraws (as the request to grow the window).
+        deadline = None if timeout is None else loop.time() + timeout
+        while True:
+            # A key typed ahead is taken without waiting; after a wait, the key that
+            # settled it or came with the wake-up (which is kept for the next call).
+            key = await terminal.take_key()
+            if key is not None:
+                if too_small(terminal.size):
+                    # The caller cannot see the screen: the key answers nothing, and the
+                    # screen redraws (as the request to grow the window).
+                    return None
+                return key
+            if self._woken or (deadline is not None and loop.time() >= deadline):
+                self._woken = False
                 return None
-            return key
-        self._woken = False
-        return None
+            # Otherwise nothing yet, or the terminal spoke for itself (the idle guard's
+            # warning): wait, and look again.
+            waiter: asyncio.Future[None] = loop.create_future()
+            terminal.watch_keys(waiter)
+            timer = None if deadline is None else loop.call_at(deadline, settle, waiter)
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                # A cancelled screen leaves every key where it was: nothing was taken.
+                self._waiters.remove(waiter)
+                terminal.unwatch_keys(waiter)
+                if timer is not None:
+                    timer.cancel()
 
     def forget_wake(self) -> None:
         """A wake-up the frame about to be drawn answers already (it shows the news)."""
@@ -92,8 +87,3 @@ class Inbox:
             finally:
                 self._waiters.remove(waiter)
         self._woken = False
-
-
-def _settle(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)

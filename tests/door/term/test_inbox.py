@@ -101,3 +101,95 @@ def test_waiting_for_news_alone_ends_at_the_wake_up() -> None:
         return pending
 
     assert run(scenario) is True
+
+
+def test_a_key_that_comes_with_a_wake_up_is_kept() -> None:
+    async def scenario() -> list[Key | None]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        waiting = asyncio.ensure_future(inbox.next())
+        await asyncio.sleep(0.01)
+        terminal.push_keys("a")
+        await terminal.settle()  # the key is in: the screen has yet to run
+        inbox.wake()
+        got = [await waiting, await inbox.next(), await inbox.next(timeout=0.02)]
+        terminal.close()
+        return got
+
+    # The key first, then the wake-up it came with; nothing more.
+    assert run(scenario) == [Key.printable("a"), None, None]
+
+
+def test_a_wake_up_comes_before_the_keys_waiting_which_stay_in_order() -> None:
+    async def scenario() -> list[Key | None]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        terminal.push_keys("a", "b")
+        await terminal.settle()
+        inbox.wake()
+        got = [await inbox.next(), await inbox.next(), await inbox.next()]
+        terminal.close()
+        return got
+
+    assert run(scenario) == [None, Key.printable("a"), Key.printable("b")]
+
+
+def test_a_screen_cancelled_as_its_key_arrives_leaves_the_key_for_the_next() -> None:
+    async def scenario() -> tuple[bool, object]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        waiting = asyncio.ensure_future(inbox.next())
+        await asyncio.sleep(0.01)
+        terminal.push_keys("z")
+        await terminal.settle()  # the key has settled the screen's wait...
+        waiting.cancel()  # ...and the screen is cancelled before it runs
+        await asyncio.gather(waiting, return_exceptions=True)
+        key = await inbox.next(timeout=0.5)
+        terminal.close()
+        return waiting.cancelled(), key
+
+    assert run(scenario) == (True, Key.printable("z"))
+
+
+def test_a_key_typed_too_small_to_see_answers_nothing() -> None:
+    async def scenario() -> list[Key | None]:
+        terminal = FakeTerminal(cols=20, rows=5)
+        inbox = Inbox(terminal)
+        terminal.push_keys("a")
+        got = [await inbox.next()]
+        terminal.resize(80, 24)
+        terminal.push_keys("b")
+        got.append(await inbox.next())
+        terminal.close()
+        return got
+
+    assert run(scenario) == [None, Key.printable("b")]
+
+
+def test_waiting_makes_no_task() -> None:
+    async def scenario() -> tuple[list[str], list[Key | None]]:
+        terminal = FakeTerminal()
+        inbox = Inbox(terminal)
+        terminal.start()  # the terminal's own input task, made once per caller
+        loop = asyncio.get_running_loop()
+        made: list[str] = []
+
+        def count(loop: asyncio.AbstractEventLoop, coro, **kwargs):  # type: ignore[no-untyped-def]
+            made.append(coro.__qualname__)
+            return asyncio.Task(coro, loop=loop, **kwargs)
+
+        loop.set_task_factory(count)
+        waiting = loop.create_task(inbox.next())  # the screen's own task
+        await asyncio.sleep(0.01)
+        inbox.wake()
+        got = [await waiting]
+        waiting = loop.create_task(inbox.next())
+        await asyncio.sleep(0.01)
+        terminal.push_keys("k")
+        got.append(await waiting)
+        got.append(await inbox.next(timeout=0.01))
+        loop.set_task_factory(None)
+        terminal.close()
+        return made, got
+
+    assert run(scenario) == (["Inbox.next", "Inbox.next"], [None, Key.printable("k"), None])
