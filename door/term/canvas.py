@@ -14,6 +14,7 @@ what changed.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from typing import Any, Final, NamedTuple
 
@@ -61,6 +62,24 @@ def _one_cell(char: str) -> str:
     if unicodedata.combining(char) or unicodedata.east_asian_width(char) in ("W", "F"):
         return "?"
     return char if char.isprintable() else "?"
+
+
+DRAWN_GLYPHS: Final = "─│┌┐└┘═║╔╗╚╝▒░█·•…♠♥♦♣←→"
+"""The characters beyond ASCII the door draws with itself (rules, frames, cards, the
+board, the win bar), each one cell wide (a test checks): text made of these and
+printable ASCII needs no look at each character."""
+
+_NEEDS_A_LOOK: Final = re.compile(f"[^ -~{DRAWN_GLYPHS}]")
+"""A character that is neither printable ASCII nor one of the door's own glyphs."""
+
+
+def one_cell_text(text: str) -> str:
+    """``text`` with every character that would not take exactly one cell made ``?``:
+    at once for printable ASCII and the door's glyphs (one scan in C), else a character
+    at a time (a name, a chat line)."""
+    if (text.isascii() and text.isprintable()) or not _NEEDS_A_LOOK.search(text):
+        return text
+    return _one_cell_each(text)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,9 +181,7 @@ class Canvas:
                 text = text[max(-col, 0) : max(self.cols - col, 0)]
             if not text:
                 return end
-            if not (text.isascii() and text.isprintable()):
-                text = _one_cell_each(text)
-            self._store(row, max(col, 0), text, style_char(style) * len(text))
+            self._store(row, max(col, 0), one_cell_text(text), style_char(style) * len(text))
         return end
 
     def put_styled(self, row: int, col: int, text: str, styles: str) -> int:
@@ -178,9 +195,7 @@ class Canvas:
                 text, styles = text[first:last], styles[first:last]
             if not text:
                 return end
-            if not (text.isascii() and text.isprintable()):
-                text = _one_cell_each(text)
-            self._store(row, max(col, 0), text, styles)
+            self._store(row, max(col, 0), one_cell_text(text), styles)
         return end
 
     def _store(self, row: int, start: int, text: str, styles: str) -> None:

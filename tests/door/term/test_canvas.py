@@ -10,7 +10,16 @@ from functools import partial
 
 import door.term.canvas
 from door.term.ansi import CLEAR_SCREEN, Color
-from door.term.canvas import PLAIN, Canvas, Recorder, Style, _one_cell, style_char
+from door.term.canvas import (
+    DRAWN_GLYPHS,
+    PLAIN,
+    Canvas,
+    Recorder,
+    Style,
+    _one_cell,
+    one_cell_text,
+    style_char,
+)
 from door.term.charset import Charset
 from door.term.layers import Layers
 from door.term.terminal import StreamTerminal
@@ -90,6 +99,13 @@ def test_characters_that_are_not_one_cell_wide_become_question_marks() -> None:
     canvas = Canvas(10, 1)
     canvas.put(0, 0, "a中e\u0301\x1b♥")
     assert canvas.text(0) == "a?e??♥    "
+    canvas.put_styled(0, 0, "┌中─", style_char(PLAIN) * 3)
+    assert canvas.text(0) == "┌?─??♥    "
+
+
+def test_the_glyphs_the_door_draws_unlooked_at_are_each_one_cell() -> None:
+    assert [_one_cell(char) for char in DRAWN_GLYPHS] == list(DRAWN_GLYPHS)
+    assert one_cell_text("┌─♥·… plain") == "┌─♥·… plain"
 
 
 def test_box_draws_a_frame_with_its_title() -> None:
