@@ -39,6 +39,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cold_caches import CacheSweep  # noqa: E402
 
 from door.table.flow import play_against_computer  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
@@ -121,19 +124,7 @@ class _Output:
         return lambda: None
 
 
-class _Sweep:
-    """Writes over ``megabytes`` of memory, to start the next step with cold caches."""
-
-    def __init__(self, megabytes: int) -> None:
-        self._buffer = bytearray(megabytes << 20)
-        self._fill = bytes(len(self._buffer))
-
-    def __call__(self) -> None:
-        if self._buffer:
-            self._buffer[:] = self._fill
-
-
-def lay_all(recording: Recording, sweep: _Sweep) -> float:
+def lay_all(recording: Recording, sweep: CacheSweep) -> float:
     """Seconds to make every recorded frame from its layers, each caller's anew."""
     spent = 0.0
     for frames in recording.layers.values():
@@ -147,7 +138,7 @@ def lay_all(recording: Recording, sweep: _Sweep) -> float:
 
 
 def render_all(
-    recording: Recording, charset: Charset, color_mode: ColorMode, sweep: _Sweep
+    recording: Recording, charset: Charset, color_mode: ColorMode, sweep: CacheSweep
 ) -> tuple[float, _Output]:
     """Seconds to send every recorded frame, each caller's to a new renderer; and what
     was sent, all callers' in one checksum."""
@@ -178,7 +169,7 @@ def main() -> None:
     term_type, charset, color_mode = CHARSETS[args.charset]
     recording = record(args.games, term_type)
     frames = recording.frame_count()
-    sweep = _Sweep(args.cold)
+    sweep = CacheSweep(args.cold)
     laid = [lay_all(recording, sweep) for _ in range(args.repeats)]
     rendered = [render_all(recording, charset, color_mode, sweep) for _ in range(args.repeats)]
     output = rendered[0][1]

@@ -44,6 +44,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cold_caches import CacheSweep  # noqa: E402
 
 from engine import winbar  # noqa: E402
 from engine.ai import ComputerPlayer  # noqa: E402
@@ -85,22 +88,10 @@ def side_by_side(games: list[list[Moment]]) -> Iterator[Moment]:
                 yield moments[step]
 
 
-class _Sweep:
-    """Writes over ``megabytes`` of memory, to start the next call with cold caches."""
-
-    def __init__(self, megabytes: int) -> None:
-        self._buffer = bytearray(megabytes << 20)
-        self._fill = bytes(len(self._buffer))
-
-    def __call__(self) -> None:
-        if self._buffer:
-            self._buffer[:] = self._fill
-
-
 Key = tuple[int, Phase]
 
 
-def one_pass(moments: list[Moment], sweep: _Sweep) -> tuple[dict[Key, float], bytes]:
+def one_pass(moments: list[Moment], sweep: CacheSweep) -> tuple[dict[Key, float], bytes]:
     """Seconds spent by (players, phase), and every bar's bits, in order."""
     winbar.forget()
     spent: dict[Key, float] = defaultdict(float)
@@ -133,7 +124,7 @@ def main() -> None:
     calls: dict[Key, int] = defaultdict(int)
     for game, views in moments:
         calls[(game.players, game.phase)] += len(views)
-    sweep = _Sweep(args.cold)
+    sweep = CacheSweep(args.cold)
     passes = [one_pass(moments, sweep) for _ in range(args.repeats)]
     checksums = {hashlib.sha256(bits).hexdigest()[:16] for _, bits in passes}
     assert len(checksums) == 1, "a pass gave other bars than the first"
