@@ -92,20 +92,21 @@ class Layers:
         and what each layer's draw returned, by name (those that returned something).
         The canvas is ``settled``: nothing changes it after this (the next frame is a new
         canvas); to draw over it, draw on a copy."""
-        layers = list(layers)
+        layers = layers if isinstance(layers, list) else list(layers)
         order = [name for name, _, _ in layers]
         same_order = order == self._order  # most frames: checked already
         if not same_order and len(set(order)) != len(order):
             raise ValueError(f"two layers share a name: {order}")
         if (cols, rows) != self._size:
             self._drawn.clear()  # layers clip to the canvas, and some lay out by its size
-        whole = not self._drawn or not (same_order or _same_relative_order(self._order, order))
+        kept = self._drawn
+        whole = not kept or not (same_order or _same_relative_order(self._order, order))
         dirty = 0  # rows, as bits
         drawn: dict[str, _Drawn] = {}
         results: dict[str, Any] = {}
-        self.drawn = 0
+        count = 0
         for name, key, draw in layers:
-            before = self._drawn.get(name)
+            before = kept.get(name)
             if before is not None and key is not ALWAYS and before.key == key:
                 drawn[name] = before
                 if before.result is not None:
@@ -117,13 +118,15 @@ class Layers:
                 results[name] = result
             runs = tuple(recorder.runs)
             now = drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
-            self.drawn += 1
+            count += 1
             dirty |= now.rows
             if before is not None:
                 dirty |= before.rows
-        for name, before in self._drawn.items():
-            if name not in drawn:  # a layer gone: its rows show what is under it
-                dirty |= before.rows
+        self.drawn = count
+        if not same_order:
+            for name, before in kept.items():
+                if name not in drawn:  # a layer gone: its rows show what is under it
+                    dirty |= before.rows
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
         if (self._frame.cols, self._frame.rows) != (cols, rows):
             self._frame = Canvas(cols, rows)
