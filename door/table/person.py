@@ -272,7 +272,10 @@ class Person:
         return future
 
     def current_request(self) -> Request[Any] | None:
-        waiting = [r for r in reversed(self.requests) if not r.future.done()]
+        requests = self.requests
+        if len(requests) <= 1:  # nearly always (asked several times a key)
+            return requests[0] if requests and not requests[0].future.done() else None
+        waiting = [r for r in reversed(requests) if not r.future.done()]
         return next((r for r in waiting if r.urgent), waiting[0] if waiting else None)
 
     def forget(self, future: asyncio.Future[Any]) -> None:
