@@ -9,6 +9,7 @@ the tests check the two against each other over every hand.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -148,8 +149,9 @@ class ShowScore(tuple[int, tuple[Card, ...], Card, bool]):
     """The value of a hand or crib with the starter.
 
     ``total`` is computed at once; ``items`` and ``announcement`` are built on
-    first use. It is a tuple underneath only because that is the cheapest
-    object Python can make, and making one is most of the cost of a call.
+    first use and kept (the same hand and starter, the same breakdown). It is a tuple
+    underneath only because that is the cheapest object Python can make, and making
+    one is most of the cost of a call.
     """
 
     __slots__ = ()
@@ -172,17 +174,25 @@ class ShowScore(tuple[int, tuple[Card, ...], Card, bool]):
 
     @property
     def items(self) -> list[ScoreItem]:
-        return show_items(self.hand, self.starter, self.crib)
+        return list(_breakdown(self)[0])
 
     @property
     def announcement(self) -> str:
-        return announce(self.items)
+        return _breakdown(self)[1]
 
     def __repr__(self) -> str:
         return (
             f"ShowScore(total={self.total}, hand={format_cards(self.hand)!r}, "
             f"starter={self.starter!s}, crib={self.crib})"
         )
+
+
+@functools.lru_cache(maxsize=1024)
+def _breakdown(score: ShowScore) -> tuple[tuple[ScoreItem, ...], str]:
+    """A show's items and announcement, worked out once: the game's count, its log and
+    the door's show panel (drawn again at every step of the show) each ask for them."""
+    items = tuple(show_items(score.hand, score.starter, score.crib))
+    return items, announce(items)
 
 
 def _rank_points(ranks: Sequence[int]) -> int:

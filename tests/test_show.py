@@ -139,3 +139,13 @@ def test_show_distribution_matches_the_published_tables() -> None:
     assert crib.counts[0] == 1_022_208
     assert round(crib.mean, 4) == 4.7348
     assert crib.counts[19] == crib.counts[25] == crib.counts[26] == crib.counts[27] == 0
+
+
+def test_a_kept_breakdown_is_each_callers_own_and_the_same_every_time() -> None:
+    hand, starter = parse_cards("5H 5D JS 4C"), Card.parse("5S")
+    score = score_show(hand, starter)
+    first = score.items
+    assert first == show_items(hand, starter)
+    first.clear()  # what one caller does with its list reaches no other
+    assert score.items == show_items(hand, starter)
+    assert score_show(hand, starter).announcement == score.announcement

@@ -6,7 +6,6 @@ panel tells what the claim earned (muggins included) and shows the full breakdow
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ from door.screens.wrap import wrapped
 from door.term.canvas import Canvas
 from engine.cards import Card
 from engine.events import ShowScored
-from engine.scoring import ScoreItem, ShowScore, announce
+from engine.scoring import ScoreItem
 
 RESULT_ROW = PLAY_CARDS_ROW + 3
 ANNOUNCE_ROWS = 3
@@ -113,19 +112,10 @@ def draw_show(
     for line in wrapped(result_text(scored, names, viewer), TEXT_WIDTH)[:2]:
         canvas.put(row, 1, line, result_style)
         row += 1
-    announcement, items = _breakdown(scored.score)
-    for line in wrapped(announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:
+    for line in wrapped(scored.score.announcement, TEXT_WIDTH - 2)[:ANNOUNCE_ROWS]:
         canvas.put(row, LEFT, line, theme.TEXT)
         row += 1
-    _draw_items(canvas, items, row)
-
-
-@functools.lru_cache(maxsize=256)
-def _breakdown(score: ShowScore) -> tuple[str, tuple[ScoreItem, ...]]:
-    """A show's announcement and items, worked out once: the engine makes them anew at
-    each ask, and the panel is drawn again at every step of the show."""
-    items = tuple(score.items)
-    return announce(items), items
+    _draw_items(canvas, scored.score.items, row)
 
 
 def _draw_items(canvas: Canvas, items: Sequence[ScoreItem], top: int) -> None:
