@@ -168,17 +168,13 @@ def canned_reply(rng: random.Random, last: str = "") -> str:
     return rng.choice([reply for reply in CANNED_REPLIES if reply != last])
 
 
-def draw_log(canvas: Canvas, lines: Sequence[LogLine]) -> None:
-    """The rule over the log and the log's last lines (``GameLog.kept(LOG_ROWS)``) under it."""
-    draw_log_rule(canvas)
-    draw_log_lines(canvas, lines)
-
-
 def draw_log_rule(canvas: Canvas) -> None:
+    """The rule over the log (a layer of its own: it never changes)."""
     canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
 
 
 def draw_log_lines(canvas: Canvas, lines: Sequence[LogLine]) -> None:
+    """The log's last lines (``GameLog.kept(LOG_ROWS)``) under the rule."""
     for offset, line in enumerate(lines):
         col = 1
         for text, style in line.pieces():
