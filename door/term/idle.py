@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 from door.term.ansi import CLEAR_TO_END_OF_LINE, ColorMode, at
 from door.term.charset import Charset
+from door.term.key_queue import settle
 from door.term.keys import Key
 from door.term.terminal import (
     Disconnected,
     ResizeListener,
     Terminal,
     read_key_watching,
-    settle,
 )
 
 

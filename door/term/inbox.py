@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 
 from door.term.canvas import too_small
+from door.term.key_queue import settle
 from door.term.keys import Key
-from door.term.terminal import Terminal, settle
+from door.term.terminal import Terminal
 
 
 class Inbox:

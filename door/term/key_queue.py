@@ -59,8 +59,7 @@ class KeyQueue(Generic[Item]):
         """Settle ``waiter`` when an item is there to take: at once if one is. It takes
         its turn with the readers of ``get``; ``unwatch`` must follow, taken or not."""
         if self._items:
-            if not waiter.done():
-                waiter.set_result(None)
+            settle(waiter)
         else:
             self._readers.append(waiter)
 
@@ -94,3 +93,9 @@ class KeyQueue(Generic[Item]):
             if not reader.done():
                 reader.set_result(None)
                 return
+
+
+def settle(waiter: asyncio.Future[None]) -> None:
+    """Settle a waiter that may be settled already (by what it raced)."""
+    if not waiter.done():
+        waiter.set_result(None)

@@ -474,12 +474,6 @@ async def read_key_watching(terminal: Terminal) -> Key:
             terminal.unwatch_keys(waiter)
 
 
-def settle(waiter: asyncio.Future[None]) -> None:
-    """Settle a waiter that may be settled already (by what it raced)."""
-    if not waiter.done():
-        waiter.set_result(None)
-
-
 def clamp_size(cols: int, rows: int) -> tuple[int, int]:
     """A reported window size within reason; 0 (unknown) stays 0."""
     return (max(0, min(cols, MAX_COLS)), max(0, min(rows, MAX_ROWS)))
