@@ -346,8 +346,8 @@ def _through_by_role(
     processor's cache; the box is not copied whole, nor rotated."""
     sides = len(scores)
     dists = dict.fromkeys(range(sides), _NOTHING)
-    for _, role, dist in stages:
-        dists[role] = dist if dists[role] is _NOTHING else np.convolve(dists[role], dist)
+    for _, role, dist in _by_role(stages):
+        dists[role] = dist
     order = [*range(1, sides), 0]
     sizes = [min(goal - scores[role], len(dists[role])) for role in order]
     index = tuple(
