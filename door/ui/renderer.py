@@ -10,7 +10,9 @@ per caller, so a resize is one repaint.
 What the caller's screen shows is kept as the rows of the last frame sent: strings
 (door/term/canvas.py), shared with whoever drew them, so keeping them costs a list of
 references, and a row that a kept frame (the table's layers) did not change is the same
-string object again, passed over with one comparison of identity.
+string object again, passed over with one comparison of identity. What a row's change
+sends is kept process-wide (``_row_patch``): callers at the same screen make the same
+changes, and a change another caller made just before costs one lookup.
 
 >>> from tests.door.fake_terminal import FakeTerminal
 >>> from door.term.canvas import Color, Style
@@ -38,6 +40,7 @@ from door.term.ansi import (
     HIDE_CURSOR,
     RESET,
     SHOW_CURSOR,
+    ColorMode,
     Palette,
     at,
 )
@@ -170,9 +173,8 @@ class Renderer:
             shown = Canvas(canvas.cols, canvas.rows)
         # The bottom-right cell is never written (some clients scroll when it is). It is
         # the last column drawn or beyond, so no span of changes ever runs over it.
-        forbidden = {(term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1)}
+        forbidden_cells = ((term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1))
         colour = palette.enabled
-        sgr = _sgr_for(palette) if colour else {}
         # After CLEAR_SCREEN or RESET the terminal draws in the default style.
         current_style: str | None = PLAIN_CHAR if out else None
         # Where the cursor stands (row, column); row -1: not known.
@@ -181,7 +183,12 @@ class Renderer:
         new_chars, new_styles = canvas.chars, canvas.styles
         old_chars, old_styles = shown.chars, shown.styles
         append = out.append
-        runs_of = _STYLE_RUNS.finditer
+        patch_of: Callable[..., Patch | None]
+        if cols > _KEPT_PATCH_COLS:
+            patch_of = functools.partial(_row_patch, colour)
+        else:
+            patch_of = _row_patch_in_colour if colour else _row_patch_plain
+        last_rows = (term_rows - 1, canvas.rows - 1)
         for y in range(rows):
             chars, styles = new_chars[y], new_styles[y]
             was_chars, was_styles = old_chars[y], old_styles[y]
@@ -192,57 +199,23 @@ class Renderer:
             if cut:
                 chars, styles = chars[:cols], styles[:cols]
                 was_chars, was_styles = was_chars[:cols], was_styles[:cols]
-            spans = _changed_spans(chars, styles, was_chars, was_styles)
-            if not spans:
+            forbidden = _NO_COLUMN
+            if y in last_rows:
+                forbidden = tuple(column for row, column in forbidden_cells if row == y)
+            patch = patch_of(y, forbidden, chars, styles, was_chars, was_styles)
+            if patch is None:
                 continue
-            last = spans[-1][1]
-            if (y, last) in forbidden:
-                start = spans.pop()[0]
-                if last > start:
-                    spans.append((start, last - 1))
-                if not spans:
-                    continue
-                last = spans[-1][1]
-            # Erasing to the end of the line pays only for more than a gap of blanks.
-            # Blank cells are spaces in the plain style: both strings end in them.
-            erase = False
-            if chars[last] == " " and styles[last] == PLAIN_CHAR:  # else no change is blank
-                blank_from = max(len(chars.rstrip(" ")), len(styles.rstrip(PLAIN_CHAR)))
-                blanked = sum(
-                    end + 1 - max(start, blank_from) for start, end in spans if end >= blank_from
-                )
-                erase = blanked > _MAX_GAP
-            if erase:
-                spans = [
-                    (start, min(end, blank_from - 1)) for start, end in spans if start < blank_from
-                ]
-            for start, end in spans:
-                if at_row != y or at_col != start:
-                    append(_move_to(y + 1, start + 1))
-                end += 1
-                if colour:
-                    # One step per change of style, the runs found in C.
-                    for run in runs_of(styles, start, end):
-                        first, past = run.span()
-                        style = styles[first]
-                        if style != current_style:
-                            append(sgr.get(style) or _remember_sgr(sgr, palette, style))
-                            current_style = style
-                        append(chars[first:past])
-                else:
-                    append(chars[start:end])
-                # Writing the last column leaves the cursor in a pending-wrap state
-                # that terminals disagree about: treat the position as unknown.
-                at_row, at_col = (y, end) if end < term_cols else (-1, 0)
-            if erase:
-                # Erasing the rest of the line is three bytes, not a space per cell.
-                if at_row != y or at_col != blank_from:
-                    append(_move_to(y + 1, blank_from + 1))
-                    at_row, at_col = y, blank_from
-                if colour and current_style != PLAIN_CHAR:
-                    append(RESET)  # erased cells take the current background
-                    current_style = PLAIN_CHAR
-                append(CLEAR_TO_END_OF_LINE)
+            first, lead_style, lead_escape, body, last_style, past = patch
+            if at_row != y or at_col != first:
+                append(_move_to(y + 1, first + 1))
+            if lead_style is not None and lead_style != current_style:
+                append(lead_escape)
+            append(body)
+            if last_style is not None:
+                current_style = last_style
+            # Writing the last column leaves the cursor in a pending-wrap state
+            # that terminals disagree about: treat the position as unknown.
+            at_row, at_col = (y, past) if past < term_cols else (-1, 0)
         if colour and current_style not in (None, PLAIN_CHAR):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, (at_row, at_col) if at_row >= 0 else None)
@@ -296,6 +269,106 @@ class Renderer:
             self._cursor_shown = False
 
 
+_NO_COLUMN: Final[tuple[int, ...]] = ()
+_PATCHES_KEPT: Final = 8192
+"""Row changes kept, with what they send. Callers at the same screen make the same
+changes to the same rows (the prompt, the count, the status, the board's pegs), so
+one caller's change is mostly one that another made just before: bench/load.py at
+1,200 callers found 57 % of changed rows among the last 8,192 changes (64 % among
+32,768, for 25 KiB more a session). About 1 KiB each."""
+_KEPT_PATCH_COLS: Final = 100
+"""Rows wider than this (a window with a side pane, up to 400 columns) are not kept:
+a caller's window must not make the kept rows take more memory."""
+
+Patch = tuple[int, str | None, str, str, str | None, int]
+"""What a changed row sends, wherever the cursor stands and whatever the style is
+before it: (first column written, the style the first write needs, the escape that
+sets it, the rest, the style at the end, the column after). None: the style does not
+matter (no colour)."""
+
+
+def _row_patch(
+    colour: bool,
+    y: int,
+    forbidden: tuple[int, ...],
+    chars: str,
+    styles: str,
+    was_chars: str,
+    was_styles: str,
+) -> Patch | None:
+    """What brings row ``y`` from ``was_chars``/``was_styles`` to ``chars``/``styles``,
+    never writing a ``forbidden`` column; None: nothing to send."""
+    spans = _changed_spans(chars, styles, was_chars, was_styles)
+    if not spans:
+        return None
+    last = spans[-1][1]
+    if last in forbidden:
+        start = spans.pop()[0]
+        if last > start:
+            spans.append((start, last - 1))
+        if not spans:
+            return None
+        last = spans[-1][1]
+    # Erasing to the end of the line pays only for more than a gap of blanks.
+    # Blank cells are spaces in the plain style: both strings end in them.
+    erase = False
+    if chars[last] == " " and styles[last] == PLAIN_CHAR:  # else no change is blank
+        blank_from = max(len(chars.rstrip(" ")), len(styles.rstrip(PLAIN_CHAR)))
+        blanked = sum(end + 1 - max(start, blank_from) for start, end in spans if end >= blank_from)
+        erase = blanked > _MAX_GAP
+    if erase:
+        spans = [(start, min(end, blank_from - 1)) for start, end in spans if start < blank_from]
+    sgr = _sgr_for(_COLOUR) if colour else {}
+    out: list[str] = []
+    append = out.append
+    first = spans[0][0] if spans else blank_from
+    lead_style: str | None = None
+    lead_escape = ""
+    current_style: str | None = None
+    at_col = first
+    for start, end in spans:
+        if at_col != start:
+            append(_move_to(y + 1, start + 1))
+        end += 1
+        if colour:
+            # One step per change of style, the runs found in C.
+            for run in _STYLE_RUNS.finditer(styles, start, end):
+                run_first, past = run.span()
+                style = styles[run_first]
+                if style != current_style:
+                    escape = sgr.get(style) or _remember_sgr(sgr, _COLOUR, style)
+                    if current_style is None:
+                        lead_style, lead_escape = style, escape
+                    else:
+                        append(escape)
+                    current_style = style
+                append(chars[run_first:past])
+        else:
+            append(chars[start:end])
+        at_col = end
+    if erase:
+        # Erasing the rest of the line is three bytes, not a space per cell.
+        if at_col != blank_from:
+            append(_move_to(y + 1, blank_from + 1))
+            at_col = blank_from
+        if colour and current_style != PLAIN_CHAR:
+            if current_style is None:
+                lead_style, lead_escape = PLAIN_CHAR, RESET  # erased cells take the background
+            else:
+                append(RESET)
+            current_style = PLAIN_CHAR
+        append(CLEAR_TO_END_OF_LINE)
+    return first, lead_style, lead_escape, "".join(out), current_style, at_col
+
+
+_row_patch_in_colour: Final = functools.lru_cache(maxsize=_PATCHES_KEPT)(
+    functools.partial(_row_patch, True)
+)
+_row_patch_plain: Final = functools.lru_cache(maxsize=_PATCHES_KEPT)(
+    functools.partial(_row_patch, False)
+)
+
+
 _move_to: Final = functools.lru_cache(maxsize=8192)(at)
 """``at``, kept: frames move the cursor to the same few places again and again, and a
 lookup is cheaper than formatting the sequence anew."""
@@ -304,6 +377,7 @@ _STYLE_RUNS: Final = re.compile(r"(.)\1*", re.DOTALL)
 """A run of cells in one style, in a row's string of styles."""
 
 _SGR_BY_PALETTE: dict[Palette, dict[str, str]] = {}
+_COLOUR: Final = Palette(ColorMode.ANSI)
 
 
 def _sgr_for(palette: Palette) -> dict[str, str]:

@@ -318,6 +318,23 @@ def test_cursor_shows_where_the_caller_types_and_hides_otherwise() -> None:
     assert screen_of(terminal).cursor.hidden
 
 
+def _assert_shows(terminal: FakeTerminal, canvas: Canvas) -> None:
+    """Every cell of ``canvas`` (but the bottom-right, never written) is on the screen,
+    in its colours."""
+    for row in range(24):
+        for col in range(80):
+            if (row, col) == (23, 79):
+                continue
+            char, style = canvas.cell(row, col)
+            shown = screen_of(terminal).buffer[row][col]
+            assert shown.data == char, (row, col)
+            assert (shown.fg, shown.bg, shown.bold) == (
+                PYTE_NAMES[style.fg],
+                PYTE_NAMES[style.bg],
+                style.bold,
+            ), (row, col)
+
+
 def test_any_sequence_of_frames_leaves_exactly_the_last_frame_on_screen() -> None:
     rng = random.Random(11)
     for charset in (Charset.UTF8, Charset.CP437):
@@ -330,18 +347,39 @@ def test_any_sequence_of_frames_leaves_exactly_the_last_frame_on_screen() -> Non
                 text = "".join(rng.choice("ab ♥♠─│█") for _ in range(rng.randint(1, 12)))
                 canvas.put(row, col, text, rng.choice(PALETTE))
             renderer.render(canvas)
-            for row in range(24):
-                for col in range(80):
-                    if (row, col) == (23, 79):
-                        continue
-                    char, style = canvas.cell(row, col)
-                    shown = screen_of(terminal).buffer[row][col]
-                    assert shown.data == char, (row, col)
-                    assert (shown.fg, shown.bg, shown.bold) == (
-                        PYTE_NAMES[style.fg],
-                        PYTE_NAMES[style.bg],
-                        style.bold,
-                    ), (row, col)
+            _assert_shows(terminal, canvas)
+
+
+def test_callers_making_the_same_change_from_different_screens_each_see_their_frame() -> None:
+    """The renderer keeps what a row's change sends, for every caller: one caller's
+    change, sent again to another whose cursor and colour stand elsewhere before that
+    row, must still leave exactly that caller's frame on the screen, in as few bytes."""
+    rng = random.Random(13)
+    before, after = Canvas(), Canvas()
+    for row in range(6, 24):
+        for _ in range(rng.randint(1, 6)):
+            col, style = rng.randrange(80), rng.choice(PALETTE)
+            text = "".join(rng.choice("ab ♥─") for _ in range(rng.randint(1, 12)))
+            before.put(row, col, text, style)
+            after.put(row, rng.randrange(80), text[::-1], rng.choice(PALETTE))
+    sent = []
+    for caller in range(4):
+        terminal = FakeTerminal()
+        renderer = Renderer(terminal)
+        renderer.render(before)
+        # Above the shared rows each caller's frame differs: the cursor and the
+        # colour in force come into the shared rows differently.
+        own = after.copy()
+        for row in range(6):
+            own.put(row, rng.randrange(60), "x" * rng.randrange(1, 20), PALETTE[caller])
+        start = len(terminal.output)
+        renderer.render(own)
+        _assert_shows(terminal, own)
+        sent.append(bytes(terminal.output[start:]))
+    # The shared rows' changes are the same bytes for every caller, less at most
+    # the colour the first of them needs (set already, or not).
+    shared = [chunk[chunk.index(b"\x1b[7;") :] for chunk in sent]
+    assert len({SGR.sub(b"", chunk) for chunk in shared}) == 1
 
 
 def test_layered_frames_mixed_with_drawn_ones_leave_the_last_frame_on_screen() -> None:
