@@ -6,14 +6,23 @@ connection), and the walk took 330-400 ms with every caller waiting
 (``bench/load.py --full-gc``). ``gc.freeze()`` moves every tracked object into a
 permanent generation that no collection walks.
 
-The door collects the young generation on a timer (every ``YOUNG_EVERY`` seconds, and
-still every ``serve.YOUNG_COLLECTION`` allocations should a burst come first) and
-freezes whatever lived through it. Play makes almost no cyclic garbage, so what a
-fifth of a second of play leaves behind is nearly all either freed by reference
-counting already or long-lived. Every collection then walks only what arrived since the
-last one (bench/load.py: at 400 callers none took over 11 ms; at 1,200, with the one
-core saturated and the timer late, young ones 8 ms at the median and 29 ms at most, a
-full one 3 ms where it had taken 330-400 ms).
+The door freezes the young generation on a timer (every ``YOUNG_EVERY`` seconds; the
+collector still walks it every ``serve.YOUNG_COLLECTION`` allocations should a burst
+come first). Play makes no cyclic garbage: at 1,200 callers playing, 25 s of young
+collections found not one object in a cycle (``gc.DEBUG_SAVEALL``), so what a fifth of
+a second of play leaves behind is either freed by reference counting already or lives
+on. Walking it to learn that took 8-10 % of the server's processor time and pauses of
+30-40 ms. So a tick *walks* the young (collects them, then freezes what lived) only
+when garbage may be there:
+- connections arrived or closed since the last walk (their handshakes and transports
+  make cycles: about two objects a caller's arrival, in the load bench);
+- the last walk found some (it walks on until a walk comes back clean);
+- every ``WALK_EVERY`` ticks whatever happened, so that a source of cycles nobody
+  foresaw is found within seconds and walked after from then on.
+Otherwise it freezes them unwalked (``gc.freeze()`` costs nothing however many there
+are). A cycle let go in a quiet tick is frozen with the rest and waits for a sweep,
+below. bench/load.py at 1,200 callers: 6-12 % less processor time a key than walking
+every tick, and the full collection it times 4-13 ms where it was 31 ms.
 
 A frozen object is still freed by reference counting when its last reference goes; only
 a frozen *cycle* is never freed. The door's own objects let go of each other when a
@@ -42,8 +51,10 @@ from typing import Any, Final
 logger = logging.getLogger(__name__)
 
 YOUNG_EVERY: Final = 0.2
-"""Seconds between young collections (bench/load.py at 400 callers: against no timer
-and 0.05 s, 0.2 s gave the shortest pauses and the least CPU)."""
+"""Seconds between ticks (bench/load.py at 400 callers, when every tick walked:
+against no timer and 0.05 s, 0.2 s gave the shortest pauses and the least CPU)."""
+WALK_EVERY: Final = 25
+"""Ticks (5 s) after which one walks however quiet they were."""
 SWEEP_CHECK_SECONDS: Final = 30.0
 """How often the policy looks whether a sweep is due (counting the frozen objects
 takes a few ms with a million of them)."""
@@ -59,7 +70,7 @@ own objects (tables, texts, the computer's) are all there is."""
 
 class FreezePolicy:
     """A ``gc.callbacks`` entry that freezes what lives through any collection, with the
-    event-loop timers that collect the young generation and sweep when due."""
+    event-loop timers that freeze (or collect) the young generation and sweep when due."""
 
     def __init__(
         self,
@@ -67,7 +78,9 @@ class FreezePolicy:
         connections_closed: Callable[[], int] = lambda: 0,
         callers: Callable[[], int] = lambda: 0,
         *,
+        connections_seen: Callable[[], int] = lambda: 0,
         young_every: float = YOUNG_EVERY,
+        walk_every: int = WALK_EVERY,
         check_every: float = SWEEP_CHECK_SECONDS,
         calls_floor: int = SWEEP_CALLS_FLOOR,
         growth: float = SWEEP_GROWTH,
@@ -75,25 +88,45 @@ class FreezePolicy:
         self._loop = loop
         self._closed, self._callers = connections_closed, callers
         self._young_every, self._check_every = young_every, check_every
+        self._seen, self._walk_every = connections_seen, walk_every
+        self._seen_at_walk = connections_seen()
+        self._quiet_ticks = 0
+        self._found = 0
+        """Objects the last collection found in cycles."""
+        self.walks = 0
+        """Ticks that walked the young (for tests and benches)."""
         self._calls_floor, self._growth = calls_floor, growth
         self._closed_at_sweep = connections_closed()
         self._per_caller_at_sweep = self._per_caller(gc.get_freeze_count())
         self.sweeps = 0
-        self._young_timer = loop.call_later(young_every, self._collect_young)
+        self._young_timer = loop.call_later(young_every, self._tick)
         self._check_timer = loop.call_later(check_every, self._check)
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         # Whatever a collection leaves has lived through it. No counting here: it is
         # O(objects) and a collection may come in any thread (the computer's pool).
         if phase == "stop" and gc.isenabled():
+            self._found = info.get("collected", 0)
             gc.freeze()
 
-    def _collect_young(self) -> None:
-        # With the collector turned off (a test that must see every cycle made,
-        # tests/door/cycles.py), the policy neither collects nor freezes.
-        if gc.isenabled():
-            gc.collect(0)
-        self._young_timer = self._loop.call_later(self._young_every, self._collect_young)
+    def _tick(self) -> None:
+        self.tick()
+        self._young_timer = self._loop.call_later(self._young_every, self._tick)
+
+    def tick(self) -> None:
+        """Walk the young generation if garbage may be there, else freeze it unwalked.
+        With the collector turned off (a test that must see every cycle made,
+        tests/door/cycles.py), neither."""
+        if not gc.isenabled():
+            return
+        seen = self._seen()
+        if self._found or seen != self._seen_at_walk or self._quiet_ticks >= self._walk_every:
+            self._seen_at_walk, self._quiet_ticks = seen, 0
+            self.walks += 1
+            gc.collect(0)  # the callback notes what it found, and freezes
+        else:
+            self._quiet_ticks += 1
+            gc.freeze()
 
     def _check(self) -> None:
         reason = self.sweep_reason() if gc.isenabled() else ""

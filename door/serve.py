@@ -174,7 +174,7 @@ def prepare_computer_player() -> None:
     gc.freeze()
     # A young collection every 700 allocations (Python's default) runs thousands of
     # times a second under load, each walking what merely waits (a caller's next key, a
-    # frame being sent). The door's own timer collects the young (door/gc_policy.py);
+    # frame being sent). The door's own timer freezes the young (door/gc_policy.py);
     # this is the backstop for a burst of allocation between two ticks.
     gc.set_threshold(YOUNG_COLLECTION, 10, 10)
 
@@ -246,7 +246,10 @@ async def run_server(
     if on_door is not None:
         on_door(door)
     freezing = gc_policy.install(
-        loop, connections_closed=lambda: door.guard.closed, callers=lambda: door.caller_count
+        loop,
+        connections_closed=lambda: door.guard.closed,
+        callers=lambda: door.caller_count,
+        connections_seen=lambda: door.guard.arrived + door.guard.closed,
     )
     try:
         await stop.wait()

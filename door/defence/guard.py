@@ -39,7 +39,8 @@ class AddressGuard:
         self._clock = clock
         self._open: dict[str, int] = {}
         self._recent: dict[str, deque[float]] = {}
-        self._admissions = 0
+        self.arrived = 0
+        """Connections that asked to come in since the start, let in or refused."""
         self.closed = 0
         """Connections gone since the start, refused or released (door/gc_policy.py
         sweeps by it)."""
@@ -48,8 +49,8 @@ class AddressGuard:
         """Count a new connection from ``address`` unless it is over a limit; a refused
         connection is not counted (and must not be released)."""
         now = self._clock()
-        self._admissions += 1
-        if self._admissions % PRUNE_EVERY == 0:
+        self.arrived += 1
+        if self.arrived % PRUNE_EVERY == 0:
             self._prune(now)
         if self._open.get(address, 0) >= self.max_at_once:
             self.closed += 1

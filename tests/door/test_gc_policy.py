@@ -177,3 +177,80 @@ def test_callers_arriving_bring_no_sweep_but_objects_that_callers_do_not_explain
         assert policy.sweep_reason() == ""  # measured from the sweep on
     finally:
         gc_policy.uninstall(policy)
+
+
+def dead_young_cycle() -> weakref.ref[Node]:
+    """A cycle let go before any collection saw it."""
+    node = Node()
+    node.other = node
+    return weakref.ref(node)
+
+
+@pytest.fixture
+def no_automatic_collection() -> Iterator[None]:
+    thresholds = gc.get_threshold()
+    gc.set_threshold(1_000_000_000)  # only the ticks called by hand collect here
+    yield
+    gc.set_threshold(*thresholds)
+
+
+def test_a_quiet_tick_freezes_the_young_without_walking_them(
+    loop: asyncio.AbstractEventLoop, no_automatic_collection: None
+) -> None:
+    gc.collect()
+    policy = gc_policy.install(loop, young_every=3600)
+    try:
+        survivor = Node()
+        gone = dead_young_cycle()
+        policy.tick()
+        assert policy.walks == 0
+        assert not walked(survivor)  # frozen all the same
+        assert gone() is not None  # the price: a cycle let go now waits for a sweep
+        policy.sweep()
+        assert gone() is None
+    finally:
+        gc_policy.uninstall(policy)
+
+
+def test_a_connection_arriving_or_closing_makes_the_next_tick_walk(
+    loop: asyncio.AbstractEventLoop, no_automatic_collection: None
+) -> None:
+    gc.collect()
+    seen = [7]
+    policy = gc_policy.install(loop, young_every=3600, connections_seen=lambda: seen[0])
+    try:
+        policy.tick()
+        assert policy.walks == 0
+        gone = dead_young_cycle()
+        seen[0] += 1
+        policy.tick()
+        assert (policy.walks, gone()) == (1, None)
+    finally:
+        gc_policy.uninstall(policy)
+
+
+def test_ticks_walk_on_while_walks_find_cycles_and_now_and_then_regardless(
+    loop: asyncio.AbstractEventLoop, no_automatic_collection: None
+) -> None:
+    gc.collect()
+    seen = [0]
+    policy = gc_policy.install(
+        loop, young_every=3600, walk_every=3, connections_seen=lambda: seen[0]
+    )
+    try:
+        dead_young_cycle()
+        seen[0] += 1
+        policy.tick()  # walks, and finds the cycle
+        gone = dead_young_cycle()
+        policy.tick()  # walks again though nothing arrived: the last walk found one
+        assert (policy.walks, gone()) == (2, None)
+        policy.tick()  # walks once more, and finds nothing
+        assert policy.walks == 3
+        for _ in range(3):
+            policy.tick()  # quiet
+        assert policy.walks == 3
+        gone = dead_young_cycle()
+        policy.tick()  # the fourth quiet tick walks whatever happened
+        assert (policy.walks, gone()) == (4, None)
+    finally:
+        gc_policy.uninstall(policy)
