@@ -183,11 +183,7 @@ class Renderer:
         new_chars, new_styles = canvas.chars, canvas.styles
         old_chars, old_styles = shown.chars, shown.styles
         append = out.append
-        patch_of: Callable[..., Patch | None]
-        if cols > _KEPT_PATCH_COLS:
-            patch_of = functools.partial(_row_patch, colour)
-        else:
-            patch_of = _row_patch_in_colour if colour else _row_patch_plain
+        patch_of = _row_patch if cols > _KEPT_PATCH_COLS else _kept_row_patch
         last_rows = (term_rows - 1, canvas.rows - 1)
         for y in range(rows):
             chars, styles = new_chars[y], new_styles[y]
@@ -202,7 +198,7 @@ class Renderer:
             forbidden = _NO_COLUMN
             if y in last_rows:
                 forbidden = tuple(column for row, column in forbidden_cells if row == y)
-            patch = patch_of(y, forbidden, chars, styles, was_chars, was_styles)
+            patch = patch_of(colour, y, forbidden, chars, styles, was_chars, was_styles)
             if patch is None:
                 continue
             first, lead_style, lead_escape, body, last_style, past = patch
@@ -318,7 +314,6 @@ def _row_patch(
         erase = blanked > _MAX_GAP
     if erase:
         spans = [(start, min(end, blank_from - 1)) for start, end in spans if start < blank_from]
-    sgr = _sgr_for(_COLOUR) if colour else {}
     out: list[str] = []
     append = out.append
     first = spans[0][0] if spans else blank_from
@@ -336,7 +331,7 @@ def _row_patch(
                 run_first, past = run.span()
                 style = styles[run_first]
                 if style != current_style:
-                    escape = sgr.get(style) or _remember_sgr(sgr, _COLOUR, style)
+                    escape = _SGR.get(style) or _remember_sgr(style)
                     if current_style is None:
                         lead_style, lead_escape = style, escape
                     else:
@@ -361,12 +356,7 @@ def _row_patch(
     return first, lead_style, lead_escape, "".join(out), current_style, at_col
 
 
-_row_patch_in_colour: Final = functools.lru_cache(maxsize=_PATCHES_KEPT)(
-    functools.partial(_row_patch, True)
-)
-_row_patch_plain: Final = functools.lru_cache(maxsize=_PATCHES_KEPT)(
-    functools.partial(_row_patch, False)
-)
+_kept_row_patch: Final = functools.lru_cache(maxsize=_PATCHES_KEPT)(_row_patch)
 
 
 _move_to: Final = functools.lru_cache(maxsize=8192)(at)
@@ -376,18 +366,15 @@ lookup is cheaper than formatting the sequence anew."""
 _STYLE_RUNS: Final = re.compile(r"(.)\1*", re.DOTALL)
 """A run of cells in one style, in a row's string of styles."""
 
-_SGR_BY_PALETTE: dict[Palette, dict[str, str]] = {}
 _COLOUR: Final = Palette(ColorMode.ANSI)
+"""The one palette that writes colours (every other writes none)."""
+_SGR: dict[str, str] = {}
+"""The escape that sets each style, by its character."""
 
 
-def _sgr_for(palette: Palette) -> dict[str, str]:
-    """The escape that sets each style (by its character), for this palette."""
-    return _SGR_BY_PALETTE.setdefault(palette, {})
-
-
-def _remember_sgr(sgr: dict[str, str], palette: Palette, char: str) -> str:
+def _remember_sgr(char: str) -> str:
     style = style_of_char(char)
-    text = sgr[char] = palette.style(style.fg, style.bg, bold=style.bold)
+    text = _SGR[char] = _COLOUR.style(style.fg, style.bg, bold=style.bold)
     return text
 
 
