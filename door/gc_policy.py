@@ -21,8 +21,9 @@ when garbage may be there:
   foresaw is found within seconds and walked after from then on.
 Otherwise it freezes them unwalked (``gc.freeze()`` costs nothing however many there
 are). A cycle let go in a quiet tick is frozen with the rest and waits for a sweep,
-below. bench/load.py at 1,200 callers: 6-12 % less processor time a key than walking
-every tick, and the full collection it times 4-13 ms where it was 31 ms.
+below. bench/load.py at 1,200 callers, three pairs against walking every tick: 8-14 %
+less processor time a key, and the full collection it times 13.8 ms where it was 31 ms
+(5.7-10.0 ms at 480 callers).
 
 A frozen object is still freed by reference counting when its last reference goes; only
 a frozen *cycle* is never freed. The door's own objects let go of each other when a
