@@ -26,8 +26,10 @@ the hands in place of the averages: the mid-hand win bar and the coach use it.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
 import numpy as np
@@ -205,13 +207,22 @@ def chances_through(
 
 
 class _KeptForTables:
-    """Work done on read-only distributions (the shipped tables' own and their trimmed
-    copies), by the array's id, with the array kept so that the id cannot be reused: a
-    win bar asks for the same few at every play. Work on a writeable array is not kept."""
+    """Work done on read-only distributions (the shipped tables' own, their trimmed
+    copies, the crib once the starter is cut), by the array's id, for as long as the
+    array lives: a win bar asks for the same few at every play. Work on a writeable
+    array is not kept.
 
-    def __init__(self, most: int = 1024) -> None:
-        self._kept: dict[int, tuple[FloatArray, FloatArray]] = {}
-        self._most = most
+    An entry goes when its array does (a weak reference's callback), so the id cannot
+    be reused while it is kept, and what is kept is bounded by the arrays the engine
+    itself keeps. It was a dict of at most 1,024 emptied when full: at 1,200 tables
+    the four thousand cribs in ``engine.winbar``'s cache filled it every few seconds,
+    and every table's trimmed stages were worked out again."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[weakref.ref[FloatArray], FloatArray]] = {}
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
     def clear(self) -> None:
         self._kept.clear()
@@ -219,14 +230,17 @@ class _KeptForTables:
     def __call__(self, dist: FloatArray, work: Callable[[FloatArray], FloatArray]) -> FloatArray:
         if dist.flags.writeable:
             return work(dist)
-        known = self._kept.get(id(dist))
-        if known is not None and known[0] is dist:
+        key = id(dist)
+        known = self._kept.get(key)
+        if known is not None and known[0]() is dist:
             return known[1]
         result = read_only(work(dist))
-        if len(self._kept) >= self._most:
-            self._kept.clear()
-        self._kept[id(dist)] = (dist, result)
+        self._kept[key] = (weakref.ref(dist, partial(self._forget, key)), result)
         return result
+
+    def _forget(self, key: int, _gone: weakref.ref[FloatArray]) -> None:
+        # Called as the array is freed, before its id can be given to another.
+        self._kept.pop(key, None)
 
 
 _TRIMMED = _KeptForTables()

@@ -11,8 +11,10 @@ import pytest
 
 from engine.winprob_model import (
     DealModel,
+    _KeptForTables,
     chances_through,
     deal_stages,
+    read_only,
     rotate,
     solve_start_table,
 )
@@ -253,3 +255,32 @@ def test_the_forward_run_of_real_deals_is_the_plain_one(players: int) -> None:
             checked += 1
             close += near
     assert checked > 20 and close > 10
+
+
+def test_work_on_a_read_only_distribution_is_kept_while_it_lives() -> None:
+    """The trimmed stages of the shipped tables stay kept however many short-lived
+    distributions (cribs once the starter is cut) come and go, and an entry goes with
+    its array."""
+    kept = _KeptForTables()
+    done: list[int] = []
+
+    def work(dist: np.ndarray) -> np.ndarray:
+        done.append(len(dist))
+        return dist * 2
+
+    table = read_only(np.ones(3))
+    first = kept(table, work)
+    for size in range(5000):  # more than any bound the old keeping had
+        passing = read_only(np.ones(size % 7 + 1))
+        kept(passing, work)
+        del passing
+    assert len(kept) == 1  # each passing one went as it was freed
+    calls = len(done)
+    assert kept(table, work) is first  # not worked out again
+    assert len(done) == calls
+    writeable = np.ones(2)
+    kept(writeable, work)
+    kept(writeable, work)
+    assert len(done) == calls + 2 and len(kept) == 1  # a writeable one is never kept
+    del table
+    assert len(kept) == 0
