@@ -1,4 +1,6 @@
 import asyncio
+import gc
+import weakref
 
 import pytest
 
@@ -112,3 +114,70 @@ def test_a_key_pressed_in_time_is_no_idleness() -> None:
 
 def _shows_warning(terminal: FakeTerminal) -> bool:
     return "Are you there?" in terminal.display[-1]
+
+
+def test_a_key_answering_the_warning_brings_the_next_warning_on_time() -> None:
+    """The hang-up's deadline is far off; the key that answered the warning brings the
+    next warning's sooner, and the guard warns then, not at the hang-up's."""
+
+    async def scenario() -> float:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=0.05, hang_up_after=2.0)
+        inbox = Inbox(guard)
+        loop = asyncio.get_running_loop()
+        waiting = asyncio.ensure_future(inbox.next())
+        await asyncio.sleep(0.1)
+        assert _shows_warning(terminal)
+        terminal.push_keys("x")
+        assert [await waiting, await inbox.next()] == [Key.CTRL_L, Key.printable("x")]
+        answered = loop.time()
+        guard.write(f"{at(24, 1)}the screen, repainted{CLEAR_TO_END_OF_LINE}")
+        await guard.flush()
+        assert not _shows_warning(terminal)
+        waiting = asyncio.ensure_future(inbox.next())
+        while not _shows_warning(terminal):
+            await asyncio.sleep(0.01)
+        waiting.cancel()
+        return loop.time() - answered
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 5)) < 0.5
+
+
+def test_waits_answered_by_keys_share_one_timer() -> None:
+    async def scenario() -> int:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=30, hang_up_after=60)
+        loop = asyncio.get_running_loop()
+        made = 0
+        call_at = loop.call_at
+
+        def counting_call_at(*args, **kwargs):  # type: ignore[no-untyped-def]
+            nonlocal made
+            made += 1
+            return call_at(*args, **kwargs)
+
+        loop.call_at = counting_call_at  # type: ignore[method-assign]
+        for _ in range(50):
+            waiting = asyncio.ensure_future(guard.read_key())
+            await asyncio.sleep(0)
+            terminal.push_keys("k")
+            assert await waiting == Key.printable("k")
+        return made
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 5)) == 1
+
+
+def test_a_guard_let_go_is_not_kept_by_its_timer() -> None:
+    async def scenario() -> bool:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=30, hang_up_after=60)
+        waiting = asyncio.ensure_future(guard.read_key())
+        await asyncio.sleep(0)
+        terminal.push_keys("k")
+        await waiting
+        gone = weakref.ref(guard)
+        del guard, waiting
+        gc.collect()
+        return gone() is None
+
+    assert asyncio.run(scenario())
