@@ -158,7 +158,11 @@ def test_callers_arriving_bring_no_sweep_but_objects_that_callers_do_not_explain
     gc.collect()
     gc.freeze()  # as the server does at start
     callers = [0]
-    policy = gc_policy.install(loop, callers=lambda: callers[0], growth=1.5)
+    # Memory as the objects take it (the process's own moves with whatever other tests
+    # left behind).
+    policy = gc_policy.install(
+        loop, callers=lambda: callers[0], growth=1.5, resident=lambda: 64 * gc.get_freeze_count()
+    )
     try:
         assert policy.sweep_reason() == ""
         frozen = gc.get_freeze_count()
@@ -252,5 +256,30 @@ def test_ticks_walk_on_while_walks_find_cycles_and_now_and_then_regardless(
         gone = dead_young_cycle()
         policy.tick()  # the fourth quiet tick walks whatever happened
         assert (policy.walks, gone()) == (4, None)
+    finally:
+        gc_policy.uninstall(policy)
+
+
+def test_frozen_objects_are_counted_only_once_memory_per_caller_has_grown(
+    loop: asyncio.AbstractEventLoop,
+) -> None:
+    """Counting walks every frozen object, with every caller waiting: a check in steady
+    play does not count; memory per caller grown (callers gone, or something kept)
+    does."""
+    callers, resident = [1000], [500_000_000]
+    policy = gc_policy.install(loop, callers=lambda: callers[0], resident=lambda: resident[0])
+    try:
+        for _ in range(3):
+            assert policy.sweep_reason() == ""
+        resident[0] = 550_000_000  # 10 % more: play's own ups and downs
+        callers[0] = 1100  # and callers arriving bring memory of their own
+        resident[0] = 600_000_000
+        assert policy.sweep_reason() == ""
+        assert policy.counts == 0
+        callers[0] = 600  # half of them gone: more memory per caller than when counted
+        assert policy.sweep_reason() == ""  # (the frozen objects per caller are few)
+        assert policy.counts == 1
+        assert policy.sweep_reason() == ""  # measured from that count on
+        assert policy.counts == 1
     finally:
         gc_policy.uninstall(policy)
