@@ -11,8 +11,9 @@ collector still walks it every ``serve.YOUNG_COLLECTION`` allocations should a b
 come first). Play makes no cyclic garbage: at 1,200 callers playing, 25 s of young
 collections found not one object in a cycle (``gc.DEBUG_SAVEALL``), so what a tick of
 play leaves behind is either freed by reference counting already or lives on. Walking
-it to learn that took 8-10 % of the server's processor time and pauses of 30-40 ms. So a tick *walks* the young (collects them, then freezes what lived) only
-when garbage may be there:
+it to learn that took 8-10 % of the server's processor time and pauses of 30-40 ms. So
+a tick *walks* the young (collects them, then freezes what lived) only when garbage may
+be there:
 - connections arrived or closed since the last walk (their handshakes and transports
   make cycles: about two objects a caller's arrival, in the load bench);
 - the last walk found some (it walks on until a walk comes back clean);
@@ -39,8 +40,8 @@ connections do not account for, a backstop: a sweep once the frozen objects per 
 have grown ``SWEEP_GROWTH`` times since the last. Counting them walks every frozen
 object (with 1.2 million, 12 ms in a test and up to 75 ms in a loaded server, every
 caller waiting), so the policy counts only once the process's resident memory per
-caller has grown ``COUNT_GROWTH`` times since it last counted: frozen objects that
-matter take memory. Each sweep is logged.
+caller has grown ``COUNT_GROWTH`` times from the least it has been since it last
+counted: frozen objects that matter take memory. Each sweep is logged.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ SWEEP_GROWTH: Final = 4.0
 """Frozen objects per caller, against the figure after the last sweep, that call for
 the next."""
 COUNT_GROWTH: Final = 1.2
-"""Resident memory per caller, against the figure when the frozen objects were last
+"""Resident memory per caller, against the least since the frozen objects were last
 counted, that has them counted again."""
 CALLER_ALLOWANCE: Final = 100
 """Added to the callers in counting frozen objects per caller: with none on, the door's
@@ -174,6 +175,8 @@ class FreezePolicy:
             return f"{closed} connections closed"
         resident = self._per_caller(self._resident())
         if resident < self._resident_at_count * COUNT_GROWTH:
+            # Measured from the least since the count: callers arriving bring it down.
+            self._resident_at_count = min(self._resident_at_count, resident)
             return ""
         self._resident_at_count = resident
         self.counts += 1

@@ -266,20 +266,24 @@ def test_frozen_objects_are_counted_only_once_memory_per_caller_has_grown(
     """Counting walks every frozen object, with every caller waiting: a check in steady
     play does not count; memory per caller grown (callers gone, or something kept)
     does."""
-    callers, resident = [1000], [500_000_000]
+    callers, resident = [0], [100_000_000]
     policy = gc_policy.install(loop, callers=lambda: callers[0], resident=lambda: resident[0])
     try:
-        for _ in range(3):
+        for arrived in range(100, 1001, 100):  # they come, each with less than the door's own
+            callers[0], resident[0] = arrived, 100_000_000 + 400_000 * arrived
             assert policy.sweep_reason() == ""
         resident[0] = 550_000_000  # 10 % more: play's own ups and downs
-        callers[0] = 1100  # and callers arriving bring memory of their own
-        resident[0] = 600_000_000
+        assert policy.sweep_reason() == ""
+        callers[0], resident[0] = 1100, 600_000_000  # callers arriving bring memory
         assert policy.sweep_reason() == ""
         assert policy.counts == 0
-        callers[0] = 600  # half of them gone: more memory per caller than when counted
+        callers[0] = 600  # half of them gone: more memory per caller than at the least
         assert policy.sweep_reason() == ""  # (the frozen objects per caller are few)
         assert policy.counts == 1
         assert policy.sweep_reason() == ""  # measured from that count on
         assert policy.counts == 1
+        resident[0] = 800_000_000  # something kept, the callers the same
+        assert policy.sweep_reason() == ""
+        assert policy.counts == 2
     finally:
         gc_policy.uninstall(policy)
