@@ -116,7 +116,7 @@ class Door:
             logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)
         finally:
             self.terminals.discard(terminal)
-            terminal.close()
+            session_terminal.close()  # the guard's timer too, not left to run out
             self._sessions.discard(ended)
             ended.set_result(None)
 
