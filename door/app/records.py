@@ -81,6 +81,7 @@ class Records:
         self.tournaments = Tournaments(store, clock) if store is not None else None
         """The sysop's tournaments (None when accounts are off)."""
         self._writes: set[asyncio.Task[None]] = set()
+        """The savers' writer tasks while they run (``close`` waits for them)."""
         self.logins = LoginGuard()
         """Failed log-ins by account and address, shared by every connection."""
 
@@ -127,7 +128,12 @@ class Records:
             return None
         computers = [Seat(name) for name in computer_names(options.players - 1)]
         seats = [Seat(account.handle, account.id), *computers]
-        saver = GameSaver(self.store, seats, opponent_kind(options.players, 1, options.level))
+        saver = GameSaver(
+            self.store,
+            seats,
+            opponent_kind(options.players, 1, options.level),
+            writes=self._writes,
+        )
         game = RecordedGame(
             options.players,
             seed=rng.getrandbits(64),
@@ -199,7 +205,14 @@ class Records:
         """The saved game as it stood, saving on in the same row."""
         assert self.store is not None
         game = saved.resume()
-        saver = GameSaver(self.store, saved.seats, saved.opponent, game=game, game_id=saved.game_id)
+        saver = GameSaver(
+            self.store,
+            saved.seats,
+            saved.opponent,
+            game=game,
+            game_id=saved.game_id,
+            writes=self._writes,
+        )
         game.on_action = saver.action_taken
         options = GameOptions(
             runs=game.runs,
@@ -261,7 +274,9 @@ class Records:
         if self.store is None or not isinstance(game, RecordedGame):
             return None
         seats = [Seat(name, number) for name, number in zip(names, account_ids, strict=True)]
-        saver = GameSaver(self.store, seats, opponent_kind(game.players, callers, "people"))
+        saver = GameSaver(
+            self.store, seats, opponent_kind(game.players, callers, "people"), writes=self._writes
+        )
         game.on_action = saver.action_taken
         return saver
 
@@ -290,7 +305,14 @@ class Records:
         """The saved game between callers as it stood, saving on in the same row."""
         assert self.store is not None
         game = saved.resume()
-        saver = GameSaver(self.store, saved.seats, saved.opponent, game=game, game_id=saved.game_id)
+        saver = GameSaver(
+            self.store,
+            saved.seats,
+            saved.opponent,
+            game=game,
+            game_id=saved.game_id,
+            writes=self._writes,
+        )
         game.on_action = saver.action_taken
         return game, saver
 

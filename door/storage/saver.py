@@ -61,7 +61,8 @@ class GameSaver:
 
     ``seats`` says who sits where (accounts and names), ``opponent`` the kind of
     opponent the statistics are kept under ("computer-normal", "people"...). Pass the
-    ``game`` and its ``game_id`` when resuming a saved game, so it goes on in its row.
+    ``game`` and its ``game_id`` when resuming a saved game, so it goes on in its row;
+    ``writes``, a set that holds the writer task while it runs (see ``Records.close``).
     """
 
     def __init__(
@@ -72,8 +73,13 @@ class GameSaver:
         *,
         game: RecordedGame | None = None,
         game_id: int | None = None,
+        writes: set[asyncio.Task[None]] | None = None,
     ) -> None:
         self.store = store
+        self._writes = writes
+        """Where the writer task is put while it runs: the door's ``Records`` waits for
+        them before it closes the store, so a game that ended just before the door
+        stopped still has its result written."""
         self.seats = tuple(seats)
         self.opponent = opponent
         self.failure: StoreError | None = None
@@ -104,7 +110,10 @@ class GameSaver:
         else:
             self._queue.append(state)
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write())
+            writer = self._writer = asyncio.get_running_loop().create_task(self._write())
+            if self._writes is not None:
+                self._writes.add(writer)
+                writer.add_done_callback(self._writes.discard)
 
     async def flush(self) -> None:
         """Wait until everything handed over so far is written, or until a write has

@@ -20,6 +20,8 @@ from door.storage.store import Account, Store
 from door.table.flow import Table
 from door.table.options import GameOptions
 from engine.game import Phase
+from engine.record import RecordedGame
+from engine.selfplay import RandomPlayer, _next_action
 from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, until
 from tests.door.caller import KeyboardTerminal, answer, play_together, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
@@ -293,3 +295,23 @@ async def test_logging_in_on_a_second_line_may_hang_up_the_first(database: Datab
 
 def flat(terminal: KeyboardTerminal) -> str:
     return " ".join(" ".join(terminal.display).split())
+
+
+@run_async
+async def test_closing_the_records_waits_for_a_result_still_being_written(
+    database: Database,
+) -> None:
+    """A game between callers that ended just before the door stopped: the store is
+    closed only once its result is written."""
+    store = await Store.open(database.url, connect_args=database.connect_args, hasher=FAST_HASHER)
+    records = Records(store)
+    ada = await store.create_account("Ada", "correct horse")
+    game = RecordedGame(seed=3)
+    assert records.keep_game_between_callers(game, ["Ada", "Bob"], [ada.id, None], 2)
+    players = [RandomPlayer(random.Random(3 + seat)) for seat in range(2)]
+    while game.phase is not Phase.OVER:  # no wait between actions: every save is to come
+        _next_action(game, players)
+    await records.close()
+    async with database.store() as again:
+        stats = await again.stats_for("Ada")
+    assert stats is not None and stats.total.games == 1
