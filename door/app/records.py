@@ -203,17 +203,7 @@ class Records:
 
     def resume(self, saved: SavedGame) -> KeptGame:
         """The saved game as it stood, saving on in the same row."""
-        assert self.store is not None
-        game = saved.resume()
-        saver = GameSaver(
-            self.store,
-            saved.seats,
-            saved.opponent,
-            game=game,
-            game_id=saved.game_id,
-            writes=self._writes,
-        )
-        game.on_action = saver.action_taken
+        game, saver = self._saving_on(saved)
         options = GameOptions(
             runs=game.runs,
             counting=game.counting,
@@ -303,6 +293,10 @@ class Records:
 
     def resume_between_callers(self, saved: SavedGame) -> tuple[RecordedGame, GameSaver]:
         """The saved game between callers as it stood, saving on in the same row."""
+        return self._saving_on(saved)
+
+    def _saving_on(self, saved: SavedGame) -> tuple[RecordedGame, GameSaver]:
+        """``saved`` as it stood, with a saver that goes on in its row."""
         assert self.store is not None
         game = saved.resume()
         saver = GameSaver(
