@@ -50,7 +50,6 @@ import asyncio
 import gc
 import logging
 import os
-import resource
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -83,12 +82,17 @@ own objects (tables, texts, the computer's) are all there is."""
 
 def resident_bytes() -> int:
     """The process's resident memory (its peak where /proc is not there: it is only
-    compared with itself)."""
+    compared with itself); 0 where neither can be read, so that every check counts."""
     try:
         with open("/proc/self/statm", "rb") as statm:
             return int(statm.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        pass
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows), as in door/file_limit.py
+        return 0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 _PAGE: Final = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

@@ -215,9 +215,10 @@ class _KeptForTables:
     An entry goes when its array does (a weak reference's callback), so the id cannot
     be reused while it is kept, and what is kept is bounded by the arrays the engine
     itself keeps. (So ``work`` must make a new array, not a view of its argument: a
-    view would keep its array alive, and with it the entry.) It was a dict of at most 1,024 emptied when full: at 1,200 tables
-    the four thousand cribs in ``engine.winbar``'s cache filled it every few seconds,
-    and every table's trimmed stages were worked out again."""
+    view would keep its array alive, and with it the entry.) It was a dict of at most
+    1,024 emptied when full: at 1,200 tables the four thousand cribs in
+    ``engine.winbar``'s cache filled it every few seconds, and every table's trimmed
+    stages were worked out again."""
 
     def __init__(self) -> None:
         self._kept: dict[int, tuple[weakref.ref[FloatArray], FloatArray]] = {}
