@@ -91,26 +91,44 @@ def draw_board(
     previous_scores: Sequence[int],
     names: Sequence[str],
 ) -> None:
-    """The board for two or three sides, in rows ``top`` to ``top + 6``.
+    """The board for two or three sides, in rows ``top`` to ``top + 6`` (and the foot
+    of a three-side board below them): the bare board, then the names and pegs."""
+    draw_bare_board(canvas, top, len(scores))
+    draw_pegs(canvas, top, scores, previous_scores, names)
 
-    The board owns its rows across its whole width: each is written in one piece, the
-    cells between its rails, lanes and pegs as the blanks they show. Only the names and
-    the pegs change from one score to the next; the rest is drawn once (``_bare``)."""
+
+def draw_bare_board(canvas: Canvas, top: int, sides: int) -> None:
+    """The board without names or pegs: its rails, its sides and its lanes, the same
+    all game. It owns its rows across its whole width: each is written in one piece,
+    the cells between its rails and lanes as the blanks they show (``_bare``)."""
+    for row, (chars, styles) in enumerate(_bare(sides)):
+        canvas.put_styled(top + row, 0, chars, styles)
+    if sides == 3:
+        draw_board_foot(canvas, top)
+
+
+def draw_pegs(
+    canvas: Canvas,
+    top: int,
+    scores: Sequence[int],
+    previous_scores: Sequence[int],
+    names: Sequence[str],
+) -> None:
+    """What changes on the board from one score to the next, over the bare board: the
+    names with the scores, and each side's pegs. The table draws it as a layer of its
+    own, so a score redraws these few cells and the two or three rows they stand on,
+    not all seven rows of the board."""
     sides = len(scores)
-    bare = _bare(sides)
-    board = Canvas.over([chars for chars, _ in bare], [styles for _, styles in bare], BOARD_WIDTH)
     if sides == 2:
-        _draw_names(board, 3, scores, names)
+        _draw_names(canvas, top + 3, scores, names)
     else:
-        _draw_names_on_rail(board, 0, scores, names)
+        _draw_names_on_rail(canvas, top, scores, names)
     for side in range(sides):
         style = theme.PLAYER_STYLES[side]
         front, rear = scores[side], previous_scores[side]
         if rear != front:
-            board.put(*peg_position(side, rear, 0, sides), REAR_PEG, style)
-        board.put(*peg_position(side, front, 0, sides), FRONT_PEG, style)
-    for row in range(BOARD_HEIGHT):
-        canvas.put_styled(top + row, 0, board.chars[row], board.styles[row])
+            canvas.put(*peg_position(side, rear, top, sides), REAR_PEG, style)
+        canvas.put(*peg_position(side, front, top, sides), FRONT_PEG, style)
 
 
 @functools.cache

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from door.screens import theme
-from door.screens.board import draw_board, draw_board_foot
+from door.screens.board import draw_bare_board, draw_pegs
 from door.screens.chat import (
     Entry,
     FlatLine,
@@ -116,7 +116,8 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
     scores = tuple(game.scores)
     layers = [
         _layer("header", draw_header, sides, scores, dealer, tuple(view.header)),
-        _layer("board", _draw_board, scores, tuple(game.previous_scores), sides),
+        _layer("board", draw_bare_board, BOARD_TOP, len(sides)),
+        _layer("pegs", draw_pegs, BOARD_TOP, scores, tuple(game.previous_scores), sides),
     ]
     if isinstance(panel, ShowPanel):  # (no win bar: see shows_win_bar)
         layers.append(_layer("show", draw_show, panel, tuple(names), viewer))
@@ -168,14 +169,6 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
 
 def _draw_log_pane(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
     draw_side_pane(canvas, "Game log and chat", lines_of(kept))
-
-
-def _draw_board(
-    canvas: Canvas, scores: Sequence[int], previous: Sequence[int], sides: Sequence[str]
-) -> None:
-    draw_board(canvas, BOARD_TOP, scores, previous, sides)
-    if len(sides) == 3:
-        draw_board_foot(canvas, BOARD_TOP)
 
 
 def _draw_side_panel(

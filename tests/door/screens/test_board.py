@@ -9,7 +9,9 @@ from door.screens.board import (
     GAME_HOLE_MARK,
     HOLE,
     REAR_PEG,
+    draw_bare_board,
     draw_board,
+    draw_pegs,
     peg_position,
 )
 from door.screens.cards import card_face, draw_back, draw_card, draw_cards
@@ -194,22 +196,36 @@ def test_a_row_of_cards_in_three_puts_is_the_cards_drawn_one_by_one(step: int) -
 @pytest.mark.parametrize(
     ("scores", "previous"), [((0, 0), (0, 0)), ((45, 117), (38, 109)), ((3, 61, 120), (0, 59, 118))]
 )
-def test_the_board_is_a_run_a_row_with_its_pegs_and_names_where_they_belong(
+def test_the_bare_board_is_a_run_a_row_and_the_pegs_and_names_land_where_they_belong(
     scores: tuple[int, ...], previous: tuple[int, ...]
 ) -> None:
-    recorder = Recorder()
     names = ("Alice", "Computer", "Bob")[: len(scores)]
-    draw_board(recorder, TOP, scores, previous, names)
-    assert recorder.runs[::4] == list(range(TOP, TOP + 7))
-    assert {len(text) for text in recorder.runs[2::4]} == {80}
+    bare = Recorder()
+    draw_bare_board(bare, TOP, len(scores))
+    rows = 8 if len(scores) == 3 else 7  # three sides: a foot under the lanes
+    assert bare.runs[::4] == list(range(TOP, TOP + rows))
+    assert {len(text) for text in bare.runs[2::4]} == {80}
+    pegs = Recorder()
+    draw_pegs(pegs, TOP, scores, previous, names)
     board = Canvas()
-    board.replay(tuple(recorder.runs))
+    board.replay(tuple(bare.runs))
+    board.replay(tuple(pegs.runs))
+    peg_rows = set()
     for side, (front, rear) in enumerate(zip(scores, previous, strict=True)):
         row, col = peg_position(side, front, TOP, len(scores))
         assert board.text(row)[col] == FRONT_PEG
+        peg_rows.add(row)
         row, col = peg_position(side, rear, TOP, len(scores))
         assert board.text(row)[col] == (REAR_PEG if rear != front else FRONT_PEG)
+        peg_rows.add(row)
     assert all(
         f"{name} {score}" in "".join(board.text(row) for row in range(8))
         for name, score in zip(names, scores, strict=True)
     )
+    # A score redraws the names' row and the rows the pegs stand on, nothing else.
+    name_row = TOP if len(scores) == 3 else TOP + 3
+    assert set(pegs.runs[::4]) == peg_rows | {name_row}
+    # Drawn whole, the board is the bare board with the pegs and names over it.
+    whole = Canvas()
+    draw_board(whole, TOP, scores, previous, names)
+    assert [whole.text(row) for row in range(9)] == [board.text(row) for row in range(9)]
