@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from door.screens.board import draw_board, draw_board_foot
+from door.screens.board import draw_board
 from door.screens.layout import BOARD_TOP, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, SCREEN_COLS
 from door.screens.play_area import draw_played, draw_side_panel
 from door.term.canvas import Canvas
@@ -14,8 +14,7 @@ NAMES = ("Alice", "Computer", "Computer 2")
 
 def test_a_three_side_board_has_its_rails_and_names_each_lane() -> None:
     canvas = Canvas()
-    draw_board(canvas, BOARD_TOP, (12, 30, 7), (0, 22, 5), NAMES)
-    draw_board_foot(canvas, BOARD_TOP)
+    draw_board(canvas, BOARD_TOP, (12, 30, 7), (0, 22, 5), NAMES)  # with its foot
     top, foot = canvas.text(BOARD_TOP), canvas.text(BOARD_TOP + 7)
     assert top.startswith("┌") and top.rstrip().endswith("┐")
     assert foot.startswith("└") and foot.rstrip().endswith("┘") and set(foot[1:-1]) == {"─"}
