@@ -92,7 +92,7 @@ def _one_cell_each(text: str) -> str:
 STYLES: list[Style] = []
 """Every style numbered so far, by its number (kept text names its styles by number)."""
 _STYLE_NUMBERS: dict[Style, int] = {}
-_MAX_STYLES: Final = 256
+MAX_STYLES: Final = 256
 
 
 def style_number(style: Style) -> int:
@@ -105,8 +105,8 @@ def style_number(style: Style) -> int:
 
 
 def _numbered(style: Style) -> int:
-    if len(STYLES) >= _MAX_STYLES:  # 9 x 9 colours x bold is 162: never in practice
-        raise ValueError(f"more than {_MAX_STYLES} styles")
+    if len(STYLES) >= MAX_STYLES:  # 9 x 9 colours x bold is 162: never in practice
+        raise ValueError(f"more than {MAX_STYLES} styles")
     number = _STYLE_NUMBERS[style] = len(STYLES)
     STYLES.append(style)
     _STYLE_CHARS[style] = chr(number)

@@ -30,6 +30,7 @@ collections more than they saved; strings are never walked.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,10 @@ Layer = tuple[str, Hashable, Draw | None]
 """(name, key, draw): ``draw(canvas)`` must draw from nothing but what ``key`` holds.
 With ``draw`` None the key is ``(function, *arguments)`` and the layer draws
 ``function(canvas, *arguments)``: no function made for it at every frame."""
+
+PURE_PYTHON = "CRIBBAGE_DOOR_PURE_PYTHON"
+"""Set in the environment, the door uses none of its compiled parts (door/term/_lay.c,
+door/ui/_paint.c) but the Python beside each: to run the tests over the Python."""
 
 ALWAYS: object = object()
 """A key that never equals the one before: the layer is drawn at every frame (a layer
@@ -144,18 +149,42 @@ class Layers:
         frame = Canvas.over(list(before.chars), list(before.styles), before.cols)
         frame.settled = True
         self._frame = frame
-        blank_chars, blank_styles = blank_row(frame.cols)
-        for y in _row_numbers(dirty):
-            frame.chars[y], frame.styles[y] = blank_chars, blank_styles
-        store = frame._store
-        for name in order:
-            layer = self._drawn[name]
-            if not layer.rows & dirty:
-                continue  # (most layers, for most frames: a bar move touches one row)
-            runs = iter(layer.runs)
-            for y, start, text, styles in zip(runs, runs, runs, runs, strict=True):
-                if dirty >> y & 1:
-                    store(y, start, text, styles)
+        drawn = self._drawn
+        # (most layers, for most frames, touch none of them: a bar move touches one row)
+        runs = [layer.runs for name in order if (layer := drawn[name]).rows & dirty]
+        lay_rows(frame.chars, frame.styles, frame.cols, dirty, runs, *blank_row(frame.cols))
+
+
+def _lay_rows(
+    chars: list[str],
+    styles: list[str],
+    cols: int,
+    dirty: int,
+    layers_runs: list[Runs],
+    blank_chars: str,
+    blank_styles: str,
+) -> None:
+    """Set each ``dirty`` row (bits) of ``chars`` and ``styles`` to a blank row with
+    every run of ``layers_runs`` on it laid over it, in order. (door/term/_lay.c does
+    the same in C, and is used where it was built.)"""
+    for y in _row_numbers(dirty):
+        chars[y], styles[y] = blank_chars, blank_styles
+    store = Canvas.over(chars, styles, cols)._store
+    for runs in layers_runs:
+        items = iter(runs)
+        for y, start, text, kinds in zip(items, items, items, items, strict=True):
+            if dirty >> y & 1:
+                store(y, start, text, kinds)
+
+
+try:
+    if os.environ.get(PURE_PYTHON):
+        raise ImportError(f"{PURE_PYTHON} is set")
+    from door.term._lay import lay_rows  # type: ignore[import-not-found]
+except ImportError:  # not built (no C compiler where the door was installed)
+    lay_rows = _lay_rows
+LAYS_IN_C = lay_rows is not _lay_rows
+"""Whether door/term/_lay.c was built: the same rows, laid in C."""
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import re
 import textwrap
 from collections.abc import Callable
@@ -45,6 +46,7 @@ from door.term.ansi import (
     at,
 )
 from door.term.canvas import (
+    MAX_STYLES,
     PLAIN_CHAR,
     SCREEN_COLS,
     SCREEN_ROWS,
@@ -52,6 +54,7 @@ from door.term.canvas import (
     style_of_char,
     too_small,
 )
+from door.term.layers import PURE_PYTHON
 from door.term.terminal import Disconnected, Terminal
 
 REPAINT_INTERVAL: Final = 0.05
@@ -175,43 +178,14 @@ class Renderer:
         # the last column drawn or beyond, so no span of changes ever runs over it.
         forbidden_cells = ((term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1))
         colour = palette.enabled
-        # After CLEAR_SCREEN or RESET the terminal draws in the default style.
-        current_style: str | None = PLAIN_CHAR if out else None
-        # Where the cursor stands (row, column); row -1: not known.
-        at_row, at_col = (0, 0) if out else (-1, 0)
-        cut = cols < canvas.cols
-        new_chars, new_styles = canvas.chars, canvas.styles
-        old_chars, old_styles = shown.chars, shown.styles
-        append = out.append
-        patch_of = _row_patch if cols > _KEPT_PATCH_COLS else _kept_row_patch
-        last_rows = (term_rows - 1, canvas.rows - 1)
-        for y in range(rows):
-            chars, styles = new_chars[y], new_styles[y]
-            was_chars, was_styles = old_chars[y], old_styles[y]
-            if chars is was_chars and styles is was_styles:
-                continue  # a row a kept frame did not touch: most rows of most frames
-            if chars == was_chars and styles == was_styles:
-                continue
-            if cut:
-                chars, styles = chars[:cols], styles[:cols]
-                was_chars, was_styles = was_chars[:cols], was_styles[:cols]
-            forbidden = _NO_COLUMN
-            if y in last_rows:
-                forbidden = tuple(column for row, column in forbidden_cells if row == y)
-            patch = patch_of(colour, y, forbidden, chars, styles, was_chars, was_styles)
-            if patch is None:
-                continue
-            first, lead_style, lead_escape, body, last_style, past = patch
-            if at_row != y or at_col != first:
-                append(_move_to(y + 1, first + 1))
-            if lead_style is not None and lead_style != current_style:
-                append(lead_escape)
-            append(body)
-            if last_style is not None:
-                current_style = last_style
-            # Writing the last column leaves the cursor in a pending-wrap state
-            # that terminals disagree about: treat the position as unknown.
-            at_row, at_col = (y, past) if past < term_cols else (-1, 0)
+        # After CLEAR_SCREEN or RESET the terminal draws in the default style; the cursor
+        # stands at the top left. Row -1: where it stands is not known.
+        start = (PLAIN_CHAR, 0, 0) if out else (None, -1, 0)
+        changes, current_style, at_row, at_col = paint_rows(
+            canvas.chars, canvas.styles, shown.chars, shown.styles,
+            rows, cols, term_cols, colour, forbidden_cells, *start,
+        )  # fmt: skip
+        out.append(changes)
         if colour and current_style not in (None, PLAIN_CHAR):
             out.append(RESET)
         self._place_cursor(out, cursor, palette, (at_row, at_col) if at_row >= 0 else None)
@@ -222,7 +196,7 @@ class Renderer:
         self._sent = (
             canvas
             if canvas.settled
-            else Canvas.over(list(new_chars), list(new_styles), canvas.cols)
+            else Canvas.over(list(canvas.chars), list(canvas.styles), canvas.cols)
         )
         # Kept for a repaint after a resize, rather than the canvas itself.
         self._last = (self._sent, cursor)
@@ -266,6 +240,61 @@ class Renderer:
 
 
 _NO_COLUMN: Final[tuple[int, ...]] = ()
+
+
+def _paint_rows(
+    new_chars: list[str],
+    new_styles: list[str],
+    old_chars: list[str],
+    old_styles: list[str],
+    rows: int,
+    cols: int,
+    term_cols: int,
+    colour: bool,
+    forbidden_cells: tuple[tuple[int, int], ...],
+    current_style: str | None,
+    at_row: int,
+    at_col: int,
+) -> tuple[str, str | None, int, int]:
+    """What brings the first ``rows`` rows, cut to ``cols`` columns, from the old rows
+    to the new, never writing a ``forbidden_cells`` (row, column), with the cursor at
+    ``at_row``, ``at_col`` (row -1: not known) and ``current_style`` the style in force
+    (None: not known): the text to send, then the style in force and the cursor after it.
+    (door/ui/_paint.c does the same in C, and is used where it was built.)"""
+    out: list[str] = []
+    append = out.append
+    patch_of = _row_patch if cols > _KEPT_PATCH_COLS else _kept_row_patch
+    forbidden_rows = {row for row, _ in forbidden_cells}
+    for y in range(rows):
+        chars, styles = new_chars[y], new_styles[y]
+        was_chars, was_styles = old_chars[y], old_styles[y]
+        if chars is was_chars and styles is was_styles:
+            continue  # a row a kept frame did not touch: most rows of most frames
+        if chars == was_chars and styles == was_styles:
+            continue
+        if cols < len(chars):
+            chars, styles = chars[:cols], styles[:cols]
+            was_chars, was_styles = was_chars[:cols], was_styles[:cols]
+        forbidden = _NO_COLUMN
+        if y in forbidden_rows:
+            forbidden = tuple(column for row, column in forbidden_cells if row == y)
+        patch = patch_of(colour, y, forbidden, chars, styles, was_chars, was_styles)
+        if patch is None:
+            continue
+        first, lead_style, lead_escape, body, last_style, past = patch
+        if at_row != y or at_col != first:
+            append(_move_to(y + 1, first + 1))
+        if lead_style is not None and lead_style != current_style:
+            append(lead_escape)
+        append(body)
+        if last_style is not None:
+            current_style = last_style
+        # Writing the last column leaves the cursor in a pending-wrap state
+        # that terminals disagree about: treat the position as unknown.
+        at_row, at_col = (y, past) if past < term_cols else (-1, 0)
+    return "".join(out), current_style, at_row, at_col
+
+
 _PATCHES_KEPT: Final = 8192
 """Row changes kept, with what they send. Callers at the same screen make the same
 changes to the same rows (the prompt, the count, the status, the board's pegs), so
@@ -370,12 +399,30 @@ _COLOUR: Final = Palette(ColorMode.ANSI)
 """The one palette that writes colours (every other writes none)."""
 _SGR: dict[str, str] = {}
 """The escape that sets each style, by its character."""
+_SGR_BY_NUMBER: list[str | None] = [None] * MAX_STYLES
+"""The same by the style's number, for door/ui/_paint.c (None: not made yet)."""
 
 
 def _remember_sgr(char: str) -> str:
     style = style_of_char(char)
-    text = _SGR[char] = _COLOUR.style(style.fg, style.bg, bold=style.bold)
+    text = _SGR[char] = _SGR_BY_NUMBER[ord(char)] = _COLOUR.style(
+        style.fg, style.bg, bold=style.bold
+    )
     return text
+
+
+try:
+    if os.environ.get(PURE_PYTHON):
+        raise ImportError(f"{PURE_PYTHON} is set")
+    from door.ui import _paint  # type: ignore[attr-defined]
+except ImportError:  # not built (no C compiler where the door was installed)
+    paint_rows: Callable[..., tuple[str, str | None, int, int]] = _paint_rows
+    PAINTS_IN_C = False
+else:
+    paint_rows = functools.partial(_paint.paint_rows, _SGR_BY_NUMBER, _remember_sgr, PLAIN_CHAR)
+    PAINTS_IN_C = True
+"""``_paint_rows``, in C where door/ui/_paint.c was built: the same text sent, for a
+third of the renderer's processor time."""
 
 
 _GAP: Final = bytes(4 * (_MAX_GAP + 1))

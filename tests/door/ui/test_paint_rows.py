@@ -1,0 +1,111 @@
+"""The renderer's row loop in C (door/ui/_paint.c) sends exactly what the Python one
+(``_paint_rows``) sends, and refuses what is not a frame rather than read past it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from door.term.canvas import PLAIN_CHAR, Color, Style, style_char
+from door.ui import renderer
+from door.ui.renderer import _paint_rows
+
+pytestmark = pytest.mark.skipif(
+    not renderer.PAINTS_IN_C, reason="door/ui/_paint.c was not built (no C compiler)"
+)
+
+STYLES = [PLAIN_CHAR] + [
+    style_char(style)
+    for style in (
+        Style(fg=Color.RED),
+        Style(fg=Color.YELLOW, bold=True),
+        Style(fg=Color.BLACK, bg=Color.CYAN),
+        Style(bg=Color.BLUE),
+    )
+]
+ALPHABET = "  ab♥─█é\U0001d400"  # blanks weigh more; one to four bytes in UTF-8
+
+
+def random_row(rng: random.Random, cols: int) -> tuple[str, str]:
+    text = [rng.choice(ALPHABET) for _ in range(cols)]
+    styles = [rng.choice(STYLES) for _ in range(cols)]
+    blank_from = rng.choice((cols, cols, rng.randrange(cols + 1)))
+    for x in range(blank_from, cols):  # rows often end in blanks: erasing them pays
+        text[x], styles[x] = " ", PLAIN_CHAR
+    return "".join(text), "".join(styles)
+
+
+def changed(rng: random.Random, chars: str, styles: str) -> tuple[str, str]:
+    """The row with a few cells or a stretch changed (or none)."""
+    text, kinds = list(chars), list(styles)
+    for _ in range(rng.choice((0, 1, 2, 5, 12))):
+        x = rng.randrange(len(text))
+        for cell in range(x, min(len(text), x + rng.choice((1, 1, 3, 30)))):
+            if rng.random() < 0.6:
+                text[cell] = rng.choice(ALPHABET)
+            else:
+                kinds[cell] = rng.choice(STYLES)
+    return "".join(text), "".join(kinds)
+
+
+def random_frames(rng: random.Random) -> tuple[list[str], list[str], list[str], list[str], int]:
+    cols, rows = rng.choice((1, 5, 20, 80, 132)), rng.choice((1, 3, 24))
+    old_chars, old_styles, new_chars, new_styles = [], [], [], []
+    for _ in range(rows):
+        chars, styles = random_row(rng, cols)
+        old_chars.append(chars)
+        old_styles.append(styles)
+        way = rng.random()
+        if way < 0.3:  # the very same strings: a row a kept frame did not touch
+            new = chars, styles
+        elif way < 0.4:  # equal, but other strings
+            new = "".join(list(chars)), "".join(list(styles))
+        elif way < 0.5:
+            new = random_row(rng, cols)
+        else:
+            new = changed(rng, chars, styles)
+        new_chars.append(new[0])
+        new_styles.append(new[1])
+    return new_chars, new_styles, old_chars, old_styles, cols
+
+
+def test_the_rows_are_painted_as_the_python_paints_them() -> None:
+    rng = random.Random(18)
+    for case in range(4000):
+        new_chars, new_styles, old_chars, old_styles, width = random_frames(rng)
+        rows = len(new_chars)
+        term_cols = rng.choice((width, width + 1, max(1, width - 3)))
+        cols = min(width, term_cols)
+        term_rows = rng.choice((rows, rows + 2))
+        forbidden_cells = ((term_rows - 1, term_cols - 1), (rows - 1, width - 1))
+        start = rng.choice(
+            ((None, -1, 0), (PLAIN_CHAR, 0, 0), (rng.choice(STYLES), rng.randrange(rows), 3))
+        )
+        for colour in (True, False):
+            arguments = (new_chars, new_styles, old_chars, old_styles, min(rows, term_rows))
+            arguments += (cols, term_cols, colour, forbidden_cells, *start)  # type: ignore[assignment]
+            expected = _paint_rows(*arguments)
+            assert renderer.paint_rows(*arguments) == expected, (case, colour)
+
+
+def test_a_frame_that_is_not_one_is_refused_not_read_past() -> None:
+    row = " " * 10
+    blank = PLAIN_CHAR * 10
+
+    def paint(new_chars: list, *, rows: int = 1, styles: list | None = None) -> object:
+        return renderer.paint_rows(
+            new_chars, styles or [blank], [row], [blank], rows, 10, 10, True, (), None, -1, 0
+        )
+
+    with pytest.raises(ValueError, match="different lengths"):
+        paint(["x" * 11])
+    with pytest.raises(TypeError, match="not a string"):
+        paint([b"x" * 10])
+    with pytest.raises(IndexError, match="fewer than 3 rows"):
+        paint(["x" * 10], rows=3)
+    with pytest.raises(ValueError, match="style 300"):
+        paint(["x" * 10], styles=[chr(300) * 10])
+    with pytest.raises(TypeError, match="lists of strings"):
+        renderer.paint_rows((row,), [blank], [row], [blank], 1, 10, 10, True, (), None, -1, 0)
+    assert paint([row]) == ("", None, -1, 0)  # nothing changed: nothing sent
