@@ -14,13 +14,20 @@ what changed.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
 from door.term.ansi import (
     Color,
 )
+
+PURE_PYTHON: Final = "CRIBBAGE_DOOR_PURE_PYTHON"
+"""Set in the environment, the door uses none of its compiled parts (door/term/_lay.c,
+_record.c, door/ui/_paint.c) but the Python beside each: to run the tests over the
+Python."""
 
 SCREEN_COLS: Final = 80
 SCREEN_ROWS: Final = 24
@@ -277,6 +284,13 @@ class Recorder(Canvas):
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols, self.rows = cols, rows
         self.runs: list[Any] = []
+        if _RECORD_IN_C is not None:
+            # The two puts, in C (door/term/_record.c), each given this recorder's runs
+            # and size once here: a drawing is a few dozen puts.
+            put, put_styled = _RECORD_IN_C
+            bound = (DRAWN_GLYPHS, one_cell_text, _STYLE_CHARS, style_char, PLAIN)
+            self.put = functools.partial(put, *bound, self.runs, rows, cols)  # type: ignore[method-assign]
+            self.put_styled = functools.partial(put_styled, *bound, self.runs, rows, cols)  # type: ignore[method-assign]
 
     def _store(self, row: int, start: int, text: str, styles: str) -> None:
         runs = self.runs
@@ -288,6 +302,26 @@ class Recorder(Canvas):
             runs[-1] += styles
         else:
             runs += (row, start, text, styles)
+
+
+def _record_in_c() -> tuple[Callable[..., int], Callable[..., int]] | None:
+    """door/term/_record.c's two puts, where it was built and the environment does not
+    ask for the Python (``PURE_PYTHON``)."""
+    if os.environ.get(PURE_PYTHON):
+        return None
+    try:
+        from door.term._record import (  # type: ignore[import-not-found]
+            record_put,
+            record_put_styled,
+        )
+    except ImportError:  # not built (no C compiler where the door was installed)
+        return None
+    return record_put, record_put_styled
+
+
+_RECORD_IN_C: Final = _record_in_c()
+RECORDS_IN_C: Final = _RECORD_IN_C is not None
+"""Whether a Recorder's puts are door/term/_record.c's: the same runs, made in C."""
 
 
 def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:

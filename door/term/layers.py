@@ -35,17 +35,13 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import Canvas, Recorder, Runs, blank_row
+from door.term.canvas import PURE_PYTHON, Canvas, Recorder, Runs, blank_row
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw | None]
 """(name, key, draw): ``draw(canvas)`` must draw from nothing but what ``key`` holds.
 With ``draw`` None the key is ``(function, *arguments)`` and the layer draws
 ``function(canvas, *arguments)``: no function made for it at every frame."""
-
-PURE_PYTHON = "CRIBBAGE_DOOR_PURE_PYTHON"
-"""Set in the environment, the door uses none of its compiled parts (door/term/_lay.c,
-door/ui/_paint.c) but the Python beside each: to run the tests over the Python."""
 
 ALWAYS: object = object()
 """A key that never equals the one before: the layer is drawn at every frame (a layer

@@ -48,13 +48,13 @@ from door.term.ansi import (
 from door.term.canvas import (
     MAX_STYLES,
     PLAIN_CHAR,
+    PURE_PYTHON,
     SCREEN_COLS,
     SCREEN_ROWS,
     Canvas,
     style_of_char,
     too_small,
 )
-from door.term.layers import PURE_PYTHON
 from door.term.terminal import Disconnected, Terminal
 
 REPAINT_INTERVAL: Final = 0.05
