@@ -110,7 +110,12 @@ static PyObject *put(Recording *recording, PyObject *row_arg, PyObject *col_arg,
     Py_ssize_t row = PyLong_AsSsize_t(row_arg), col = PyLong_AsSsize_t(col_arg);
     if (PyErr_Occurred())
         return NULL;
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text), end = col + length;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (col > PY_SSIZE_T_MAX - length) {
+        PyErr_SetString(PyExc_OverflowError, "put: the column is out of all reach");
+        return NULL;
+    }
+    Py_ssize_t end = col + length;
     if (row < 0 || row >= recording->rows)
         return PyLong_FromSsize_t(end);
     Py_ssize_t first = 0, past = length; /* the part of text on the canvas */

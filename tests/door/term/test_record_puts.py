@@ -66,6 +66,8 @@ def test_what_is_not_text_is_refused_and_nothing_kept() -> None:
         recorder.put(0, "0", "text")
     with pytest.raises(ValueError, match="for each character"):
         recorder.put_styled(0, 0, "two", "\0")  # a style for each character, or nothing
+    with pytest.raises(OverflowError):
+        recorder.put(0, 2**63 - 2, "text")
     with pytest.raises(TypeError, match="keyword"):
         recorder.put(0, 0, "text", colour=STYLES[1])
     assert recorder.runs == []
