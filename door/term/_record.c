@@ -177,48 +177,44 @@ done:
     return result;
 }
 
+/* A put's last argument, ``name`` (the style, or the styles), given by position (the
+ * twelfth, after the eight bound and row, col and text) or by keyword; NULL if not
+ * given. An error for another number of arguments or any other keyword. */
+static int last_argument(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                         const char *name, PyObject **last) {
+    *last = NULL;
+    Py_ssize_t keywords = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if (nargs < 11 || nargs + keywords > 12) {
+        PyErr_Format(PyExc_TypeError, "put takes row, col, text and %s (%zd given)", name,
+                     nargs + keywords - 8);
+        return -1;
+    }
+    if (keywords) {
+        PyObject *given = PyTuple_GET_ITEM(kwnames, 0);
+        if (PyUnicode_CompareWithASCIIString(given, name) != 0) {
+            PyErr_Format(PyExc_TypeError, "put: unexpected keyword argument %R", given);
+            return -1;
+        }
+        *last = args[nargs];
+    } else if (nargs == 12) {
+        *last = args[11];
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(record_put_doc,
              "record_put(glyphs, one_cell_text, style_chars, style_char, plain, runs, rows, "
              "cols, row, col, text, style=plain)\n--\n\n"
              "Canvas.put on a Recorder: the column after the text.");
 
-/* A keyword argument ``name`` (the style), or NULL; an error for any other keyword. */
-static int keyword(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, const char *name,
-                   PyObject **value) {
-    *value = NULL;
-    if (kwnames == NULL)
-        return 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
-        PyObject *given = PyTuple_GET_ITEM(kwnames, i);
-        if (PyUnicode_CompareWithASCIIString(given, name) != 0) {
-            PyErr_Format(PyExc_TypeError, "put: unexpected keyword argument %R", given);
-            return -1;
-        }
-        *value = args[nargs + i];
-    }
-    return 0;
-}
-
 static PyObject *record_put(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames) {
     PyObject *style;
-    if (keyword(args, nargs, kwnames, "style", &style) < 0)
-        return NULL;
-    if (style != NULL && nargs == 12) {
-        PyErr_SetString(PyExc_TypeError, "put: style given twice");
-        return NULL;
-    }
-    if (style == NULL)
-        style = nargs == 12 ? args[11] : args[4];
-    if (nargs != 11 && nargs != 12) {
-        PyErr_Format(PyExc_TypeError, "put takes row, col, text and a style (%zd given)",
-                     nargs - 8);
-        return NULL;
-    }
     Recording recording;
-    if (read_recording(args, &recording) < 0)
+    if (last_argument(args, nargs, kwnames, "style", &style) < 0 ||
+        read_recording(args, &recording) < 0)
         return NULL;
-    return put(&recording, args[8], args[9], args[10], style, NULL);
+    return put(&recording, args[8], args[9], args[10], style != NULL ? style : args[4], NULL);
 }
 
 PyDoc_STRVAR(record_put_styled_doc,
@@ -229,29 +225,20 @@ PyDoc_STRVAR(record_put_styled_doc,
 static PyObject *record_put_styled(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                                    PyObject *kwnames) {
     PyObject *styles;
-    if (keyword(args, nargs, kwnames, "styles", &styles) < 0)
-        return NULL;
-    if (styles != NULL && nargs == 11) {
-        PyObject *all[12];
-        for (Py_ssize_t i = 0; i < 11; i++)
-            all[i] = args[i];
-        all[11] = styles;
-        return record_put_styled(module, all, 12, NULL);
-    }
-    if (nargs != 12 || styles != NULL) {
-        PyErr_Format(PyExc_TypeError, "put_styled takes row, col, text and styles (%zd given)",
-                     nargs - 8);
-        return NULL;
-    }
     Recording recording;
-    if (read_recording(args, &recording) < 0)
+    if (last_argument(args, nargs, kwnames, "styles", &styles) < 0 ||
+        read_recording(args, &recording) < 0)
         return NULL;
-    if (!PyUnicode_Check(args[10]) || !PyUnicode_Check(args[11]) ||
-        PyUnicode_GET_LENGTH(args[10]) != PyUnicode_GET_LENGTH(args[11])) {
+    if (styles == NULL) {
+        PyErr_SetString(PyExc_TypeError, "put_styled: the styles must be given");
+        return NULL;
+    }
+    if (!PyUnicode_Check(args[10]) || !PyUnicode_Check(styles) ||
+        PyUnicode_GET_LENGTH(args[10]) != PyUnicode_GET_LENGTH(styles)) {
         PyErr_SetString(PyExc_ValueError, "put_styled: a style's character for each character");
         return NULL;
     }
-    return put(&recording, args[8], args[9], args[10], NULL, args[11]);
+    return put(&recording, args[8], args[9], args[10], NULL, styles);
 }
 
 static PyMethodDef methods[] = {

@@ -70,6 +70,16 @@ def test_what_is_not_text_is_refused_and_nothing_kept() -> None:
         recorder.put(0, 2**63 - 2, "text")
     with pytest.raises(TypeError, match="keyword"):
         recorder.put(0, 0, "text", colour=STYLES[1])
+    with pytest.raises(TypeError, match="takes row, col, text and style"):
+        recorder.put(0, 0)
+    with pytest.raises(TypeError, match="takes row, col, text and style"):
+        recorder.put(0, 0, "text", STYLES[1], style=STYLES[1])
+    with pytest.raises(TypeError, match="takes row, col, text and styles"):
+        recorder.put_styled(0, 0, "text", "\0" * 4, "\0" * 4)
+    from door.term import _record  # type: ignore[attr-defined]
+
+    with pytest.raises(TypeError, match="takes row, col, text"):
+        _record.record_put()  # read nothing of what was not given
     assert recorder.runs == []
     assert recorder.put(0, 0, "ok", STYLES[1]) == 2
     assert recorder.runs == [0, 0, "ok", style_char(STYLES[1]) * 2]
