@@ -14,10 +14,12 @@ what changed.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import re
 import unicodedata
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, Final, NamedTuple
 
 from door.term.ansi import (
@@ -304,19 +306,22 @@ class Recorder(Canvas):
             runs += (row, start, text, styles)
 
 
-def _record_in_c() -> tuple[Callable[..., int], Callable[..., int]] | None:
-    """door/term/_record.c's two puts, where it was built and the environment does not
-    ask for the Python (``PURE_PYTHON``)."""
+def compiled_part(name: str) -> ModuleType | None:
+    """The door's compiled module ``name`` (door/term/_lay.c, _record.c, door/ui/_paint.c),
+    or None where it was not built (no C compiler where the door was installed) or the
+    environment asks for the Python (``PURE_PYTHON``)."""
     if os.environ.get(PURE_PYTHON):
         return None
     try:
-        from door.term._record import (  # type: ignore[import-not-found]
-            record_put,
-            record_put_styled,
-        )
-    except ImportError:  # not built (no C compiler where the door was installed)
+        return importlib.import_module(name)
+    except ImportError:
         return None
-    return record_put, record_put_styled
+
+
+def _record_in_c() -> tuple[Callable[..., int], Callable[..., int]] | None:
+    """door/term/_record.c's two puts, where it is used."""
+    module = compiled_part("door.term._record")
+    return None if module is None else (module.record_put, module.record_put_styled)
 
 
 _RECORD_IN_C: Final = _record_in_c()

@@ -30,12 +30,11 @@ collections more than they saved; strings are never walked.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import PURE_PYTHON, Canvas, Recorder, Runs, blank_row
+from door.term.canvas import Canvas, Recorder, Runs, blank_row, compiled_part
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw | None]
@@ -173,12 +172,8 @@ def _lay_rows(
                 store(y, start, text, kinds)
 
 
-try:
-    if os.environ.get(PURE_PYTHON):
-        raise ImportError(f"{PURE_PYTHON} is set")
-    from door.term._lay import lay_rows  # type: ignore[import-not-found]
-except ImportError:  # not built (no C compiler where the door was installed)
-    lay_rows = _lay_rows
+_LAY_IN_C = compiled_part("door.term._lay")
+lay_rows: Callable[..., None] = _lay_rows if _LAY_IN_C is None else _LAY_IN_C.lay_rows
 LAYS_IN_C = lay_rows is not _lay_rows
 """Whether door/term/_lay.c was built: the same rows, laid in C."""
 

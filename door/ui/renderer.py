@@ -10,9 +10,11 @@ per caller, so a resize is one repaint.
 What the caller's screen shows is kept as the rows of the last frame sent: strings
 (door/term/canvas.py), shared with whoever drew them, so keeping them costs a list of
 references, and a row that a kept frame (the table's layers) did not change is the same
-string object again, passed over with one comparison of identity. What a row's change
-sends is kept process-wide (``_row_patch``): callers at the same screen make the same
-changes, and a change another caller made just before costs one lookup.
+string object again, passed over with one comparison of identity. The rows that did
+change are worked out in C (door/ui/_paint.c) where it was built; the Python beside it
+(``_paint_rows``) keeps what a row's change sends process-wide (``_row_patch``): callers
+at the same screen make the same changes, and a change another caller made just before
+costs one lookup.
 
 >>> from tests.door.fake_terminal import FakeTerminal
 >>> from door.term.canvas import Color, Style
@@ -29,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 import re
 import textwrap
 from collections.abc import Callable
@@ -48,10 +49,10 @@ from door.term.ansi import (
 from door.term.canvas import (
     MAX_STYLES,
     PLAIN_CHAR,
-    PURE_PYTHON,
     SCREEN_COLS,
     SCREEN_ROWS,
     Canvas,
+    compiled_part,
     style_of_char,
     too_small,
 )
@@ -411,18 +412,15 @@ def _remember_sgr(char: str) -> str:
     return text
 
 
-try:
-    if os.environ.get(PURE_PYTHON):
-        raise ImportError(f"{PURE_PYTHON} is set")
-    from door.ui import _paint  # type: ignore[attr-defined]
-except ImportError:  # not built (no C compiler where the door was installed)
-    paint_rows: Callable[..., tuple[str, str | None, int, int]] = _paint_rows
-    PAINTS_IN_C = False
-else:
-    paint_rows = functools.partial(_paint.paint_rows, _SGR_BY_NUMBER, _remember_sgr, PLAIN_CHAR)
-    PAINTS_IN_C = True
-"""``_paint_rows``, in C where door/ui/_paint.c was built: the same text sent, for a
-third of the renderer's processor time."""
+_PAINT_IN_C = compiled_part("door.ui._paint")
+paint_rows: Callable[..., tuple[str, str | None, int, int]] = (
+    _paint_rows
+    if _PAINT_IN_C is None
+    else functools.partial(_PAINT_IN_C.paint_rows, _SGR_BY_NUMBER, _remember_sgr, PLAIN_CHAR)
+)
+PAINTS_IN_C = _PAINT_IN_C is not None
+"""Whether ``paint_rows`` is door/ui/_paint.c's: the same text sent as ``_paint_rows``
+sends, for about a third of the renderer's processor time (bench/load.py's profile)."""
 
 
 _GAP: Final = bytes(4 * (_MAX_GAP + 1))
