@@ -5,18 +5,15 @@
 # the browser tests skip with that reason. Always exits 0.
 set -uo pipefail
 say() { echo "chromium.sh: $*" >&2; }
+. "$(dirname "$0")/apt.sh"
 if command -v chromium >/dev/null 2>&1; then
     exit 0
 fi
-if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+if ! can_apt; then
     say "no chromium and this is not a root Debian machine: the browser tests will skip"
     exit 0
 fi
 say "installing Debian's chromium package"
-export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -q chromium </dev/null >/tmp/cribbage-chromium-apt.log 2>&1; then
-    apt-get update -q </dev/null >>/tmp/cribbage-chromium-apt.log 2>&1
-    apt-get install -y -q chromium </dev/null >>/tmp/cribbage-chromium-apt.log 2>&1 ||
-        say "apt-get could not install chromium (see /tmp/cribbage-chromium-apt.log): the browser tests will skip"
-fi
+apt_install chromium chromium ||
+    say "apt-get could not install chromium (see /tmp/cribbage-chromium-apt.log): the browser tests will skip"
 exit 0

@@ -6,11 +6,12 @@
 # that their tests run. Always exits 0.
 set -uo pipefail
 say() { echo "compiler.sh: $*" >&2; }
+. "$(dirname "$0")/apt.sh"
 headers="$(python -c 'import os, sysconfig; print(os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))')"
 if command -v cc >/dev/null 2>&1 && [ "$headers" = True ]; then
     exit 0
 fi
-if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+if ! can_apt; then
     say "no C compiler or no Python.h, and this is not a root Debian machine: the door's compiled parts will not be built"
     exit 0
 fi
@@ -19,10 +20,5 @@ if [ "$headers" != True ]; then
     packages="$packages python3-dev"  # the headers of Debian's own Python
 fi
 say "installing Debian's $packages"
-export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -q $packages </dev/null >/tmp/cribbage-gcc-apt.log 2>&1; then
-    apt-get update -q </dev/null >>/tmp/cribbage-gcc-apt.log 2>&1
-    apt-get install -y -q $packages </dev/null >>/tmp/cribbage-gcc-apt.log 2>&1 ||
-        say "apt-get could not install $packages (see /tmp/cribbage-gcc-apt.log)"
-fi
+apt_install gcc $packages || say "apt-get could not install $packages (see /tmp/cribbage-gcc-apt.log)"
 exit 0

@@ -18,6 +18,7 @@ data="$base/data"
 database="cribbage_test"
 
 say() { echo "postgres.sh: $*" >&2; }
+. "$(dirname "$0")/apt.sh"
 give_up() { say "$* - the PostgreSQL tests will be skipped"; exit 0; }
 
 # Run a PostgreSQL program as the cluster's owner: the postgres user when we are root
@@ -50,16 +51,12 @@ if [ "${1:-}" = "stop" ]; then
 fi
 
 if [ -z "$bin" ]; then
-    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    if ! can_apt; then
         give_up "PostgreSQL is not installed and this is not a root Debian machine"
     fi
     say "installing Debian's postgresql package"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y -q postgresql </dev/null >/tmp/cribbage-postgres-apt.log 2>&1; then
-        apt-get update -q </dev/null >>/tmp/cribbage-postgres-apt.log 2>&1
-        apt-get install -y -q postgresql </dev/null >>/tmp/cribbage-postgres-apt.log 2>&1 ||
-            give_up "apt-get install postgresql failed (see /tmp/cribbage-postgres-apt.log)"
-    fi
+    apt_install postgres postgresql ||
+        give_up "apt-get install postgresql failed (see /tmp/cribbage-postgres-apt.log)"
     bin="$(find_bin)"
     [ -n "$bin" ] || give_up "the postgresql package installed no initdb"
 fi
