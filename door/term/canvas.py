@@ -290,9 +290,8 @@ class Recorder(Canvas):
             # The two puts, in C (door/term/_record.c), each given this recorder's runs
             # and size once here: a drawing is a few dozen puts.
             put, put_styled = _RECORD_IN_C
-            bound = (DRAWN_GLYPHS, one_cell_text, _STYLE_CHARS, style_char, PLAIN)
-            self.put = functools.partial(put, *bound, self.runs, rows, cols)  # type: ignore[method-assign]
-            self.put_styled = functools.partial(put_styled, *bound, self.runs, rows, cols)  # type: ignore[method-assign]
+            self.put = functools.partial(put, self.runs, rows, cols)  # type: ignore[method-assign]
+            self.put_styled = functools.partial(put_styled, self.runs, rows, cols)  # type: ignore[method-assign]
 
     def _store(self, row: int, start: int, text: str, styles: str) -> None:
         runs = self.runs
@@ -319,9 +318,18 @@ def compiled_part(name: str) -> ModuleType | None:
 
 
 def _record_in_c() -> tuple[Callable[..., int], Callable[..., int]] | None:
-    """door/term/_record.c's two puts, where it is used."""
+    """door/term/_record.c's two puts, where it is used, given what every recorder's
+    are: the door's glyphs, the Python for other text and for styles not numbered yet,
+    and the plain style (a recorder adds its runs and size: partials of partials are
+    one call)."""
     module = compiled_part("door.term._record")
-    return None if module is None else (module.record_put, module.record_put_styled)
+    if module is None:
+        return None
+    bound = (DRAWN_GLYPHS, one_cell_text, _STYLE_CHARS, style_char, PLAIN)
+    return (
+        functools.partial(module.record_put, *bound),
+        functools.partial(module.record_put_styled, *bound),
+    )
 
 
 _RECORD_IN_C: Final = _record_in_c()

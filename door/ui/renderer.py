@@ -361,7 +361,7 @@ def _row_patch(
                 run_first, past = run.span()
                 style = styles[run_first]
                 if style != current_style:
-                    escape = _SGR.get(style) or _remember_sgr(style)
+                    escape = _SGR_BY_NUMBER[ord(style)] or _remember_sgr(style)
                     if current_style is None:
                         lead_style, lead_escape = style, escape
                     else:
@@ -398,17 +398,14 @@ _STYLE_RUNS: Final = re.compile(r"(.)\1*", re.DOTALL)
 
 _COLOUR: Final = Palette(ColorMode.ANSI)
 """The one palette that writes colours (every other writes none)."""
-_SGR: dict[str, str] = {}
-"""The escape that sets each style, by its character."""
 _SGR_BY_NUMBER: list[str | None] = [None] * MAX_STYLES
-"""The same by the style's number, for door/ui/_paint.c (None: not made yet)."""
+"""The escape that sets each style, by its number (None: not made yet); the Python and
+door/ui/_paint.c both read it."""
 
 
 def _remember_sgr(char: str) -> str:
     style = style_of_char(char)
-    text = _SGR[char] = _SGR_BY_NUMBER[ord(char)] = _COLOUR.style(
-        style.fg, style.bg, bold=style.bold
-    )
+    text = _SGR_BY_NUMBER[ord(char)] = _COLOUR.style(style.fg, style.bg, bold=style.bold)
     return text
 
 
