@@ -35,6 +35,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.compiled import compiled_part
+
 FloatArray = npt.NDArray[np.float64]
 
 GOAL: Final = 121
@@ -198,7 +200,7 @@ def chances_through(
         before, reach, adds = _reach(trimmed, sides)
     region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
     if sides == 2:
-        return _through_two_sides(scores, trimmed, before, region, start_table)
+        return through_two_sides(scores, trimmed, before, region, start_table)
     value = rotate_region(start_table, scores, region)
     for (_, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
         value = _pull_add(value, role, dist, min(reached[role] + 1, region[role]))
@@ -467,6 +469,30 @@ def _through_two_sides(
             value = value @ _band(dist, need1, value.shape[1]).T
     first_role = float(value[0, 0])
     return np.array([first_role, 1.0 - first_role])
+
+
+def _through_two_sides_in_c(
+    scores: Sequence[int],
+    stages: list[Stage],
+    before: list[tuple[int, ...]],
+    region: tuple[int, ...],
+    start_table: FloatArray,
+) -> FloatArray:
+    """``_through_two_sides`` in C (engine/_forward.c): the same steps, each one loop over
+    its band's non-zero part rather than a few numpy calls over the whole band."""
+    assert _FORWARD_IN_C is not None
+    first_role = _FORWARD_IN_C.through_two_sides(
+        scores, stages, before, region, _first_role(start_table)
+    )
+    return np.array([first_role, 1.0 - first_role])
+
+
+_FORWARD_IN_C = compiled_part("engine._forward")
+through_two_sides: Callable[..., FloatArray] = (
+    _through_two_sides if _FORWARD_IN_C is None else _through_two_sides_in_c
+)
+FORWARDS_IN_C: Final = _FORWARD_IN_C is not None
+"""Whether engine/_forward.c was built: the win bar's two-sided run, in C."""
 
 
 def _band(dist: FloatArray, need: int, size: int) -> FloatArray:

@@ -14,22 +14,15 @@ what changed.
 from __future__ import annotations
 
 import functools
-import importlib
-import os
 import re
 import unicodedata
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any, Final, NamedTuple
 
 from door.term.ansi import (
     Color,
 )
-
-PURE_PYTHON: Final = "CRIBBAGE_DOOR_PURE_PYTHON"
-"""Set in the environment, the door uses none of its compiled parts (door/term/_lay.c,
-_record.c, door/ui/_paint.c) but the Python beside each: to run the tests over the
-Python."""
+from engine.compiled import compiled_part
 
 SCREEN_COLS: Final = 80
 SCREEN_ROWS: Final = 24
@@ -303,18 +296,6 @@ class Recorder(Canvas):
             runs[-1] += styles
         else:
             runs += (row, start, text, styles)
-
-
-def compiled_part(name: str) -> ModuleType | None:
-    """The door's compiled module ``name`` (door/term/_lay.c, _record.c, door/ui/_paint.c),
-    or None where it was not built (no C compiler where the door was installed) or the
-    environment asks for the Python (``PURE_PYTHON``)."""
-    if os.environ.get(PURE_PYTHON):
-        return None
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
 
 
 def _record_in_c() -> tuple[Callable[..., int], Callable[..., int]] | None:

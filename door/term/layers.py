@@ -34,7 +34,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from door.term.canvas import Canvas, Recorder, Runs, blank_row, compiled_part
+from door.term.canvas import Canvas, Recorder, Runs, blank_row
+from engine.compiled import compiled_part
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw | None]

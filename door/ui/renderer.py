@@ -52,11 +52,11 @@ from door.term.canvas import (
     SCREEN_COLS,
     SCREEN_ROWS,
     Canvas,
-    compiled_part,
     style_of_char,
     too_small,
 )
 from door.term.terminal import Disconnected, Terminal
+from engine.compiled import compiled_part
 
 REPAINT_INTERVAL: Final = 0.05
 """Seconds between repaints a caller's resizes cause: a storm of them is one repaint."""
