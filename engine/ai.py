@@ -61,6 +61,7 @@ from engine.ai_position import GOAL, Position, shipped_position
 from engine.ai_tables import RANK_TABLE, RANKS, AiTables, DealDistributions, FloatArray, load_tables
 from engine.cards import FULL_DECK, Card, Rank
 from engine.checks import card_list, is_whole_number
+from engine.compiled import compiled_part
 from engine.errors import IllegalActionError
 from engine.scoring import RUNS_RULES, score_peg, score_show
 from engine.winprob_tables import load_win_tables
@@ -521,6 +522,28 @@ def _crib_given_starter(
     return result
 
 
+def _crib_given_starter_in_c(
+    discards: tuple[Card, ...], starter: Card, kept: tuple[Card, ...], weight: FloatArray
+) -> FloatArray:
+    """``_crib_given_starter`` in C (engine/_crib.c): one loop over the unseen pairs, in
+    the same order, each bin the same sum."""
+    assert _CRIB_IN_C is not None
+    first, second = discards
+    seen = starter.bit
+    for card in (*discards, *kept):
+        seen |= card.bit
+    crib = np.zeros(30)
+    _CRIB_IN_C.crib_counts(RANK_TABLE, weight, first.index, second.index, starter.index, seen, crib)
+    result: FloatArray = crib / crib.sum()
+    return result
+
+
+_CRIB_IN_C = compiled_part("engine._crib")
+crib_given_starter = _crib_given_starter if _CRIB_IN_C is None else _crib_given_starter_in_c
+CRIBS_IN_C: Final = _CRIB_IN_C is not None
+"""Whether engine/_crib.c was built: the crib once the starter is cut, in C."""
+
+
 @lru_cache(maxsize=8)
 def _chances_after_the_play(
     dealer: bool,
@@ -544,7 +567,7 @@ def _chances_after_the_play(
         if kept is None or starter is None or discards is None:
             crib = dist.crib
         else:
-            crib = _crib_given_starter(discards, starter, kept, tables.throw_weight["pone"])
+            crib = crib_given_starter(discards, starter, kept, tables.throw_weight["pone"])
         my_show = np.convolve(my_show, crib)
         opp_show = dist.pone_hand
     else:

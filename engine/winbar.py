@@ -227,12 +227,12 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
     side's plays change it, so half the bars of a deal ask for one worked out already).
     A table asks again a second or two later, when a thousand other tables have each
     put one in: four thousand kept (about 870 bytes each, 3.5 MB) still hold its own."""
-    from engine.ai import _crib_given_starter
+    from engine.ai import crib_given_starter
     from engine.ai_tables import load_tables
 
     weight = load_tables().throw_weight[role]
     others = tuple(card for card in FULL_DECK if card.bit & seen and card not in (*thrown, starter))
-    return read_only(_crib_given_starter(thrown, starter, others, weight))
+    return read_only(crib_given_starter(thrown, starter, others, weight))
 
 
 def crib_distribution(game: Game, view: View) -> FloatArray:

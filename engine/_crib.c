@@ -1,0 +1,134 @@
+/* A crib's points once the starter is cut, over the other side's two cards (engine/ai.py,
+ * ``_crib_given_starter``), in C.
+ *
+ * The Python gathers every pair of the deck's unseen cards with numpy (a mask over the
+ * deck's 1,326 pairs, a look-up of their points, a weighted bincount); here it is one loop
+ * over the same pairs in the same order, adding each pair's weight to its points' bin as
+ * bincount adds it, so every bin is the same sum, to the bit (tests/test_crib_in_c.py).
+ *
+ * Nothing here trusts its arguments: a table that is not the shipped one's shape and
+ * type, a card outside the deck or a bin array that is not 30 writeable float64 raises an
+ * exception, and nothing is read or written outside what was given.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define RANKS 13
+#define CARDS 52
+#define BINS 30
+#define JACK 10 /* the jack's rank, counted from the ace's 0 */
+
+static int read_array(PyObject *array, Py_buffer *view, int flags, const char *format,
+                      Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, const char *what) {
+    if (PyObject_GetBuffer(array, view, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    int fits = view->ndim == ndim && view->itemsize == itemsize && view->format != NULL &&
+               strcmp(view->format, format) == 0;
+    for (int axis = 0; fits && axis < ndim; axis++)
+        fits = view->shape[axis] == shape[axis];
+    if (!fits) {
+        PyErr_Format(PyExc_TypeError, "%s is not of the right type and shape", what);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_card(PyObject *number, int *card) {
+    long index = PyLong_AsLong(number);
+    if (index == -1 && PyErr_Occurred())
+        return -1;
+    if (index < 0 || index >= CARDS) {
+        PyErr_SetString(PyExc_ValueError, "a card's index is 0 to 51");
+        return -1;
+    }
+    *card = (int)index;
+    return 0;
+}
+
+PyDoc_STRVAR(crib_counts_doc,
+             "crib_counts(rank_table, weight, first, second, starter, seen, bins)\n\n"
+             "Add to ``bins`` (30 float64) each pair of cards outside ``seen`` (bits by card "
+             "index) by the points the crib ``first``, ``second`` and the pair make with "
+             "``starter`` (card indices), weighted by ``weight`` (13 x 13 by the pair's "
+             "ranks): engine/ai.py's _crib_given_starter before it divides by the total.");
+
+static PyObject *crib_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "crib_counts(rank_table, weight, first, second, starter, seen, bins)");
+        return NULL;
+    }
+    int first, second, starter;
+    if (read_card(args[2], &first) < 0 || read_card(args[3], &second) < 0 ||
+        read_card(args[4], &starter) < 0)
+        return NULL;
+    if (!PyLong_Check(args[5]) || Py_SIZE(args[5]) < 0) {
+        PyErr_SetString(PyExc_TypeError, "seen is an int of bits, one a card");
+        return NULL;
+    }
+    unsigned long long seen = PyLong_AsUnsignedLongLong(args[5]);
+    if (seen == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    if (seen >> CARDS) {
+        PyErr_SetString(PyExc_ValueError, "seen has a bit beyond the deck");
+        return NULL;
+    }
+    static const Py_ssize_t table_shape[5] = {RANKS, RANKS, RANKS, RANKS, RANKS};
+    static const Py_ssize_t weight_shape[2] = {RANKS, RANKS};
+    static const Py_ssize_t bins_shape[1] = {BINS};
+    Py_buffer table, weight, bins;
+    if (read_array(args[0], &table, PyBUF_SIMPLE, "b", 1, 5, table_shape, "the rank table") < 0)
+        return NULL;
+    if (read_array(args[1], &weight, PyBUF_SIMPLE, "d", sizeof(double), 2, weight_shape,
+                   "the weight") < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    if (read_array(args[6], &bins, PyBUF_WRITABLE, "d", sizeof(double), 1, bins_shape,
+                   "the bins") < 0) {
+        PyBuffer_Release(&weight);
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    const signed char *points_by_ranks = (const signed char *)table.buf;
+    const double *weights = (const double *)weight.buf;
+    double *out = (double *)bins.buf;
+    int suit = starter % 4, nob = JACK * 4 + suit; /* the jack of the starter's suit */
+    /* RANK_TABLE[first, second, x, y, starter]: the ranks' points, x and y the pair's */
+    const signed char *by_ranks = points_by_ranks + ((first / 4) * RANKS + second / 4) *
+                                                        RANKS * RANKS * RANKS + starter / 4;
+    int extra = (first == nob || second == nob);
+    int flush = first % 4 == suit && second % 4 == suit;
+    for (int x = 0; x < CARDS; x++) {
+        if (seen >> x & 1)
+            continue;
+        for (int y = x + 1; y < CARDS; y++) {
+            if (seen >> y & 1)
+                continue;
+            int points = by_ranks[((x / 4) * RANKS + y / 4) * RANKS] + extra;
+            points += (x == nob || y == nob);
+            if (flush && x % 4 == suit && y % 4 == suit)
+                points += 5;
+            if (points >= 0 && points < BINS) /* (bincount's bins past 30 are dropped) */
+                out[points] += weights[(x / 4) * RANKS + y / 4];
+        }
+    }
+    PyBuffer_Release(&bins);
+    PyBuffer_Release(&weight);
+    PyBuffer_Release(&table);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"crib_counts", (PyCFunction)(void (*)(void))crib_counts, METH_FASTCALL, crib_counts_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine._crib",
+    "A crib's points once the starter is cut, in C (engine/ai.py).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__crib(void) { return PyModule_Create(&module); }
