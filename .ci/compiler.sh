@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A C compiler, for the door's compiled parts (door/term/*.c, door/ui/*.c):
+# A C compiler, for the door's compiled parts (door/term/*.c, door/ui/*.c, engine/*.c):
 # installs Debian's gcc (and Python's headers, if missing) when this is a root Debian
 # machine without them. Without them the install still works (the parts are optional,
 # and the door uses the Python beside each), but CI checks that they were built, so

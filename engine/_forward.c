@@ -17,7 +17,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdlib.h>
 #include <string.h>
 
 typedef struct {

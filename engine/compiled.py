@@ -17,7 +17,7 @@ PURE_PYTHON: Final = "CRIBBAGE_DOOR_PURE_PYTHON"
 
 
 def compiled_part(name: str) -> ModuleType | None:
-    """The compiled module ``name`` (engine/_forward.c, door/term/_lay.c, _record.c,
+    """The compiled module ``name`` (engine/_forward.c, _crib.c, door/term/_lay.c, _record.c,
     door/ui/_paint.c), or None where it was not built or the environment asks for the
     Python (``PURE_PYTHON``)."""
     if os.environ.get(PURE_PYTHON):

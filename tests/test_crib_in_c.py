@@ -10,11 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine import ai
 from engine.ai import _crib_given_starter, _crib_given_starter_in_c
 from engine.ai_tables import RANK_TABLE, load_tables
 from engine.cards import FULL_DECK, parse_cards
 
-crib = pytest.importorskip("engine._crib", reason="engine/_crib.c was not built")
+pytestmark = pytest.mark.skipif(
+    not ai.CRIBS_IN_C, reason="engine/_crib.c is not in use (not built)"
+)
+crib = ai._CRIB_IN_C
 
 
 def test_random_cribs_are_the_pythons_to_the_bit() -> None:

@@ -13,17 +13,20 @@ import numpy as np
 import pytest
 
 from engine import winprob_model
-from engine.winprob_model import _first_role, _through_two_sides, chances_through
+from engine.winprob_model import (
+    _first_role,
+    _through_two_sides,
+    _through_two_sides_in_c,
+    chances_through,
+)
 from engine.winprob_tables import load_win_tables
 
-forward = pytest.importorskip("engine._forward", reason="engine/_forward.c was not built")
+pytestmark = pytest.mark.skipif(
+    not winprob_model.FORWARDS_IN_C, reason="engine/_forward.c is not in use (not built)"
+)
+forward = winprob_model._FORWARD_IN_C
 
 Call = tuple[Any, ...]
-
-
-def in_c(scores, stages, before, region, start_table):  # type: ignore[no-untyped-def]
-    first = forward.through_two_sides(scores, stages, before, region, _first_role(start_table))
-    return np.array([first, 1.0 - first])
 
 
 @contextmanager
@@ -33,7 +36,7 @@ def both_compared() -> Iterator[list[Call]]:
     calls: list[Call] = []
 
     def compare(*args: Any) -> Any:
-        python, c = _through_two_sides(*args), in_c(*args)
+        python, c = _through_two_sides(*args), _through_two_sides_in_c(*args)
         assert c == pytest.approx(python, abs=1e-13, rel=0), args
         calls.append(args)
         return python
