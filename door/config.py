@@ -22,6 +22,7 @@ from door.storage.settings import (
     DatabaseSettingsError,
     database_settings_from_mapping,
 )
+from door.table.win_bars import WIN_BAR_SETTINGS
 from engine.ai import LEVELS
 
 
@@ -71,6 +72,8 @@ class GameConfig:
     # How long a game between callers waits for one whose line dropped before the
     # computer takes their seat (the others may hand it over sooner).
     reconnect_wait_seconds: float = 120.0
+    # The win bar: "on" at the start, "off" until a caller presses w, or "never".
+    win_bar: str = "on"
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "game.runs": ("free", "exact"),
     "game.counting": ("auto", "manual"),
     "game.level": LEVELS,
+    "game.win_bar": WIN_BAR_SETTINGS,
 }
 _RANGES: dict[str, tuple[float, float]] = {
     "game.computer_pause_seconds": (0, 10),

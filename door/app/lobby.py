@@ -415,6 +415,7 @@ class Lobby:
                 member.name,
                 rng=rng,
                 pause=self.config.game.computer_pause_seconds,
+                win_bar=self.config.game.win_bar,
                 on_game_over=lambda result: self.computer_game_over(result, options),
                 on_table=on_table,
                 game=kept.game if kept is not None else None,
@@ -486,6 +487,7 @@ class Lobby:
             rng=rng,
             pause=self.config.game.computer_pause_seconds,
             reconnect_wait=self.config.game.reconnect_wait_seconds,
+            win_bar=self.config.game.win_bar,
             game=game,
             account_ids=[account.id if account is not None else None for account in accounts],
         )
@@ -557,6 +559,7 @@ class Lobby:
             rng=random.Random(self.rng.getrandbits(64)),
             pause=self.config.game.computer_pause_seconds,
             reconnect_wait=self.config.game.reconnect_wait_seconds,
+            win_bar=self.config.game.win_bar,
             game=game,
             account_ids=[seat.account_id for seat in saved.seats],
         )
@@ -636,6 +639,7 @@ class Lobby:
             [None] * options.players,
             rng=random.Random(self.rng.getrandbits(64)),
             pause=max(self.config.game.computer_pause_seconds, 0.8),
+            win_bar=self.config.game.win_bar,
         )
         person = table.watch(self.member.name, self.session)
         self.presence.add_table(table)

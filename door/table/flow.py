@@ -77,7 +77,7 @@ from door.table.seats import (
     faces,
     is_over,
 )
-from door.table.win_bars import WinBars
+from door.table.win_bars import WIN_BAR_SETTINGS, WinBars
 from door.term.ansi import sanitize
 from door.term.canvas import Style
 from door.ui.session import Session
@@ -107,6 +107,7 @@ async def play_against_computer(
     on_game_over: Callable[[GameResult], None] | None = None,
     on_table: Callable[[Table], None] | None = None,
     game: Game | None = None,
+    win_bar: str = "on",
 ) -> GameResult:
     """Play games of cribbage against the computer until the caller stops.
 
@@ -117,7 +118,8 @@ async def play_against_computer(
     is how long the computer's moves are held on screen; ``help_text`` defaults to the
     contents of config/help.txt; ``on_table`` is told the table once it is set (so it can
     be listed and watched). ``game``, if given, is played instead of a new one: a game
-    being recorded, or a saved game to resume where it stands. Raises
+    being recorded, or a saved game to resume where it stands. ``win_bar`` is the
+    sysop's setting (``door.table.win_bars.WIN_BAR_SETTINGS``). Raises
     ``door.term.terminal.Disconnected`` if the line drops.
     """
     table = Table(
@@ -128,6 +130,7 @@ async def play_against_computer(
         help_text=help_text,
         on_game_over=on_game_over,
         game=game,
+        win_bar=win_bar,
     )
     person = table.sit(0, session)
     if on_table is not None:
@@ -149,7 +152,8 @@ class Table:
 
     ``game`` is the game to play (by default a new one shuffled by ``rng``); it may be
     one under way. ``account_ids`` holds, per seat, the account of the caller sitting
-    there (None for a guest or the computer).
+    there (None for a guest or the computer). ``win_bar`` is the sysop's setting for the
+    win bar (``door.table.win_bars.WIN_BAR_SETTINGS``).
     """
 
     def __init__(
@@ -165,7 +169,11 @@ class Table:
         on_change: Callable[[], None] | None = None,
         game: Game | None = None,
         account_ids: Sequence[int | None] | None = None,
+        win_bar: str = "on",
     ) -> None:
+        if win_bar not in WIN_BAR_SETTINGS:
+            choices = ", ".join(WIN_BAR_SETTINGS)
+            raise ValueError(f"the win bar is one of {choices}, not {win_bar!r}")
         if len(names) != options.players:
             raise ValueError(f"{options.players} players need {options.players} seats")
         if game is not None and game.players != options.players:
@@ -196,6 +204,7 @@ class Table:
         self.watchers: list[Person] = []
         self.win_bars = WinBars()
         """Everyone's win bar, worked out once per moment of the game and view."""
+        self.win_bar_setting = win_bar
         self.header: tuple[str, ...] = ()
         self.panel: Panel | None = None
         self.message = ""
@@ -260,7 +269,14 @@ class Table:
 
     def win_bar_refusal(self) -> str:
         """Why a player may not ask for the win bar here ("": they may)."""
+        if self.win_bar_setting == "never":
+            return "The sysop has turned the win bar off on this board."
         return ""
+
+    def win_bar_at_start(self, seat: Seat | None) -> bool:
+        """Whether a person sitting at ``seat`` (None: watching) starts with the bar on:
+        against the computer and watching, unless the sysop says otherwise."""
+        return (self.solo or seat is None) and self.win_bar_setting == "on"
 
     @property
     def given_up(self) -> bool:
@@ -492,7 +508,10 @@ class Table:
     def win_bar_allowed(self, person: Person) -> bool:
         """Whether ``person`` may see the win bar now. Against the computer, always. A
         watcher's bar knows every hand, so between callers watchers get none (it could
-        be passed on in the chat); players, once they have all asked for it."""
+        be passed on in the chat); players, once they have all asked for it. Never, where
+        the sysop turned it off."""
+        if self.win_bar_setting == "never":
+            return False
         if self.solo:
             return True
         if person.seat is None:

@@ -27,6 +27,7 @@ from door.table.options import GameResult
 from door.table.seats import (
     EVERYWHERE,
     EXHIBITION_STATUS,
+    EXHIBITION_STATUS_NO_BAR,
     GO_ON_KEYS,
     WAITING_STATUS,
     WATCHER_STYLE,
@@ -125,9 +126,10 @@ class Person:
         """What a key pressed while waiting did not do, until the next key."""
         self.finishing = False
         self.left = False
-        self.wants_win_bar = table.solo or seat is None
+        self.wants_win_bar = table.win_bar_at_start(seat)
         """Whether this person asked for the win bar (w): on against the computer and for
-        watchers; between callers it shows once every caller at the table has asked."""
+        watchers (unless the sysop set it off); between callers it shows once every caller
+        at the table has asked."""
         self.thrown: tuple[Card, ...] = ()
         """The cards this person threw to the crib this hand: their win bar knows them."""
         self.timer: TurnTimer | None = None
@@ -786,7 +788,10 @@ class Person:
             view.message = self.idle_error or (table.waiting_text() if watching else table.message)
             view.error = bool(self.idle_error)
             if self.seat is None:
-                view.status = EXHIBITION_STATUS if table.exhibition else WATCHING_STATUS
+                view.status = WATCHING_STATUS
+                if table.exhibition:
+                    never = table.win_bar_setting == "never"
+                    view.status = EXHIBITION_STATUS_NO_BAR if never else EXHIBITION_STATUS
             else:
                 view.status = WAITING_STATUS if watching else table.status
 

@@ -35,6 +35,8 @@ EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
 WAITING_STATUS: Final = f"Waiting  {EVERYWHERE}"
 WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
 EXHIBITION_STATUS: Final = "Watching  + faster  - slower  w win bar  c chat  ? help  q stop"
+EXHIBITION_STATUS_NO_BAR: Final = EXHIBITION_STATUS.replace("  w win bar", "")
+"""Where the sysop turned the win bar off (``[game] win_bar = "never"``)."""
 
 Result = TypeVar("Result")
 

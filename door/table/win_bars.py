@@ -14,6 +14,12 @@ from engine.cards import Card
 from engine.game import Game
 from engine.winbar import win_bar
 
+WIN_BAR_SETTINGS = ("on", "off", "never")
+"""The sysop's ``[game] win_bar``: the bar on from the start where it may show (against
+the computer, for watchers), off until a caller presses w, or never (w is refused). A
+bar costs about a sixth of the processor time a key, so "never" is the setting for a
+board that needs every caller it can seat on one core (README)."""
+
 
 def moment_of(game: Game) -> Hashable:
     """What changes whenever any side's chance to win may change."""

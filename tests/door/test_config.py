@@ -81,6 +81,7 @@ def test_a_relative_data_dir_is_taken_from_the_config_files_folder(
         ("[server]\ntelent_port = 23\n", "server.telent_port"),
         ("[game]\nruns = 'loose'\n", "game.runs"),
         ("[game]\nlevel = 3\n", "game.level"),
+        ("[game]\nwin_bar = 'sometimes'\n", "game.win_bar"),
         ("[server]\nssh_legacy_algorithms = 'yes'\n", "server.ssh_legacy_algorithms"),
         ("[server]\nhost = ''\n", "server.host"),
         ("[sever]\nhost = 'x'\n", "[sever]"),

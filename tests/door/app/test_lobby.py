@@ -436,3 +436,22 @@ async def test_q_in_the_lobby_asks_before_leaving() -> None:
     await until(lambda: task.done())
     assert door.presence.find("Alice") is None
     await door.close()
+
+
+async def bar_against_the_computer(win_bar: str) -> bool:
+    """Whether a caller who plays the computer from the lobby sees the win bar."""
+    door = Callers(win_bar=win_bar)
+    alice, _ = door.call("Alice")
+    await in_lobby(alice)
+    alice.press("p")
+    await until(lambda: "RETURN on a blank line: deal" in alice.status)
+    shown = "Win: You" in screen(alice)
+    await door.close()
+    return shown
+
+
+@run_async
+async def test_the_sysops_win_bar_setting_reaches_a_game_against_the_computer() -> None:
+    assert await bar_against_the_computer("on")
+    assert not await bar_against_the_computer("off")
+    assert not await bar_against_the_computer("never")

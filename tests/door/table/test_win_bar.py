@@ -1,10 +1,13 @@
 """The win bar at the table: on against the computer, w turns it off and on; between
-callers it shows only once every player has asked for it, and never to their watchers."""
+callers it shows only once every player has asked for it, and never to their watchers.
+The sysop may have it start off, or never show ([game] win_bar)."""
 
 from __future__ import annotations
 
 import random
 import re
+
+import pytest
 
 from door.screens.show import ShowPanel
 from door.table.flow import Table
@@ -13,7 +16,7 @@ from door.term.keys import Key
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.fake_terminal import FakeTerminal
-from tests.door.table.test_table import KNOWN_SHOW, press, start, until_status
+from tests.door.table.test_table import KNOWN_SHOW, log_text, press, start, until_status
 from tests.stacked import StackedRandom
 
 RULE_ROW = 16
@@ -98,3 +101,47 @@ def test_no_bar_is_worked_out_while_the_show_panel_hides_it() -> None:
     table.panel = None
     ann.compose()
     assert ann.view.win_chances is not None and table.win_bars.worked_out == worked_out + 1
+
+
+@run_async
+async def test_the_sysop_may_start_the_bar_off_and_a_caller_turns_it_on() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, StackedRandom(*KNOWN_SHOW), win_bar="off")
+    await until_status(terminal, task, "RETURN mark")
+    assert "Win:" not in bar_of(terminal)
+    await press(terminal, task, "w")
+    assert "Win: You" in bar_of(terminal)
+    task.cancel()
+
+
+@run_async
+async def test_where_the_sysop_says_never_w_is_refused_and_no_bar_is_worked_out() -> None:
+    terminal = KeyboardTerminal()
+    tables: list[Table] = []
+    task = start(terminal, StackedRandom(*KNOWN_SHOW), win_bar="never", on_table=tables.append)
+    await until_status(terminal, task, "RETURN mark")
+    await press(terminal, task, "w")
+    assert "Win:" not in bar_of(terminal)
+    assert "The sysop has turned the win bar off" in log_text(terminal)
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)  # the game moves
+    assert "Win:" not in bar_of(terminal)
+    assert tables[0].win_bars.worked_out == 0
+    task.cancel()
+
+
+def test_where_the_sysop_says_never_watchers_get_no_bar_nor_the_key_for_it() -> None:
+    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3), win_bar="never")
+    watcher = table.watch("Sysop", Session(FakeTerminal()))
+    watcher.toggle_win_bar()
+    watcher.compose()
+    assert watcher.view.win_chances is None and table.win_bars.worked_out == 0
+    assert "Watching" in watcher.view.status and "win bar" not in watcher.view.status
+    shown = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3))
+    seen = shown.watch("Sysop", Session(FakeTerminal()))
+    seen.compose()
+    assert "w win bar" in seen.view.status
+
+
+def test_a_table_refuses_a_win_bar_setting_it_does_not_know() -> None:
+    with pytest.raises(ValueError, match="on, off, never"):
+        Table(GameOptions(), ["Ann", None], rng=random.Random(2), win_bar="sometimes")
