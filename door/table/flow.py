@@ -66,7 +66,10 @@ from door.table.person import Person
 from door.table.seats import (
     DEFAULT_PAUSE,
     DEFAULT_RECONNECT_WAIT,
+    EXHIBITION_STATUS,
+    EXHIBITION_STATUS_NO_BAR,
     MAX_NAME_LENGTH,
+    WATCHING_STATUS,
     GameAbandoned,
     Result,
     Seat,
@@ -205,6 +208,14 @@ class Table:
         self.win_bars = WinBars()
         """Everyone's win bar, worked out once per moment of the game and view."""
         self.win_bar_setting = win_bar
+        never = win_bar == "never"
+        self.watching_status = (
+            (EXHIBITION_STATUS_NO_BAR if never else EXHIBITION_STATUS)
+            if self.exhibition
+            else WATCHING_STATUS
+        )
+        """A watcher's key line: the exhibition's offers + and - (and w, where the bar
+        may show)."""
         self.header: tuple[str, ...] = ()
         self.panel: Panel | None = None
         self.message = ""
@@ -508,10 +519,7 @@ class Table:
     def win_bar_allowed(self, person: Person) -> bool:
         """Whether ``person`` may see the win bar now. Against the computer, always. A
         watcher's bar knows every hand, so between callers watchers get none (it could
-        be passed on in the chat); players, once they have all asked for it. Never, where
-        the sysop turned it off."""
-        if self.win_bar_setting == "never":
-            return False
+        be passed on in the chat); players, once they have all asked for it."""
         if self.solo:
             return True
         if person.seat is None:

@@ -26,12 +26,9 @@ from door.table.computer import think
 from door.table.options import GameResult
 from door.table.seats import (
     EVERYWHERE,
-    EXHIBITION_STATUS,
-    EXHIBITION_STATUS_NO_BAR,
     GO_ON_KEYS,
     WAITING_STATUS,
     WATCHER_STYLE,
-    WATCHING_STATUS,
     LeftTheGame,
     Request,
     Result,
@@ -788,10 +785,7 @@ class Person:
             view.message = self.idle_error or (table.waiting_text() if watching else table.message)
             view.error = bool(self.idle_error)
             if self.seat is None:
-                view.status = WATCHING_STATUS
-                if table.exhibition:
-                    never = table.win_bar_setting == "never"
-                    view.status = EXHIBITION_STATUS_NO_BAR if never else EXHIBITION_STATUS
+                view.status = table.watching_status
             else:
                 view.status = WAITING_STATUS if watching else table.status
 
