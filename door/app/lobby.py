@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from door.app.accounts import show_leaderboard, show_stats
+from door.app.called_away import unless_called
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
 from door.app.records import KeptGame, Records, computer_names
@@ -64,6 +65,8 @@ REFRESH_SECONDS: Final = 15.0
 """How often the lobby redraws by itself, for the idle times."""
 KICK_MESSAGE: Final = "\r\n\x1b[0m\r\n*** The sysop has disconnected you. Goodbye! ***\r\n"
 _STATUS: Final = "Press a key from the menu  c chat  ? help  q quit"
+LEAVING_KEYS: Final = frozenset("ptvf")
+"""Keys that take a caller to another table or game: not while their challenge is out."""
 
 
 @dataclass
@@ -154,7 +157,12 @@ class Lobby:
             if member.challenge is not None:
                 self.presence.withdraw(member.challenge)
             return False
-        if char == "p":
+        if char in LEAVING_KEYS and member.challenge is not None:
+            # A game, or a game's moves, would keep them from the seat the answer gives.
+            member.tell(
+                "Your challenge is still out: wait here for the answer, or Esc withdraws it."
+            )
+        elif char == "p":
             await self.play_computer()
         elif char == "c":
             text = await self.read_line("Say: ")
@@ -199,7 +207,7 @@ class Lobby:
             position = CHARSET_CYCLE.index(self.session.charset)
             self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
         elif char == "?" or key == Key.F1:
-            await self.show_help()
+            await unless_called(member, self.show_help())
         elif char == "r" and self.records.store is not None:
             if member.account is None:
                 member.tell("Guests have no record: log in next time to keep yours.")
@@ -300,11 +308,11 @@ class Lobby:
         who = "you" if room.closed_by == member.name else room.closed_by
         member.tell(f"The chat with {other.name} is over ({who} left it).")
 
-    async def away_from_lobby(self, screen: Awaitable[None]) -> None:
+    async def away_from_lobby(self, screen: Coroutine[Any, Any, None]) -> None:
         """Show another screen (statistics, the leaderboard), then the lobby again."""
         self.presence.set_place(self.member, "reading the records")
         try:
-            await screen
+            await unless_called(self.member, screen)
         finally:
             self.presence.set_place(self.member, IN_THE_LOBBY)
 
@@ -324,14 +332,16 @@ class Lobby:
         tournaments = self.records.tournaments
         if tournaments is None:
             return
-        await TournamentScreen(
+        screen = TournamentScreen(
             self.session,
             self.presence,
             self.member,
             tournaments,
             self.config,
             self.send_tournament_challenge,
-        ).run()
+            self.make_table,
+        )
+        await unless_called(self.member, screen.run())
 
     def send_tournament_challenge(self, first: Member, second: Member, number: int) -> str:
         """Challenge this round's opponent to a game of tournament ``number`` (``first``
@@ -346,7 +356,7 @@ class Lobby:
         except ValueError as refusal:
             return str(refusal)
         names = _and([m.name for m in challenge.invitees])
-        return f"You challenge {names} to your tournament game: they answer in the lobby."
+        return f"You challenge {names} to your tournament game: the game starts when they accept."
 
     async def record_tournament_game(self, number: int, first: Account, table: Table) -> None:
         """A tournament game is over: into its match, and the players told how it stands."""

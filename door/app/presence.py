@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 MAX_NAME_LENGTH: Final = 20
 KEPT_CHAT_LINES: Final = 100
 IN_THE_LOBBY: Final = "in the lobby"
+AT_THE_TOURNAMENTS: Final = "at the tournaments"
+"""The tournaments page, where members challenge and answer for their tournament games."""
 LOBBY_REDRAW_INTERVAL: Final = 0.1
 """Least seconds between two wake-ups of the lobby for changes (arrivals, games, chat)."""
 CLAIM_WAIT_SECONDS: Final = 7.0
@@ -122,6 +124,9 @@ class Member:
         there, this worker relaying their line (door/cluster/relay.py)."""
         self.paged_by = ""
         """With ``handover``: the sysop there paged this member into a private chat."""
+        self.summons = asyncio.Event()
+        """Set by ``summon``: whatever screen this member is on gives way to the seat (or
+        the worker) that wants them (door/app/called_away.py)."""
 
     @property
     def idle(self) -> float:
@@ -130,6 +135,23 @@ class Member:
     @property
     def in_lobby(self) -> bool:
         return self.place == IN_THE_LOBBY and self.private_chat is None
+
+    @property
+    def answers_challenges(self) -> bool:
+        """Where a challenge reaches them: the lobby, and the tournaments page (both
+        players of a tournament game go there to play it)."""
+        return self.in_lobby or (self.place == AT_THE_TOURNAMENTS and self.private_chat is None)
+
+    @property
+    def called(self) -> bool:
+        """A seat at a table, a private chat or another worker wants this member."""
+        return self.seat is not None or self.private_chat is not None or bool(self.handover)
+
+    def summon(self) -> None:
+        """A seat (or another worker) wants this member now: the screen they are on,
+        the lobby or one away from it, takes them there."""
+        self.summons.set()
+        self.line.wake()
 
     def tell(self, note: str) -> None:
         self.notes.append(note)
@@ -349,6 +371,12 @@ class Presence:
             self.decline(member.invitation, member, f"{member.name} has left.")
         if member.private_chat is not None:
             member.private_chat.close(member)
+        if member.seat is not None:
+            # A seat given and never taken (the line dropped on the way to it): away, as
+            # for any caller whose line drops, so the wait for them and the others' "p"
+            # apply, and a call back finds it.
+            person, member.seat = member.seat, None
+            person.table.person_dropped(person)
         if self.cluster is not None:
             self.cluster.member_left(member)
         if quietly:
@@ -451,7 +479,7 @@ class Presence:
                 continue
             if self.find(member.name) is not member:
                 raise ValueError(f"{member.name} is not online any more.")
-            if not member.in_lobby:
+            if not member.answers_challenges:
                 raise ValueError(f"{member.name} is {member.place}: try again later.")
             if member.invitation is not None or member.challenge is not None:
                 raise ValueError(f"{member.name} is answering another challenge.")
@@ -461,6 +489,7 @@ class Presence:
         sender.challenge = challenge
         for member in challenge.invitees:
             member.invitation = challenge
+            member.line.wake()  # on the tournaments page too, which the lobby's wake misses
         remote = self._remote_workers(challenge)
         if remote and self.cluster is not None:
             challenge.id = uuid.uuid4().hex
@@ -520,6 +549,9 @@ class Presence:
                 elsewhere.setdefault(worker, []).append(seated.name)
             else:
                 seated.seat = table.sit(index, seated.line)
+                # Wherever they are (the sender may be on the tournaments page), their
+                # screen gives way to the table: a seat nobody comes to holds up the game.
+                seated.summon()
         self.add_table(table)
         table.start()
         if self.cluster is not None:

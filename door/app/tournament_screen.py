@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from door.app.presence import IN_THE_LOBBY, Member, Presence
+from door.app.presence import AT_THE_TOURNAMENTS, IN_THE_LOBBY, Member, Presence, TableFactory
 from door.app.tournaments import (
     GAMES_PER_MATCH,
     MAX_ROUNDS,
@@ -51,6 +51,7 @@ class TournamentScreen:
         tournaments: Tournaments,
         config: Config,
         challenge: Challenger,
+        make_table: TableFactory,
     ) -> None:
         self.session = session
         self.presence = presence
@@ -58,23 +59,30 @@ class TournamentScreen:
         self.account: Account | None = member.account
         self.tournaments = tournaments
         self.challenge = challenge
+        self.make_table = make_table
+        """How a game accepted here is set (the lobby's way)."""
         self.view = TournamentsView(
             f"{config.door.bbs_name} · Tournaments",
             you=self.account.id if self.account is not None else None,
         )
         self.screen = Drawn(lambda: draw_tournaments(self.view))
+        self._last_note: str | None = member.notes[-1] if member.notes else None
 
     async def run(self) -> None:
         self.session.push(self.screen)
-        self.presence.set_place(self.member, "at the tournaments")
+        self.presence.set_place(self.member, AT_THE_TOURNAMENTS)
         try:
             await self.refresh()
             error = ""
             while True:
                 view = self.view
                 view.error = bool(error)
-                view.message = error or view.message or self.hint()
+                view.message = error or self.news() or view.message or self.hint()
                 view.status = self.status()
+                if invitation := self.invitation():
+                    # A challenge (their opponent's, most likely) is answered here.
+                    view.message, view.error = invitation, True
+                    view.status = "Y accept  N decline  Esc back to the lobby  ^L redraw"
                 key = await self.next_key()
                 if key is None:
                     await self.refresh()
@@ -87,6 +95,9 @@ class TournamentScreen:
                     view.shown = None
                     await self.refresh()
                     continue
+                if self.member.invitation is not None and char in ("y", "n"):
+                    self.answer(yes=char == "y")
+                    continue
                 try:
                     error = await self.act(char, key)
                 except TournamentRefusal as refusal:
@@ -97,6 +108,33 @@ class TournamentScreen:
         finally:
             self.session.pop(self.screen)
             self.presence.set_place(self.member, IN_THE_LOBBY)
+
+    def news(self) -> str:
+        """A note for this member that came while they were here ("Bob declines the
+        challenge."), once; the lobby shows it too."""
+        notes = self.member.notes
+        if not notes or notes[-1] is self._last_note:
+            return ""
+        self._last_note = notes[-1]
+        return notes[-1]
+
+    def invitation(self) -> str:
+        """The challenge waiting for this member's answer, as the message line says it."""
+        challenge = self.member.invitation
+        if challenge is None:
+            return ""
+        return f"{challenge.sender.name} challenges you: {challenge.describe()}."
+
+    def answer(self, *, yes: bool) -> None:
+        challenge = self.member.invitation
+        if challenge is None:
+            return
+        if yes:
+            # Once everyone has, the game starts and this screen gives way to it.
+            self.presence.accept(challenge, self.member, self.make_table)
+        else:
+            self.presence.decline(challenge, self.member)
+            self.view.message = f"You declined {challenge.sender.name}'s challenge."
 
     def hint(self) -> str:
         if self.view.shown is None:

@@ -191,7 +191,7 @@ def install(link: ClusterLink, presence: Presence) -> None:
                 if copy is not None and member.invitation is copy:
                     member.invitation = None
                 member.handover = str(event["from"])
-                member.line.wake()
+                member.summon()
         presence.changed()
 
     def paged(event: dict[str, Any]) -> None:

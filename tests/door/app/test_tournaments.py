@@ -142,8 +142,7 @@ async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
         alice.press("p")
         await until(lambda: "challenge Bob to your tournament game" in words(alice))
         await until(lambda: "a tournament game" in words(bert))
-        bert.press("y")
-        alice.press(Key.ESCAPE, Key.ESCAPE)
+        bert.press("y")  # Ada, on the tournaments page, is taken to the table
         await until(lambda: door.presence.find("Ada").table is not None)  # type: ignore[union-attr]
         table = door.presence.find("Ada").table  # type: ignore[union-attr]
         assert table is not None and table.options.tournament == number

@@ -1,0 +1,151 @@
+"""A tournament game between two members who are on the tournaments page (issue #43):
+a challenge reaches the opponent there, and once it is accepted both are at the table,
+wherever each of them was; a seat given to a caller whose line drops on the way to it
+waits for them like any dropped seat, and the other may hand it to the computer.
+Fake terminals against a real store (SQLite, and PostgreSQL when
+CRIBBAGE_TEST_POSTGRES_URL names a server)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from door.app.presence import Presence
+from door.storage.competition import CompetitionStore
+from door.table.flow import Table
+from door.table.options import GameOptions
+from door.ui.session import Session
+from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
+from tests.door.app.test_mail_games import START, MailDoor, mail_door, words
+from tests.door.caller import KeyboardTerminal, answer_at_table, play_together, run_async
+from tests.door.storage.conftest import Database
+
+TABLE_KEYS = "P play"
+AT_THE_TABLE = "Type to chat"
+
+
+async def running_cup(door: MailDoor, *entrants: int) -> int:
+    """A one-game round robin of ``entrants``, started."""
+    tournaments = door.records.tournaments
+    assert tournaments is not None
+    number = await tournaments.create("Friday Cup", "round robin", 1, START, 1)
+    for entrant in entrants:
+        await tournaments.toggle_entry(number, entrant)
+    await tournaments.start_now(number)
+    return number
+
+
+async def on_the_tournament_page(terminal: KeyboardTerminal) -> None:
+    terminal.press("u")
+    await until(lambda: "1-9 open" in terminal.status)
+    terminal.press("1")
+    await until(lambda: TABLE_KEYS in terminal.status)
+
+
+@run_async
+async def test_both_on_the_tournaments_page_challenge_accept_and_are_seated(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        number = await running_cup(door, ada.id, bob.id)
+        alice, _ = door.call(ada)
+        bert, _ = door.call(bob)
+        await in_lobby(alice, bert)
+        await on_the_tournament_page(alice)
+        await on_the_tournament_page(bert)
+
+        alice.press("p")
+        # The challenge reaches Bob where he is, with the keys to answer it.
+        await until(lambda: "Ada challenges you" in words(bert))
+        assert "Y accept" in bert.status
+        bert.press("y")
+        # Both go to the table with no key pressed: neither is left on the page.
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        table = door.presence.find("Ada").table  # type: ignore[union-attr]
+        assert table is not None and table.options.tournament == number
+        await play_together([alice, bert], stop=lambda: table.over)
+        await in_lobby_after_game(alice, bert)
+        await until(lambda: "Tournament game recorded in Friday Cup" in words(alice))
+        tournament = await CompetitionStore(door.store).tournament(number)
+        assert tournament.status == "finished"
+
+
+@run_async
+async def test_a_challenge_sent_from_the_tournaments_page_takes_the_sender_to_the_table(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        await running_cup(door, ada.id, bob.id)
+        alice, _ = door.call(ada)
+        bert, _ = door.call(bob)
+        await in_lobby(alice, bert)
+        await on_the_tournament_page(alice)
+        alice.press("p")
+        await until(lambda: "Ada challenges you" in words(bert))
+        bert.press("y")  # in the lobby
+        # Ada, still on the tournaments page, is taken to her seat: Bob does not sit
+        # at "Ada gets ready to deal" while she sees nothing of it.
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        assert door.presence.find("Ada").place.startswith("playing")  # type: ignore[union-attr]
+
+
+@run_async
+async def test_the_records_screen_gives_way_when_a_challenge_is_accepted(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        alice, _ = door.call(ada)
+        bert, _ = door.call(bob)
+        await in_lobby(alice, bert)
+        alice.press("w", "2")  # Bob, second in the list
+        await until(lambda: "challenges you" in words(bert))
+        alice.press("p")  # not while the challenge is out
+        await until(lambda: "Your challenge is still out" in words(alice))
+        alice.press("l")  # the leaderboard, while she waits
+        await until(lambda: "Press a key from the menu" not in alice.status)
+        bert.press("y")
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+
+
+@run_async
+async def test_a_seat_its_caller_never_reached_waits_and_can_go_to_the_computer() -> None:
+    presence = Presence("Sysop", random.Random(1))
+    ada_terminal, bob_terminal = KeyboardTerminal(), KeyboardTerminal()
+    ada = presence.join("Ada", Session(ada_terminal))
+    bob = presence.join("Bob", Session(bob_terminal))
+
+    def make_table(options: GameOptions, names: list[str | None]) -> Table:
+        return Table(options, names, rng=random.Random(5), pause=0, reconnect_wait=60)
+
+    options = GameOptions(players=2, tournament=1)
+    challenge = presence.challenge(ada, [ada, bob], options, make_table)
+    presence.accept(challenge, bob, make_table)
+    assert ada.seat is not None and bob.seat is not None
+    table = ada.seat.table
+    bob_person, bob.seat = bob.seat, None
+    bob_task = asyncio.ensure_future(bob_person.attend())
+    # Ada's line drops before her session takes her seat.
+    presence.leave(ada)
+    # Her seat is away: a call back finds it, and Bob may hand it to the computer.
+    assert presence.table_waiting_for("Ada") is table
+    for _ in range(200):
+        await until(lambda: bob_terminal.reading and bob_terminal.read == bob_terminal.pressed)
+        status = bob_terminal.status
+        if "p computer plays for Ada" in status:
+            break
+        keys = answer_at_table(status)
+        if keys:
+            bob_terminal.press(*keys)
+        else:
+            await asyncio.sleep(0.01)
+    assert "p computer plays for Ada" in bob_terminal.status
+    bob_terminal.press("p")
+    await until(lambda: "The computer plays for Ada" in words(bob_terminal))
+    table.close()
+    await asyncio.wait({bob_task}, timeout=5)
