@@ -266,7 +266,9 @@ class Lobby:
             self.presence.set_place(self.member, IN_THE_LOBBY)
             if table.over:
                 self.presence.remove_table(table)
-        if person.seat is not None:
+        if person.seat is not None and table.forfeit_text:
+            self.choices.notes.append(table.forfeit_text)  # both are told who forfeited
+        elif person.seat is not None:
             self.choices.count(result, _winner_name(table))
 
     async def private_chat(self) -> None:
@@ -485,7 +487,8 @@ class Lobby:
         for name, line in zip(table.names, lines, strict=True):
             other = self.presence.find(name)
             if other is not None:
-                other.tell(line)
+                # The last line the lobby shows: the forfeit is said with the rating.
+                other.tell(f"{table.forfeit_text} {line}".lstrip())
 
     def make_table(self, options: GameOptions, names: list[str | None]) -> Table:
         accounts = [self.account_of(name) for name in names]

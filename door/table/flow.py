@@ -60,6 +60,7 @@ from door.screens.help import default_help
 from door.screens.narration import narrate, side_names
 from door.screens.show import ShowPanel, show_title
 from door.table.computer import is_quick, think
+from door.table.forfeits import counts, forfeit_line, quit_warning
 from door.table.light_random import light_random
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
 from door.table.person import Person
@@ -226,6 +227,8 @@ class Table:
         self.abandoned = False
         self.failure: BaseException | None = None
         self.quit_result: GameResult | None = None
+        self.forfeit_text = ""
+        """Set when a caller forfeited a game that counts by leaving it (forfeits.py)."""
         self._host: asyncio.Task[None] | None = None
         self._thinking: list[asyncio.Future[Any]] = []
         self.back_text = "You are back at the table, where the game stands."
@@ -270,12 +273,15 @@ class Table:
         """What the players read once the game is over for them."""
         if self.abandoned:
             return "Nobody is left to play: the game is over."
-        return "The game is over."
+        return self.forfeit_text or "The game is over."
 
-    def quit_consequence(self) -> str:
-        """What leaving now means, for the quit dialog."""
+    def quit_consequence(self, person: Person | None = None) -> str:
+        """What leaving now means for ``person``, for the quit dialog."""
         if self.solo:
             return f"Leave now and {self.first_opponent_name()} is given the game."
+        if counts(self.options, sum(seat.human for seat in self.seats)):
+            other = next(s.name for s in self.seats if person is None or s is not person.seat)
+            return quit_warning(self.options, other)
         return "Leave now and the computer plays your seat."
 
     def win_bar_refusal(self) -> str:
@@ -391,11 +397,30 @@ class Table:
             self.close()
             return
         seat.left = True
+        if counts(self.options, sum(seat.human for seat in self.seats)):
+            self._forfeited_by(seat)
+            return
         seat.computer_plays = True
         seat.settled()
         self.announce(f"{seat.name} left the game: the computer plays for {seat.name}.")
         self._end_if_nobody_plays()
         self.changed()
+
+    def _forfeited_by(self, seat: Seat) -> None:
+        """``seat``'s caller left a game that counts: the game in play is their loss, a
+        match goes to the other player whole, and the table ends (door/table/forfeits.py)."""
+        other = next(other for other in self.seats if other is not seat)
+        self.forfeit_text = forfeit_line(self.options, seat.name, other.name)
+        if not is_over(self.game):  # (not between two games of a match)
+            self.game.forfeit(seat.index)  # a saved game records it as its last action
+            outcome = self.game.outcome()
+            if self.match is not None and outcome is not None:
+                self.match = self.match.add(outcome)
+            self.panel = self.game_over_panel()
+            if self.on_game_over is not None:
+                self.on_game_over(self.result_for(None))  # rated, or into the tournament
+        self.announce(self.forfeit_text, theme.TITLE)
+        self.close()
 
     def _fail_request(self, person: Person) -> None:
         requests, person.requests = person.requests, []
@@ -897,6 +922,7 @@ class Table:
         outcome = self.game.outcome()
         assert outcome is not None
         match_line = f"{self.match.line()}." if self.match is not None else ""
+        match_line = self.forfeit_text or match_line
         return GameOverPanel(outcome, question or self.next_question(), match_line)
 
     def changed(self) -> None:

@@ -84,7 +84,7 @@ class MailTable(Table):
     def end_text(self) -> str:
         return self.adjourned or super().end_text()
 
-    def quit_consequence(self) -> str:
+    def quit_consequence(self, person: Person | None = None) -> str:
         return "Your moves so far are kept: the game goes on from here when you open it again."
 
     def win_bar_refusal(self) -> str:

@@ -705,7 +705,7 @@ class Person:
     async def confirm_quit(self) -> None:
         if self.seat is None:
             raise LeftTheGame  # a watcher just stops watching
-        confirm = Confirm("Quit this game?", self.table.quit_consequence())
+        confirm = Confirm("Quit this game?", self.table.quit_consequence(self))
         error = ""
 
         def draw(canvas: Canvas) -> None:

@@ -1,0 +1,94 @@
+"""Leaving a game that counts (issue #43, item 5): a member who quits a rated best-of-3
+against another member forfeits the match. The game in play is recorded as their loss
+(record and rating), both are told, and the other is not left playing the computer.
+Fake terminals against a real store (SQLite, and PostgreSQL when
+CRIBBAGE_TEST_POSTGRES_URL names a server)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from door.storage.competition import CompetitionStore
+from door.term.keys import Key
+from tests.door.app.test_lobby import challenge, in_lobby, screen, until
+from tests.door.app.test_saved_games import account_door
+from tests.door.caller import run_async
+from tests.door.storage.conftest import Database
+
+
+def flat(terminal: object) -> str:
+    return " ".join(" ".join(terminal.display).split())  # type: ignore[attr-defined]
+
+
+@run_async
+async def test_quitting_a_rated_match_between_members_forfeits_it_and_says_so(
+    database: Database,
+) -> None:
+    async with account_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "battery staple")
+        ada_terminal, _ = door.call(ada)
+        bob_terminal, _ = door.call(bob)
+        await in_lobby(ada_terminal, bob_terminal)
+        ada_terminal.press("e", "m")
+        await until(lambda: "E rated" in screen(ada_terminal))
+        await until(lambda: "best of 3" in screen(ada_terminal))
+        await challenge(ada_terminal, 2, bob_terminal)
+        await until(lambda: bool(door.presence.tables))
+        table = door.presence.tables[0]
+        await until(lambda: "Type to chat" in bob_terminal.status)
+
+        # Bob asks to quit: the dialog says what it costs him.
+        bob_terminal.press(Key.CTRL_C)
+        await until(lambda: "forfeit the match to Ada" in flat(bob_terminal))
+        assert "your rating" in flat(bob_terminal)
+        bob_terminal.press("y")
+
+        # Ada is not left playing the computer: the table ends, and says why.
+        await until(lambda: "RETURN back to the lobby" in ada_terminal.status)
+        assert "Bob left and forfeits the match to Ada" in flat(ada_terminal)
+        assert not any(seat.computer_plays for seat in table.seats)
+        outcome = table.game.outcome()
+        assert outcome is not None and outcome.forfeited_by == 1 and outcome.winner_side == 0
+
+        # Bob is told in the lobby, with his rating; the store has the loss.
+        await in_lobby(bob_terminal)
+        await until(lambda: "Bob left and forfeits the match to Ada. Rating" in flat(bob_terminal))
+        competition = CompetitionStore(door.store)
+        assert (await competition.rating(ada.id)).rating > 1500
+        assert (await competition.rating(bob.id)).rating < 1500
+
+        async def losses() -> int:
+            stats = await door.store.stats_for("Bob")
+            assert stats is not None
+            return sum(line.losses for line in stats.modes if line.opponent == "people")
+
+        for _ in range(200):
+            if await losses():
+                break
+            await asyncio.sleep(0.01)  # the saver writes off the game's path
+        assert await losses() == 1
+        ada_terminal.press(Key.ENTER)
+        await in_lobby(ada_terminal)
+        assert "Bob left and forfeits the match to Ada. Rating" in flat(ada_terminal)
+
+
+@run_async
+async def test_quitting_a_friendly_game_still_hands_the_seat_to_the_computer(
+    database: Database,
+) -> None:
+    async with account_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "battery staple")
+        ada_terminal, _ = door.call(ada)
+        bob_terminal, _ = door.call(bob)
+        await in_lobby(ada_terminal, bob_terminal)
+        await challenge(ada_terminal, 2, bob_terminal)
+        await until(lambda: bool(door.presence.tables))
+        table = door.presence.tables[0]
+        await until(lambda: "Type to chat" in bob_terminal.status)
+        bob_terminal.press(Key.CTRL_C)
+        await until(lambda: "the computer plays your seat" in flat(bob_terminal))
+        bob_terminal.press("y")
+        await until(lambda: table.seats[1].computer_plays)
+        assert not table.over and table.game.outcome() is None
