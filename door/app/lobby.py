@@ -543,12 +543,8 @@ class Lobby:
             table.options, table.match.games if table.match is not None else ()
         )
 
-        def abandoned() -> None:
-            # Everyone left: nothing to resume, and nobody to count it against.
-            if saver.game_id is not None and self.records.store is not None:
-                self._in_background(self.records.set_aside(saver.game_id))
-
-        table.on_abandoned = abandoned
+        # Everyone left: nothing to resume, and nobody to count it against.
+        table.on_abandoned = saver.set_aside
 
     def resumed_table(self, saved: SavedGame) -> Table:
         """A game between callers that a stopped door (or worker) left in the store, set

@@ -281,16 +281,6 @@ class Records:
             return None
         return saved if saved is not None and saved.opponent.startswith("people") else None
 
-    async def set_aside(self, game_id: int) -> None:
-        """An unfinished game nobody will resume (everyone left it): closed without
-        statistics."""
-        assert self.store is not None
-        try:
-            await self.store.discard_game(game_id)
-        except StoreError as failure:
-            if not isinstance(failure, StorageUnavailableError):
-                logger.error("could not set game %d aside: %s", game_id, failure)
-
     def resume_between_callers(self, saved: SavedGame) -> tuple[RecordedGame, GameSaver]:
         """The saved game between callers as it stood, saving on in the same row."""
         return self._saving_on(saved)

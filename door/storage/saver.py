@@ -9,6 +9,9 @@ restart loses at most the action being written, and a slow disk never slows the 
 When the game ends (someone reaches 121) the saver closes it in the store itself: the
 log and every seated account's statistics. A caller who quits is settled with
 ``forfeit(seat)``. A line that drops settles nothing: the game stays open to resume.
+A game everyone left is ``set_aside``: closed without a result, in its turn after the
+writes before it, so a first save still on its way (or waiting for the store to come
+back) never leaves behind an open game that a later call would resume.
 
 The saver never raises into the game. If a write fails (a full disk, a database that is
 down), the saver logs it once, tells the player once through ``on_trouble`` ("cannot be
@@ -46,6 +49,8 @@ class _SavedGame:
     game: RecordedGame
     game_id: int | None = None
     settled: bool = False
+    aside: bool = False
+    """Nobody will play it on (``GameSaver.set_aside``)."""
 
 
 def opponent_kind(players: int, callers: int, level: str) -> str:
@@ -104,16 +109,33 @@ class GameSaver:
         """The game's ``on_action`` hook: save the game as it now stands."""
         if self._current is None or self._current.game is not game:
             self._current = _SavedGame(game)  # the next game of a play-again run
+        if self._current.aside:
+            return
         state = (self._current, game.recording, game.phase is Phase.OVER)
         if self._queue and self._queue[-1][0] is self._current:
             self._queue[-1] = state
         else:
             self._queue.append(state)
+        self._start_writing()
+
+    def _start_writing(self) -> None:
         if self._writer is None or self._writer.done():
             writer = self._writer = asyncio.get_running_loop().create_task(self._write())
             if self._writes is not None:
                 self._writes.add(writer)
                 writer.add_done_callback(self._writes.discard)
+
+    def set_aside(self) -> None:
+        """Everyone left the game: nobody will resume it. Once what is queued before is
+        written it is closed in the store without a result (a game not saved yet is
+        never saved), and nothing more is written for it."""
+        saved = self._current
+        if saved is None or saved.settled:
+            return
+        saved.aside = True
+        if not any(entry[0] is saved for entry in self._queue):
+            self._queue.append((saved, saved.game.recording, False))
+        self._start_writing()
 
     async def flush(self) -> None:
         """Wait until everything handed over so far is written, or until a write has
@@ -143,6 +165,8 @@ class GameSaver:
             saved, recording, over = self._queue[0]
             try:
                 await self._write_one(saved, recording, over)
+                if saved.aside and not saved.settled:
+                    continue  # set aside while that write was on its way: close it now
             except StoreError as error:
                 self._failed(error)
                 await asyncio.sleep(self.retry_seconds)
@@ -154,6 +178,11 @@ class GameSaver:
                 self._recovered()
 
     async def _write_one(self, saved: _SavedGame, recording: Recording, over: bool) -> None:
+        if saved.aside:
+            if saved.game_id is not None and not saved.settled:
+                await self.store.discard_game(saved.game_id)
+            saved.settled = True
+            return
         if saved.game_id is None:
             settings = self.table_settings() if self.table_settings is not None else None
             saved.game_id = await self.store.start_game(
