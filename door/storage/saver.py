@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from door.storage.errors import StorageUnavailableError, StoreError
+from door.storage.errors import GameNotFoundError, StorageUnavailableError, StoreError
 from door.storage.store import Seat, Store
 from engine.game import Phase
 from engine.record import Action, RecordedGame, Recording
@@ -39,6 +39,7 @@ RETRY_FIRST_SECONDS: Final = 1.0
 RETRY_MAX_SECONDS: Final = 60.0
 CANNOT_SAVE: Final = "Your game cannot be saved right now: the door keeps trying."
 SAVING_AGAIN: Final = "Your game is being saved again."
+CLOSED_ELSEWHERE: Final = "This game was closed by another door on the same store: not saved."
 FLUSH_POLL_SECONDS: Final = 0.05
 
 
@@ -167,6 +168,9 @@ class GameSaver:
                 await self._write_one(saved, recording, over)
                 if saved.aside and not saved.settled:
                     continue  # set aside while that write was on its way: close it now
+            except GameNotFoundError:
+                self._closed_elsewhere(saved)
+                continue
             except StoreError as error:
                 self._failed(error)
                 await asyncio.sleep(self.retry_seconds)
@@ -194,6 +198,16 @@ class GameSaver:
         if over and not saved.settled:
             await self.store.finish_game(saved.game_id, recording)
             saved.settled = True
+
+    def _closed_elsewhere(self, saved: _SavedGame) -> None:
+        """The game's row is closed, and not by this saver: another door process on the
+        same store finished it or set it aside. It stays closed (retrying would never
+        get anywhere): nothing more is written for it."""
+        logger.warning("game %s was closed by another door: no longer saved here", saved.game_id)
+        saved.aside = saved.settled = True
+        self._queue = [entry for entry in self._queue if entry[0] is not saved]
+        if self.on_trouble is not None:
+            self.on_trouble(CLOSED_ELSEWHERE)
 
     def _failed(self, error: StoreError) -> None:
         first = self.failure is None

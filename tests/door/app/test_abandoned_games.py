@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from door.storage.saver import GameSaver
+from door.storage.saver import CLOSED_ELSEWHERE, GameSaver
 from door.storage.store import Seat
 from door.term.keys import Key
 from engine.record import RecordedGame
@@ -91,4 +91,40 @@ async def test_a_game_set_aside_while_the_store_refuses_writes_is_closed_once_it
         assert await store.load_unfinished_game(bob.id) is None
         _next_action(game, seats)  # nothing more is written for it
         await saver.flush()
+        assert await store.load_unfinished_game(ada.id) is None
+
+
+@run_async
+async def test_a_game_set_aside_by_another_door_stays_closed_and_this_one_stops_saving_it(
+    database: Database,
+) -> None:
+    async with database.store() as store:
+        ada = await store.create_account("Ada", "correct horse")
+        bob = await store.create_account("Bob", "battery staple")
+        seats = [Seat("Ada", ada.id), Seat("Bob", bob.id)]
+        here = GameSaver(store, seats, "people")
+        game = RecordedGame(seed=4, on_action=here.action_taken)
+        players = [RandomPlayer(random.Random(4 + seat)) for seat in range(2)]
+        for _ in range(20):
+            _next_action(game, players)
+        await here.flush()
+        # A second door process on the same store sets the game again from its row, and
+        # everyone leaves it there.
+        saved = await store.load_unfinished_game(ada.id)
+        assert saved is not None
+        there_game = saved.resume()
+        there = GameSaver(
+            store, saved.seats, saved.opponent, game=there_game, game_id=saved.game_id
+        )
+        there_game.on_action = there.action_taken
+        there.set_aside()
+        await there.flush()
+        # This door's copy goes on: its saves are refused, and it stops trying, once told.
+        told: list[str] = []
+        here.on_trouble = told.append
+        for _ in range(5):
+            _next_action(game, players)
+        await here.flush()
+        assert told == [CLOSED_ELSEWHERE]
+        assert here._writer is not None and here._writer.done()  # noqa: SLF001 (no retry loop)
         assert await store.load_unfinished_game(ada.id) is None
