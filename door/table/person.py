@@ -35,6 +35,7 @@ from door.table.seats import (
     Seat,
     SeatAway,
     StepInterrupted,
+    and_list,
     display_order,
     faces,
     is_over,
@@ -568,12 +569,18 @@ class Person:
             self.idle_error = ""
             table.changed()
             return
+        # Said in everyone's log: the message line is a prompt's while they decide.
         if not self.wants_win_bar:
-            table.tell(f"{self.name} turned the win bar off.")
+            self.log("Win bar off: w asks for it again.", theme.LABEL)
+            table.announce(f"{self.name} turned the win bar off.", theme.LABEL, exclude=self)
         elif table.win_bar_agreed():
-            table.tell("Everyone asked for the win bar: here it is.")
+            table.announce("Every player asked for the win bar: here it is (w: off).", theme.LABEL)
         else:
-            table.tell(f"{self.name} asks for the win bar: it shows when every player presses w.")
+            waiting = and_list([p.name for p in table.players_present() if not p.wants_win_bar])
+            self.log(f"Asked {waiting} for the win bar: it shows when they agree.", theme.LABEL)
+            for other in table.players_present():  # (watchers have no say)
+                if other is not self:
+                    other.log(f"{self.name} asks for the win bar: press w to agree.", theme.LABEL)
 
     def toggle_coach(self) -> None:
         """``h``: the coach on or off. Only against the computer: a coach at a table of

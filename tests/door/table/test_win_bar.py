@@ -4,6 +4,7 @@ The sysop may have it start off, or never show ([game] win_bar)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -14,7 +15,8 @@ from door.table.flow import Table
 from door.table.options import GameOptions
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.app.test_lobby import until
+from tests.door.caller import KeyboardTerminal, play_together, run_async
 from tests.door.fake_terminal import FakeTerminal
 from tests.door.table.test_table import KNOWN_SHOW, log_text, press, start, until_status
 from tests.stacked import StackedRandom
@@ -145,3 +147,38 @@ def test_where_the_sysop_says_never_watchers_get_no_bar_nor_the_key_for_it() -> 
 def test_a_table_refuses_a_win_bar_setting_it_does_not_know() -> None:
     with pytest.raises(ValueError, match="on, off, never"):
         Table(GameOptions(), ["Ann", None], rng=random.Random(2), win_bar="sometimes")
+
+
+@run_async
+async def test_between_callers_w_says_who_asked_and_what_the_other_presses() -> None:
+    table = Table(GameOptions(), ["Ann", "Bob"], rng=random.Random(2), pause=0)
+    ann_terminal, bob_terminal = KeyboardTerminal(), KeyboardTerminal()
+    people = [table.sit(0, Session(ann_terminal)), table.sit(1, Session(bob_terminal))]
+    tasks = [asyncio.ensure_future(person.attend()) for person in people]
+    table.start()
+    # Both choose their throws: their message lines are the discard's prompt.
+    await play_together(
+        [ann_terminal, bob_terminal],
+        stop=lambda: all("RETURN mark" in t.status for t in (ann_terminal, bob_terminal)),
+    )
+    await ann_terminal.until_waiting(tasks[0])
+    ann_terminal.press("w")
+    asked = "Asked Bob for the win bar: it shows when they agree."
+    await until(lambda: asked in flat(ann_terminal))
+    await until(lambda: "Ann asks for the win bar: press w to agree." in flat(bob_terminal))
+    assert "Win:" not in bar_of(ann_terminal)
+    bob_terminal.press("w")
+    for terminal in (ann_terminal, bob_terminal):
+        await until(lambda t=terminal: "Every player asked for the win bar" in flat(t))
+        await until(lambda t=terminal: "Win:" in bar_of(t))
+    ann_terminal.press("w")
+    await until(lambda: "Win bar off: w asks for it again." in flat(ann_terminal))
+    await until(lambda: "Ann turned the win bar off." in flat(bob_terminal))
+    table.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def flat(terminal: KeyboardTerminal) -> str:
+    return " ".join(" ".join(terminal.display).split())
