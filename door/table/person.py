@@ -22,6 +22,7 @@ from door.screens.game_screen import Entry, Panel, TableView, draw_table, shows_
 from door.screens.help import HelpOverlay, draw_help
 from door.screens.play_area import HandState
 from door.screens.show import show_title
+from door.table.before_deal import before_deal
 from door.table.computer import think
 from door.table.options import GameResult
 from door.table.seats import (
@@ -292,53 +293,49 @@ class Person:
 
     async def before_deal(self) -> str:
         """The chat line that is open before every hand. RETURN on a blank line deals
-        (the dealer) or says ready (when the computer deals for several people)."""
+        (the dealer) or says ready (when the computer deals for several people); Esc on
+        a blank line closes it, for the table's keys (door/table/before_deal.py)."""
         table, game = self.table, self.table.game
         assert self.seat is not None
         entry = Entry("Chat: ", limit=MAX_CHAT_LENGTH)
         self.view.entry = entry
         dealer = table.seats[game.dealer]
-        i_deal = dealer is self.seat
-        solo_deal = dealer.computer_plays and len(table.players_present()) == 1
-        upcoming = game.hand_number + 1
-        if i_deal or solo_deal:
-            who = "you deal" if i_deal else f"{dealer.name} deals"
-            prompt = f"Hand {upcoming}: {who}. Chat, or RETURN on a blank line to deal."
-            status = "Type to chat  RETURN on a blank line: deal  ? help  ^L redraw  Esc quit"
-        elif dealer.computer_plays:
-            prompt = f"Hand {upcoming}: {dealer.name} deals. Chat; RETURN on a blank line: ready."
-            status = "Type to chat  RETURN on a blank line: ready  ? help  ^L redraw  Esc quit"
-        else:
-            prompt = (
-                f"Hand {upcoming}: {dealer.name} deals. Chat while {dealer.name} "
-                "gets ready to deal."
-            )
-            status = "Type to chat  RETURN send  ? help  ^L redraw  Esc quit"
+        words = before_deal(
+            game.hand_number + 1,
+            dealer.name,
+            i_deal=dealer is self.seat,
+            computer_deals=dealer.computer_plays,
+            alone=len(table.players_present()) == 1,
+            coach=table.solo,
+        )
         error = ""
         while True:
-            self.show_prompt(prompt, error, status)
-            key = await self.next_key(typing=entry.text)
+            chatting = self.view.entry is entry
+            if chatting:
+                self.show_prompt(words.prompt, error, words.status)
+            else:
+                self.show_prompt(words.keys_prompt, error, words.keys_status)
+            key = await self.next_key(typing=entry.text if chatting else None)
             error = ""
-            if key == Key.ENTER:
-                if not clean_chat(entry.text):
-                    if i_deal or dealer.computer_plays:
-                        return "deal"
-                    error = f"{dealer.name} deals: type a line to chat while you wait."
-                    continue
+            if key == Key.ENTER and not clean_chat(entry.text if chatting else ""):
+                if words.deals:
+                    return "deal"
+                error = words.blank_line if chatting else f"{words.keys_hint}."
+            elif key == Key.ESCAPE and not chatting:
+                await self.confirm_quit()
+            elif key == Key.ESCAPE and not entry.text:
+                self.view.entry = None  # the table's keys work now
+            elif not chatting:
+                error = wrong_key(key, words.keys_hint)
+            elif key == Key.ENTER:
                 self.say(entry.text)
                 entry.text = ""
             elif key == Key.ESCAPE:
-                if entry.text:
-                    entry.editor.clear()
-                else:
-                    await self.confirm_quit()
+                entry.editor.clear()
             elif (edit := entry.editor.feed(key)) is Edit.REFUSED:
                 error = entry.editor.refusal
             elif edit is Edit.NOT_EDITING:
-                if i_deal or dealer.computer_plays:
-                    error = "Type a line to chat, or press RETURN on a blank line to deal."
-                else:
-                    error = "Type a line to chat, and press RETURN to send it."
+                error = words.blank_line
 
     async def discard(self) -> list[Card]:
         self.forget_typeahead()

@@ -349,13 +349,25 @@ async def test_quitting_asks_first() -> None:
 
 
 @run_async
-async def test_escape_on_the_blank_chat_line_asks_to_quit() -> None:
+async def test_escape_on_the_blank_chat_line_gives_the_table_keys_before_the_deal() -> None:
     terminal = KeyboardTerminal()
     task = start(terminal, StackedRandom(*KNOWN_SHOW))
-    await press(terminal, task, Key.ESCAPE)
+    await until_status(terminal, task, "blank line: deal")
+    assert "Esc table keys" in terminal.status  # the way out of the chat line is said
+    await press(terminal, task, "h")
+    assert terminal.shows("Chat: h")  # on the chat line, h is a letter
+    await press(terminal, task, Key.ESCAPE, Key.ESCAPE)  # clears the line, then closes it
+    assert not terminal.shows("Quit this game?")
+    assert "RETURN deal  c chat  w win bar  h coach" in terminal.status
+    await press(terminal, task, "h")  # the coach, before the first deal
+    assert "Coach on" in log_text(terminal)
+    await press(terminal, task, "x")
+    assert "The 'x' key does nothing here: press RETURN to deal" in terminal.message
+    await press(terminal, task, Key.ESCAPE)  # and Esc again asks to quit
     assert terminal.shows("Quit this game?")
-    await press(terminal, task, "y")
-    assert (await task).quit
+    await press(terminal, task, "n", Key.ENTER)  # RETURN deals, the chat line closed
+    assert "RETURN mark" in terminal.status
+    task.cancel()
 
 
 @run_async
@@ -426,7 +438,7 @@ async def test_play_again_starts_a_new_game_where_the_loser_deals() -> None:
     loser_deals = "you deal" if results[0].caller_won is False else "Computer deals"
     assert loser_deals in terminal.message
     assert terminal.score("Alice") == terminal.score("Computer") == 0
-    await press(terminal, task, Key.ESCAPE, "y")
+    await press(terminal, task, Key.ESCAPE, Key.ESCAPE, "y")  # the chat line, then quit
     result = await task
     assert result.quit and (result.caller_score, result.computer_score) == (0, 0)
 
