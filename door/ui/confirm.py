@@ -13,12 +13,15 @@ Pure: ``answer(key)`` is True for Y, False for N or Esc, None for a key that is 
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Final
 
 from door.term.keys import Key
 
 STATUS: Final = "Y yes  N no  Esc no"
+LINE_WIDTH: Final = 66
+"""The longest line of the dialog's text: its box (six wider) stays inside 80 columns."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,7 @@ class Confirm:
     @property
     def lines(self) -> tuple[str, ...]:
         """The dialog's text, for a screen that shows it in a box."""
-        body = (self.consequence, "") if self.consequence else ()
+        body = (*textwrap.wrap(self.consequence, LINE_WIDTH), "") if self.consequence else ()
         return (*body, "Press Y to go ahead, N or Esc to stay.")
 
     def answer(self, key: Key) -> bool | None:

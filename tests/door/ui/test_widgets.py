@@ -9,6 +9,8 @@ import pytest
 import door.ui.card_picker
 import door.ui.confirm
 import door.ui.line_editor
+from door.screens.dialog import Dialog, draw_dialog
+from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.ui.card_picker import CardPicker, Pick
 from door.ui.confirm import Confirm
@@ -131,3 +133,16 @@ def test_confirm_takes_y_n_and_esc_and_nothing_else() -> None:
     assert [kick.answer(Key.printable(c)) for c in "yYnNq"] == [True, True, False, False, None]
     assert kick.answer(Key.ESCAPE) is False and kick.answer(Key.ENTER) is None
     assert kick.not_an_answer(Key.printable("q")) == "The 'q' key is not an answer: press Y or N."
+
+
+def test_a_long_consequence_is_wrapped_so_the_dialog_fits_80_columns() -> None:
+    canvas = Canvas()
+    quit_match = Confirm(
+        "Quit this game?",
+        "Leave now and you forfeit the match to Ada: a loss in your record and your rating.",
+    )
+    draw_dialog(canvas, Dialog(quit_match.question, quit_match.lines))
+    rows = [canvas.text(row) for row in range(canvas.rows)]
+    # Whole words, inside the box: nothing cut at the screen's edge.
+    assert any("║  Leave now and you forfeit the match to Ada: a loss in your" in r for r in rows)
+    assert any("Quit this game?" in row and "╔" in row for row in rows)
