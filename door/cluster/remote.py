@@ -87,6 +87,10 @@ class RemoteMember(Member):
     def in_lobby(self) -> bool:
         return super().in_lobby and not self.busy
 
+    @property
+    def answers_challenges(self) -> bool:
+        return super().answers_challenges and not self.busy
+
     def tell(self, note: str) -> None:
         self.line.link.send(self.worker, {"t": "note", "n": self.name, "x": note})
 

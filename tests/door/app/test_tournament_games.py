@@ -149,3 +149,12 @@ async def test_a_seat_its_caller_never_reached_waits_and_can_go_to_the_computer(
     await until(lambda: "The computer plays for Ada" in words(bob_terminal))
     table.close()
     await asyncio.wait({bob_task}, timeout=5)
+
+
+def test_a_caller_of_another_worker_answering_a_challenge_is_not_challenged_again() -> None:
+    from door.cluster.remote import RemoteMember
+
+    record = {"name": "Cy", "place": "at the tournaments", "busy": False}
+    free = RemoteMember(None, "w2", record)  # type: ignore[arg-type]
+    busy = RemoteMember(None, "w2", {**record, "busy": True})  # type: ignore[arg-type]
+    assert free.answers_challenges and not busy.answers_challenges
