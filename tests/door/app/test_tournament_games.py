@@ -11,9 +11,11 @@ import asyncio
 import random
 
 from door.app.presence import Presence
+from door.cluster.remote import RemoteMember
 from door.storage.competition import CompetitionStore
 from door.table.flow import Table
 from door.table.options import GameOptions
+from door.term.keys import Key
 from door.ui.session import Session
 from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
 from tests.door.app.test_mail_games import START, MailDoor, mail_door, words
@@ -151,9 +153,36 @@ async def test_a_seat_its_caller_never_reached_waits_and_can_go_to_the_computer(
     await asyncio.wait({bob_task}, timeout=5)
 
 
-def test_a_caller_of_another_worker_answering_a_challenge_is_not_challenged_again() -> None:
-    from door.cluster.remote import RemoteMember
+@run_async
+async def test_quitting_a_tournament_game_forfeits_it_in_the_standings(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        number = await running_cup(door, ada.id, bob.id)
+        alice, _ = door.call(ada)
+        bert, _ = door.call(bob)
+        await in_lobby(alice, bert)
+        await on_the_tournament_page(alice)
+        await on_the_tournament_page(bert)
+        alice.press("p")
+        await until(lambda: "Ada challenges you" in words(bert))
+        bert.press("y")
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        bert.press(Key.CTRL_C)
+        await until(lambda: "forfeit the game to Ada" in words(bert))
+        bert.press("y")
+        await until(lambda: "Bob left and forfeits the game to Ada" in words(alice))
+        # The pairing no longer reads "to play": the game is in, a win for Ada.
+        await until(lambda: "Tournament game recorded in Friday Cup" in words(bert))
+        tournament = await CompetitionStore(door.store).tournament(number)
+        (pairing,) = tournament.round(1)
+        assert len(pairing.games) == 1
+        assert tournament.standings()[0].entrant == ada.id
 
+
+def test_a_caller_of_another_worker_answering_a_challenge_is_not_challenged_again() -> None:
     record = {"name": "Cy", "place": "at the tournaments", "busy": False}
     free = RemoteMember(None, "w2", record)  # type: ignore[arg-type]
     busy = RemoteMember(None, "w2", {**record, "busy": True})  # type: ignore[arg-type]
