@@ -706,6 +706,8 @@ class Lobby:
                 if answer is not None:
                     return answer
                 error = dialog.not_an_answer(key)
+        except _Called:
+            return False  # a seat wants them (their challenge was accepted): not now
         finally:
             view.message, view.error, view.status = "", False, _STATUS
 

@@ -187,3 +187,22 @@ def test_a_caller_of_another_worker_answering_a_challenge_is_not_challenged_agai
     free = RemoteMember(None, "w2", record)  # type: ignore[arg-type]
     busy = RemoteMember(None, "w2", {**record, "busy": True})  # type: ignore[arg-type]
     assert free.answers_challenges and not busy.answers_challenges
+
+
+@run_async
+async def test_a_game_that_starts_while_the_sender_is_asked_to_leave_takes_them_there(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        alice, alice_task = door.call(ada)
+        bert, _ = door.call(bob)
+        await in_lobby(alice, bert)
+        alice.press("w", "2")
+        await until(lambda: "challenges you" in words(bert))
+        alice.press("q")  # "Leave the door?" is up when Bob accepts
+        await until(lambda: "Leave the door?" in words(alice))
+        bert.press("y")
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        assert not alice_task.done()
