@@ -289,6 +289,9 @@ class Lobby:
                 view.status = "Type and RETURN to send  Esc leave the chat  ^L redraw"
                 key = await self.next_key(interruptible=False)
                 error = ""
+                if member.seat is not None:
+                    room.close(member)  # their challenge was accepted: the table first
+                    break
                 if key is None:
                     continue
                 edit = entry.editor.feed(key)
