@@ -1,7 +1,9 @@
 """The tournaments screen (``U`` in the lobby): the list of tournaments, one tournament's
-standings and pairings, signing up, challenging one's opponent for a tournament game,
-and for the sysop making, starting and settling tournaments. The values and rules are
-door/app/tournaments.py's; the drawing door/screens/tournaments.py's.
+standings and pairings, signing up, challenging one's opponent for a tournament game
+(``P``) and answering such a challenge here (``Y``/``N``: both players of a match come
+here to play it), and for the sysop making, starting and settling tournaments. Once a
+game starts for the caller the screen gives way to it (door/app/called_away.py). The
+values and rules are door/app/tournaments.py's; the drawing door/screens/tournaments.py's.
 """
 
 from __future__ import annotations
