@@ -5,6 +5,10 @@ With no command, or ``serve``, it runs the door server; ``console`` runs it with
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
 for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text.
+
+An option below that a command takes too (--config and --data-dir: serve, console, door,
+replay; --workers: serve; the rest: serve, console) goes before the command or after it:
+``cribbage-door --config FILE serve`` is ``cribbage-door serve --config FILE``.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ class CommandLine(argparse.ArgumentParser):
         self.commands[name] = parser
         return parser
 
+    # argparse types this by overloads, which one override cannot repeat.
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
