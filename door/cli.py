@@ -5,6 +5,10 @@ With no command, or ``serve``, it runs the door server; ``console`` runs it with
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
 for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text.
+
+An option below that a command takes too (--config and --data-dir: serve, console, door,
+replay; --workers: serve; the rest: serve, console) goes before the command or after it:
+``cribbage-door --config FILE serve`` is ``cribbage-door serve --config FILE``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from engine.selfplay import PlayerFactory, RandomPlayer, Totals, run_selfplay, wilson_interval
 
@@ -32,14 +37,75 @@ def player_factory(kind: str) -> PlayerFactory:
     return make
 
 
-def build_parser() -> argparse.ArgumentParser:
+class CommandLine(argparse.ArgumentParser):
+    """The top level. Its options (``--config``, the ports, ``--workers``) serve the
+    default command, and those a command takes too may come before it or after it: one
+    given before a command that does not take it is refused, where argparse would
+    quietly drop it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        # Set before argparse's __init__, which adds -h through add_argument.
+        self.option_flags: dict[str, str] = {}
+        """Each of the top level's options with a value: its dest and its flag."""
+        self.commands: dict[str, Command] = {}
+        super().__init__(**kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.option_strings and action.default is not argparse.SUPPRESS:
+            self.option_flags[action.dest] = action.option_strings[0]
+        return action
+
+    def add_command(self, commands: Any, name: str, **kwargs: Any) -> Command:
+        """A command, under ``commands`` (this parser's subparsers)."""
+        parser: Command = commands.add_parser(name, shared=frozenset(self.option_flags), **kwargs)
+        self.commands[name] = parser
+        return parser
+
+    # argparse types this by overloads, which one override cannot repeat.
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, rest = super().parse_known_args(args, namespace)
+        command = self.commands.get(getattr(parsed, "command", None) or "")
+        if command is not None:
+            for dest, flag in self.option_flags.items():
+                if dest not in command.takes and getattr(parsed, dest, None) is not None:
+                    command.error(f"{flag} is not an option of {command.name}")
+        return parsed, rest
+
+
+class Command(argparse.ArgumentParser):
+    """A command's parser. argparse parses a command into a namespace of its own and
+    copies every value over the top level's, defaults included, so that
+    ``--config F serve`` would read as ``serve`` with no config. An option shared with
+    the top level therefore has no default here: not given after the command, it
+    keeps what was given before it (or the top level's default)."""
+
+    def __init__(self, *, shared: frozenset[str], **kwargs: Any) -> None:
+        # Set before argparse's __init__, which adds -h through add_argument.
+        self.shared = shared
+        self.takes: set[str] = set()
+        """The top level's options (dests) that this command takes too."""
+        super().__init__(**kwargs)
+        self.name = self.prog.rsplit(" ", 1)[-1]
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if action.dest in self.shared:
+            action.default = argparse.SUPPRESS
+            self.takes.add(action.dest)
+        return action
+
+
+def build_parser() -> CommandLine:
     from door import version
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments, add_worker_arguments
     from door.setup_files import add_init_arguments
     from door.transports.door_mode import add_door_arguments
 
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="cribbage-door",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -47,12 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cribbage-door {version()}")
     add_serve_arguments(parser)
     add_worker_arguments(parser)
-    commands = parser.add_subparsers(dest="command")
-    serve = commands.add_parser("serve", help="run the door server (the default)")
+    commands = parser.add_subparsers(dest="command", parser_class=Command)
+    serve = parser.add_command(commands, "serve", help="run the door server (the default)")
     add_serve_arguments(serve)
     add_worker_arguments(serve)
-    console = commands.add_parser(
-        "console", help="run the door server with the sysop at this terminal"
+    console = parser.add_command(
+        commands, "console", help="run the door server with the sysop at this terminal"
     )
     add_serve_arguments(console)
     console.add_argument(
@@ -60,22 +126,26 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="where the log goes (default: door-console.log in the data folder)",
     )
-    init = commands.add_parser(
-        "init", help="write an editable door.toml, help text and art (never overwrites)"
+    init = parser.add_command(
+        commands, "init", help="write an editable door.toml, help text and art (never overwrites)"
     )
     add_init_arguments(init)
-    commands.add_parser("systemd-unit", help="print a systemd unit that runs the door")
-    door_mode = commands.add_parser(
-        "door", help="run one BBS caller's session from a drop file (DOOR32.SYS, DOOR.SYS)"
+    parser.add_command(commands, "systemd-unit", help="print a systemd unit that runs the door")
+    door_mode = parser.add_command(
+        commands,
+        "door",
+        help="run one BBS caller's session from a drop file (DOOR32.SYS, DOOR.SYS)",
     )
     add_door_arguments(door_mode)
-    commands.add_parser(
-        "sysop-password", help="ask for the sysop's password and print its hash for the config"
+    parser.add_command(
+        commands,
+        "sysop-password",
+        help="ask for the sysop's password and print its hash for the config",
     )
-    replay = commands.add_parser("replay", help="print a game from the database as text")
+    replay = parser.add_command(commands, "replay", help="print a game from the database as text")
     add_replay_arguments(replay)
-    winprob = commands.add_parser(
-        "winprob", help="each player's chance to win from the scores before a deal"
+    winprob = parser.add_command(
+        commands, "winprob", help="each player's chance to win from the scores before a deal"
     )
     winprob.add_argument(
         "scores",
@@ -93,7 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(2, 3, 4),
         help="seats at the table (default: one per score; 4 takes two partnership scores)",
     )
-    selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
+    selfplay = parser.add_command(
+        commands, "selfplay", help="play whole games between computer players"
+    )
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument("--seed", type=int, default=1)
     selfplay.add_argument("--players", type=int, choices=(2, 3, 4), default=2)

@@ -8,7 +8,8 @@ can start the door on this machine is the sysop. (A console that attaches to a s
 already running would need a local socket and its own permission check; it is not here.)
 
 When the sysop leaves the lobby the door stays open: the console asks whether to go back
-in or to close the door, which tells every caller and stops the server.
+in or to close the door, which tells every caller and stops the server. SIGTERM, SIGINT
+and SIGHUP close it the same way, without asking.
 """
 
 from __future__ import annotations
@@ -129,21 +130,45 @@ async def run_console(config: Config, in_fd: int, out_fd: int) -> None:
         return
     door = opened.result()
     sysop = Caller(name=config.sysop.name, transport="console", peer="local", sysop=True)
+    # The sysop's terminal hanging up (its window closed, the SSH session it ran in
+    # dropped) closes the door as SIGTERM does, saving the games, rather than killing it.
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGHUP, stop.set)
     try:
         while not stop.is_set():
             terminal = console_terminal(in_fd, out_fd)
             await door.serve_caller(terminal, sysop, idle_guard=False)
-            if not await _again(in_fd, out_fd):
+            # A signal (SIGTERM from a service manager) sets ``stop`` and the door's
+            # shut-down then ends the sysop's session too: nobody is there to ask.
+            if stop.is_set() or not await _again(in_fd, out_fd, stop):
                 break
     finally:
         stop.set()
         await server
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGHUP)
 
 
-async def _again(in_fd: int, out_fd: int) -> bool:
-    """Ask on the raw terminal whether the sysop goes back in; False closes the door."""
+async def _again(in_fd: int, out_fd: int, stop: asyncio.Event) -> bool:
+    """Ask on the raw terminal whether the sysop goes back in; False closes the door, as
+    does ``stop`` being set (a signal) while the question waits."""
     os.write(out_fd, AGAIN_PROMPT.encode())
     terminal = console_terminal(in_fd, out_fd)
+    answer = asyncio.create_task(_answer(terminal))
+    stopped = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({answer, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        return answer.done() and not stopped.done() and answer.result()
+    finally:
+        for task in (answer, stopped):
+            task.cancel()
+        await asyncio.gather(answer, stopped, return_exceptions=True)
+        terminal.close()
+
+
+async def _answer(terminal: StreamTerminal) -> bool:
+    """RETURN or space: back in (True); Q, or the terminal gone: close the door."""
     try:
         while True:
             key = await terminal.read_key()
@@ -153,8 +178,6 @@ async def _again(in_fd: int, out_fd: int) -> bool:
                 return True
     except Exception:
         return False
-    finally:
-        terminal.close()
 
 
 def console_command(args: argparse.Namespace) -> int:

@@ -193,7 +193,8 @@ class _RawStdin:
 async def run_door(
     config: Config, drop: DropFile, *, stdio: bool, utf8: bool, system: str | None = None
 ) -> None:
-    """The caller's session, bounded by their time left, a hang-up and SIGHUP/SIGTERM."""
+    """The caller's session, bounded by their time left, a hang-up and SIGHUP, SIGTERM or
+    SIGINT (each tells the caller and saves their game)."""
     from door.app.call import Caller
     from door.app.records import Records
     from door.app.server import Door
@@ -228,7 +229,7 @@ async def run_door(
         session = asyncio.create_task(door.serve_caller(terminal, caller))
         ended = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for signum in (signal.SIGHUP, signal.SIGTERM):
+        for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(signum, ended.set)
         clock = asyncio.create_task(

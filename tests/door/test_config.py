@@ -150,3 +150,20 @@ def test_the_pbm_section_gives_the_play_by_mail_rules(
 ) -> None:
     rules = config_from_mapping({"pbm": section}).pbm.rules
     assert (rules.days_per_move, rules.moves_per_day) == (days, moves)
+
+
+def test_the_packaged_config_names_every_choice_of_each_key_that_has_choices() -> None:
+    from door.table.win_bars import WIN_BAR_SETTINGS
+    from engine.ai import LEVELS
+
+    choices = {
+        "runs": ("free", "exact"),
+        "counting": ("auto", "manual"),
+        "level": LEVELS,
+        "win_bar": WIN_BAR_SETTINGS,
+    }
+    lines = PACKAGED_CONFIG.read_text().splitlines()
+    game = lines[lines.index("[game]") :]
+    for key, values in choices.items():
+        line = next(line for line in game if line.startswith(f"{key} = "))
+        assert all(f'"{value}"' in line for value in values), line

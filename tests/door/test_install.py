@@ -15,7 +15,7 @@ from door import texts
 from door.config import load_config
 from door.serve import Listening, run_server
 from door.setup_files import init_files
-from tests.door.netclients import server_config
+from tests.door.netclients import free_port, server_config
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -134,3 +134,25 @@ def test_the_start_log_says_where_everything_is(
     assert listening.telnet is not None
     assert f"telnet: listening on 127.0.0.1 port {listening.telnet[1]}" in log
     assert "ready in" in log
+
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_CONFIG = ROOT / "config" / "door.toml"
+"""The sample a sysop copies from the checkout; one file with the package's own (a link)."""
+
+
+def test_the_checkouts_sample_config_is_what_the_package_ships_and_init_writes(
+    tmp_path: Path,
+) -> None:
+    shipped = texts.packaged_text("door.toml").encode()
+    assert SAMPLE_CONFIG.read_bytes() == shipped
+    init_files(tmp_path)
+    assert (tmp_path / "door.toml").read_bytes() == shipped
+
+
+def test_the_door_started_in_the_checkout_reads_its_sample_config(tmp_path: Path) -> None:
+    from tests.door.test_cli import start_log
+
+    log = start_log(["--telnet-port", str(free_port()), "--ssh-port", "0",
+                     "--data-dir", str(tmp_path)])  # fmt: skip
+    assert f"config: {SAMPLE_CONFIG} (found in ./config)" in log, log
