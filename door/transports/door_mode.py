@@ -166,6 +166,8 @@ def _check_socket_handle(drop: DropFile) -> None:
         )
     try:
         mode = os.fstat(drop.handle).st_mode
+    except OverflowError:  # the drop file's numbers are bounded; this is a second guard
+        raise ConnectionError_(f"comm handle {drop.handle} is no file descriptor") from None
     except OSError as error:
         raise ConnectionError_(
             f"comm handle {drop.handle} is not an open file descriptor ({error.strerror})"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pyte
+import pytest
 
 from door.transports.door_mode import EXIT_CONNECTION, EXIT_DROP_FILE, EXIT_OK
 from tests.door.netclients import Caller, TelnetCaller
@@ -251,3 +252,37 @@ def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None
 
     text, code = asyncio.run(scenario())
     assert code == EXIT_OK and "Thanks for playing, Stud" in text
+
+
+HOSTILE_DROP_FILES = [
+    pytest.param(
+        door32(2, 5).replace("\r\n60\r\n", "\r\n" + "9" * 60_000 + "\r\n"), id="60,000 digits"
+    ),
+    pytest.param(door32(2, 5).replace("\r\n60\r\n", "\r\n" + "9" * 400 + "\r\n"), id="400 digits"),
+    pytest.param(door32(2, 99999999999999999999), id="20-digit comm handle"),
+]
+
+
+@pytest.mark.parametrize("drop", HOSTILE_DROP_FILES)
+def test_hostile_numbers_are_one_short_line_and_exit_3(tmp_path: Path, drop: str) -> None:
+    result = run_door_once(tmp_path, drop)
+    assert result.returncode == EXIT_DROP_FILE
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 300, result.stderr[:500]
+    log = (tmp_path / "data" / "door.log").read_text()
+    assert "Traceback" not in log and max(map(len, log.splitlines())) < 400
+
+
+def test_a_fifo_as_the_drop_file_or_in_the_node_folder_is_refused_at_once(tmp_path: Path) -> None:
+    args = door_args(tmp_path, door32(0, 0))
+    fifo_file = tmp_path / "DOOR32.SYS"
+    fifo_file.unlink()
+    os.mkfifo(fifo_file)
+    for target in (fifo_file, tmp_path):  # the file named, and the folder searched
+        args[4] = str(target)
+        result = subprocess.run(
+            args, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+        )
+        assert result.returncode == EXIT_DROP_FILE
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "not a regular file" in lines[0]
