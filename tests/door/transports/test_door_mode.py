@@ -286,3 +286,75 @@ def test_a_fifo_as_the_drop_file_or_in_the_node_folder_is_refused_at_once(tmp_pa
         assert result.returncode == EXIT_DROP_FILE
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and "not a regular file" in lines[0]
+
+
+def test_a_caller_arriving_with_one_minute_left_is_told(tmp_path: Path) -> None:
+    async def scenario() -> str:
+        bbs = FakeBbs()
+        caller = await bbs.accept_caller()
+        door = await bbs.run_door(tmp_path, minutes=1)
+        await caller.wait_for("1 minute of BBS time left", timeout=30)
+        text = caller.text
+        caller.hang_up()
+        bbs.line.close()
+        await asyncio.wait_for(door.wait(), 10)
+        return text
+
+    assert "Your time on the BBS is up" not in asyncio.run(scenario())
+
+
+def test_the_clock_warns_at_once_under_five_minutes_and_at_each_mark_after() -> None:
+    from door.transports.door_mode import _keep_time
+
+    async def told_within(seconds_left: float, wait: float) -> list[str]:
+        told: list[str] = []
+
+        async def warn(text: str) -> None:
+            told.append(text)
+
+        clock = asyncio.create_task(_keep_time(seconds_left, warn))
+        await asyncio.sleep(wait)
+        clock.cancel()
+        return told
+
+    assert asyncio.run(told_within(60.0, 0.2)) == ["1 minute of BBS time left."]
+    assert asyncio.run(told_within(200.0, 0.2)) == ["4 minutes of BBS time left."]
+    assert asyncio.run(told_within(300.5, 0.2)) == []
+    assert asyncio.run(told_within(300.3, 0.5)) == ["5 minutes of BBS time left."]
+    assert asyncio.run(told_within(60.3, 0.5)) == [
+        "2 minutes of BBS time left.",  # on arrival: more than one minute is left
+        "1 minute of BBS time left.",
+    ]
+
+
+def test_a_warning_waits_for_the_caller_to_arrive() -> None:
+    from door.transports.door_mode import _warn
+
+    class Member:
+        table = None
+
+        def __init__(self) -> None:
+            self.told: list[str] = []
+
+        def tell(self, note: str) -> None:
+            self.told.append(note)
+
+    class Presence:
+        def __init__(self) -> None:
+            self.members: dict[str, Member] = {}
+
+        def find(self, name: str) -> Member | None:
+            return self.members.get(name)
+
+    class Door:
+        presence = Presence()
+
+    async def scenario() -> list[str]:
+        ada = Member()
+        warning = asyncio.create_task(_warn(Door(), "Ada", "1 minute of BBS time left."))
+        await asyncio.sleep(0.3)  # still logging in
+        Door.presence.members["Ada"] = ada
+        await asyncio.wait_for(warning, 5)
+        return ada.told
+
+    assert asyncio.run(scenario()) == ["1 minute of BBS time left."]
