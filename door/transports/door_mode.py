@@ -50,9 +50,9 @@ from typing import Any, Final, NamedTuple
 from door.config import Config, ConfigError
 from door.logtext import escape_log_lines, escaped
 from door.paths import DataDirError, ensure_writable_dir
-from door.term.ansi import ColorMode
+from door.term.ansi import CLEAR_TO_END_OF_LINE, RESET, ColorMode
 from door.term.charset import Charset
-from door.term.terminal import StreamTerminal
+from door.term.terminal import Display, StreamTerminal
 from door.transports.dropfile import CommType, DropFile, DropFileError, Emulation, read_drop_file
 
 logger = logging.getLogger("door")
@@ -69,10 +69,21 @@ SESSION_END_WAIT_SECONDS: Final = 5.0
 ARRIVAL_WAIT_SECONDS: Final = 30.0
 """How long a time warning waits for the caller to be in the door (log-in, the welcome);
 past it, the warning is dropped rather than held."""
-TIME_UP_MESSAGE: Final = (
-    "\r\n\x1b[0m\r\n*** Your time on the BBS is up: back you go. Thanks for playing! ***\r\n"
-)
-HUNG_UP_MESSAGE: Final = "\r\n\x1b[0m\r\n*** The BBS is closing this door. Goodbye! ***\r\n"
+TIME_UP: Final = "Your time on the BBS is up: back you go. Thanks for playing!"
+HUNG_UP: Final = "The BBS is closing this door. Goodbye!"
+
+
+def closing_message(text: str, *, lines: bool) -> str:
+    """``text`` as the door's last line before the BBS takes the caller back, on a line
+    of its own: a screen's leftovers on that line are cleared for an ANSI caller (the
+    line once read "...Thanks for playing! ***quit"); a caller shown lines gets no
+    escape sequence, and a fresh line."""
+    if lines:
+        return f"\r\n\r\n*** {text} ***\r\n"
+    return (
+        f"{RESET}\r\n{CLEAR_TO_END_OF_LINE}\r\n{CLEAR_TO_END_OF_LINE}*** {text} ***\r\n"
+        f"{CLEAR_TO_END_OF_LINE}"
+    )
 
 
 class ConnectionError_(Exception):
@@ -98,13 +109,15 @@ def add_door_arguments(parser: argparse.ArgumentParser) -> None:
 class Screen(NamedTuple):
     charset: Charset
     color_mode: ColorMode
+    display_mode: Display
 
 
 def screen_for(emulation: Emulation, utf8: bool) -> Screen:
-    """What the drop file's emulation makes of the screen."""
+    """What the drop file's emulation makes of the screen: ASCII is a terminal that
+    shows lines of plain text, with no escape sequence at all."""
     if not emulation.has_ansi:
-        return Screen(Charset.ASCII, ColorMode.NONE)
-    return Screen(Charset.UTF8 if utf8 else Charset.CP437, ColorMode.ANSI)
+        return Screen(Charset.ASCII, ColorMode.NONE, Display.LINES)
+    return Screen(Charset.UTF8 if utf8 else Charset.CP437, ColorMode.ANSI, Display.SCREEN)
 
 
 def door_command(args: argparse.Namespace) -> int:
@@ -225,6 +238,7 @@ async def run_door(
         screen = screen_for(drop.emulation, utf8)
         terminal.charset = screen.charset
         terminal.color_mode = screen.color_mode
+        terminal.display_mode = screen.display_mode
         system = system or drop.bbs_name or "BBS"
         account = await _bbs_account(records, system, drop)
         caller = Caller(
@@ -248,7 +262,9 @@ async def run_door(
         stopper = asyncio.create_task(ended.wait())
         done, _ = await asyncio.wait({session, clock, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if session not in done:
-            message = TIME_UP_MESSAGE if clock in done else HUNG_UP_MESSAGE
+            message = closing_message(
+                TIME_UP if clock in done else HUNG_UP, lines=screen.display_mode is Display.LINES
+            )
             logger.info("door: %s", "time is up" if clock in done else "told to stop")
             terminal.write(message)
             with contextlib.suppress(Exception):
