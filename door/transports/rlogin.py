@@ -31,7 +31,7 @@ from typing import Any, Final
 from door.app.call import Caller
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.term.ansi import sanitize
-from door.term.terminal import StreamTerminal
+from door.term.terminal import Display, StreamTerminal
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +42,9 @@ WINDOW_MAGIC: Final = b"\xff\xffss"
 WINDOW_BYTES: Final = len(WINDOW_MAGIC) + 8
 REQUEST_WINDOW_SIZE: Final = b"\x80"
 READ_SIZE: Final = 4096
+LINES_TERMINAL_TYPES: Final = frozenset({"dumb"})
+"""Terminal types shown lines of plain text (door/ui/line_renderer.py): a teletype's, and
+what a door node names its ASCII caller's (door/transports/hub_relay.py)."""
 
 
 class HandshakeError(ValueError):
@@ -238,6 +241,9 @@ async def start_rlogin(door: Any, host: str, port: int, systems: Mapping[str, st
             _RloginSink(writer),
             term_type=start.terminal_type or None,
             size=(80, 24),
+            display_mode=(
+                Display.LINES if start.terminal_type in LINES_TERMINAL_TYPES else Display.SCREEN
+            ),
             **door.terminal_limits(),
         )
         source.terminal = terminal
