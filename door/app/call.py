@@ -136,7 +136,8 @@ async def run_session(
     member: Member | None = None
     session = Session(terminal)
     try:
-        terminal.write(HIDE_CURSOR)
+        if not session.lines:
+            terminal.write(HIDE_CURSOR)
         loop = asyncio.get_running_loop()
         started = caller.connected_at if caller.connected_at is not None else loop.time()
         try:

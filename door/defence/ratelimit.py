@@ -19,6 +19,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Final
+
+INPUT_BYTES_PER_SECOND: Final = 16 * 1024
+INPUT_BURST_BYTES: Final = 64 * 1024
+"""What one caller's connection may send, its protocol's commands included (a telnet
+window-size change is nine bytes, an RLogin one twelve): each is parsed in Python as it
+arrives, so past this the connection is not read from until it is back under the rate.
+Keys are far fewer."""
 
 
 class TokenBucket:

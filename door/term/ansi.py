@@ -128,6 +128,17 @@ _ESCAPE_SEQUENCE: Final = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 
+
+def without_escapes(text: str) -> str:
+    """``text`` without its escape sequences, every other character kept (line ends,
+    the bell, backspace), for a terminal that prints what it is sent.
+
+    >>> without_escapes("\\x1b[0m\\r\\n\\x1b[2J*** Bye ***\\x1b[K\\r\\n\\x1b")
+    '\\r\\n*** Bye ***\\r\\n'
+    """
+    return _ESCAPE_SEQUENCE.sub("", text).replace("\x1b", "")
+
+
 # Cc: C0, DEL and C1 controls. Cf: zero-width and bidirectional controls (U+200B-U+200F,
 # U+202A-U+202E, U+2066-U+2069, U+FEFF...). Zl/Zp: line and paragraph separators.
 # Cs/Co: surrogates and private use, which no terminal draws the same way twice.

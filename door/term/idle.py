@@ -14,8 +14,10 @@ from door.term.key_queue import settle
 from door.term.keys import Key
 from door.term.terminal import (
     Disconnected,
+    Display,
     ResizeListener,
     Terminal,
+    display_mode_of,
     read_key_watching,
 )
 
@@ -120,12 +122,16 @@ class IdleGuardTerminal:
         cols, rows = self.inner.size
         seconds = self.hang_up_after - self.warn_after
         text = f"Are you there? Press a key within {seconds:.0f} seconds or the line closes."
+        if display_mode_of(self.inner) is Display.LINES:
+            self.inner.write(f"\a\r\n{text}\r\n")
+            return
         self.inner.write(
             f"\a{at(rows, 1)}\x1b[0;1;37;41m{text[: cols - 1]}\x1b[0m{CLEAR_TO_END_OF_LINE}"
         )
 
     async def _say_goodbye(self) -> None:
-        self.inner.write("\x1b[0m\r\n\r\nNo key pressed for a long time: goodbye!\r\n")
+        reset = "" if display_mode_of(self.inner) is Display.LINES else "\x1b[0m"
+        self.inner.write(f"{reset}\r\n\r\nNo key pressed for a long time: goodbye!\r\n")
         with contextlib.suppress(Disconnected):
             await self.inner.flush()
         self.inner.close()
@@ -160,6 +166,10 @@ class IdleGuardTerminal:
     @color_mode.setter
     def color_mode(self, mode: ColorMode) -> None:
         self.inner.color_mode = mode
+
+    @property
+    def display_mode(self) -> Display:
+        return display_mode_of(self.inner)
 
     @property
     def idle(self) -> float:

@@ -11,13 +11,14 @@ output, lives in tests/door/fake_terminal.py: production code never imports pyte
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import time
 from collections.abc import Callable
 from typing import Final, Protocol
 
 from door.defence.ratelimit import TokenBucket
-from door.term.ansi import ColorMode, color_mode_for_terminal_type
+from door.term.ansi import ColorMode, color_mode_for_terminal_type, without_escapes
 from door.term.charset import Charset, charset_for_terminal_type, encode
 from door.term.key_queue import KeyQueue
 from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder
@@ -47,6 +48,22 @@ MAX_QUEUED_OUTPUT: Final = 1024 * 1024
 reads nothing at all gets there, and the door will not hold their screens for them."""
 
 ResizeListener = Callable[[int, int], None]
+
+
+class Display(enum.Enum):
+    """How the caller's terminal shows what the door sends."""
+
+    SCREEN = "screen"
+    """A screen whose cursor the door moves (ANSI): frames are painted in place."""
+    LINES = "lines"
+    """A teletype, or a BBS caller on ASCII emulation: text line after line, ending CR LF,
+    and no escape sequence at all (no cursor movement, clearing or colour)."""
+
+
+def display_mode_of(terminal: object) -> Display:
+    """The terminal's ``display_mode``; one that says none (a relayed line) is a screen."""
+    mode = getattr(terminal, "display_mode", Display.SCREEN)
+    return mode if isinstance(mode, Display) else Display.SCREEN
 
 
 class Disconnected(Exception):
@@ -191,8 +208,10 @@ class StreamTerminal:
         key_rate: float | None = None,
         key_burst: int = 1,
         output_stall_seconds: float | None = None,
+        display_mode: Display = Display.SCREEN,
     ) -> None:
         self._source = source
+        self._display_mode = display_mode
         self._sink = sink
         self._term_type = term_type
         self._cols, self._rows = clamp_size(*size)
@@ -243,6 +262,14 @@ class StreamTerminal:
     @color_mode.setter
     def color_mode(self, mode: ColorMode) -> None:
         self._color_mode = mode
+
+    @property
+    def display_mode(self) -> Display:
+        return self._display_mode
+
+    @display_mode.setter
+    def display_mode(self, mode: Display) -> None:
+        self._display_mode = mode
 
     @property
     def idle(self) -> float:
@@ -318,6 +345,10 @@ class StreamTerminal:
         # rather than dozens).
         if not self.connected or self._said_last:
             return
+        if self._display_mode is Display.LINES and "\x1b" in text:
+            # Whatever wrote it (a message of the door's, a relayed screen), a terminal
+            # showing lines is never sent an escape sequence: it would print it.
+            text = without_escapes(text)
         self._held_output += encode(text, self._charset)
         if len(self._held_output) > (MAX_HELD_OUTPUT if self._paused else MAX_UNFLUSHED_OUTPUT):
             self._resume_output()

@@ -16,7 +16,8 @@ into it over RLogin, so callers of every node and the hub's own callers share on
 one (or while it cannot be reached) the caller plays the computer here. The screen follows the drop
 file's emulation: ASCII gets plain text without colour; ANSI (and the richer ones) gets
 CP437 bytes, or UTF-8 with ``--utf8``. The time the BBS allows is enforced: a warning at
-5 minutes and at 1 minute, then the caller is told and the door exits. A dropped line,
+5 minutes and at 1 minute (at once, on arriving with less than 5), then the caller is told
+and the door exits. A dropped line,
 SIGHUP or SIGTERM ends the session the same way (a member's game against the computer is
 saved after every move, so nothing is lost). The log goes to ``door.log`` in the data
 folder, never to the caller's screen.
@@ -31,7 +32,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import logging
+import math
 import os
 import signal
 import socket
@@ -39,17 +42,17 @@ import stat
 import sys
 import termios
 import tty
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from door.config import Config, ConfigError
-from door.logtext import escape_log_lines
+from door.logtext import escape_log_lines, escaped
 from door.paths import DataDirError, ensure_writable_dir
-from door.term.ansi import ColorMode
+from door.term.ansi import CLEAR_TO_END_OF_LINE, RESET, ColorMode
 from door.term.charset import Charset
-from door.term.terminal import StreamTerminal
+from door.term.terminal import Display, StreamTerminal
 from door.transports.dropfile import CommType, DropFile, DropFileError, Emulation, read_drop_file
 
 logger = logging.getLogger("door")
@@ -63,10 +66,24 @@ EXIT_CONNECTION: Final = 4
 DOOR_LOG: Final = "door.log"
 WARN_AT_MINUTES: Final = (5, 1)
 SESSION_END_WAIT_SECONDS: Final = 5.0
-TIME_UP_MESSAGE: Final = (
-    "\r\n\x1b[0m\r\n*** Your time on the BBS is up: back you go. Thanks for playing! ***\r\n"
-)
-HUNG_UP_MESSAGE: Final = "\r\n\x1b[0m\r\n*** The BBS is closing this door. Goodbye! ***\r\n"
+ARRIVAL_WAIT_SECONDS: Final = 30.0
+"""How long a time warning waits for the caller to be in the door (log-in, the welcome);
+past it, the warning is dropped rather than held."""
+TIME_UP: Final = "Your time on the BBS is up: back you go. Thanks for playing!"
+HUNG_UP: Final = "The BBS is closing this door. Goodbye!"
+
+
+def closing_message(text: str, *, lines: bool) -> str:
+    """``text`` as the door's last line before the BBS takes the caller back, on a line
+    of its own: a screen's leftovers on that line are cleared for an ANSI caller (the
+    line once read "...Thanks for playing! ***quit"); a caller shown lines gets no
+    escape sequence, and a fresh line."""
+    if lines:
+        return f"\r\n\r\n*** {text} ***\r\n"
+    return (
+        f"{RESET}\r\n{CLEAR_TO_END_OF_LINE}\r\n{CLEAR_TO_END_OF_LINE}*** {text} ***\r\n"
+        f"{CLEAR_TO_END_OF_LINE}"
+    )
 
 
 class ConnectionError_(Exception):
@@ -92,13 +109,15 @@ def add_door_arguments(parser: argparse.ArgumentParser) -> None:
 class Screen(NamedTuple):
     charset: Charset
     color_mode: ColorMode
+    display_mode: Display
 
 
 def screen_for(emulation: Emulation, utf8: bool) -> Screen:
-    """What the drop file's emulation makes of the screen."""
+    """What the drop file's emulation makes of the screen: ASCII is a terminal that
+    shows lines of plain text, with no escape sequence at all."""
     if not emulation.has_ansi:
-        return Screen(Charset.ASCII, ColorMode.NONE)
-    return Screen(Charset.UTF8 if utf8 else Charset.CP437, ColorMode.ANSI)
+        return Screen(Charset.ASCII, ColorMode.NONE, Display.LINES)
+    return Screen(Charset.UTF8 if utf8 else Charset.CP437, ColorMode.ANSI, Display.SCREEN)
 
 
 def door_command(args: argparse.Namespace) -> int:
@@ -166,6 +185,8 @@ def _check_socket_handle(drop: DropFile) -> None:
         )
     try:
         mode = os.fstat(drop.handle).st_mode
+    except OverflowError:  # the drop file's numbers are bounded; this is a second guard
+        raise ConnectionError_(f"comm handle {drop.handle} is no file descriptor") from None
     except OSError as error:
         raise ConnectionError_(
             f"comm handle {drop.handle} is not an open file descriptor ({error.strerror})"
@@ -218,6 +239,7 @@ async def run_door(
         screen = screen_for(drop.emulation, utf8)
         terminal.charset = screen.charset
         terminal.color_mode = screen.color_mode
+        terminal.display_mode = screen.display_mode
         system = system or drop.bbs_name or "BBS"
         account = await _bbs_account(records, system, drop)
         caller = Caller(
@@ -235,13 +257,15 @@ async def run_door(
         clock = asyncio.create_task(
             _keep_time(
                 drop.minutes_left * 60.0,
-                lambda text: _warn(door, account.handle if account else drop.caller_name, text),
+                functools.partial(_warn, door, account.handle if account else drop.caller_name),
             )
         )
         stopper = asyncio.create_task(ended.wait())
         done, _ = await asyncio.wait({session, clock, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if session not in done:
-            message = TIME_UP_MESSAGE if clock in done else HUNG_UP_MESSAGE
+            message = closing_message(
+                TIME_UP if clock in done else HUNG_UP, lines=screen.display_mode is Display.LINES
+            )
             logger.info("door: %s", "time is up" if clock in done else "told to stop")
             terminal.write(message)
             with contextlib.suppress(Exception):
@@ -270,22 +294,43 @@ async def _bbs_account(records: Any, system: str, drop: DropFile) -> Any:
         return None
 
 
-async def _keep_time(seconds: float, warn: Callable[[str], None]) -> None:
-    """Return when ``seconds`` are used up, warning at 5 and at 1 minute left."""
+async def _keep_time(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
+    """Return when ``seconds`` are used up, warning at 5 and at 1 minute left.
+
+    A caller who arrives with less than 5 minutes is told at once how many are left (a
+    caller with 1 minute once got no warning at all: the wait before it came out a hair
+    below zero and was skipped)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
+    told_on_arrival = False
     for minutes in WARN_AT_MINUTES:
-        wait = deadline - minutes * 60 - loop.time()
-        if wait > 0:
-            await asyncio.sleep(wait)
-            warn(f"{minutes} minute{'s' if minutes > 1 else ''} of BBS time left.")
+        left = deadline - loop.time()
+        if left > minutes * 60:
+            await asyncio.sleep(left - minutes * 60)
+            await warn(_minutes_left(minutes))
+        elif left > 0 and not told_on_arrival:
+            told_on_arrival = True
+            await warn(_minutes_left(math.ceil(left / 60)))
     await asyncio.sleep(max(0.0, deadline - loop.time()))
 
 
-def _warn(door: Any, name: str | None, text: str) -> None:
-    member = door.presence.find(name) if name else None
-    if member is None:
+def _minutes_left(minutes: int) -> str:
+    return f"{minutes} minute{'s' if minutes > 1 else ''} of BBS time left."
+
+
+async def _warn(door: Any, name: str | None, text: str) -> None:
+    """Tell the caller, waiting (a little) for them to arrive: the clock starts with the
+    session, before the caller is in the door's presence, and a warning given then was
+    lost."""
+    if not name:
         return
+    loop = asyncio.get_running_loop()
+    give_up_at = loop.time() + ARRIVAL_WAIT_SECONDS
+    while (member := door.presence.find(name)) is None:
+        if loop.time() >= give_up_at:
+            logger.info("door: %s not told %r: not in the door", escaped(name), text)
+            return
+        await asyncio.sleep(0.05)
     member.tell(text)
     if member.table is not None:
         member.table.announce(f"*** {text}")

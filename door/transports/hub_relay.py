@@ -68,7 +68,7 @@ async def relay_to_hub(
     """Bridge the caller into the hub until either side hangs up or their time is up.
     Raises HubUnavailable before the caller has seen anything, so door mode can fall
     back to playing here."""
-    from door.transports.door_mode import TIME_UP_MESSAGE, _keep_time
+    from door.transports.door_mode import TIME_UP, _keep_time, closing_message
 
     host, _, port = address.rpartition(":")
     try:
@@ -115,7 +115,7 @@ async def relay_to_hub(
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         if clock in done:
             logger.info("door: time is up")
-            line.write(TIME_UP_MESSAGE.encode())
+            line.write(closing_message(TIME_UP, lines=ascii_only).encode())
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(line.drain(), 2.0)
     finally:

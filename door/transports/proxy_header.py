@@ -3,11 +3,13 @@ listener, so that a door behind a load balancer sees each caller's own address.
 
 With ``[server] proxy_protocol`` on, every connection must come from one of the
 ``proxy_addresses`` and begin with a PROXY header; the header is read (parsed by the
-``proxy-protocol`` library), and only then is the connection handed to the transport's
+``proxy-protocol`` library, after the spec's checks the library leaves out:
+door/transports/proxy_checks.py), and only then is the connection handed to the transport's
 own protocol (telnetlib3's or asyncssh's), with the caller's address as its peer. The
 per-address limits, the log-in throttles and the logs then see the caller, not the
 balancer. A connection from anywhere else, without a header, with a header that does not
-parse, or silent for ``HEADER_SECONDS``, is closed before the transport sees a byte.
+parse or that the spec refuses, or silent for ``HEADER_SECONDS``, is closed before the
+transport sees a byte, with one log line per address and minute however many there are.
 
 >>> ProxyHeader.accepts_from(("10.0.0.5", 4000), parse_networks(["10.0.0.0/8"]))
 True
@@ -21,16 +23,27 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
-from proxyprotocol import ProxyProtocolIncompleteError
 from proxyprotocol.detect import ProxyProtocolDetect
-from proxyprotocol.result import ProxyResultIPv4, ProxyResultIPv6
+from proxyprotocol.result import ProxyResultIPv4, ProxyResultIPv6, ProxyResultLocal
+
+from door.defence.log_limit import SourceLog
+from door.transports.proxy_checks import (
+    V1_PREFIX,
+    V2_FIXED_BYTES,
+    Command,
+    ProxyHeaderError,
+    check_v1,
+    check_v2,
+    could_be_header,
+    v1_length,
+    v2_command,
+    v2_length,
+)
 
 logger = logging.getLogger(__name__)
 
 HEADER_SECONDS: Final = 5.0
 """How long a balancer has to send the header (it sends it at once)."""
-MAX_HEADER_BYTES: Final = 4096
-"""A v1 header is at most 107 bytes; a v2 one with the TLVs HAProxy sends, a few hundred."""
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -57,11 +70,20 @@ class _ProxiedTransport:
 
 
 class ProxyHeader(asyncio.Protocol):
-    """Reads the PROXY header of one connection, then hands it to ``inner()``."""
+    """Reads the PROXY header of one connection, then hands it to ``inner()``.
 
-    def __init__(self, inner: Callable[[], asyncio.Protocol], trusted: Sequence[Network]) -> None:
+    Refusals are logged through ``log``, one line per address and minute, so that a
+    flood of bad connections is not a flood of log lines."""
+
+    def __init__(
+        self,
+        inner: Callable[[], asyncio.Protocol],
+        trusted: Sequence[Network],
+        log: SourceLog | None = None,
+    ) -> None:
         self._inner_factory = inner
         self._trusted = trusted
+        self._log = log if log is not None else SourceLog(logger)
         self._parser = ProxyProtocolDetect()
         self._buffer = bytearray()
         self._transport: asyncio.Transport | None = None
@@ -83,7 +105,7 @@ class ProxyHeader(asyncio.Protocol):
         self._transport = transport
         peer = transport.get_extra_info("peername")
         if not self.accepts_from(peer, self._trusted):
-            logger.warning("refused a connection from %s: not a trusted proxy", _shown(peer))
+            self._log.warning(_address(peer), "refused a connection: not a trusted proxy")
             transport.abort()
             return
         loop = asyncio.get_running_loop()
@@ -95,21 +117,23 @@ class ProxyHeader(asyncio.Protocol):
             return
         self._buffer += data
         try:
-            result, used = self._parse()
-        except ProxyProtocolIncompleteError:
-            if len(self._buffer) > MAX_HEADER_BYTES:
-                self._refuse("a PROXY header too long")
+            parsed = self._parse()
+        except ProxyHeaderError as error:
+            self._refuse(str(error))
             return
         except Exception as error:  # the library's syntax errors, and anything odd
             self._refuse(f"a PROXY header that does not parse ({type(error).__name__})")
             return
+        if parsed is None:
+            return
+        result, used = parsed
         if self._timer is not None:
             self._timer.cancel()
         rest = bytes(self._buffer[used:])
         self._buffer = bytearray()
         if isinstance(result, ProxyResultIPv4 | ProxyResultIPv6):
             peer: tuple[str, int] = (str(result.source[0]), int(result.source[1]))
-        else:  # LOCAL (the balancer's own health check) or an unknown family
+        else:  # LOCAL (the balancer's own health check), UNSPEC or UNIX: its own address
             peer = transport.get_extra_info("peername")
         inner = self._inner_factory()
         transport.set_protocol(inner)
@@ -117,29 +141,36 @@ class ProxyHeader(asyncio.Protocol):
         if rest:
             inner.data_received(rest)
 
-    def _parse(self) -> tuple[object, int]:
-        """The header's result and its length in bytes; raises the library's
-        ProxyProtocolIncompleteError while more is needed."""
+    def _parse(self) -> tuple[object, int] | None:
+        """The header's result and its length in bytes, or None while more is needed;
+        raises ProxyHeaderError (the spec's checks) or the library's errors."""
         data = bytes(self._buffer)
-        if data[:5] == b"PROXY":  # v1: a line
-            end = data.find(b"\r\n")
-            if end < 0:
-                raise ProxyProtocolIncompleteError(_want_line())
-            return self._parser.unpack(data[: end + 2]), end + 2
-        if len(data) < 16:
-            self._parser.unpack(data)  # raises incomplete, or a syntax error
-        length = 16 + int.from_bytes(data[14:16], "big")
+        if not could_be_header(data):
+            raise ProxyHeaderError("not a PROXY header")
+        if data.startswith(V1_PREFIX):
+            length = v1_length(data)
+            if length is None:
+                return None
+            check_v1(data[:length])
+            return self._parser.unpack(data[:length]), length
+        if len(data) < V2_FIXED_BYTES:
+            return None
+        length = v2_length(data[:V2_FIXED_BYTES])
         if len(data) < length:
-            raise ProxyProtocolIncompleteError(_want_line())
-        return self._parser.unpack(data[:length]), length
+            return None
+        header = data[:length]
+        check_v2(header)
+        if v2_command(header) is Command.LOCAL:
+            # The balancer's own connection: its address block is skipped unread.
+            return ProxyResultLocal(), length
+        return self._parser.unpack(header), length
 
     def _refuse(self, reason: str) -> None:
         transport = self._transport
         if transport is None or transport.is_closing():
             return
-        logger.warning(
-            "closed a connection from %s: %s", _shown(transport.get_extra_info("peername")), reason
-        )
+        peer = transport.get_extra_info("peername")
+        self._log.warning(_address(peer), "closed a connection from %s: %s", _shown(peer), reason)
         transport.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -147,10 +178,11 @@ class ProxyHeader(asyncio.Protocol):
             self._timer.cancel()
 
 
-def _want_line() -> Any:
-    from proxyprotocol import ProxyProtocolWantRead
-
-    return ProxyProtocolWantRead(want_line=True)
+def _address(peer: object) -> str:
+    """The address part of a peername: one source for the log, whatever its port."""
+    if isinstance(peer, tuple) and peer:
+        return str(peer[0])
+    return str(peer)
 
 
 def _shown(peer: object) -> str:
@@ -193,8 +225,9 @@ async def listen_tcp(
     processes (the door's workers) listen on the same port and the kernel spreads the
     connections between them (SO_REUSEPORT)."""
     loop = asyncio.get_running_loop()
+    refusals = SourceLog(logger)
 
     def protocol() -> asyncio.Protocol:
-        return inner() if trusted is None else ProxyHeader(inner, trusted)
+        return inner() if trusted is None else ProxyHeader(inner, trusted, refusals)
 
     return await loop.create_server(protocol, host, port, reuse_port=reuse_port or None)

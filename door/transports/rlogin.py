@@ -10,7 +10,9 @@ under (system tag, alias).
 
 Window sizes arrive in-band as ``FF FF 's' 's'`` and four 16-bit big-endian numbers (rows,
 columns, x and y pixels). The door asks for them with the urgent byte 0x80, as the RFC
-says, and takes them whenever they come.
+says, and takes them whenever they come. All input, keys and window sizes alike, is held
+to a telnet connection's rate (door/defence/ratelimit.py), and of the window sizes in one
+read only the last is applied.
 
 ``parse_handshake``, ``RloginInput`` and ``handshake``/``window_size`` are pure.
 """
@@ -27,8 +29,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from door.app.call import Caller
+from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.term.ansi import sanitize
-from door.term.terminal import StreamTerminal
+from door.term.terminal import Display, StreamTerminal
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +42,9 @@ WINDOW_MAGIC: Final = b"\xff\xffss"
 WINDOW_BYTES: Final = len(WINDOW_MAGIC) + 8
 REQUEST_WINDOW_SIZE: Final = b"\x80"
 READ_SIZE: Final = 4096
+LINES_TERMINAL_TYPES: Final = frozenset({"dumb"})
+"""Terminal types shown lines of plain text (door/ui/line_renderer.py): a teletype's, and
+what a door node names its ASCII caller's (door/transports/hub_relay.py)."""
 
 
 class HandshakeError(ValueError):
@@ -140,11 +146,23 @@ class RloginInput:
 
 
 class _RloginSource:
-    def __init__(self, reader: asyncio.StreamReader, first: bytes) -> None:
+    """The caller's input: keys for the terminal, window sizes applied to it.
+
+    Everything read counts against the same rate as a telnet connection's, keys and
+    window-size messages alike; past it the source sleeps before reading again, so the
+    stream's buffer fills and TCP holds the client back. Of the sizes in one read only
+    the last is applied, and only if it changes anything: each resize redraws the
+    caller's screen, and 130 MB of window sizes once cost 17 s of the server's CPU."""
+
+    def __init__(
+        self, reader: asyncio.StreamReader, first: bytes, input_rate: TokenBucket | None = None
+    ) -> None:
         self.reader = reader
         self.split = RloginInput()
         self.pending = first
         self.terminal: StreamTerminal | None = None
+        self.input_rate = input_rate or TokenBucket(INPUT_BYTES_PER_SECOND, INPUT_BURST_BYTES)
+        self.size: tuple[int, int] | None = None
 
     async def read(self) -> bytes:
         while True:
@@ -154,10 +172,14 @@ class _RloginSource:
                 data = await self.reader.read(READ_SIZE)
                 if not data:
                     return b""
+            over = len(data) - self.input_rate.take(len(data))
+            if over > 0:
+                await asyncio.sleep(over / self.input_rate.rate)
             keys, sizes = self.split.feed(data)
-            for cols, rows in sizes:
+            if sizes and sizes[-1] != self.size:
+                self.size = sizes[-1]
                 if self.terminal is not None:
-                    self.terminal.resize(cols, rows)
+                    self.terminal.resize(*self.size)
             if keys:
                 return keys
 
@@ -219,6 +241,9 @@ async def start_rlogin(door: Any, host: str, port: int, systems: Mapping[str, st
             _RloginSink(writer),
             term_type=start.terminal_type or None,
             size=(80, 24),
+            display_mode=(
+                Display.LINES if start.terminal_type in LINES_TERMINAL_TYPES else Display.SCREEN
+            ),
             **door.terminal_limits(),
         )
         source.terminal = terminal

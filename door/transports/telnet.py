@@ -12,7 +12,7 @@ import telnetlib3
 from door.app.call import Caller
 from door.app.server import Door
 from door.defence.guard import AddressGuard, address_of
-from door.defence.ratelimit import TokenBucket
+from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.logtext import escaped
 from door.term.terminal import StreamTerminal
 from door.transports.proxy_header import listen_tcp, parse_networks
@@ -21,11 +21,6 @@ from door.transports.subneg import SubnegotiationLimit
 logger = logging.getLogger(__name__)
 
 READ_SIZE = 4096
-INPUT_BYTES_PER_SECOND = 16 * 1024
-INPUT_BURST_BYTES = 64 * 1024
-"""What one telnet connection may send, commands included: telnetlib3 parses telnet
-commands (a window-size change is nine bytes) in Python as they arrive, so past this
-the connection is not read from until it is back under the rate. Keys are far fewer."""
 
 
 class _TelnetSource:

@@ -27,7 +27,8 @@ from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.inbox import Inbox
 from door.term.keys import Key
-from door.term.terminal import Disconnected, Terminal
+from door.term.terminal import Disconnected, Display, Terminal, display_mode_of
+from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
 
 logger = logging.getLogger(__name__)
@@ -105,7 +106,11 @@ class Session:
 
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
-        self.renderer = Renderer(terminal)
+        self.lines = display_mode_of(terminal) is Display.LINES
+        """The terminal shows lines, not a screen: no escape sequence is sent to it."""
+        self.renderer: Renderer | LineRenderer = (
+            LineRenderer(terminal) if self.lines else Renderer(terminal)
+        )
         self.inbox = Inbox(terminal)
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,
@@ -228,7 +233,10 @@ class Session:
         self.redraw_all()
 
     async def say_goodbye(self, text: str) -> None:
-        self.terminal.write(f"{SHOW_CURSOR}{CLEAR_SCREEN}{text}\r\n")
+        if self.lines:
+            self.terminal.write(f"\r\n{text}\r\n")  # on a line of its own
+        else:
+            self.terminal.write(f"{SHOW_CURSOR}{CLEAR_SCREEN}{text}\r\n")
         await self.terminal.flush()
 
     async def hang_up(self, message: str) -> None:

@@ -9,6 +9,7 @@ import fcntl
 import os
 import pty
 import re
+import signal
 import socket
 import struct
 import subprocess
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pyte
+import pytest
 
 from door.transports.door_mode import EXIT_CONNECTION, EXIT_DROP_FILE, EXIT_OK
 from tests.door.netclients import Caller, TelnetCaller
@@ -224,12 +226,21 @@ def test_a_handle_that_is_no_socket_is_one_line_and_exit_4(tmp_path: Path) -> No
 def test_the_emulation_sets_the_screen() -> None:
     from door.term.ansi import ColorMode
     from door.term.charset import Charset
+    from door.term.terminal import Display
     from door.transports.door_mode import screen_for
     from door.transports.dropfile import Emulation
 
-    assert screen_for(Emulation.ASCII, utf8=True) == (Charset.ASCII, ColorMode.NONE)
-    assert screen_for(Emulation.ANSI, utf8=False) == (Charset.CP437, ColorMode.ANSI)
-    assert screen_for(Emulation.AVATAR, utf8=True) == (Charset.UTF8, ColorMode.ANSI)
+    assert screen_for(Emulation.ASCII, utf8=True) == (
+        Charset.ASCII,
+        ColorMode.NONE,
+        Display.LINES,
+    )
+    assert screen_for(Emulation.ANSI, utf8=False) == (
+        Charset.CP437,
+        ColorMode.ANSI,
+        Display.SCREEN,
+    )
+    assert screen_for(Emulation.AVATAR, utf8=True) == (Charset.UTF8, ColorMode.ANSI, Display.SCREEN)
 
 
 def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None:
@@ -251,3 +262,185 @@ def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None
 
     text, code = asyncio.run(scenario())
     assert code == EXIT_OK and "Thanks for playing, Stud" in text
+
+
+HOSTILE_DROP_FILES = [
+    pytest.param(
+        door32(2, 5).replace("\r\n60\r\n", "\r\n" + "9" * 60_000 + "\r\n"), id="60,000 digits"
+    ),
+    pytest.param(door32(2, 5).replace("\r\n60\r\n", "\r\n" + "9" * 400 + "\r\n"), id="400 digits"),
+    pytest.param(door32(2, 99999999999999999999), id="20-digit comm handle"),
+]
+
+
+@pytest.mark.parametrize("drop", HOSTILE_DROP_FILES)
+def test_hostile_numbers_are_one_short_line_and_exit_3(tmp_path: Path, drop: str) -> None:
+    result = run_door_once(tmp_path, drop)
+    assert result.returncode == EXIT_DROP_FILE
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 300, result.stderr[:500]
+    log = (tmp_path / "data" / "door.log").read_text()
+    assert "Traceback" not in log and max(map(len, log.splitlines())) < 400
+
+
+def test_a_fifo_as_the_drop_file_or_in_the_node_folder_is_refused_at_once(tmp_path: Path) -> None:
+    args = door_args(tmp_path, door32(0, 0))
+    fifo_file = tmp_path / "DOOR32.SYS"
+    fifo_file.unlink()
+    os.mkfifo(fifo_file)
+    for target in (fifo_file, tmp_path):  # the file named, and the folder searched
+        args[4] = str(target)
+        result = subprocess.run(
+            args, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+        )
+        assert result.returncode == EXIT_DROP_FILE
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "not a regular file" in lines[0]
+
+
+def test_a_caller_arriving_with_one_minute_left_is_told(tmp_path: Path) -> None:
+    async def scenario() -> str:
+        bbs = FakeBbs()
+        caller = await bbs.accept_caller()
+        door = await bbs.run_door(tmp_path, minutes=1)
+        await caller.wait_for("1 minute of BBS time left", timeout=30)
+        text = caller.text
+        caller.hang_up()
+        bbs.line.close()
+        await asyncio.wait_for(door.wait(), 10)
+        return text
+
+    assert "Your time on the BBS is up" not in asyncio.run(scenario())
+
+
+def test_the_clock_warns_at_once_under_five_minutes_and_at_each_mark_after() -> None:
+    from door.transports.door_mode import _keep_time
+
+    async def told_within(seconds_left: float, wait: float) -> list[str]:
+        told: list[str] = []
+
+        async def warn(text: str) -> None:
+            told.append(text)
+
+        clock = asyncio.create_task(_keep_time(seconds_left, warn))
+        await asyncio.sleep(wait)
+        clock.cancel()
+        return told
+
+    assert asyncio.run(told_within(60.0, 0.2)) == ["1 minute of BBS time left."]
+    assert asyncio.run(told_within(200.0, 0.2)) == ["4 minutes of BBS time left."]
+    assert asyncio.run(told_within(300.5, 0.2)) == []
+    assert asyncio.run(told_within(300.3, 0.5)) == ["5 minutes of BBS time left."]
+    assert asyncio.run(told_within(60.3, 0.5)) == [
+        "2 minutes of BBS time left.",  # on arrival: more than one minute is left
+        "1 minute of BBS time left.",
+    ]
+
+
+def test_a_warning_waits_for_the_caller_to_arrive() -> None:
+    from door.transports.door_mode import _warn
+
+    class Member:
+        table = None
+
+        def __init__(self) -> None:
+            self.told: list[str] = []
+
+        def tell(self, note: str) -> None:
+            self.told.append(note)
+
+    class Presence:
+        def __init__(self) -> None:
+            self.members: dict[str, Member] = {}
+
+        def find(self, name: str) -> Member | None:
+            return self.members.get(name)
+
+    class Door:
+        presence = Presence()
+
+    async def scenario() -> list[str]:
+        ada = Member()
+        warning = asyncio.create_task(_warn(Door(), "Ada", "1 minute of BBS time left."))
+        await asyncio.sleep(0.3)  # still logging in
+        Door.presence.members["Ada"] = ada
+        await asyncio.wait_for(warning, 5)
+        return ada.told
+
+    assert asyncio.run(scenario()) == ["1 minute of BBS time left."]
+
+
+def test_the_closing_line_clears_what_the_screen_left_on_it(tmp_path: Path) -> None:
+    async def scenario() -> list[str]:
+        bbs = FakeBbs()
+        caller = await bbs.accept_caller()
+        door = await bbs.run_door(tmp_path)
+        await caller.wait_for("Welcome, Ada!", timeout=30)
+        await caller.send("p")  # at the table: its key line is the bottom row
+        await caller.wait_for("RETURN on a blank line", timeout=10)
+        await asyncio.sleep(0.5)
+        door.send_signal(signal.SIGTERM)  # the BBS closes the door
+        await caller.wait_for("The BBS is closing this door", timeout=10)
+        await asyncio.wait_for(door.wait(), 10)
+        return list(caller.screen.display)
+
+    rows = asyncio.run(scenario())
+    closing = [row for row in rows if "The BBS is closing this door" in row]
+    assert closing and all(row.rstrip().endswith("Goodbye! ***") for row in closing), closing
+    assert all(row.startswith("***") for row in closing), closing
+
+
+class RawPtyCaller(PtyCaller):
+    """A pty caller keeping every byte the door sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raw = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.raw += data
+        super().feed(data)
+
+
+def test_an_ascii_caller_plays_on_plain_lines_without_one_escape(tmp_path: Path) -> None:
+    async def scenario() -> tuple[bytes, int]:
+        caller = RawPtyCaller()
+        await caller.start(door_args(tmp_path, door32(0, 0, emulation=0)))
+        await caller.wait_for("Welcome, Ada!", timeout=30)
+        await caller.send("p")  # play the computer: the table, the board, the cut
+        await caller.wait_for("RETURN on a blank line", timeout=10)
+        await caller.send("\r")  # deal
+        await caller.wait_for("Your hand", timeout=10)
+        for key in "12\r":  # the bar on the second card, and mark it: digits and RETURN
+            await caller.send(key)
+            await asyncio.sleep(0.3)
+        await caller.send("q")  # leave the game ...
+        await caller.wait_for("Leave", timeout=10)
+        await caller.send("y")
+        await caller.wait_for("Game abandoned", timeout=10)
+        await caller.send("q")  # ... and the door
+        await caller.wait_for("Leave the door?", timeout=10)
+        await caller.send("y")
+        code = await asyncio.wait_for(caller.process.wait(), 10)
+        await asyncio.sleep(0.2)
+        return bytes(caller.raw), code
+
+    raw, code = asyncio.run(scenario())
+    assert code == EXIT_OK
+    assert b"\x1b" not in raw and b"\x9b" not in raw  # no escape sequence, ever
+    text = raw.decode("ascii")
+    assert "\r\n Cribbage Door" in text and "Your hand |" in text  # screens, as lines
+    assert "Thanks for playing, Ada. Goodbye!" in text.splitlines()[-1]
+
+
+def test_time_up_for_an_ascii_caller_has_no_escape(tmp_path: Path) -> None:
+    async def scenario() -> bytes:
+        caller = RawPtyCaller()
+        await caller.start(door_args(tmp_path, door32(0, 0, minutes=0, emulation=0)))
+        await caller.wait_for("Your time on the BBS is up", timeout=30)
+        await asyncio.wait_for(caller.process.wait(), 10)
+        return bytes(caller.raw)
+
+    raw = asyncio.run(scenario())
+    assert b"\x1b" not in raw
+    assert b"\r\n*** Your time on the BBS is up" in raw

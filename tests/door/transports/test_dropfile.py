@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def test_door_sys_graphics_modes(mode: str, emulation: Emulation) -> None:
         ("2\r\n412\r\n", "2 lines"),
         (DOOR32.replace("2\r\n412", "9\r\n412", 1), "line 1 (comm type) is 9"),
         (DOOR32.replace("\r\n412\r\n", "\r\nsock\r\n"), "line 2 (comm handle) is 'sock'"),
-        (DOOR32.replace("\r\n42\r\n", "\r\n-5\r\n"), "line 9 (minutes left) is -5"),
+        (DOOR32.replace("\r\n42\r\n", "\r\n-5\r\n"), "line 9 (minutes left) is '-5', not a number"),
         (DOOR32.replace("\r\n1\r\n3\r\n", "\r\n7\r\n3\r\n"), "line 10 (emulation) is 7"),
         (DOOR32.replace("Ada Lovelace\r\nAda", "\r\n"), "give the caller no name"),
     ],
@@ -114,3 +115,65 @@ def test_missing_and_oversized_files(tmp_path: Path) -> None:
     (tmp_path / "door32.sys").write_bytes(b"2\r\n" * 40_000)
     with pytest.raises(DropFileError, match="not a drop file"):
         read_drop_file(tmp_path / "door32.sys")
+
+
+def door32_with(line: int, value: str) -> str:
+    lines = DOOR32.split("\r\n")
+    lines[line - 1] = value
+    return "\r\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("line", "value", "message"),
+    [
+        pytest.param(9, "9" * 60_000, "line 9 (minutes left)", id="60,000 digits"),
+        pytest.param(9, "9" * 400, "line 9 (minutes left)", id="400 digits"),
+        pytest.param(9, "٤٢", "line 9 (minutes left)", id="digits not ASCII"),
+        pytest.param(2, "9" * 20, "line 2 (comm handle)", id="20-digit handle"),
+        pytest.param(2, "2147483648", "line 2 (comm handle)", id="handle over a C int"),
+        pytest.param(5, "1" * 5000, "line 5 (user record number)", id="5,000 digits"),
+        pytest.param(11, "³", "line 11 (node number)", id="superscript"),
+    ],
+)
+def test_hostile_numbers_are_refused_in_one_short_line(line: int, value: str, message: str) -> None:
+    with pytest.raises(DropFileError) as refused:
+        parse_door32(door32_with(line, value))
+    text = str(refused.value)
+    assert message in text
+    assert len(text) < 160 and "\n" not in text
+
+
+def test_a_large_minutes_left_is_taken_as_a_week() -> None:
+    assert parse_door32(door32_with(9, "5000")).minutes_left == 5000
+    assert parse_door32(door32_with(9, "32767")).minutes_left == 7 * 24 * 60
+    assert parse_door32(door32_with(9, "999999999")).minutes_left == 7 * 24 * 60
+
+
+@pytest.mark.parametrize("port", ["COM²:", "COM¹", "COM99999999999999999999:", "COM256:", "COM:"])
+def test_a_door_sys_comm_port_must_be_ascii_digits(port: str) -> None:
+    with pytest.raises(DropFileError, match="line 1 .comm port."):
+        parse_door_sys(door_sys(port=port))
+
+
+def test_a_control_character_in_a_name_does_not_shift_the_lines() -> None:
+    drop = parse_door32(DOOR32.replace("Ada Lovelace", "Ada\x1cLovelace\x85"))
+    assert (drop.minutes_left, drop.node) == (42, 3)
+
+
+def test_fifos_and_devices_are_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "door32.sys"
+    os.mkfifo(fifo)
+    with pytest.raises(DropFileError, match="not a regular file"):
+        read_drop_file(fifo)  # before, this open waited for a writer for ever
+    with pytest.raises(DropFileError, match="not a regular file"):
+        read_drop_file(tmp_path)  # the FIFO found in the node's folder
+    with pytest.raises(DropFileError, match="not a regular file"):
+        read_drop_file(Path("/dev/zero"))
+
+
+def test_a_path_with_control_characters_is_named_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "node\x1b[2J\n1"
+    folder.mkdir()
+    with pytest.raises(DropFileError) as refused:
+        read_drop_file(folder)
+    assert "\x1b" not in str(refused.value) and "\n" not in str(refused.value)

@@ -92,3 +92,39 @@ def test_a_door_caller_and_a_telnet_caller_chat_and_play_through_the_hub(tmp_pat
         assert "Game over" in screen
     # The hub keeps Ada's record under its tag for the node's BBS.
     assert record is not None and record.total.games == 1  # type: ignore[attr-defined]
+
+
+def test_an_ascii_door_caller_relayed_to_the_hub_gets_no_escape(tmp_path: Path) -> None:
+    from tests.door.transports.test_door_mode import RawPtyCaller
+
+    rlogin_port = free_port()
+    hub_config = config_from_mapping(
+        {
+            "server": {"telnet_port": free_port(), "ssh_port": 0, "data_dir": str(tmp_path)},
+            "rlogin": {"port": rlogin_port, "systems": {"127.0.0.1": "NODES"}},
+        }
+    )
+    node = tmp_path / "node"
+    node.mkdir()
+
+    async def scenario() -> tuple[bytes, int]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(hub_config, stop=stop, on_ready=ready.set_result))
+        await asyncio.wait_for(ready, 10)
+        ada = RawPtyCaller()
+        args = door_args(node, door32(0, 0, emulation=0))
+        (node / "door.toml").write_text(f'[hub]\naddress = "127.0.0.1:{rlogin_port}"\n')
+        await ada.start(args)
+        await ada.wait_for("Welcome, Ada!", timeout=30)
+        await ada.send("q")
+        await ada.wait_for("Leave the door?")
+        await ada.send("y")
+        code = await asyncio.wait_for(ada.process.wait(), 10)
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return bytes(ada.raw), code
+
+    raw, code = asyncio.run(scenario())
+    assert code == 0
+    assert b"\x1b" not in raw and b"Thanks for playing, Ada" in raw

@@ -122,7 +122,7 @@ def test_connections_without_a_header_or_from_elsewhere_are_closed(
     with caplog.at_level(logging.WARNING):
         answers = asyncio.run(scenario())
     assert answers == [b"", b"", b""]  # the transports never spoke
-    assert "does not parse" in caplog.text
+    assert "a PROXY v1 line out of its grammar" in caplog.text
     assert "not a trusted proxy" in caplog.text
 
 
@@ -131,3 +131,27 @@ def test_proxy_addresses_must_be_addresses(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="proxy_addresses"):
         server_config(tmp_path, proxy_addresses=["the balancer"])
+
+
+def test_a_v2_header_of_an_undefined_family_is_refused_and_a_flood_logs_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    header = bytearray(v2_header("203.0.113.7", 51000))
+    header[13] = 0xFF  # family and transport: values the spec says a receiver must refuse
+
+    async def answer(port: int) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(bytes(header))
+        data = await asyncio.wait_for(reader.read(), 10)  # until the door closes it
+        writer.close()
+        return data
+
+    async def scenario() -> list[bytes]:
+        async with door_behind_balancer(tmp_path) as door:
+            return [await answer(door.telnet[1]) for _ in range(40)]
+
+    with caplog.at_level(logging.WARNING):
+        answers = asyncio.run(scenario())
+    assert set(answers) == {b""}  # telnet never started: no negotiation was sent
+    refusals = [r for r in caplog.records if r.name == "door.transports.proxy_header"]
+    assert len(refusals) == 1 and "0xff" in refusals[0].getMessage()

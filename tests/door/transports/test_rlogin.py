@@ -146,3 +146,48 @@ def test_an_unlisted_address_is_closed_at_once(tmp_path: Path) -> None:
 
     closed, received = asyncio.run(scenario())
     assert closed and received == 0
+
+
+class StormDoor:
+    """Stands in for the door: takes the caller's terminal and records every window size
+    the transport applies to it, as sent (rows carry a message's number)."""
+
+    terminal_limits = staticmethod(dict)
+    shares_ports = False
+
+    def __init__(self) -> None:
+        self.records = type("Records", (), {"store": None})()
+        self.sizes: list[tuple[int, int]] = []
+        self.seated = asyncio.Event()
+
+    async def serve_caller(self, terminal: object, caller: object) -> None:
+        terminal.resize = lambda cols, rows: self.sizes.append((cols, rows))  # type: ignore[attr-defined]
+        self.seated.set()
+        await asyncio.sleep(30)
+
+
+def test_window_size_storms_are_held_to_telnets_input_rate_and_coalesced() -> None:
+    async def scenario() -> list[tuple[int, int]]:
+        door_ = StormDoor()
+        port = free_port()
+        server = await door.transports.rlogin.start_rlogin(
+            door_, "127.0.0.1", port, {"127.0.0.1": "STORM"}
+        )
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(handshake("bbs", "Stormer", "ansi"))
+            await asyncio.wait_for(door_.seated.wait(), 10)
+            # 20,000 window sizes (240 KB) at once, numbered in their rows.
+            writer.write(b"".join(window_size(80, 1 + n) for n in range(20_000)))
+            await asyncio.sleep(1.0)
+            writer.transport.abort()
+            return list(door_.sizes)
+        finally:
+            server.close()
+
+    sizes = asyncio.run(scenario())
+    # In its first second the door reads at most the burst and a second of the rate
+    # (64 KiB + 16 KiB, some 6,800 messages), not all 20,000 ...
+    assert sizes and sizes[-1][1] < 8_000
+    # ... and applies one size a read, not one a message.
+    assert len(sizes) < 40

@@ -1,0 +1,148 @@
+"""The session's renderer for a terminal that shows lines (``Display.LINES``): a teletype,
+or a BBS caller on ASCII emulation. No escape sequence is ever sent: no cursor movement,
+no clearing, no colour. What the caller sees is text that scrolls, as on a printing
+terminal.
+
+The screens still draw whole frames into a ``Canvas``; this renderer turns a frame into
+lines of text ending CR LF, and decides how much of it to print:
+
+- a new screen (the first frame, one where most lines changed, or after ``invalidate``:
+  Ctrl-L) is printed whole, after a blank line, without its trailing spaces or runs of
+  blank lines;
+- a frame where a few lines changed prints only those lines (the count, a played card, a
+  chat line); a frame whose text did not change prints nothing (a highlight moved, the
+  screen was drawn again for a resize);
+- the line the cursor is on (a prompt, a field being typed) is printed last and left open
+  up to the cursor, so typing into it echoes just the characters typed, and a backspace
+  rubs one out (BS, space, BS), as a teletype's line discipline does.
+
+A screen-reader mode (one line at a time, read out) may replace this renderer later:
+the session chooses a renderer by the terminal's ``display`` and nothing else knows.
+
+>>> from tests.door.fake_terminal import FakeTerminal
+>>> from door.term.canvas import Canvas
+>>> terminal = FakeTerminal(cols=20, rows=4)
+>>> renderer = LineRenderer(terminal)
+>>> canvas = Canvas(20, 4)
+>>> _ = canvas.put(0, 0, "Cribbage Door")
+>>> _ = canvas.put(2, 0, "Your name: ")
+>>> renderer.render(canvas, (2, 11))
+>>> bytes(terminal.output)
+b'\\r\\nCribbage Door\\r\\nYour name: '
+>>> _ = canvas.put(2, 11, "Ada")
+>>> renderer.render(canvas, (2, 14))
+>>> bytes(terminal.output)[-3:]
+b'Ada'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from door.term.canvas import Canvas
+from door.term.terminal import Terminal
+
+NEW_SCREEN_SHARE: Final = 0.5
+"""A frame where more than this share of its lines changed is a new screen, printed
+whole; fewer, and only the changed lines are printed."""
+NEW_SCREEN_MIN_LINES: Final = 4
+"""A change of up to this many lines is never taken for a new screen (a short prompt)."""
+RUB_OUT: Final = "\b \b"
+
+Cursor = tuple[int, int] | None
+
+
+class LineRenderer:
+    """Sends frames to one terminal as lines of plain text (see the module's notes)."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self._terminal = terminal
+        self._shown: list[str] | None = None
+        """The text of each row of the last frame, as printed (None: print the next
+        whole)."""
+        self._open: tuple[int, str] | None = None
+        """The row left open (no CR LF yet) and the text printed on it."""
+
+    def invalidate(self) -> None:
+        """Print the next frame whole (Ctrl-L, or after something else wrote)."""
+        self._shown = None
+
+    def close(self) -> None:
+        """Nothing to stop: a line renderer never repaints by itself."""
+
+    def render(self, canvas: Canvas, cursor: Cursor = None) -> None:
+        rows = [row.rstrip() for row in canvas.chars]
+        prompt: tuple[int, str] | None = None
+        if cursor is not None and 0 <= cursor[0] < len(rows):
+            prompt = (cursor[0], canvas.chars[cursor[0]][: cursor[1]])
+        out = self._typed(rows, prompt)
+        if out is None:
+            out = self._lines(rows, prompt)
+        self._shown = rows
+        if out:
+            self._terminal.write(out)
+
+    def _typed(self, rows: list[str], prompt: tuple[int, str] | None) -> str | None:
+        """What echoes a change on the open line alone (a key typed or rubbed out); None
+        when the change is not that."""
+        shown, open_ = self._shown, self._open
+        if shown is None or open_ is None or prompt is None or prompt[0] != open_[0]:
+            return None
+        row = open_[0]
+        if rows[:row] != shown[:row] or rows[row + 1 :] != shown[row + 1 :]:
+            return None
+        before, after = open_[1], prompt[1]
+        self._open = prompt
+        if after.startswith(before):
+            return after[len(before) :]
+        if before.startswith(after):
+            return RUB_OUT * (len(before) - len(after))
+        return None
+
+    def _lines(self, rows: list[str], prompt: tuple[int, str] | None) -> str:
+        """The frame's changed lines, or all of it when it is a new screen."""
+        prompt_row = prompt[0] if prompt is not None else -1
+        shown = self._shown
+        changed = [
+            index
+            for index, row in enumerate(rows)
+            if shown is None or index >= len(shown) or row != shown[index]
+        ]
+        printed = [index for index, row in enumerate(rows) if row]
+        whole = shown is None or (
+            len(changed) > NEW_SCREEN_MIN_LINES
+            and len(changed) > NEW_SCREEN_SHARE * max(1, len(printed))
+        )
+        prompt_changed = prompt is not None and (
+            self._open is None or self._open != prompt or prompt_row in changed
+        )
+        if whole:
+            body = _without_blank_runs(
+                [row for index, row in enumerate(rows) if index != prompt_row]
+            )
+        else:
+            body = [rows[index] for index in changed if rows[index] and index != prompt_row]
+        if not body and not (whole or prompt_changed):
+            return ""
+        out: list[str] = []
+        if self._open is not None:
+            out.append("\r\n")  # end the open line first
+            self._open = None
+        if whole:
+            out.append("\r\n")  # a new screen: a blank line before it
+        out.extend(line + "\r\n" for line in body)
+        if prompt is not None:
+            out.append(prompt[1])
+            self._open = prompt
+        return "".join(out)
+
+
+def _without_blank_runs(rows: list[str]) -> list[str]:
+    """The rows with no blank ones at either end, and runs of blank rows as one."""
+    kept: list[str] = []
+    for row in rows:
+        if row or (kept and kept[-1]):
+            kept.append(row)
+    while kept and not kept[-1]:
+        kept.pop()
+    return kept

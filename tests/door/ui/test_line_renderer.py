@@ -1,0 +1,125 @@
+"""The renderer for terminals that show lines (door/ui/line_renderer.py): plain text that
+scrolls, printed when what it says changes, and never an escape sequence."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+
+import door.ui.line_renderer
+from door.term.canvas import Canvas, Color, Style
+from door.term.keys import Key
+from door.term.terminal import Display, StreamTerminal
+from door.ui.line_renderer import LineRenderer
+from door.ui.session import Frame, Session
+from tests.door.fake_terminal import FakeTerminal
+
+
+def test_module_examples_run() -> None:
+    assert doctest.testmod(door.ui.line_renderer).failed == 0
+
+
+class Printer:
+    """A terminal as the renderer sees it: what was written, as text."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def take(self) -> str:
+        text, self.text = self.text, ""
+        return text
+
+
+def menu(bar: int, *, extra: str = "") -> Canvas:
+    canvas = Canvas(80, 24)
+    canvas.put(0, 1, "Cribbage Door")
+    for row, word in enumerate(("Play", "Watch", "Quit"), start=3):
+        highlight = Style(fg=Color.BLACK, bg=Color.WHITE) if row - 3 == bar else Style()
+        canvas.put(row, 3, word, highlight)
+    if extra:
+        canvas.put(10, 1, extra)
+    canvas.put(22, 1, "P play  W watch  Q quit")
+    return canvas
+
+
+def test_a_first_frame_is_printed_whole_as_lines_without_trailing_blanks() -> None:
+    printer = Printer()
+    LineRenderer(printer).render(menu(0))  # type: ignore[arg-type]
+    assert printer.take() == (
+        "\r\n Cribbage Door\r\n\r\n   Play\r\n   Watch\r\n   Quit\r\n"
+        "\r\n P play  W watch  Q quit\r\n"
+    )
+
+
+def test_a_highlight_moving_prints_nothing_and_a_changed_line_prints_itself() -> None:
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    renderer.render(menu(0))
+    printer.take()
+    renderer.render(menu(1))  # only the colours moved
+    assert printer.take() == ""
+    renderer.render(menu(1, extra="Ada has come in."))
+    assert printer.take() == " Ada has come in.\r\n"
+    renderer.render(menu(1, extra="Ada has come in."))  # the same frame again
+    assert printer.take() == ""
+
+
+def test_a_new_screen_is_printed_whole_after_a_blank_line() -> None:
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    renderer.render(menu(0))
+    printer.take()
+    other = Canvas(80, 24)
+    for row in range(8):
+        other.put(row, 0, f"line {row}")
+    renderer.render(other)
+    assert printer.take() == "\r\n" + "".join(f"line {row}\r\n" for row in range(8))
+
+
+def test_typing_on_the_prompt_line_echoes_keys_and_rubs_out() -> None:
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    canvas = Canvas(80, 24)
+    canvas.put(0, 1, "Log in")
+    canvas.put(5, 1, "Handle: ")
+    renderer.render(canvas, (5, 9))
+    assert printer.take() == "\r\n Log in\r\n Handle: "  # the prompt last, left open
+    for typed, column in (("A", 10), ("Ad", 11), ("Ada", 12)):
+        canvas.put(5, 9, typed)
+        renderer.render(canvas, (5, column))
+    assert printer.take() == "Ada"
+    canvas.put(5, 9, "Ad ")
+    renderer.render(canvas, (5, 11))
+    assert printer.take() == "\b \b"
+    canvas.put(3, 1, "Wrong handle or password.")  # a message: on a new line
+    renderer.render(canvas, (5, 11))
+    assert printer.take() == "\r\n Wrong handle or password.\r\n Handle: Ad"
+
+
+def test_a_session_on_a_line_terminal_never_sends_an_escape() -> None:
+    async def scenario() -> bytes:
+        terminal = FakeTerminal(term_type="dumb")
+        terminal.display_mode = Display.LINES
+        session = Session(terminal)
+        frame = session.push(Frame())
+        for bar in (0, 1, 2):
+            frame.show(menu(bar), (22, 24))
+            await session.paint()
+        terminal.push_keys(Key.CTRL_L, "x")
+        await session.read_key()  # Ctrl-L: printed whole again
+        session.write_text("\x1b[2JA notice\r\n")  # even text written by hand
+        await session.say_goodbye("Goodbye!")
+        return terminal.output
+
+    output = asyncio.run(scenario())
+    assert b"\x1b" not in output
+    assert output.count(b" Cribbage Door\r\n") == 2 and b"A notice\r\n" in output
+    assert output.endswith(b"\r\nGoodbye!\r\n")
+
+
+def test_a_screen_terminal_still_gets_its_escapes() -> None:
+    terminal = StreamTerminal(None, None)  # type: ignore[arg-type]
+    assert terminal.display_mode is Display.SCREEN
