@@ -855,12 +855,26 @@ async def attack_with_witness(
     return figures
 
 
+def describe_checkout(repo: Path) -> str:
+    """Which door is under attack: the folder, its commit, and whether its C is built."""
+    commit = subprocess.run(
+        ["git", "-C", str(repo), "describe", "--always", "--dirty"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    line = f"server code: {repo} at {commit or 'an unknown commit'}"
+    if not list((repo / "door" / "term").glob("_lay*.so")):
+        line += " (no compiled C parts built there: its door runs on the Python, more CPU)"
+    return line
+
+
 async def bench(args: argparse.Namespace) -> None:
     try:
         kinds = select_attacks(args.only, ALL_ATTACKS, GROUPS)
     except ValueError as error:
         raise SystemExit(str(error)) from None
-    print(f"server code: {args.repo}", flush=True)
+    print(describe_checkout(args.repo), flush=True)
     results = []
     with contextlib.ExitStack() as stack:
         root = args.keep or stack.enter_context(tempfile.TemporaryDirectory())
