@@ -331,12 +331,31 @@ async def hold_connections(
 async def web_half_open(args: argparse.Namespace) -> dict[str, object]:
     """Upgrade requests to ``/ws`` without their last line, held for ``--seconds``."""
     request = websocket_request(SERVER_HOST, args.web_port, os.urandom(16), complete=False)
-    return await hold_connections(args.web_port, request, args.count, args.seconds)
+    return await _held_and_probed(args, request)
 
 
 async def web_silent(args: argparse.Namespace) -> dict[str, object]:
     """Connections to the web port that never send a byte."""
-    return await hold_connections(args.web_port, b"", args.count, args.seconds)
+    return await _held_and_probed(args, b"")
+
+
+async def _held_and_probed(args: argparse.Namespace, first: bytes) -> dict[str, object]:
+    """Hold the connections and, 5 s in, ask for one more WebSocket from the same
+    address: does the per-address cap count the held ones?"""
+
+    async def probe() -> str:
+        await asyncio.sleep(5)
+        try:
+            status, _, _, writer = await upgrade(args.web_port)
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as error:
+            return type(error).__name__
+        writer.transport.abort()
+        return str(status)
+
+    held, status = await asyncio.gather(
+        hold_connections(args.web_port, first, args.count, args.seconds), probe()
+    )
+    return {**held, "websocket_while_held": status}
 
 
 async def web_refused(args: argparse.Namespace) -> dict[str, object]:
