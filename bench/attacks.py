@@ -53,6 +53,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -885,6 +886,9 @@ async def bench(args: argparse.Namespace) -> None:
                     results.append(await run_attack(kind, Path(root) / f"{repeat}", args))
                 except Exception as error:  # report what ran, and why one did not
                     print(f"  {kind} failed: {type(error).__name__}: {error}", flush=True)
+                    continue
+                # Each run as it ends, so that a bench stopped early has said something.
+                print(textwrap.indent(table(results[-1:]), "  "), flush=True)
     print()
     print(table(results, markdown=args.markdown))
 
