@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -45,11 +46,12 @@ def _tree(pid: int) -> list[int]:
     return [pid]
 
 
-def _sum(pid: int, measure: object) -> float:
+def _sum(pid: int, measure: Callable[[int], float]) -> float:
+    """``measure`` of the supervisor and its workers together."""
     total = 0.0
     for one in _tree(pid):
         with contextlib.suppress(OSError, ValueError, IndexError):
-            total += measure(one)  # type: ignore[operator]
+            total += measure(one)
     return total
 
 
