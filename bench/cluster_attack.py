@@ -224,6 +224,8 @@ async def redis_outage(root: Path, repo: Path, after: float) -> Figures:
             text = "\n".join(log.read_text().splitlines()[log_before:])
             figures.log = LogCount.of(text)
             found["relay_ends_lines"] = text.count("its relay ends")
+            found["relayed_caller_hung_up_lines"] = text.count("relayed caller from")
+            found["back_from_stopped_worker"] = text.count("back from a worker that stopped")
             found["NameInUse"] = text.count("NameInUse")
             for caller in callers:
                 caller.hang_up()
