@@ -1,16 +1,18 @@
 """Attack bench: one hostile caller at a time, and a well-behaved witness beside it.
 
-Starts the real server (one process, default settings) on free loopback ports, once per
-attack. A witness logs in over telnet from 127.0.0.1 and, while the attack runs, toggles
-an option in the lobby every 100 ms and times each key to the screen change it causes.
-The attacker is a separate process (this script run with ``--attacker KIND``) whose
-connections come from 127.0.0.2. For each attack it prints the witness's key-to-screen
-p50/p95/max, the server's RSS before / at its peak / 10 s after the attacker left, the
-server's CPU seconds, how long the CPU took to go idle after the attacker left, and what
-the attack itself found (silent connections dropped after, passwords tried per
-connection, whether the owner got in).
+Starts the real server (one process; the defaults, with the web, RLogin or PROXY front
+turned on for the attacks on them) on free loopback ports, once per attack. A witness
+logs in over telnet from 127.0.0.1 and, while the attack runs, toggles an option in the
+lobby every 100 ms and times each key to the screen change it causes. The attacker is a
+separate process (this script run with ``--attacker KIND``) whose connections come from
+127.0.0.2 (and 127.0.0.3 for an untrusted balancer). For each attack it prints the
+witness's key-to-screen p50/p95, the server's CPU seconds, its RSS and open descriptors
+before / at their peak / ``--after`` seconds after the attacker left, the lines the
+server logged from the attack's start to then (how many at ERROR, how many tracebacks),
+the sessions the witness's lobby still counts besides the witness's own then, and what
+the attack itself found.
 
-Attacks (``--attacks`` picks some, comma-separated):
+Attacks (``--only`` picks attacks or groups, comma-separated; attack_table.GROUPS):
   flood-telnet, flood-ssh    a guest writes keys as fast as it can (``--flood-seconds``)
   resize-telnet, resize-ssh  a guest sends window-size changes and never reads
   silent                     ``--silent`` connections (half telnet, half SSH) say nothing
@@ -18,9 +20,27 @@ Attacks (``--attacks`` picks some, comma-separated):
   hammer                     wrong passwords for member Ada over telnet and SSH, while
                              Ada logs in from her own address
   lookalike                  a guest calls themselves "Аda" (Cyrillic А) while Ada is on
+  web-tunnel-flood           a telnet-tunnel guest (subprotocol telnet) floods 4,000-byte
+                             frames of keys and window sizes up to 400x200 without
+                             reading, then resets (``--flood-seconds``)
+  web-page-flood             the same from the page's own protocol, keys only
+  web-resize                 the page's guest sends resize frames and never reads
+  web-malformed              resize frames {"cols": Infinity}, 1e400 and 3,000 "[", one
+                             session each: does the session go on?
+  web-half-open              ``--held`` upgrade requests without their last line
+  web-refused                ``--refused`` WebSockets at once from one address, and one
+                             from another site's page; refused ones held open
+  web-silent                 ``--held`` connections to the web port that say nothing
+  web-arrival-keys           six page sessions type random keys on the arrival screen
+  proxy-family               v2 headers with family 0xFF and other unassigned values
+  proxy-flood                refused PROXY connections, twenty at a time
+  rlogin-resize              a listed system's caller floods window-size messages
+  cluster-redis              two workers with Redis: a game across them, Redis killed for
+                             10 s and started empty; then SIGTERM (bench/cluster_attack.py)
 
-Run: python bench/attacks.py [--attacks flood-telnet,silent] [--flood-seconds 60]
-Every run is bounded: each attack by its flag, the whole by the sum.
+Run: python bench/attacks.py [--only web,proxy] [--repo PATH] [--markdown]
+``--repo`` runs the server from another checkout (its ``door``), so the same bench
+measures before and after a change. Every run is bounded: each attack by its flag.
 """
 
 from __future__ import annotations
@@ -30,36 +50,41 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
 import pyte
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import cpu_seconds, free_port, rss_kib  # noqa: E402  (sibling scripts)
+import door_attacks  # noqa: E402  (sibling scripts)
+from attack_frames import proxy_v1_header  # noqa: E402
+from attack_table import (  # noqa: E402
+    ALL_ATTACKS,
+    GROUPS,
+    PROXY_ATTACKS,
+    RLOGIN_ATTACKS,
+    WEB_ATTACKS,
+    Figures,
+    LogCount,
+    select_attacks,
+    sessions_shown,
+    table,
+)
+from load import cpu_seconds, free_port, rss_kib  # noqa: E402
 from load_bot import IAC, NAWS, SB, SE, MiniTelnet  # noqa: E402
 
 WITNESS_ADDRESS = "127.0.0.1"
 ATTACKER_ADDRESS = "127.0.0.2"
 SERVER_HOST = "127.0.0.1"
 OWNER, OWNER_PASSWORD = "Ada", "correct horse battery"
-ALL_ATTACKS = (
-    "flood-telnet",
-    "flood-ssh",
-    "resize-telnet",
-    "resize-ssh",
-    "silent",
-    "subneg",
-    "hammer",
-    "lookalike",
-)
+WITNESS_BEHIND_PROXY = "198.51.100.1"
+"""Where the witness says it comes from, through the PROXY front."""
 KEY_INTERVAL = 0.1
 ANSWER_TIMEOUT = 5.0
 
@@ -81,10 +106,13 @@ class TelnetLine:
         self.pump = asyncio.create_task(self._pump())
 
     @classmethod
-    async def open(cls, port: int, source: str) -> TelnetLine:
+    async def open(cls, port: int, source: str, first: bytes = b"") -> TelnetLine:
+        """Connect from ``source``; ``first`` (a PROXY header) is sent before telnet."""
         reader, writer = await asyncio.open_connection(
             SERVER_HOST, port, local_addr=(source, 0), limit=1 << 20
         )
+        if first:
+            writer.write(first)
         return cls(reader, writer)
 
     async def _pump(self) -> None:
@@ -130,8 +158,8 @@ class TelnetLine:
         self.pump.cancel()
 
 
-async def telnet_guest(port: int, source: str, name: str) -> TelnetLine:
-    line = await TelnetLine.open(port, source)
+async def telnet_guest(port: int, source: str, name: str, first: bytes = b"") -> TelnetLine:
+    line = await TelnetLine.open(port, source, first)
     await line.wait_for("G guest")
     await line.send("g")
     await line.wait_for("Your name:")
@@ -510,6 +538,7 @@ ATTACKERS: dict[str, Callable[[argparse.Namespace], Awaitable[dict[str, object]]
     "subneg": subneg,
     "hammer": hammer,
     "lookalike": lookalike,
+    **door_attacks.ATTACKS,
 }
 
 
@@ -525,31 +554,50 @@ def attacker_main(args: argparse.Namespace) -> int:
 # --- the bench (server, witness, measurements) -------------------------------------------
 
 
-@dataclass
-class Figures:
-    attack: str
-    latencies: list[float] = field(default_factory=list)
-    unanswered: int = 0
-    rss_before: float = 0.0
-    rss_peak: float = 0.0
-    rss_after: float = 0.0
-    cpu_during: float = 0.0
-    idle_after: float | None = None
-    seconds: float = 0.0
-    found: dict[str, object] = field(default_factory=dict)
+def server_config(kind: str, web_port: int, rlogin_port: int) -> str:
+    """The door.toml for ``kind``: the defaults, and the door under attack turned on."""
+    if kind in WEB_ATTACKS:
+        return f"[web]\nport = {web_port}\n"
+    if kind in RLOGIN_ATTACKS:
+        address = door_attacks.ATTACKER_ADDRESS
+        return f'[rlogin]\nport = {rlogin_port}\nsystems = {{ "{address}" = "ATTACK" }}\n'
+    if kind in PROXY_ATTACKS:
+        # The witness's and the attacker's addresses are trusted balancers; 127.0.0.3 not.
+        trusted = [WITNESS_ADDRESS, door_attacks.ATTACKER_ADDRESS]
+        return f"[server]\nproxy_protocol = true\nproxy_addresses = {json.dumps(trusted)}\n"
+    return ""
+
+
+def server_environment(repo: Path) -> dict[str, str]:
+    """The server's environment: ``repo``'s door first on the path, whatever is installed."""
+    return {**os.environ, "PYTHONPATH": str(repo)}
+
+
+def descriptors(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return 0
 
 
 class Server:
-    def __init__(self, root: Path, name: str) -> None:
+    def __init__(self, root: Path, name: str, repo: Path) -> None:
         self.data_dir = root / name
-        self.data_dir.mkdir()
+        self.data_dir.mkdir(parents=True)
         self.telnet_port, self.ssh_port = free_port(), free_port()
-        self.log = open(self.data_dir / "server.log", "wb")  # noqa: SIM115
+        self.web_port, self.rlogin_port = free_port(), free_port()
+        self.proxied = name in PROXY_ATTACKS
+        config = self.data_dir / "door.toml"
+        config.write_text(server_config(name, self.web_port, self.rlogin_port))
+        self.log_path = self.data_dir / "server.log"
+        self.log = open(self.log_path, "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
                 "door.cli",
+                "--config",
+                str(config),
                 "--telnet-port",
                 str(self.telnet_port),
                 "--ssh-port",
@@ -561,25 +609,35 @@ class Server:
             ],
             stdout=subprocess.DEVNULL,
             stderr=self.log,
-            cwd=self.data_dir,  # no config/door.toml there: the defaults
+            cwd=self.data_dir,
+            env=server_environment(repo),
         )
+        self.ports = [self.telnet_port, self.ssh_port]
+        if name in WEB_ATTACKS:
+            self.ports.append(self.web_port)
+        if name in RLOGIN_ATTACKS:
+            self.ports.append(self.rlogin_port)
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
+    def witness_header(self) -> bytes:
+        """What the witness sends first: a PROXY header when the front is on."""
+        if not self.proxied:
+            return b""
+        return proxy_v1_header(WITNESS_BEHIND_PROXY, 40000, SERVER_HOST, self.telnet_port)
+
+    def log_text(self) -> str:
+        self.log.flush()
+        return self.log_path.read_text(errors="replace")
+
     def wait_ready(self) -> None:
-        deadline = time.monotonic() + 60
-        waiting = {self.telnet_port, self.ssh_port}
-        while waiting and time.monotonic() < deadline:
-            for port in list(waiting):
-                try:
-                    socket.create_connection((SERVER_HOST, port), 0.2).close()
-                    waiting.discard(port)
-                except OSError:
-                    time.sleep(0.1)
-        if waiting:
-            raise RuntimeError("the server never listened")
+        deadline = time.monotonic() + 90
+        while "ready in" not in self.log_text():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"the server never got ready:\n{self.log_text()[-2000:]}")
+            time.sleep(0.1)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -601,8 +659,24 @@ def attacker_command(kind: str, server: Server, args: argparse.Namespace) -> lis
         "subneg": 20.0,
         "hammer": args.hammer_seconds,
         "lookalike": 30.0,
-    }[kind]
-    count = {"silent": args.silent, "subneg": 20}.get(kind, 1)
+        "web-tunnel-flood": args.flood_seconds,
+        "web-page-flood": args.flood_seconds,
+        "web-resize": args.storm_seconds,
+        "web-half-open": args.held_seconds,
+        "web-refused": args.held_seconds,
+        "web-silent": args.held_seconds,
+        "web-arrival-keys": args.storm_seconds,
+        "proxy-flood": args.storm_seconds,
+        "rlogin-resize": args.storm_seconds,
+    }.get(kind, 30.0)
+    count = {
+        "silent": args.silent,
+        "subneg": 20,
+        "web-half-open": args.held,
+        "web-silent": args.held,
+        "web-refused": args.refused,
+        "web-arrival-keys": 6,
+    }.get(kind, 1)
     return [
         sys.executable,
         __file__,
@@ -612,6 +686,10 @@ def attacker_command(kind: str, server: Server, args: argparse.Namespace) -> lis
         str(server.telnet_port),
         "--ssh-port",
         str(server.ssh_port),
+        "--web-port",
+        str(server.web_port),
+        "--rlogin-port",
+        str(server.rlogin_port),
         "--seconds",
         str(seconds),
         "--count",
@@ -620,16 +698,29 @@ def attacker_command(kind: str, server: Server, args: argparse.Namespace) -> lis
 
 
 async def sample_server(pid: int, figures: Figures, stop: asyncio.Event) -> None:
+    started = time.monotonic()
+    timeline: list[str] = []
+    next_mark = 0.0
     while not stop.is_set():
         with contextlib.suppress(OSError):
             figures.rss_peak = max(figures.rss_peak, rss_kib(pid) / 1024)
+        open_now = descriptors(pid)
+        figures.fds_peak = max(figures.fds_peak, open_now)
+        if time.monotonic() - started >= next_mark:  # the descriptors every 15 s
+            timeline.append(f"{next_mark:.0f}s:{open_now}")
+            next_mark += 15.0
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 0.2)
+    figures.found["fds_every_15s"] = " ".join(timeline)
 
 
 async def run_attack(kind: str, root: Path, args: argparse.Namespace) -> Figures:
+    if kind == "cluster-redis":
+        from cluster_attack import redis_outage
+
+        return await redis_outage(root, args.repo, args.after)
     figures = Figures(kind)
-    server = Server(root, kind)
+    server = Server(root, kind, args.repo)
     try:
         await asyncio.to_thread(server.wait_ready)
         return await attack_with_witness(kind, server, figures, args)
@@ -657,13 +748,18 @@ async def attack_with_witness(
             await line.send("q")
             await asyncio.sleep(0.5)
             line.close()
-    witness = Witness(await telnet_guest(server.telnet_port, WITNESS_ADDRESS, "Witness"))
+    witness = Witness(
+        await telnet_guest(server.telnet_port, WITNESS_ADDRESS, "Witness", server.witness_header())
+    )
     for _ in range(10):  # warm up: the first keys of a session are slower
         await witness.press()
     witness.latencies.clear()
     witness.unanswered = 0
     await asyncio.sleep(1.0)
+    sessions_before = sessions_shown(witness.line.text)
     figures.rss_before = figures.rss_peak = rss_kib(pid) / 1024
+    figures.fds_before = figures.fds_peak = descriptors(pid)
+    log_before = len(server.log_text().splitlines())
     cpu_start = cpu_seconds(pid)
     started = time.monotonic()
     stop_sampling = asyncio.Event()
@@ -727,64 +823,95 @@ async def attack_with_witness(
             figures.idle_after = time.monotonic() - left
         previous = now
     figures.rss_after = rss_kib(pid) / 1024
+    figures.fds_after = descriptors(pid)
+    others = 1 + (owner is not None)  # the witness, and the owner if on
+    shown = sessions_shown(witness.line.text)
+    if shown is not None:
+        figures.sessions_left = shown - others
+        waited = time.monotonic()
+        while (shown or 0) > others and time.monotonic() - waited < args.ghost_wait:
+            await asyncio.sleep(0.5)
+            shown = sessions_shown(witness.line.text)
+        if figures.sessions_left:
+            gone = (shown or 0) <= others
+            figures.found["sessions_gone"] = (
+                f"{args.after + time.monotonic() - waited:.0f} s after"
+                if gone
+                else f"still {shown - others} at {args.after + args.ghost_wait:.0f} s"  # type: ignore[operator]
+            )
+    figures.log = LogCount.of("\n".join(server.log_text().splitlines()[log_before:]))
     stop_sampling.set()
     await sampling
-    figures.found = (
-        {**{k: v for k, v in lines[-1].items() if k != "event"}, **extra} if lines else extra
-    )
+    found = {k: v for k, v in lines[-1].items() if k != "event"} if lines else {}
+    figures.found = {
+        **found,
+        **extra,
+        "sessions_before": None if sessions_before is None else sessions_before - 1,
+        "idle_after": f"{figures.idle_after:.1f} s" if figures.idle_after else f"> {args.after} s",
+        **figures.found,
+    }
     witness.line.close()
     if owner is not None:
         owner.close()
     return figures
 
 
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0.0
-
-
-def report(all_figures: list[Figures], args: argparse.Namespace) -> None:
-    print()
-    print(
-        f"{'attack':<14} {'secs':>5} {'keys':>5} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}"
-        f" {'lost':>4} {'RSS before':>10} {'peak':>7} {'+10s':>7} {'CPU s':>6} {'idle after':>10}"
-    )
-    for f in all_figures:
-        idle = f"{f.idle_after:.1f} s" if f.idle_after is not None else f"> {args.after:.0f} s"
-        print(
-            f"{f.attack:<14} {f.seconds:5.0f} {len(f.latencies):5d}"
-            f" {percentile(f.latencies, 0.5):7.1f} {percentile(f.latencies, 0.95):7.1f}"
-            f" {max(f.latencies, default=0) * 1000:7.1f} {f.unanswered:4d}"
-            f" {f.rss_before:8.0f}MB {f.rss_peak:5.0f}MB {f.rss_after:5.0f}MB"
-            f" {f.cpu_during:6.1f} {idle:>10}"
-        )
-    print()
-    for f in all_figures:
-        if f.found:
-            print(f"{f.attack}: " + ", ".join(f"{k}={v}" for k, v in f.found.items()))
+def describe_checkout(repo: Path) -> str:
+    """Which door is under attack: the folder, its commit, and whether its C is built."""
+    commit = subprocess.run(
+        ["git", "-C", str(repo), "describe", "--always", "--dirty"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    line = f"server code: {repo} at {commit or 'an unknown commit'}"
+    if not list((repo / "door" / "term").glob("_lay*.so")):
+        line += " (no compiled C parts built there: its door runs on the Python, more CPU)"
+    return line
 
 
 async def bench(args: argparse.Namespace) -> None:
-    kinds = [kind.strip() for kind in args.attacks.split(",") if kind.strip()]
-    unknown = [kind for kind in kinds if kind not in ALL_ATTACKS]
-    if unknown:
-        raise SystemExit(f"unknown attacks: {', '.join(unknown)}; known: {', '.join(ALL_ATTACKS)}")
+    try:
+        kinds = select_attacks(args.only, ALL_ATTACKS, GROUPS)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    print(describe_checkout(args.repo), flush=True)
     results = []
-    with tempfile.TemporaryDirectory() as root:
-        for kind in kinds:
-            print(f"{kind}...", flush=True)
-            try:
-                results.append(await run_attack(kind, Path(root), args))
-            except Exception as error:  # report what ran, and why one did not
-                print(f"  {kind} failed: {type(error).__name__}: {error}", flush=True)
-    report(results, args)
+    with contextlib.ExitStack() as stack:
+        root = args.keep or stack.enter_context(tempfile.TemporaryDirectory())
+        for repeat in range(args.repeat):
+            for kind in kinds:
+                print(f"{kind} (run {repeat + 1})...", flush=True)
+                try:
+                    results.append(await run_attack(kind, Path(root) / f"{repeat}", args))
+                except Exception as error:  # report what ran, and why one did not
+                    print(f"  {kind} failed: {type(error).__name__}: {error}", flush=True)
+                    continue
+                # Each run as it ends, so that a bench stopped early has said something.
+                print(textwrap.indent(table(results[-1:]), "  "), flush=True)
+    print()
+    print(table(results, markdown=args.markdown))
 
 
-def main() -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--attacks", default=",".join(ALL_ATTACKS))
+    parser.add_argument(
+        "--only",
+        "--attacks",
+        default="old",
+        help="attacks or groups, comma-separated (default: old, the telnet and SSH ones;"
+        f" groups: {', '.join(GROUPS)})",
+    )
+    parser.add_argument(
+        "--repo",
+        type=lambda text: Path(text).resolve(),
+        default=Path(__file__).resolve().parent.parent,
+        help="the checkout whose door is run (default: this bench's own)",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each attack")
+    parser.add_argument("--markdown", action="store_true", help="the table in Markdown")
     parser.add_argument("--flood-seconds", type=float, default=60.0)
     parser.add_argument("--storm-seconds", type=float, default=20.0)
     parser.add_argument("--silent", type=int, default=300, help="silent connections")
@@ -792,18 +919,35 @@ def main() -> int:
         "--silent-wait", type=float, default=75.0, help="how long silent connections wait"
     )
     parser.add_argument("--hammer-seconds", type=float, default=30.0)
+    parser.add_argument("--held", type=int, default=300, help="half-open or silent web sockets")
+    parser.add_argument("--refused", type=int, default=300, help="WebSockets opened at once")
+    parser.add_argument(
+        "--held-seconds", type=float, default=90.0, help="how long held web sockets wait"
+    )
     parser.add_argument("--after", type=float, default=10.0, help="seconds watched after")
+    parser.add_argument(
+        "--ghost-wait",
+        type=float,
+        default=30.0,
+        help="after that, how long to wait for sessions left to go (their seconds are reported)",
+    )
+    parser.add_argument("--keep", type=Path, help="keep each server's data and log here")
     # The attacker process's own arguments.
     parser.add_argument("--attacker", choices=sorted(ATTACKERS), help=argparse.SUPPRESS)
     parser.add_argument("--telnet-port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--ssh-port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--web-port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--rlogin-port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--seconds", type=float, default=10.0, help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--max-tries", type=int, default=30, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> int:
+    args = build_parser().parse_args()
     if args.attacker:
         return attacker_main(args)
-    os.environ.setdefault("PYTHONPATH", str(Path(__file__).resolve().parent.parent))
     asyncio.run(bench(args))
     return 0
 
