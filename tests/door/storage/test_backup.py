@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
 import sqlite3
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +21,7 @@ from door.storage.store import Seat, Store
 from door.storage.transfer import TransferError
 from tests.door.caller import run_async
 from tests.door.storage.conftest import FAST_HASHER
+from tests.door.storage.disks import tiny_disk
 from tests.door.storage.every_row import PASSWORD, fill, fresh_postgres_database, table_rows
 from tests.door.storage.games import played_game
 
@@ -189,25 +187,6 @@ async def test_a_file_that_is_not_a_whole_backup_is_refused_and_nothing_made(
         await restore_backup(bad, sqlite_url(target))
     assert "\n" not in str(caught.value)
     assert list(target.parent.iterdir()) == []
-
-
-@contextlib.contextmanager
-def tiny_disk(path: Path, size: str) -> Iterator[Path]:
-    """A real, small file system (tmpfs), when this test may mount one (root, Linux)."""
-    path.mkdir()
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("a full disk needs root to mount a small tmpfs")
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
-        yield path
-    finally:
-        subprocess.run(["umount", str(path)], check=False)
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
