@@ -1,10 +1,11 @@
 """The ``cribbage-door`` command: serve (the default), console, init, systemd-unit,
-sysop-password, replay, selfplay.
+sysop-password, replay, selfplay, db, user.
 
 With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
-for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text.
+for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text;
+``db backup|restore|copy|check`` and ``user export`` look after the database.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def player_factory(kind: str) -> PlayerFactory:
 
 def build_parser() -> argparse.ArgumentParser:
     from door import version
+    from door.db_commands import add_db_commands
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments, add_worker_arguments
     from door.setup_files import add_init_arguments
@@ -93,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(2, 3, 4),
         help="seats at the table (default: one per score; 4 takes two partnership scores)",
     )
+    add_db_commands(commands)
     selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument("--seed", type=int, default=1)
@@ -227,6 +230,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return init_command(args) if args.command == "init" else systemd_unit_command(args)
     if args.command == "sysop-password":
         return sysop_password_command()
+    if args.command in ("db", "user"):
+        from door.db_commands import db_command
+
+        return db_command(args)
     if args.command == "replay":
         from door.replay import replay_command
 
