@@ -151,13 +151,27 @@ def _existing_database(url: str) -> None:
         raise CommandFailed(f"there is no database at {path} (wrong --data-dir or --config?)")
 
 
-def _print_copies(copies: list[Any], seconds: float) -> None:
-    width = max((len(copy.table) for copy in copies), default=5)
-    print(f"{'table':<{width}}  {'rows':>10}  checksum (sha-256 sum of rows)")
-    for copy in copies:
-        print(f"{copy.table:<{width}}  {copy.rows:>10,}  {copy.checksum[:16]}")
-    total = sum(copy.rows for copy in copies)
-    print(f"{len(copies)} tables, {total:,} rows, each read back and matched, in {seconds:.1f} s")
+class CopyReport:
+    """Prints each table as it is copied and checked, then the totals (nothing before
+    the first table, so a refusal is the one line on standard error)."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.copies: list[Any] = []
+
+    def __call__(self, copy: Any) -> None:
+        if not self.copies:
+            print(f"{'table':<20}  {'rows':>10}  checksum (sum of the rows' SHA-256)")
+        self.copies.append(copy)
+        print(f"{copy.table:<20}  {copy.rows:>10,}  {copy.checksum[:16]}", flush=True)
+
+    def finish(self) -> None:
+        total = sum(copy.rows for copy in self.copies)
+        seconds = time.perf_counter() - self.started
+        print(
+            f"{len(self.copies)} tables, {total:,} rows, each read back and matched, "
+            f"in {seconds:.1f} s"
+        )
 
 
 # --- db ---------------------------------------------------------------------------------
@@ -189,9 +203,9 @@ async def _restore(args: argparse.Namespace, config: Config, url: str) -> None:
             ensure_writable_dir(target_file.parent)
         except DataDirError as error:
             raise CommandFailed(str(error)) from None
-    started = time.perf_counter()
-    copies = await restore_backup(Path(args.file), url, replace=args.replace)
-    _print_copies(copies, time.perf_counter() - started)
+    report = CopyReport()
+    await restore_backup(Path(args.file), url, replace=args.replace, progress=report)
+    report.finish()
     print(f"restored {args.file} into {_named(url)}")
 
 
@@ -207,9 +221,9 @@ async def _copy(args: argparse.Namespace, config: Config, url: str) -> None:
         raise CommandFailed("--to: name the database to copy into", 2)
     target = database_url(DatabaseSettings(url=settings.url), Path.cwd())
     print(f"copying {_named(url)} to {_named(target)}", flush=True)
-    started = time.perf_counter()
-    copies = await copy_database(url, target)
-    _print_copies(copies, time.perf_counter() - started)
+    report = CopyReport()
+    await copy_database(url, target, progress=report)
+    report.finish()
     print(f'done: set [database] url = "{redact_url(args.to)}" and start the door')
 
 

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import errno
+import functools
 import os
 import re
 import shutil
@@ -27,6 +28,7 @@ from typing import Final
 
 from door.storage.migrate import head_revision
 from door.storage.transfer import (
+    Progress,
     TableCopy,
     TransferError,
     copy_database,
@@ -145,26 +147,32 @@ def _revision(connection: sqlite3.Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-async def restore_backup(path: Path, target_url: str, *, replace: bool = False) -> list[TableCopy]:
+async def restore_backup(
+    path: Path, target_url: str, *, replace: bool = False, progress: Progress | None = None
+) -> list[TableCopy]:
     """Copy the backup at ``path`` into the database at ``target_url`` (which must hold
     no row unless ``replace``) and bring it to the current schema. The backup file is
-    never changed: an older one is migrated on a scratch copy. Raises TransferError,
-    leaving the target as it was."""
-    inspect_backup(path)
+    never changed: one of this door's schema is read as it is, an older one migrated on a
+    scratch copy. Raises TransferError, leaving the target as it was."""
+    revision = inspect_backup(path)
     target_file = sqlite_path(target_url)
+    if target_file is not None and not target_file.parent.is_dir():
+        raise TransferError(f"{database_name(target_url)}: there is no folder {target_file.parent}")
+    restore = functools.partial(
+        copy_database,
+        target_url=target_url,
+        replace=replace,
+        progress=progress,
+        if_not_empty="restore into an empty one, or add --replace to delete what it holds",
+    )
+    if revision == head_revision():
+        return await restore(sqlite_url(path))  # read as it is: nothing to migrate
     scratch_in = target_file.parent if target_file is not None else None
-    if scratch_in is not None and not scratch_in.is_dir():
-        raise TransferError(f"{database_name(target_url)}: there is no folder {scratch_in}")
     try:
         with tempfile.TemporaryDirectory(prefix=".restore-", dir=scratch_in) as scratch:
             work = Path(scratch) / "backup.sqlite3"
             shutil.copyfile(path, work)
-            return await copy_database(
-                sqlite_url(work),
-                target_url,
-                replace=replace,
-                if_not_empty="restore into an empty one, or add --replace to delete what it holds",
-            )
+            return await restore(sqlite_url(work))
     except OSError as error:
         raise TransferError(f"{path}: cannot restore it ({_os_reason(error)})") from None
 

@@ -174,9 +174,7 @@ def _canonical(value: Any) -> str:
     """A value as both databases give it back through the schema's types."""
     if isinstance(value, dt.datetime):
         return value.astimezone(dt.UTC).isoformat()
-    if isinstance(value, float):
-        return repr(value)
-    return repr(value)
+    return repr(value)  # a float's repr is exact: the same double reads the same
 
 
 def row_digest(values: tuple[Any, ...]) -> int:
@@ -222,19 +220,19 @@ async def copy_database(
     target_url: str,
     *,
     replace: bool = False,
-    migrate_source: bool = True,
     progress: Progress | None = None,
     if_not_empty: str = "copy only into an empty database",
 ) -> list[TableCopy]:
     """Copy every row of the door's tables from ``source_url`` to ``target_url``.
 
-    The source is brought to this door's schema first (``migrate_source``; a door
-    starting on it would do the same) and read in one transaction, so it is copied as
+    The source is brought to this door's schema first (a door starting on it would do
+    the same) and read in one transaction, so it is copied as
     of one moment even while a door writes to it. The target gets the schema, the rows,
     its sequences set past the copied numbers, and is checked (rows and a checksum per
-    table) in one transaction. A target holding any row is refused (the message ending
-    ``if_not_empty``) unless ``replace``, which deletes them in the same transaction.
-    Raises TransferError, having changed nothing on the target.
+    table, each passed to ``progress`` when done) in one transaction. A target holding
+    any row is refused (the message ending ``if_not_empty``) unless ``replace``, which
+    deletes them in the same transaction. Raises TransferError, having changed nothing
+    on the target.
     """
     source_name, target_name = database_name(source_url), database_name(target_url)
     source_file = sqlite_path(source_url)
@@ -250,9 +248,8 @@ async def copy_database(
     created = target_file is not None and not target_file.exists()
     if target_file is not None and not target_file.parent.is_dir():
         raise TransferError(f"{target_name}: there is no folder {target_file.parent}")
-    if migrate_source:
-        async with connected(source_url) as connection:
-            await bring_to_head(connection, source_name)
+    async with connected(source_url) as connection:
+        await bring_to_head(connection, source_name)
     try:
         async with connected(source_url) as source, connected(target_url) as target:
             if source.dialect.name == "postgresql":
