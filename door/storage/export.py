@@ -12,7 +12,7 @@ import datetime as dt
 import json
 from typing import Any, Final
 
-from sqlalchemy import Column, Row, or_, select
+from sqlalchemy import Column, or_, select
 
 from door.storage.errors import StoreError
 from door.storage.schema import accounts, game_logs, game_seats, games, metadata
@@ -44,10 +44,10 @@ def _value(name: str, value: Any) -> Any:
     return value
 
 
-def _row(row: Row[Any], leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
-    return {
-        name: _value(name, value) for name, value in row._mapping.items() if name not in leave_out
-    }
+def _row(row: Any, leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A result row (of any width) as JSON-able values by column name."""
+    values: dict[str, Any] = dict(row._mapping)
+    return {name: _value(name, value) for name, value in values.items() if name not in leave_out}
 
 
 def _account_references() -> list[tuple[str, list[Column[Any]]]]:
@@ -96,12 +96,12 @@ async def export_member(store: Store, handle: str) -> dict[str, Any]:
         game["text"] = await store.game_log(game["id"])
     return {
         "format": EXPORT_FORMAT,
-        "exported_at": store_now(),
+        "exported_at": exported_now(),
         "account": _row(row, NOT_EXPORTED),
         "tables": tables,
         "games": game_rows,
     }
 
 
-def store_now() -> str:
+def exported_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
