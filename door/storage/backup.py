@@ -55,6 +55,11 @@ async def make_backup(source_url: str, path: Path) -> Path:
         raise TransferError(f"{path}: is a folder; name the backup file to write")
     if not path.parent.is_dir():
         raise TransferError(f"{path}: there is no folder {path.parent}")
+    source_file = sqlite_path(source_url)
+    if source_file is not None and path.resolve() in {
+        Path(f"{source_file}{suffix}").resolve() for suffix in ("", "-wal", "-shm", "-journal")
+    }:
+        raise TransferError(f"{path}: that is the database itself; name another file")
     try:
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     except OSError as error:
@@ -62,7 +67,6 @@ async def make_backup(source_url: str, path: Path) -> Path:
     os.close(handle)
     partial = Path(name)
     try:
-        source_file = sqlite_path(source_url)
         if source_file is not None:
             await asyncio.to_thread(_sqlite_backup, source_file, partial)
         else:

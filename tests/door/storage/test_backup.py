@@ -208,3 +208,14 @@ def test_a_full_disk_leaves_no_part_of_a_backup(kind: str, tmp_path: Path) -> No
             assert sorted(path.name for path in disk.iterdir()) == ["earlier.sqlite3"]
 
         scenario()
+
+
+@run_async
+async def test_a_backup_over_the_database_itself_is_refused(tmp_path: Path) -> None:
+    live = tmp_path / "door.sqlite3"
+    await fill(sqlite_url(live))
+    before = await table_rows(sqlite_url(live))
+    for target in (live, tmp_path / "door.sqlite3-wal", tmp_path / "." / "door.sqlite3"):
+        with pytest.raises(TransferError, match="that is the database itself"):
+            await make_backup(sqlite_url(live), target)
+    assert await table_rows(sqlite_url(live)) == before

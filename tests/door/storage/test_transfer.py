@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Table, text
+from alembic import command
+from sqlalchemy import Connection, Table, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from door.storage import transfer
+from door.storage.migrate import alembic_config
 from door.storage.schema import metadata
 from door.storage.store import Store
 from door.storage.transfer import TransferError, copy_database
@@ -93,7 +95,7 @@ async def test_copy_into_a_door_started_on_an_empty_database_is_allowed(tmp_path
     assert await table_rows(target) == await table_rows(source)
 
 
-@pytest.mark.parametrize("kind", ["new sqlite", "empty sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", ["new sqlite", "empty sqlite", "older sqlite", "postgresql"])
 def test_a_copy_that_fails_half_way_leaves_the_target_as_it_was(
     kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
@@ -114,6 +116,13 @@ def test_a_copy_that_fails_half_way_leaves_the_target_as_it_was(
         if kind == "empty sqlite":
             async with _store(into):
                 pass
+        if kind == "older sqlite":  # an empty database a door of revision 0003 made
+            engine = create_async_engine(into)
+            async with engine.begin() as connection:
+                await connection.run_sync(
+                    lambda sync: command.upgrade(alembic_config(sync), "0003")
+                )
+            await engine.dispose()
         monkeypatch.setattr(transfer, "_copy_table", fail_at_pbm_games)
         with pytest.raises(TransferError, match="the line dropped"):
             await copy_database(source, into)
@@ -121,6 +130,9 @@ def test_a_copy_that_fails_half_way_leaves_the_target_as_it_was(
             assert sorted(path.name for path in tmp_path.iterdir()) == ["door.sqlite3"]
         elif kind == "empty sqlite":
             assert all(not rows for rows in (await table_rows(into)).values())
+        elif kind == "older sqlite":  # the migration went back with the rows
+            with sqlite3.connect(tmp_path / "target.sqlite3") as connection:
+                assert connection.execute("SELECT * FROM alembic_version").fetchall() == [("0003",)]
         else:
             assert await _postgres_tables(into) == []  # not even the schema is left
 
@@ -165,6 +177,10 @@ async def test_a_missing_source_file_is_not_made(tmp_path: Path) -> None:
     with pytest.raises(TransferError, match="there is no database file"):
         await copy_database(sqlite_url(tmp_path / "gone.sqlite3"), sqlite_url(tmp_path / "t"))
     assert list(tmp_path.iterdir()) == []
+
+
+def upgrade_to_0003(connection: Connection) -> None:
+    command.upgrade(alembic_config(connection), "0003")
 
 
 class _store:
