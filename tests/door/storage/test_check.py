@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from door.storage import check
 from door.storage.check import check_database
 from door.storage.transfer import TransferError
 from tests.door.caller import run_async
-from tests.door.storage.every_row import fill, fresh_postgres_database
+from tests.door.storage.every_row import fill, fresh_postgres_database, table_rows
 
 
 def sqlite_url(path: Path) -> str:
@@ -86,3 +87,20 @@ async def test_a_database_of_another_schema_revision_is_not_checked(tmp_path: Pa
         connection.commit()
     with pytest.raises(TransferError, match="revision 0002, not this door's"):
         await check_database(sqlite_url(path), "door")
+
+
+@run_async
+async def test_each_recording_is_replayed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = sqlite_url(tmp_path / "door.sqlite3")
+    await fill(url)
+    rows = await table_rows(url)
+    texts = [row[5] for row in rows["games"]] + [row[1] for row in rows["game_logs"]]
+    texts += [row[1] for row in rows["pbm_games"]]
+    assert len(set(texts)) < len(texts)  # a finished game's row and log agree
+    replayed = []
+    monkeypatch.setattr(check, "replay", lambda recording: replayed.append(recording))
+    report = await check.check_database(url, "door")
+    assert report.problems == 0
+    assert len(replayed) == len(set(texts))
