@@ -11,13 +11,20 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
-from sqlalchemy import Column, ForeignKeyConstraint, Table, and_, select
+from sqlalchemy import Column, and_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from door.storage.migrate import current_revision, head_revision
-from door.storage.schema import game_logs, games, metadata, pbm_games
+from door.storage.schema import (
+    accounts,
+    game_logs,
+    games,
+    metadata,
+    pbm_games,
+    tournament_pairings,
+)
 from door.storage.transfer import BATCH_ROWS, TransferError, connected
 from engine.record import Recording, replay
 
@@ -27,6 +34,15 @@ RECORDINGS: Final[tuple[tuple[Column[str], str], ...]] = (
     (pbm_games.c.recording, "mail game {id}'s recording"),
 )
 """The columns holding engine.record.Recording JSON, and how to name a row's."""
+
+Reference = tuple[Column[Any], Column[Any]]
+
+UNENFORCED_REFERENCES: Final[tuple[Reference, ...]] = (
+    (tournament_pairings.c.first_account_id, accounts.c.id),
+    (tournament_pairings.c.second_account_id, accounts.c.id),
+)
+"""Columns naming a row of another table with no foreign key to say so (a pairing
+outlives nothing, but a hand-edited database might)."""
 
 SHOWN_PER_PROBLEM: Final = 5
 """Row numbers listed for one kind of problem; the rest are counted."""
@@ -66,9 +82,8 @@ async def check_database(url: str, name: str) -> CheckReport:
             else:
                 for line in found[:SHOWN_PER_PROBLEM]:
                     report.problem(f"SQLite integrity_check: {line}")
-        for table in metadata.sorted_tables:
-            for constraint in sorted(table.foreign_key_constraints, key=_constraint_name):
-                await _check_references(connection, table, constraint, report)
+        for pairs in references():
+            await _check_references(connection, pairs, report)
         # A finished game's row and its log hold the same recording: replaying (about
         # 5 ms a game) is the check's cost, so each text is replayed once.
         replayed: set[bytes] = set()
@@ -77,18 +92,21 @@ async def check_database(url: str, name: str) -> CheckReport:
     return report
 
 
-def _constraint_name(constraint: ForeignKeyConstraint) -> str:
-    return ",".join(constraint.column_keys)
+def references() -> list[list[Reference]]:
+    """Every foreign key of the schema, and the references it keeps without one, each as
+    its (child, parent) column pairs."""
+    found = [[(child, parent)] for child, parent in UNENFORCED_REFERENCES]
+    for table in metadata.sorted_tables:
+        for constraint in table.foreign_key_constraints:
+            found.append([(element.parent, element.column) for element in constraint.elements])
+    return sorted(found, key=lambda pairs: [(child.table.name, child.name) for child, _ in pairs])
 
 
 async def _check_references(
-    connection: AsyncConnection,
-    table: Table,
-    constraint: ForeignKeyConstraint,
-    report: CheckReport,
+    connection: AsyncConnection, pairs: Sequence[Reference], report: CheckReport
 ) -> None:
-    parent = constraint.referred_table
-    pairs = [(element.parent, element.column) for element in constraint.elements]
+    """Rows whose (child) columns are set but match no parent row."""
+    table, parent = pairs[0][0].table, pairs[0][1].table
     orphans = (
         select(*table.primary_key.columns)
         .select_from(table.outerjoin(parent, and_(*(child == up for child, up in pairs))))

@@ -57,6 +57,7 @@ async def test_orphans_and_a_log_that_does_not_replay_are_named(tmp_path: Path) 
             "INSERT INTO ssh_keys VALUES (40, 999, 'ssh-ed25519 AAAA', '2026-01-01')"
         )
         connection.execute("UPDATE game_seats SET account_id = 998 WHERE game_id = 2 AND seat = 1")
+        connection.execute("UPDATE tournament_pairings SET first_account_id = 997")
         (text,) = connection.execute(
             "SELECT recording FROM game_logs WHERE game_id = ?", (finished,)
         ).fetchone()
@@ -69,13 +70,17 @@ async def test_orphans_and_a_log_that_does_not_replay_are_named(tmp_path: Path) 
         connection.commit()
     report = await check_database(sqlite_url(path), "door")
     problems = [line for line in report.lines if line.startswith("PROBLEM")]
-    assert report.problems == 3 == len(problems)
+    assert report.problems == 4 == len(problems)
     assert problems[0] == (
         "PROBLEM  game_seats.account_id -> accounts: 1 row(s) point at nothing (2/1)"
     )
     assert problems[1] == "PROBLEM  ssh_keys.account_id -> accounts: 1 row(s) point at nothing (40)"
-    assert problems[2].startswith(f"PROBLEM  game {finished}'s log: ")
-    assert problems[2].endswith("(does not replay)")
+    assert problems[2] == (
+        "PROBLEM  tournament_pairings.first_account_id -> accounts: 2 row(s) point at nothing"
+        " (1/1/1, 1/1/2)"
+    )
+    assert problems[3].startswith(f"PROBLEM  game {finished}'s log: ")
+    assert problems[3].endswith("(does not replay)")
 
 
 @run_async
