@@ -95,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(2, 3, 4),
         help="seats at the table (default: one per score; 4 takes two partnership scores)",
     )
-    add_db_commands(commands)
+    add_db_commands(commands.add_parser)
     selfplay = commands.add_parser("selfplay", help="play whole games between computer players")
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument("--seed", type=int, default=1)

@@ -56,10 +56,16 @@ def _add_place_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_db_commands(commands: Any) -> None:
-    """Add ``db`` and ``user`` to the top-level command's subparsers."""
-    db = commands.add_parser("db", help="back up, restore, copy or check the door's database")
-    actions = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add ``db`` and ``user`` through ``new_command(name, help=...)``, which makes a
+    top-level command's parser (the top level's subparsers' ``add_parser``). Each takes
+    ``--config`` and ``--data-dir`` itself and after its action, so they may come before
+    the command, after it, or after the action."""
+    db = new_command("db", help="back up, restore, copy or check the door's database")
+    _add_place_arguments(db)
+    actions = db.add_subparsers(
+        dest="db_command", metavar="ACTION", required=True, parser_class=argparse.ArgumentParser
+    )
     backup = actions.add_parser(
         "backup", help="write a backup of the database to FILE, while the door runs or not"
     )
@@ -80,11 +86,14 @@ def add_db_commands(commands: Any) -> None:
         metavar="URL",
         help='the target: "postgresql://user:password@host/dbname" or "sqlite:///file"',
     )
-    actions.add_parser("check", help="check foreign keys, orphaned rows and game logs")
-    for action in (backup, restore, copy, actions.choices["check"]):
+    check = actions.add_parser("check", help="check foreign keys, orphaned rows and game logs")
+    for action in (backup, restore, copy, check):
         _add_place_arguments(action)
-    user = commands.add_parser("user", help="a member's own data")
-    user_actions = user.add_subparsers(dest="user_command", metavar="ACTION", required=True)
+    user = new_command("user", help="a member's own data")
+    _add_place_arguments(user)
+    user_actions = user.add_subparsers(
+        dest="user_command", metavar="ACTION", required=True, parser_class=argparse.ArgumentParser
+    )
     export = user_actions.add_parser(
         "export", help="write a member's record and games as JSON (and the games as text)"
     )
