@@ -32,8 +32,9 @@ from door.storage.schema import metadata
 from door.storage.settings import redact_url
 
 BATCH_ROWS: Final = 2_000
-"""Rows read and written at a time: a batch of games (a few kilobytes of recording each)
-stays within a few megabytes, and larger batches were no faster (bench/db_transfer.py)."""
+"""Rows read and written at a time: a batch of games (about 8 KB of recordings each)
+stays near 16 MB. Copying 10,000 games (bench/db_transfer.py's board) took 2.1-3.2 s
+with batches of 200, 2,000 or 10,000 alike, so the size only bounds the memory."""
 
 
 class TransferError(Exception):
