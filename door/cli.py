@@ -1,19 +1,22 @@
 """The ``cribbage-door`` command: serve (the default), console, init, systemd-unit,
-sysop-password, replay, selfplay.
+sysop-password, replay, selfplay, db, user.
 
 With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
-for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text.
+for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text;
+``db backup|restore|copy|check`` and ``user export`` look after the database.
 
 An option below that a command takes too (--config and --data-dir: serve, console, door,
-replay; --workers: serve; the rest: serve, console) goes before the command or after it:
+replay, db, user; --workers: serve; the rest: serve, console) goes before the command or
+after it:
 ``cribbage-door --config FILE serve`` is ``cribbage-door serve --config FILE``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 import time
@@ -100,6 +103,7 @@ class Command(argparse.ArgumentParser):
 
 def build_parser() -> CommandLine:
     from door import version
+    from door.db_commands import add_db_commands
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments, add_worker_arguments
     from door.setup_files import add_init_arguments
@@ -163,6 +167,7 @@ def build_parser() -> CommandLine:
         choices=(2, 3, 4),
         help="seats at the table (default: one per score; 4 takes two partnership scores)",
     )
+    add_db_commands(functools.partial(parser.add_command, commands))
     selfplay = parser.add_command(
         commands, "selfplay", help="play whole games between computer players"
     )
@@ -299,6 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return init_command(args) if args.command == "init" else systemd_unit_command(args)
     if args.command == "sysop-password":
         return sysop_password_command()
+    if args.command in ("db", "user"):
+        from door.db_commands import db_command
+
+        return db_command(args)
     if args.command == "replay":
         from door.replay import replay_command
 

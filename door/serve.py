@@ -34,6 +34,7 @@ from door.defence.guard import AddressGuard
 from door.file_limit import raise_open_file_limit
 from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
+from door.scheduled_backup import start_scheduled_backups
 from door.storage.settings import database_url, redact_url
 from door.table import computer as thinking
 from door.texts import use_texts_dir
@@ -213,9 +214,11 @@ async def run_server(
         forfeits = asyncio.get_running_loop().create_task(
             forfeit_overdue_mail_games(records.mail, FORFEIT_CHECK_SECONDS), name="mail forfeits"
         )
+    backups = start_scheduled_backups(config) if worker is None or worker.index == 0 else None
     try:
         listening = await start_listeners(door, config)
     except BaseException:
+        await _cancelled(backups)
         await _cancelled(forfeits)
         if link is not None:
             await link.close()
@@ -256,6 +259,7 @@ async def run_server(
     finally:
         logger.info("shutting down: telling %d caller(s)", door.caller_count)
         await door.shut_down()
+        await _cancelled(backups)
         await _cancelled(forfeits)
         if link is not None:
             await link.close()

@@ -10,6 +10,8 @@ Kept apart from door/config.py (and free of SQLAlchemy) so the config loader can
     max_failed_logins = 0             # wrong passwords in a row that lock an account (0: off)...
     failed_login_window_seconds = 900 # ...when they come within this many seconds
     lockout_seconds = 900             # how long the account then stays locked
+    backup_every_hours = 24           # a backup into data_dir/backups this often (0: never)
+    backup_keep = 7                   # the newest this many are kept, older ones deleted
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ _RANGES: Final = {
     "max_failed_logins": (0, 1000),
     "failed_login_window_seconds": (1, 86_400 * 30),
     "lockout_seconds": (1, 86_400 * 30),
+    "backup_every_hours": (0, 24 * 366),
+    "backup_keep": (1, 1000),
 }
 
 
@@ -49,6 +53,10 @@ class DatabaseSettings:
     door's LoginGuard (door/defence/logins.py) slows guessing per account and address."""
     failed_login_window_seconds: int = 900
     lockout_seconds: int = 900
+    backup_every_hours: int = 24
+    """Hours between the backups the running door makes (door/scheduled_backup.py); 0
+    makes none. A database lost with no backup is a board lost."""
+    backup_keep: int = 7
 
 
 def database_settings_from_mapping(raw: Any, where: str = "config") -> DatabaseSettings:

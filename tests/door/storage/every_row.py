@@ -1,0 +1,116 @@
+"""A database holding every kind of row the door keeps, made through the store as the door
+makes them: members with an SSH key and a BBS link, a finished game, a saved game, a
+rated match, a started tournament and a finished mail game, for the copy, backup and
+check tests. ``table_rows`` reads every table back for comparing two databases."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from door.competition.pbm import PbmRules
+from door.competition.tournament import Tournament
+from door.competition.turns import play_automatic
+from door.storage.competition import CompetitionStore
+from door.storage.schema import metadata
+from door.storage.store import Seat, Store
+from engine.game import Phase
+from engine.record import RecordedGame
+from tests.door.competition.outcomes import won
+from tests.door.storage.conftest import FAST_HASHER, postgres_url
+from tests.door.storage.games import played_game
+
+START = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
+PASSWORD = "correct horse battery"
+SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
+
+
+async def fill(url: str, **options: Any) -> dict[str, int]:
+    """Put every kind of row into the database at ``url``; the numbers of what it made."""
+    store = await Store.open(url, hasher=FAST_HASHER, **options)
+    try:
+        competition = CompetitionStore(store)
+        seats = []
+        for handle in ("Ada", "Bob", "Cy", "Di"):
+            account = await store.create_account(handle, PASSWORD)
+            seats.append(Seat(account.handle, account.id))
+        ada, bob, cy, di = seats
+        assert ada.account_id is not None
+        await store.add_ssh_key(ada.account_id, SSH_KEY)
+        await store.bbs_account("FakeBBS", "#12", "Eve")
+        finished = played_game(5)
+        finished_id = await store.record_game_result(
+            finished.recording, [ada, Seat("computer", None)], "computer-normal"
+        )
+        saved = played_game(6, actions=12)
+        saved_id = await store.start_game(saved.recording, [bob, cy], "people")
+        await competition.rate_game(ada.account_id, bob.account_id, won(0, 80), START)
+        match_id = await competition.start_match(ada, bob, 3, START, rated=True)
+        await competition.add_match_game(match_id, won(0, 85), START, game_id=finished_id)
+        cup = Tournament("Spring Swiss", "swiss", 1, START, rounds=2)
+        cup_id = await competition.create_tournament(cup, START)
+        for seat in seats:
+            assert seat.account_id is not None
+            await competition.sign_up(cup_id, seat.account_id)
+        await competition.start_tournament(cup_id, START)
+        mail = RecordedGame(seed=2026)
+        play_automatic(mail)
+        pbm_id = await competition.start_pbm_game(cy, di, mail.recording, PbmRules(3), START)
+        whole = played_game(9)
+        assert whole.game.phase is Phase.OVER
+        await competition.finish_pbm_game(pbm_id, whole.recording)
+        return {
+            "finished_game": finished_id,
+            "saved_game": saved_id,
+            "match": match_id,
+            "tournament": cup_id,
+            "mail_game": pbm_id,
+        }
+    finally:
+        await store.close()
+
+
+async def table_rows(url: str, **connect_args: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the door's schema, sorted, read through the schema's
+    types (so a moment reads the same from SQLite and PostgreSQL)."""
+    engine = create_async_engine(url, connect_args=connect_args)
+    try:
+        async with engine.connect() as connection:
+            rows = {}
+            for table in metadata.sorted_tables:
+                result = await connection.execute(select(table))
+                rows[table.name] = sorted(tuple(row) for row in result)
+            return rows
+    finally:
+        await engine.dispose()
+
+
+@contextlib.contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database on the test server, dropped after
+    (skips the test without CRIBBAGE_TEST_POSTGRES_URL)."""
+    server = postgres_url()
+    name = f"copy_{uuid.uuid4().hex[:12]}"
+    base = server.rsplit("/", 1)[0]
+    asyncio.run(run_sql(f"{base}/postgres", f"CREATE DATABASE {name}"))
+    try:
+        yield f"{base}/{name}"
+    finally:
+        asyncio.run(run_sql(f"{base}/postgres", f"DROP DATABASE {name} WITH (FORCE)"))
+
+
+async def run_sql(url: str, sql: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
