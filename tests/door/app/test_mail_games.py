@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from door.app.call import Caller, run_session
@@ -17,7 +17,7 @@ from door.app.records import Records
 from door.competition.pbm import PbmRules
 from door.config import config_from_mapping
 from door.serve import forfeit_overdue_mail_games
-from door.storage.competition import CompetitionStore
+from door.storage.competition import CompetitionStore, PbmGame
 from door.storage.store import Account, Store
 from door.term.keys import Key
 from engine.game import Phase
@@ -114,6 +114,20 @@ async def take_turn(terminal: KeyboardTerminal, limit: int = 400) -> None:
             return
         terminal.press(*answer(terminal.status))
     raise AssertionError(f"the turn never ended: {terminal.status!r}")
+
+
+async def kept_game(
+    store: Store, pbm_id: int, done: Callable[[PbmGame], bool], seconds: float = 5.0
+) -> PbmGame:
+    """The mail game as the store keeps it, once ``done`` holds of it: a move is written
+    by the saver's task after the table has gone on, so a read at once can come first."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        game = await CompetitionStore(store).pbm_game(pbm_id)
+        if done(game) or loop.time() > deadline:
+            return game
+        await asyncio.sleep(0.01)
 
 
 async def back_to_mail(terminal: KeyboardTerminal) -> None:
@@ -240,7 +254,7 @@ async def test_the_move_limit_stops_a_turn_until_the_next_day(database: Database
         terminal.press("1")
         await until(lambda: "RETURN mark" in terminal.status)
         await take_turn(terminal)
-        saved = await CompetitionStore(door.store).pbm_game(pbm_id)
+        saved = await kept_game(door.store, pbm_id, lambda g: g.resume().has_discarded(dealer))
         assert saved.resume().has_discarded(dealer)
         assert saved.clock.moves_on_day[dealer] == 1
 
