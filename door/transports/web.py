@@ -234,18 +234,22 @@ class WebServer:
     def __init__(self, runner: web.AppRunner, server: asyncio.Server) -> None:
         self.runner = runner
         self.server = server
+        self._cleanup: asyncio.Task[None] | None = None
 
     @property
     def sockets(self) -> list[Any]:
         return list(self.server.sockets)
 
     def close(self) -> None:
+        """Stop listening and begin closing the connections (once, however often asked)."""
         self.server.close()
-        asyncio.get_running_loop().create_task(self.runner.cleanup())
+        if self._cleanup is None:
+            self._cleanup = asyncio.get_running_loop().create_task(self.runner.cleanup())
 
     async def wait_closed(self) -> None:
-        self.server.close()
-        await self.runner.cleanup()
+        self.close()
+        assert self._cleanup is not None
+        await asyncio.shield(self._cleanup)
 
 
 async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str, ...]) -> WebServer:
