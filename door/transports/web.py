@@ -226,6 +226,8 @@ async def _close_quietly(ws: web.WebSocketResponse) -> None:
 
 _closing: set[asyncio.Task[None]] = set()
 """Strong references to the closing handshakes under way (the loop holds tasks weakly)."""
+_sessions: set[asyncio.Task[None]] = set()
+"""The same for the page's sessions, each run beside the reader of its frames."""
 
 
 class WebServer:
@@ -363,6 +365,8 @@ async def _run_until_gone(
     gone the terminal is closed, so the session ends whatever it was waiting for (a
     pause for keys sent too fast included)."""
     running = asyncio.get_running_loop().create_task(session)
+    _sessions.add(running)  # the loop holds tasks weakly; one outliving the wait goes on
+    running.add_done_callback(_sessions.discard)
     try:
         await frames.run()
     finally:
