@@ -257,15 +257,31 @@ class StuckWebSocket:
         return True
 
 
+class WritingProtocol(asyncio.Protocol):
+    def __init__(self) -> None:
+        self.paused = self.resumed = 0
+
+    def pause_writing(self) -> None:
+        self.paused += 1
+
+    def resume_writing(self) -> None:
+        self.resumed += 1
+
+
 @run_async
 async def test_tunnel_output_is_counted_in_bytes_and_dropped_quietly_on_hang_up() -> None:
     ws = StuckWebSocket()
     transport = web._TelnetOverWebSocket(ws, ("127.0.0.1", 1), None)  # type: ignore[arg-type]
+    protocol = WritingProtocol()
+    transport.protocol = protocol
     for _ in range(600):
         transport.write(b"x" * 1000)
         await asyncio.sleep(0)
     # Before: one task per write, and the buffer counted 600 (tasks), not 600,000 bytes.
     assert transport.get_write_buffer_size() == 600_000
+    # Past 64 KiB the protocol is told to hold its writes (its drain then waits, and the
+    # terminal's output stall applies, as over a socket).
+    assert protocol.paused == 1
     errors: list[dict[str, Any]] = []
     asyncio.get_running_loop().set_exception_handler(lambda loop, context: errors.append(context))
     ws.release.set()
@@ -276,6 +292,7 @@ async def test_tunnel_output_is_counted_in_bytes_and_dropped_quietly_on_hang_up(
     await asyncio.sleep(0)
     assert errors == []  # no "Task exception was never retrieved"
     assert transport.is_closing() and transport.get_write_buffer_size() == 0
+    assert protocol.resumed == 1
 
 
 @run_async
