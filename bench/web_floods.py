@@ -7,12 +7,15 @@ by default this one) and runs, from 127.0.0.2, one flood at a time against a fre
   refused     ``--connections`` whole WebSocket requests, none of them closed by the caller
               (past the per-address limits each is refused with 429)
   resize      one page WebSocket sending window sizes flat out for ``--storm-seconds``
+  ghost       one telnet-tunnel WebSocket sending 4,000-byte frames of keys and window sizes
+              for 2 s without reading, then a TCP reset: how long until the server lets
+              go of its socket (up to ``--wait`` seconds)
 
 For each it prints the server's descriptors before, 2 s in and at the end (``--wait``
 seconds in), how many of the attacker's connections the server had closed by then, the
 server's CPU seconds over the flood, and the lines it logged.
 
-Run: python bench/web_floods.py [--tree DIR] [--floods half-open,refused,resize]
+Run: python bench/web_floods.py [--tree DIR] [--floods half-open,refused,resize,ghost]
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import base64
 import contextlib
 import os
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -81,8 +85,10 @@ async def connect(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter
     return await asyncio.open_connection(HOST, port, local_addr=(ATTACKER, 0))
 
 
-def upgrade_request(port: int, whole: bool) -> bytes:
+def upgrade_request(port: int, whole: bool, protocol: str = "") -> bytes:
     head = f"GET /ws HTTP/1.1\r\nHost: {HOST}:{port}\r\nUpgrade: websocket\r\n"
+    if protocol:
+        head += f"Sec-WebSocket-Protocol: {protocol}\r\n"
     if not whole:
         return head.encode()
     key = base64.b64encode(os.urandom(16)).decode()
@@ -166,6 +172,45 @@ async def resize_storm(server: Server, seconds: float) -> dict:
     }
 
 
+NAWS_400X200 = bytes([255, 250, 31, 1, 144, 0, 200, 255, 240])
+
+
+def ws_binary_frame(payload: bytes) -> bytes:
+    return bytes([0x82, 0x80 | 126]) + struct.pack("!H", len(payload)) + b"\0\0\0\0" + payload
+
+
+async def ghost(server: Server, wait: float) -> dict:
+    pid = server.process.pid
+    before_fds, before_cpu, before_lines = descriptors(pid), cpu_seconds(pid), server.log_lines()
+    reader, writer = await connect(server.web_port)
+    writer.write(upgrade_request(server.web_port, True, "telnet"))
+    await reader.readuntil(b"\r\n\r\n")
+    await asyncio.sleep(2.0)  # negotiated, at the arrival screen
+    frame = ws_binary_frame((b"abcdefgh" * 500)[:3991] + NAWS_400X200)
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        writer.write(frame * 64)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(writer.drain(), max(0.0, deadline - time.monotonic()))
+    sock = writer.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
+    reset_at = time.monotonic()
+    gone = None
+    while gone is None and time.monotonic() - reset_at < wait:
+        await asyncio.sleep(0.05)
+        if b"web-telnet caller from" in server.log_path.read_bytes().split(b"ready in", 1)[-1]:
+            gone = time.monotonic() - reset_at
+    log = server.log_path.read_bytes()
+    return {
+        "session ended": f"{gone:.2f} s after the reset" if gone else f"not within {wait:.0f} s",
+        "fds": f"{before_fds} -> {descriptors(pid)}",
+        "cpu s": round(cpu_seconds(pid) - before_cpu, 2),
+        "log lines": server.log_lines() - before_lines,
+        "errors": log.count(b" ERROR "),
+    }
+
+
 async def _discard(reader: asyncio.StreamReader) -> None:
     with contextlib.suppress(OSError):
         while await reader.read(65536):
@@ -183,6 +228,8 @@ async def run(args: argparse.Namespace) -> None:
                 result = await connection_flood(server, args.connections, True, args.wait)
             elif flood == "resize":
                 result = await resize_storm(server, args.storm_seconds)
+            elif flood == "ghost":
+                result = await ghost(server, args.wait)
             else:
                 raise SystemExit(f"no flood called {flood!r}")
         finally:
@@ -193,7 +240,7 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent)
-    parser.add_argument("--floods", default="half-open,refused,resize")
+    parser.add_argument("--floods", default="half-open,refused,resize,ghost")
     parser.add_argument("--connections", type=int, default=300)
     parser.add_argument("--wait", type=float, default=30.0)
     parser.add_argument("--storm-seconds", type=float, default=15.0)
