@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import Any
 
 import argon2
 
@@ -24,12 +25,16 @@ class CountingHasher(argon2.PasswordHasher):
         self.lock = threading.Lock()
         self.running = 0
         self.most_at_once = 0
+        self.gate = threading.Event()
+        """Cleared, every call waits for it (up to 10 s) before it hashes."""
+        self.gate.set()
 
     def _counted(self, work):  # type: ignore[no-untyped-def]
         with self.lock:
             self.running += 1
             self.most_at_once = max(self.most_at_once, self.running)
         try:
+            self.gate.wait(10)
             time.sleep(0.02)
             return work()
         finally:
@@ -63,13 +68,23 @@ async def test_log_ins_and_sign_ups_hash_a_few_at_a_time(sqlite_database: Databa
 async def test_a_full_pool_is_a_clear_message_not_a_wrong_password(
     sqlite_database: Database,
 ) -> None:
-    async with sqlite_database.store(hasher=CountingHasher()) as store:
+    hasher = CountingHasher()
+    async with sqlite_database.store(hasher=hasher) as store:
         store.hash_pool = HashPool(at_once=1, max_waiting=1)
         await store.create_account("Ada", "correct horse")
-        results = await asyncio.gather(
-            *(store.verify_login("Ada", "correct horse") for _ in range(6)),
-            return_exceptions=True,
-        )
+        hasher.gate.clear()  # the first check holds its thread, the second waits for it
+        logins = [
+            asyncio.ensure_future(store.verify_login("Ada", "correct horse")) for _ in range(6)
+        ]
+        pending: set[asyncio.Future[Any]] = set(logins)
+        while len(pending) > 2:  # the four beyond are refused at once
+            done, pending = await asyncio.wait(
+                pending, timeout=3, return_when=asyncio.FIRST_COMPLETED
+            )
+            if not done:
+                break  # (before the pool all six held a thread each)
+        hasher.gate.set()
+        results = await asyncio.gather(*logins, return_exceptions=True)
         refused = [r for r in results if isinstance(r, StorageUnavailableError)]
         assert len(refused) == 4 and all(str(r) == BUSY_MESSAGE for r in refused)
         assert sum(1 for r in results if not isinstance(r, BaseException)) == 2
