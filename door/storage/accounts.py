@@ -7,16 +7,24 @@ import datetime as dt
 import logging
 import secrets
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import argon2
 from sqlalchemy import Row, case, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from door.defence.hash_pool import HashPoolFull, password_checks
 from door.defence.lookalike import skeleton
 from door.storage.database import StoreBase
-from door.storage.errors import AccountLockedError, HandleTakenError, LoginError, SshKeyError
+from door.storage.errors import (
+    AccountLockedError,
+    HandleTakenError,
+    LoginError,
+    SshKeyError,
+    StorageUnavailableError,
+)
 from door.storage.handle_index import FRESH_SECONDS, HandleIndex
 from door.storage.rules import (
     check_handle,
@@ -29,6 +37,8 @@ from door.storage.schema import accounts, bbs_users, ssh_keys
 from door.storage.values import WRONG_LOGIN, Account
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 async def _insert_account(
@@ -62,6 +72,17 @@ class AccountStore(StoreBase):
         self._handle_index: HandleIndex | None = None
         self._handle_index_read = 0.0
         self._handle_index_lock = asyncio.Lock()
+        self.hash_pool = password_checks()
+        """Where passwords are hashed and checked: a few at once for the whole process,
+        each holding argon2's 64 MiB (door/defence/hash_pool.py)."""
+
+    async def _hashing(self, function: Callable[..., T], *args: object) -> T:
+        """``function(*args)`` through the hash pool; a full pool is the store being
+        unavailable for this one request (a clear message, and the caller stays on)."""
+        try:
+            return await self.hash_pool.run(function, *args)
+        except HashPoolFull as busy:
+            raise StorageUnavailableError(str(busy), "every password check was taken") from None
 
     # --- accounts -----------------------------------------------------------------
 
@@ -121,7 +142,7 @@ class AccountStore(StoreBase):
         in any case), PasswordRuleError; the password is kept only as an argon2id hash."""
         handle = check_handle(handle, self.reserved_handles)
         check_password(password, handle)
-        password_hash = await asyncio.to_thread(self._hasher.hash, password)
+        password_hash = await self._hashing(self._hasher.hash, password)
         now = self._clock()
         try:
             async with self._transaction() as connection:
@@ -144,7 +165,7 @@ class AccountStore(StoreBase):
         if found is not None:
             return found
         secret = secrets.token_urlsafe(32)
-        password_hash = await asyncio.to_thread(self._hasher.hash, secret)
+        password_hash = await self._hashing(self._hasher.hash, secret)
         now = self._clock()
         for handle in handle_candidates(alias, self.reserved_handles):
             try:
@@ -213,12 +234,12 @@ class AccountStore(StoreBase):
             # Check against a hash all the same, so that a wrong handle takes as long as
             # a wrong password and the timing does not tell which handles exist.
             if not self._dummy_hash:
-                self._dummy_hash = await asyncio.to_thread(self._hasher.hash, "no account")
-            await asyncio.to_thread(self._password_matches, self._dummy_hash, password)
+                self._dummy_hash = await self._hashing(self._hasher.hash, "no account")
+            await self._hashing(self._password_matches, self._dummy_hash, password)
             raise LoginError(WRONG_LOGIN)
         if row.locked_until is not None and row.locked_until > now:
             raise _locked(row.handle, row.locked_until - now)
-        if not await asyncio.to_thread(self._password_matches, row.password_hash, password):
+        if not await self._hashing(self._password_matches, row.password_hash, password):
             await self._count_failure(row.id, row.handle, now)
             raise LoginError(WRONG_LOGIN)
         values: dict[str, Any] = {
@@ -228,7 +249,7 @@ class AccountStore(StoreBase):
             "last_login_at": now,
         }
         if self._hasher.check_needs_rehash(row.password_hash):
-            values["password_hash"] = await asyncio.to_thread(self._hasher.hash, password)
+            values["password_hash"] = await self._hashing(self._hasher.hash, password)
         async with self._transaction() as connection:
             await connection.execute(update(accounts).where(accounts.c.id == row.id).values(values))
         return Account(row.id, row.handle, row.created_at, now)
@@ -286,7 +307,7 @@ class AccountStore(StoreBase):
         if handle is None:
             raise LoginError("That account no longer exists.")
         check_password(password, handle)
-        password_hash = await asyncio.to_thread(self._hasher.hash, password)
+        password_hash = await self._hashing(self._hasher.hash, password)
         async with self._transaction() as connection:
             await connection.execute(
                 update(accounts)

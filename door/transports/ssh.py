@@ -24,6 +24,7 @@ from door.app.server import Door
 from door.app.sysop import verify_password
 from door.config import ConfigError, SysopConfig
 from door.defence.guard import AddressGuard, address_of
+from door.defence.hash_pool import HashPoolFull, password_checks
 from door.defence.logins import LoginAttempts, LoginGuard, TooManyTries
 from door.defence.ratelimit import TokenBucket
 from door.logtext import escaped
@@ -189,10 +190,16 @@ class DoorSSHServer(asyncssh.SSHServer):
         return self.by_password
 
     async def _sysop_password(self, password: str) -> bool:
-        # scrypt and argon2 are meant to be slow: keep them off the event loop.
-        if self.sysop.password_hash and await asyncio.to_thread(
-            verify_password, self.sysop.password_hash, password
-        ):
+        # scrypt and argon2 are meant to be slow and big: off the event loop, a few at once.
+        if not self.sysop.password_hash:
+            raise LoginError("wrong password")
+        try:
+            matches = await password_checks().run(
+                verify_password, self.sysop.password_hash, password
+            )
+        except HashPoolFull as busy:
+            raise LoginError(str(busy)) from None
+        if matches:
             return True
         raise LoginError("wrong password")
 

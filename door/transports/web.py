@@ -9,35 +9,41 @@ tunnel telnet over a WebSocket (fTelnet and its kind, subprotocol ``telnet`` or
 telnetlib3 protocol as the door's telnet listener, so IAC commands, window sizes and
 terminal types are negotiated, never read as keys.
 
-A WebSocket is refused (403) when its ``Origin`` is another site's, unless ``[web]
-allowed_origins`` lists it, so no other page can open a session in the caller's browser.
-Frames are bounded (4 KiB up), and so is everything the terminal holds.
+A WebSocket is refused (403, and the connection closed) when its ``Origin`` is another
+site's, unless ``[web] allowed_origins`` lists it, so no other page can open a session in
+the caller's browser. Every connection meets the per-address limits as it arrives and is
+closed when no request comes (door/transports/web_guard.py); every frame up is read as it
+comes, within rates, and parsed within bounds (door/transports/web_input.py); output is
+bounded in bytes as over telnet, and the newest screen is what a slow reader gets.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+from collections.abc import Coroutine
 from importlib import resources
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from door.app.call import Caller
 from door.defence.guard import address_of
-from door.defence.ratelimit import TokenBucket
-from door.logtext import escaped
+from door.defence.log_limit import SourceLog
 from door.term.charset import Charset
-from door.term.terminal import StreamTerminal
+from door.term.terminal import OUTPUT_HIGH_WATER, StreamTerminal
+from door.transports.web_guard import REQUEST_WAIT_SECONDS, ConnectionKeeper
+from door.transports.web_input import MAX_FRAME_BYTES, FrameReader, ResizeCoalescer, parse_resize
 
 logger = logging.getLogger(__name__)
 
-MAX_FRAME_BYTES: Final = 4096
-RESIZES_PER_SECOND: Final = 20.0
-RESIZE_BURST: Final = 50
+MAX_PENDING_INPUT: Final = 16 * 1024
+"""Bytes from the page held for the terminal; it reads them as they come, so only a
+caller sending faster than keys are taken fills this, and the rest is dropped."""
+SESSION_END_SECONDS: Final = 5.0
+"""How long a WebSocket's handler waits for its session to end once the caller has gone."""
 TELNET_SUBPROTOCOLS: Final = ("telnet", "binary")
 STATIC_FILES: Final = {
     "xterm.mjs": "text/javascript",
@@ -63,37 +69,38 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 
 
 class _PageSource:
-    """Keys from the page's binary frames; its JSON text frames resize the terminal."""
+    """Keys from the page's binary frames, as the frame reader hands them on: held here
+    up to ``MAX_PENDING_INPUT`` bytes until the terminal reads them."""
 
-    def __init__(self, ws: web.WebSocketResponse) -> None:
-        self.ws = ws
-        self.terminal: StreamTerminal | None = None
-        # A page resizes a few times a second at most; a script sending thousands is
-        # refused the surplus (each would be a repaint).
-        self.resizes = TokenBucket(RESIZES_PER_SECOND, RESIZE_BURST)
+    def __init__(self) -> None:
+        self._pending = bytearray()
+        self._arrived = asyncio.Event()
+        self._ended = False
+
+    def feed(self, data: bytes) -> bool:
+        """Keep ``data`` for the terminal; False (dropped) when it has no room."""
+        if len(self._pending) + len(data) > MAX_PENDING_INPUT:
+            return False
+        self._pending += data
+        self._arrived.set()
+        return True
+
+    def end(self) -> None:
+        """The caller has gone: the terminal's next read returns empty."""
+        self._ended = True
+        self._arrived.set()
 
     async def read(self) -> bytes:
-        while True:
-            message = await self.ws.receive()
-            if message.type == WSMsgType.BINARY:
-                return bytes(message.data)
-            if message.type == WSMsgType.TEXT:
-                self._control(message.data)
-                continue
-            return b""  # closed, closing or an error: the caller has gone
-
-    def _control(self, text: str) -> None:
-        try:
-            size = json.loads(text)
-            cols, rows = int(size["cols"]), int(size["rows"])
-        except (ValueError, TypeError, KeyError):
-            return  # not a message this page sends: ignore it
-        if self.terminal is not None and self.resizes.take():
-            self.terminal.resize(cols, rows)
+        while not self._pending and not self._ended:
+            self._arrived.clear()
+            await self._arrived.wait()
+        data, self._pending = bytes(self._pending), bytearray()
+        return data
 
 
 class _WebSocketSink:
-    """Output gathered by ``write`` and sent as one binary frame by ``drain``."""
+    """Output gathered by ``write`` and sent as one binary frame by ``drain``; dropped
+    quietly once the WebSocket is closing."""
 
     def __init__(self, ws: web.WebSocketResponse, transport: Any) -> None:
         self.ws = ws
@@ -101,11 +108,14 @@ class _WebSocketSink:
         self.pending = bytearray()
 
     def write(self, data: bytes) -> None:
-        self.pending += data
+        if not self.ws.closed:
+            self.pending += data
 
     async def drain(self) -> None:
         if self.pending:
             data, self.pending = bytes(self.pending), bytearray()
+            if self.ws.closed:
+                return
             await self.ws.send_bytes(data)
 
     def buffered(self) -> int:
@@ -113,32 +123,71 @@ class _WebSocketSink:
         return len(self.pending) + int(waiting)
 
     def close(self) -> None:
-        with contextlib.suppress(RuntimeError):
-            asyncio.get_running_loop().create_task(self.ws.close())
+        _close_soon(self.ws)
 
 
 class _TelnetOverWebSocket(asyncio.Transport):
-    """What telnetlib3's protocol writes to, for a client tunnelling telnet in frames."""
+    """What telnetlib3's protocol writes to, for a client tunnelling telnet in frames.
 
-    def __init__(self, ws: web.WebSocketResponse, peer: Any) -> None:
+    Writes are gathered and sent by one task, a frame at a time; the bytes waiting are
+    what ``get_write_buffer_size`` says, and past ``OUTPUT_HIGH_WATER`` the protocol is
+    told to pause writing, so the terminal's drain waits (and its output stall applies)
+    as over a socket. Writes to a closing WebSocket are dropped quietly."""
+
+    def __init__(
+        self, ws: web.WebSocketResponse, peer: Any, socket: asyncio.BaseTransport | None
+    ) -> None:
         super().__init__()
         self.ws = ws
         self.peer = peer
+        self.socket = socket
+        self.protocol: asyncio.Protocol | None = None
         self.closing = False
-        self._sends: set[asyncio.Task[None]] = set()
-        self.reading = asyncio.Event()
-        """Clear while telnetlib3's reader holds too much: frames wait in the socket."""
-        self.reading.set()
+        self._pending = bytearray()
+        self._in_flight = 0
+        self._sender: asyncio.Task[None] | None = None
+        self._writing_paused = False
+        self.reading = True
+        """False while telnetlib3's reader holds as much as it may: frames are dropped."""
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
-        if self.closing or not data:
+        if self.closing or self.ws.closed or not data:
             return
-        task = asyncio.get_running_loop().create_task(self.ws.send_bytes(bytes(data)))
-        self._sends.add(task)
-        task.add_done_callback(self._sends.discard)
+        self._pending += data
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._send())
+        if not self._writing_paused and self.get_write_buffer_size() > OUTPUT_HIGH_WATER:
+            self._writing_paused = True
+            if self.protocol is not None:
+                self.protocol.pause_writing()
+
+    async def _send(self) -> None:
+        try:
+            while self._pending and not self.closing:
+                data, self._pending = bytes(self._pending), bytearray()
+                self._in_flight = len(data)
+                await self.ws.send_bytes(data)
+                self._in_flight = 0
+                self._writing_may_resume()
+        except (OSError, RuntimeError):
+            # The caller hung up under the write (aiohttp's ClientConnectionResetError is
+            # an OSError): an ordinary end, not an error to log.
+            self.closing = True
+        finally:
+            self._pending.clear()
+            self._in_flight = 0
+            self._sender = None
+            self._writing_may_resume()
+
+    def _writing_may_resume(self) -> None:
+        if self._writing_paused and self.get_write_buffer_size() <= OUTPUT_HIGH_WATER // 2:
+            self._writing_paused = False
+            if self.protocol is not None:
+                self.protocol.resume_writing()
 
     def get_write_buffer_size(self) -> int:
-        return len(self._sends)
+        waiting = self.socket.get_write_buffer_size() if self.socket is not None else 0  # type: ignore[attr-defined]
+        return len(self._pending) + self._in_flight + int(waiting)
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return {"peername": self.peer}.get(name, default)
@@ -149,40 +198,67 @@ class _TelnetOverWebSocket(asyncio.Transport):
     def close(self) -> None:
         if not self.closing:
             self.closing = True
-            asyncio.get_running_loop().create_task(self.ws.close())
+            _close_soon(self.ws)
 
     def pause_reading(self) -> None:
-        self.reading.clear()
+        self.reading = False
 
     def resume_reading(self) -> None:
-        self.reading.set()
+        self.reading = True
 
     def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
         pass
 
 
+def _close_soon(ws: web.WebSocketResponse) -> None:
+    if ws.closed:
+        return
+    with contextlib.suppress(RuntimeError):
+        task = asyncio.get_running_loop().create_task(_close_quietly(ws))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+
+async def _close_quietly(ws: web.WebSocketResponse) -> None:
+    with contextlib.suppress(OSError, RuntimeError):
+        await ws.close()
+
+
+_closing: set[asyncio.Task[None]] = set()
+"""Strong references to the closing handshakes under way (the loop holds tasks weakly)."""
+_sessions: set[asyncio.Task[None]] = set()
+"""The same for the page's sessions, each run beside the reader of its frames."""
+
+
 class WebServer:
     """The running web listener, shaped like the others for ``serve``."""
 
-    def __init__(self, runner: web.AppRunner, site: web.TCPSite) -> None:
+    def __init__(self, runner: web.AppRunner, server: asyncio.Server) -> None:
         self.runner = runner
-        self.site = site
+        self.server = server
+        self._cleanup: asyncio.Task[None] | None = None
 
     @property
     def sockets(self) -> list[Any]:
-        server = self.site._server  # noqa: SLF001 - aiohttp keeps the asyncio server here
-        return list(server.sockets) if server is not None else []
+        return list(self.server.sockets)
 
     def close(self) -> None:
-        asyncio.get_running_loop().create_task(self.runner.cleanup())
+        """Stop listening and begin closing the connections (once, however often asked)."""
+        self.server.close()
+        if self._cleanup is None:
+            self._cleanup = asyncio.get_running_loop().create_task(self.runner.cleanup())
 
     async def wait_closed(self) -> None:
-        await self.runner.cleanup()
+        self.close()
+        assert self._cleanup is not None
+        await asyncio.shield(self._cleanup)
 
 
 async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str, ...]) -> WebServer:
     """Serve the page and its WebSocket; returns the listener."""
     page = _asset("index.html")
+    log = SourceLog(logger)
+    """One line per address and minute for everything refused or dropped."""
 
     async def index(request: web.Request) -> web.Response:
         return web.Response(body=page, content_type="text/html", charset="utf-8")
@@ -200,48 +276,60 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
         return response
 
     async def websocket(request: web.Request) -> web.StreamResponse:
-        if not origin_allowed(request.headers.get("Origin"), request.host, allowed_origins):
-            logger.info("web: refused a WebSocket from another site's page")
-            raise web.HTTPForbidden(text="This door takes callers from its own page only.")
         peer = request.transport.get_extra_info("peername") if request.transport else None
         address = address_of(peer)
-        refusal = door.guard.admit(address)
-        if refusal is not None:  # the same per-address limits as telnet and SSH
-            logger.info("web connection from %s refused: %s", escaped(address), refusal)
-            raise web.HTTPTooManyRequests(text=refusal)
-        try:
-            ws = web.WebSocketResponse(
-                protocols=TELNET_SUBPROTOCOLS, max_msg_size=MAX_FRAME_BYTES, heartbeat=30
+        if not origin_allowed(request.headers.get("Origin"), request.host, allowed_origins):
+            log.info(address, "web: refused a WebSocket from another site's page")
+            refused = web.Response(
+                status=403,
+                text="This door takes callers from its own page only.",
+                headers={"Connection": "close"},
             )
-            await ws.prepare(request)
-            peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else address
-            if ws.ws_protocol in TELNET_SUBPROTOCOLS:
-                await _serve_telnet_tunnel(door, ws, peer, peer_text)
-            else:
-                await _serve_page(door, ws, request, peer_text)
-            return ws
-        finally:
-            door.guard.release(address)
+            refused.force_close()
+            return refused
+        # The per-address limits were applied as the connection arrived (web_guard).
+        ws = web.WebSocketResponse(
+            protocols=TELNET_SUBPROTOCOLS, max_msg_size=MAX_FRAME_BYTES, heartbeat=30
+        )
+        await ws.prepare(request)
+        peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else address
+        reader_args = (request.transport, address, log)
+        if ws.ws_protocol in TELNET_SUBPROTOCOLS:
+            await _serve_telnet_tunnel(door, ws, peer, peer_text, reader_args)
+        else:
+            await _serve_page(door, ws, request, peer_text, reader_args)
+        return ws
 
     async def no_icon(request: web.Request) -> web.Response:
         return web.Response(status=204)
 
-    app = web.Application()
+    login_wait = float(door.config.server.login_timeout_seconds)
+    keeper = ConnectionKeeper(
+        door.guard, log, request_wait=min(REQUEST_WAIT_SECONDS, login_wait), longest_wait=login_wait
+    )
+    app = web.Application(middlewares=[keeper.middleware])
     app.router.add_get("/", index)
     app.router.add_get("/favicon.ico", no_icon)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/{name}", asset)
-    runner = web.AppRunner(app, access_log=None)
+    runner = web.AppRunner(app, access_log=None, handler_cancellation=False)
     await runner.setup()
-    site = web.TCPSite(runner, host, port, reuse_port=door.shares_ports or None)
-    await site.start()
-    return WebServer(runner, site)
+    assert runner.server is not None
+    server = await asyncio.get_running_loop().create_server(
+        keeper.protocol_factory(runner.server), host, port, reuse_port=door.shares_ports or None
+    )
+    return WebServer(runner, server)
+
+
+ReaderArgs = tuple[Any, str, SourceLog]
+"""The socket under a WebSocket, its caller's address and the web's log: what a
+FrameReader needs besides the WebSocket and where its frames go."""
 
 
 async def _serve_page(
-    door: Any, ws: web.WebSocketResponse, request: web.Request, peer: str
+    door: Any, ws: web.WebSocketResponse, request: web.Request, peer: str, reader: ReaderArgs
 ) -> None:
-    source = _PageSource(ws)
+    source = _PageSource()
     terminal = StreamTerminal(
         source,
         _WebSocketSink(ws, request.transport),
@@ -250,42 +338,85 @@ async def _serve_page(
         charset=Charset.UTF8,
         **door.terminal_limits(),
     )
-    source.terminal = terminal
+    resizes = ResizeCoalescer(terminal.resize)
+    socket, address, log = reader
+
+    def control(text: str) -> None:
+        size = parse_resize(text)
+        if size is None:
+            log.info(address, "web caller sent a control frame that is not a window size: dropped")
+        else:
+            resizes.offer(*size)
+
+    frames = FrameReader(ws, socket, address, log, source.feed, control)
     terminal.start()
     caller = Caller(
         name=None, transport="web", peer=peer, connected_at=asyncio.get_running_loop().time()
     )
-    await door.serve_caller(terminal, caller)
+    await _run_until_gone(door.serve_caller(terminal, caller), frames, terminal, ws)
+    source.end()
+    resizes.close()
 
 
-async def _serve_telnet_tunnel(door: Any, ws: web.WebSocketResponse, peer: Any, text: str) -> None:
+async def _run_until_gone(
+    session: Coroutine[Any, Any, None], frames: FrameReader, terminal: Any, ws: Any
+) -> None:
+    """Run the caller's session while its frames are read; the moment the caller has
+    gone the terminal is closed, so the session ends whatever it was waiting for (a
+    pause for keys sent too fast included)."""
+    running = asyncio.get_running_loop().create_task(session)
+    _sessions.add(running)  # the loop holds tasks weakly; one outliving the wait goes on
+    running.add_done_callback(_sessions.discard)
+    try:
+        await frames.run()
+    finally:
+        terminal.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(running), SESSION_END_SECONDS)
+        if not ws.closed:
+            await _close_quietly(ws)
+
+
+async def _serve_telnet_tunnel(
+    door: Any, ws: web.WebSocketResponse, peer: Any, text: str, reader: ReaderArgs
+) -> None:
     from door.transports.telnet import DoorTelnetServer, terminal_for
 
-    finished = asyncio.Event()
     started = asyncio.get_running_loop().time()
+    socket, address, log = reader
+    terminals: list[Any] = []
+    finished = asyncio.Event()
 
-    async def shell(reader: Any, writer: Any) -> None:
+    async def shell(telnet_reader: Any, writer: Any) -> None:
         try:
-            terminal = terminal_for(reader, writer, **door.terminal_limits())
+            terminal = terminal_for(telnet_reader, writer, **door.terminal_limits())
+            terminals.append(terminal)
             caller = Caller(name=None, transport="web-telnet", peer=text, connected_at=started)
             await door.serve_caller(terminal, caller)
         finally:
             finished.set()
 
     protocol = DoorTelnetServer(shell=shell, encoding=False, connect_maxwait=1.5, timeout=False)
-    transport = _TelnetOverWebSocket(ws, peer)
+    transport = _TelnetOverWebSocket(ws, peer, socket)
+    transport.protocol = protocol
     protocol.connection_made(transport)
+
+    def received(data: bytes) -> bool:
+        # telnetlib3's reader holds what the door has not read yet, up to its limit;
+        # past that the frames are dropped, never queued.
+        if not transport.reading or transport.closing:
+            return False
+        protocol.data_received(data)
+        return True
+
+    frames = FrameReader(ws, socket, address, log, received)
     try:
-        async for message in ws:
-            # The protocol pauses "reading" when the caller sends faster than the door
-            # takes keys: then the next frame waits in the WebSocket, not in memory.
-            await transport.reading.wait()
-            if message.type == WSMsgType.BINARY:
-                protocol.data_received(bytes(message.data))
-            elif message.type == WSMsgType.TEXT:
-                protocol.data_received(message.data.encode("utf-8"))
+        await frames.run()
     finally:
-        protocol.connection_lost(None)
+        # The caller has gone: the session ends now, whatever it was waiting for.
         transport.closing = True
+        protocol.connection_lost(None)
+        for terminal in terminals:
+            terminal.close()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(finished.wait(), 5)
+            await asyncio.wait_for(finished.wait(), SESSION_END_SECONDS)

@@ -1,0 +1,185 @@
+"""The web listener's door-keeper: every TCP connection is counted against the per-address
+limits the moment it arrives, before aiohttp reads a byte of it, as telnet's and SSH's
+are (door/defence/guard.py), and one that has no request in progress is closed once it
+has been quiet for ``REQUEST_WAIT_SECONDS``.
+
+Checked only inside the WebSocket handler, the limits let anything else through: refused
+WebSockets (429 without ``Connection: close``), half-sent requests and silent
+connections all stayed open for minutes, 600 descriptors from one address. Here a
+refused connection gets a short 429 with ``Connection: close`` and is closed at once;
+the refusals of one address are one log line a minute (door/defence/log_limit.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+from aiohttp import web
+
+from door.defence.guard import AddressGuard, address_of
+from door.defence.log_limit import SourceLog
+
+REQUEST_WAIT_SECONDS: Final = 10.0
+"""How long a connection may sit without a request in progress: from connecting to the
+end of its request's headers, and between the requests of a kept-alive connection. A
+browser sends its request at once and opens a new connection when one was closed."""
+
+
+REFUSED_LINGER_SECONDS: Final = 1.0
+"""How long a refused connection's input is read and dropped before it is closed."""
+
+
+def refusal_response(refusal: str) -> bytes:
+    """A complete HTTP response that says why, and that the connection is closing."""
+    body = f"{refusal}\r\n".encode("ascii", "replace")
+    head = (
+        "HTTP/1.1 429 Too Many Requests\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "Retry-After: 60\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+class ConnectionKeeper:
+    """Makes the protocol for each connection and keeps count of the requests in progress
+    on each (the ``middleware`` tells it), for the web listener."""
+
+    def __init__(
+        self,
+        guard: AddressGuard,
+        log: SourceLog,
+        *,
+        request_wait: float = REQUEST_WAIT_SECONDS,
+        longest_wait: float = 60.0,
+    ) -> None:
+        self.guard = guard
+        self.log = log
+        self.request_wait = request_wait
+        self.longest_wait = max(longest_wait, request_wait)
+        """However slowly a response is read, a connection with no request in progress
+        is closed after this (the log-in timeout)."""
+        self.connections: dict[asyncio.BaseTransport, KeptConnection] = {}
+
+    def protocol_factory(
+        self, handler_factory: Callable[[], asyncio.Protocol]
+    ) -> Callable[[], KeptConnection]:
+        """The listener's protocol factory: each connection kept by this keeper, and
+        once admitted handed to a protocol ``handler_factory`` makes (aiohttp's)."""
+        return lambda: KeptConnection(self, handler_factory)
+
+    @web.middleware
+    async def middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        connection = self.connections.get(request.transport) if request.transport else None
+        if connection is not None:
+            connection.requests += 1
+            connection.served += 1
+        try:
+            return await handler(request)
+        finally:
+            if connection is not None:
+                connection.request_ended()
+
+
+class KeptConnection(asyncio.Protocol):
+    """One TCP connection: refused at once, or handed to aiohttp's protocol and watched."""
+
+    def __init__(
+        self, keeper: ConnectionKeeper, handler_factory: Callable[[], asyncio.Protocol]
+    ) -> None:
+        self.keeper = keeper
+        self.handler_factory = handler_factory
+        self.handler: asyncio.Protocol | None = None
+        self.transport: asyncio.Transport | None = None
+        self.address = ""
+        self.requests = 0
+        """Requests in progress on this connection (a WebSocket is one while it is open)."""
+        self.served = 0
+        self._quiet_since = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        keeper = self.keeper
+        self.address = address_of(transport.get_extra_info("peername"))
+        refusal = keeper.guard.admit(self.address)
+        if refusal is not None:
+            keeper.log.info(self.address, "web connection refused: %s", refusal)
+            transport.write(refusal_response(refusal))
+            # Closed for writing at once; what the caller already sent is read and thrown
+            # away for a moment, so that closing does not reset the line before the 429
+            # is read (a socket closed with unread input sends RST).
+            transport.write_eof()
+            self._timer = asyncio.get_running_loop().call_later(
+                REFUSED_LINGER_SECONDS, transport.close
+            )
+            return
+        self.transport = transport
+        keeper.connections[transport] = self
+        self.handler = self.handler_factory()
+        self.handler.connection_made(transport)
+        self._quiet_since = asyncio.get_running_loop().time()
+        self._watch(keeper.request_wait)
+
+    def data_received(self, data: bytes) -> None:
+        if self.handler is not None:
+            self.handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        # A refused connection (no handler) closes when the caller has said all.
+        return self.handler.eof_received() if self.handler is not None else False
+
+    def pause_writing(self) -> None:
+        if self.handler is not None:
+            self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.handler is not None:
+            self.handler.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        handler, self.handler = self.handler, None
+        if self.transport is None:
+            return  # refused: never counted
+        self.keeper.connections.pop(self.transport, None)
+        self.transport = None
+        self.keeper.guard.release(self.address)
+        if handler is not None:
+            handler.connection_lost(exc)
+
+    def request_ended(self) -> None:
+        self.requests -= 1
+        if self.requests == 0:
+            self._quiet_since = asyncio.get_running_loop().time()
+
+    def _watch(self, seconds: float) -> None:
+        self._timer = asyncio.get_running_loop().call_later(seconds, self._check)
+
+    def _check(self) -> None:
+        self._timer = None
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        keeper = self.keeper
+        if self.requests:
+            self._watch(keeper.request_wait)
+            return
+        quiet = asyncio.get_running_loop().time() - self._quiet_since
+        sending = transport.get_write_buffer_size() > 0
+        if quiet < keeper.request_wait or (sending and quiet < keeper.longest_wait):
+            # A response still going out to a slow reader, or a request just ended.
+            self._watch(max(0.5, keeper.request_wait - quiet))
+            return
+        if not self.served:  # a browser's idle kept-alive connection is no news
+            keeper.log.info(
+                self.address, "web connection closed: no request within %.0f s", keeper.request_wait
+            )
+        transport.close()
