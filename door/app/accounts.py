@@ -208,10 +208,13 @@ async def log_in(
                 await _notice(frame, session, view.title, str(locked))
                 return None
             except LoginError as wrong:
-                # Back to the handle (kept, RETURN accepts it), in case that was the typo.
+                # Back to the handle, in case that was the typo: offered whole, so that
+                # RETURN keeps it and typing it again replaces it (not "AdaAda").
                 password_field.text = ""
                 view.active = 0
-                view.message, view.error = str(wrong), True
+                handle_field.selected = True
+                view.message = f"{wrong} RETURN keeps the handle; typing replaces it."
+                view.error = True
                 if wrong_password_delay:
                     frame.show(*draw_form(view))
                     await session.paint()
@@ -532,6 +535,9 @@ async def _type(frame: Frame, session: Session, view: FormView) -> None:
         frame.show(*draw_form(view))
         await session.paint()
         key = await session.read_key()
+        if entry.selected and key.is_printable:
+            entry.editor.clear()  # typing over an offered text replaces it
+        entry.selected = False
         edit = entry.editor.feed(key)
         if edit is Edit.DONE:
             return

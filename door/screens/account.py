@@ -40,6 +40,9 @@ class FormField(Entry):
 
     def __init__(self, label: str, limit: int, *, secret: bool = False, initial: str = "") -> None:
         super().__init__(label, limit, masked=secret, initial=initial)
+        self.selected = False
+        """The text is offered as a whole (highlighted): RETURN keeps it, the first
+        character typed replaces it, any other editing key edits it."""
 
     @property
     def label(self) -> str:
@@ -93,7 +96,7 @@ def draw_form(view: FormView) -> tuple[Canvas, tuple[int, int]]:
         canvas.put(row, FORM_LEFT + 3, entry.label, label_style)
         col = FORM_LEFT + 3 + LABEL_WIDTH
         shown, column = entry.editor.shown(FORM_LEFT + FORM_WIDTH - 3 - col)
-        canvas.put(row, col, shown, theme.BRIGHT)
+        canvas.put(row, col, shown, theme.BAR if entry.selected else theme.BRIGHT)
         if number == view.active:
             cursor = (row, col + column)
         row += 2
