@@ -435,7 +435,7 @@ async def ask_name(session: Session, config: Config, message: str = "") -> str:
     with session.showing(Frame()) as frame:
         while True:
             canvas = draw_welcome(config)
-            canvas.put(8, 3, "The caller enters their name as player 1.", theme.TEXT)
+            canvas.put(8, 3, "Who is calling? Type the name you will play under.", theme.TEXT)
             prompt = "Your name: "
             shown, column = editor.shown(MAX_NAME_LENGTH)
             canvas.put(10, 3, prompt, theme.TEXT)

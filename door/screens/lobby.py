@@ -138,16 +138,28 @@ def _draw_who(canvas: Canvas, who: Sequence[WhoLine], count: int) -> None:
         shown = shown[: WHO_ROWS - 1]
     for offset, line in enumerate(shown):
         row = WHO_TOP + offset
-        name = line.name + (" (you)" if line.you else "") + (" (sysop)" if line.sysop else "")
+        name = _who_name(line, 23)
         style = YOU if line.you else theme.TITLE if line.sysop else theme.BRIGHT
         mark = "*" if line.chosen else " "
         number_style = theme.BAR if line.chosen else theme.LABEL
         canvas.put(row, 1, f"{offset + 1:>2}{mark}", number_style)
-        canvas.put(row, 5, name[:23], style)
+        canvas.put(row, 5, name, style)
         canvas.put(row, 29, line.where[:39], theme.TEXT)
         canvas.put(row, 69, f"{idle_text(line.idle_seconds):>6}", theme.DIM)
     if count > WHO_ROWS:
         canvas.put(WHO_TOP + WHO_ROWS - 1, 5, f"... and {count - len(shown)} more", theme.DIM)
+
+
+def _who_name(line: WhoLine, width: int) -> str:
+    """The name and what marks it ("you", "sysop"), in ``width`` cells: a long name is
+    shortened, never the marks; "sysop" is left out when the name says it already."""
+    marks = ["you"] if line.you else []
+    if line.sysop and line.name.casefold() != "sysop":
+        marks.append("sysop")
+    tail = f" ({', '.join(marks)})" if marks else ""
+    room = width - len(tail)
+    name = line.name if len(line.name) <= room else line.name[: room - 1] + "…"
+    return name + tail
 
 
 def _chat_segments(line: ChatText) -> list[tuple[str, Style]]:
