@@ -864,10 +864,10 @@ def _account_keys(records: Records, member: Member, options: GameOptions, charse
     shared = f"I {options.timer_text}  S {charset}"
     if records.store is None:
         return shared
+    if member.sysop and member.account is None:
+        return f"L Leaderboard  {shared}"  # the sysop at the console: no guest, no record
     if member.account is None:
-        # The sysop at the console has no account either, but is no guest.
-        unkept = "the sysop's" if member.sysop else "a guest's"
-        return f"L Leaderboard  {shared}  ({unkept} games are not kept)"
+        return f"L Leaderboard  {shared}  (a guest's games are not kept)"
     rated = "rated" if options.rated else "unrated"
     return f"R Record  L Leaderboard  E {rated}  {shared}"
 

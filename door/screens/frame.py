@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from door.screens import theme
+from door.screens.fit import fit_line
 from door.screens.layout import HEADER_ROW, MESSAGE_ROW, SCREEN_COLS, STATUS_ROW
 from door.term.canvas import Canvas
 
@@ -58,8 +59,10 @@ def _draw_header_row(
 
 
 def draw_message(canvas: Canvas, text: str, *, error: bool = False) -> None:
+    """One line: a message too long is shortened before the keys it names, never
+    through them."""
     style = theme.ERROR if error else theme.MESSAGE
-    canvas.put(MESSAGE_ROW, 1, text[: SCREEN_COLS - 2], style)
+    canvas.put(MESSAGE_ROW, 1, fit_line(text, SCREEN_COLS - 2), style)
 
 
 def draw_status(canvas: Canvas, text: str) -> None:

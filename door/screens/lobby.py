@@ -24,6 +24,7 @@ from typing import Final
 
 from door.screens import theme
 from door.screens.chat import Entry, LogLine, draw_entry
+from door.screens.fit import wrap_lines
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
 from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
@@ -110,7 +111,10 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         _draw_keys(canvas, view)
     if view.notice:
         style = theme.OVERLAY_TITLE if view.notice_urgent else theme.LABEL
-        canvas.put(NOTICE_ROW, 1, view.notice[: SCREEN_COLS - 2], style)
+        # A long notice (a challenge, say) takes the typing row too when nothing is typed.
+        rows = 1 if view.entry is not None else 2
+        for offset, line in enumerate(wrap_lines(view.notice, SCREEN_COLS - 2, rows)):
+            canvas.put(NOTICE_ROW + offset, 1, line, style)
     cursor = None
     if view.entry is not None:
         cursor = draw_entry(canvas, view.entry)
@@ -194,7 +198,11 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
     if view.account_keys:
         rows.append(view.account_keys)
     if view.competition_keys:
-        rows.append(view.competition_keys)
+        if view.sysop and len(rows[-1]) + 2 + len(view.competition_keys) <= SCREEN_COLS - 2:
+            # The sysop's own row would push the keys into the notice's row.
+            rows[-1] += "  " + view.competition_keys
+        else:
+            rows.append(view.competition_keys)
     if view.sysop:
         rows.append("Sysop: O page into chat   H host a game   K disconnect   B broadcast")
     for offset, text in enumerate(rows):

@@ -78,7 +78,7 @@ async def test_the_sysops_lobby_lists_tournaments_and_names_the_sysop_once(
     try:
         await in_lobby(terminal)
         text = screen(terminal)
-        assert "U Tournaments" in text
+        assert any("U Tournaments" in row for row in terminal.display[16:20])  # the keys
         assert "guest" not in text
         assert "Sysop (you)" in text and "(sysop)" not in text
         terminal.press("u")
@@ -107,3 +107,17 @@ async def test_a_guest_is_asked_for_the_name_they_play_under() -> None:
     finally:
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
+
+
+@run_async
+async def test_a_long_challenge_shows_its_keys_and_all_its_terms() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")
+    bob, _ = door.call("Bob")
+    await in_lobby(alice, bob)
+    alice.press("g", "g", "2", "a", "m", "w", "2", Key.ENTER)  # 4 players, exact, manual, match
+    await until(lambda: "challenges you" in screen(bob))
+    await settled(bob)
+    assert "Y accept  N decline" in screen(bob)
+    assert "manual count, best of 3" in flat(bob)
+    await door.close()
