@@ -406,6 +406,8 @@ class Lobby:
             if kept is not None:
                 # A full disk or a database that is down: the player is told, once.
                 kept.saver.on_trouble = table.announce
+                saver = kept.saver
+                table.saved_as = lambda: saver.game_id  # its number, shown at game over
 
         options = kept.options if kept is not None else choices.options
         try:

@@ -18,12 +18,15 @@ from typing import Final
 
 from door.competition.rating import Rating
 from door.screens import theme
+from door.screens.cards import card_face
 from door.screens.chat import Entry
 from door.screens.frame import draw_message, draw_status
-from door.screens.layout import SCREEN_COLS
+from door.screens.game_list import game_line
+from door.screens.layout import MESSAGE_ROW, SCREEN_COLS
 from door.storage.competition import RatedMember, RatingHistoryEntry
-from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
+from door.storage.store import GameSummary, LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
+from engine.cards import Card
 
 FORM_TOP: Final = 3
 FORM_LEFT: Final = 8
@@ -147,7 +150,30 @@ def stat_row(line: StatLine) -> str:
     )
 
 
-def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> Canvas:
+def _card_faces(cards: str) -> list[str]:
+    """Cards as kept in the store ("3C 4S") as every game shows them ("3♣ 4♠")."""
+    try:
+        return [card_face(Card.parse(card)) for card in cards.split()]
+    except ValueError:  # not notation after all: shown as kept
+        return cards.split()
+
+
+def _draw_games(canvas: Canvas, top: int, games: Sequence[GameSummary], viewer: int) -> None:
+    """The member's latest games with their numbers, in the rows left above the message."""
+    rows = MESSAGE_ROW - 1 - top
+    if not games or rows < 2:
+        return
+    canvas.put(top, 1, "Latest games (the number is the one the sysop replays)", theme.LABEL)
+    for offset, game in enumerate(games[: rows - 1], start=1):
+        canvas.put(top + offset, 1, game_line(game, viewer)[: SCREEN_COLS - 2], theme.TEXT)
+
+
+def draw_stats(
+    stats: PlayerStats,
+    message: str = "",
+    rating_line: str = "",
+    games: Sequence[GameSummary] = (),
+) -> Canvas:
     canvas = Canvas()
     account = stats.account
     since = account.created_at.strftime("%Y-%m-%d")
@@ -158,6 +184,7 @@ def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> 
     if not stats.modes:
         canvas.put(row + 1, 1, "No finished games yet: play one and come back!", theme.TEXT)
         canvas.put(row + 3, 1, rating_line[: SCREEN_COLS - 2], theme.TEXT)
+        row += 5
     shown = stats.modes[:MAX_MODE_ROWS]
     for line in shown:
         canvas.put(row, 1, stat_row(line), theme.TEXT)
@@ -172,7 +199,7 @@ def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> 
         row += 3
         best = "none yet"
         if total.best_hand_cards:
-            *hand, starter = total.best_hand_cards.split()
+            *hand, starter = _card_faces(total.best_hand_cards)
             best = f"{total.best_hand_score} points, {' '.join(hand)} with {starter} cut"
         details = (
             f"Best hand: {best}",
@@ -186,6 +213,8 @@ def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> 
             details = (*details, rating_line)
         for offset, text in enumerate(details):
             canvas.put(row + offset, 1, text[: SCREEN_COLS - 2], theme.TEXT)
+        row += len(details) + 1
+    _draw_games(canvas, row, games, stats.account.id)
     draw_message(canvas, message)
     draw_status(canvas, "Skunks given/taken  Peg: pegging per hand  any key: back")
     return canvas

@@ -897,7 +897,7 @@ class Table:
         outcome = self.game.outcome()
         assert outcome is not None
         match_line = f"{self.match.line()}." if self.match is not None else ""
-        return GameOverPanel(outcome, question or self.next_question(), match_line)
+        return GameOverPanel(outcome, question or self.next_question(), match_line, self.saved_as())
 
     def changed(self) -> None:
         """Something at the table changed: everyone redraws."""

@@ -210,7 +210,10 @@ async def test_the_statistics_screen_shows_each_mode_and_the_best_hand(
         mode_row = next(row for row in rows if row.startswith(" computer-easy free auto"))
         line = stats.total
         assert mode_row.split()[3:6] == [str(line.games), str(line.wins), str(line.losses)]
-        cards = (line.best_hand_cards or "").split()
+        suits = str.maketrans({"C": "♣", "D": "♦", "H": "♥", "S": "♠"})
+        cards = [
+            c.replace("T", "10").translate(suits) for c in (line.best_hand_cards or "").split()
+        ]
         assert f"Best hand: {line.best_hand_score} points, {' '.join(cards[:4])}" in caller.text
         await caller.type("x")
         await caller.result()
