@@ -140,6 +140,9 @@ class Lobby:
                 if key is None:
                     continue
                 error = ""
+                # A note stands until the caller's next key: what that key does (self-play,
+                # a K cancelled...) must not be read as "Game abandoned." again.
+                self.choices.notes.clear()
                 if await self.menu_key(key) is False:
                     return
         finally:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from door.competition.rating import Rating
+from door.competition.rating import Rating, RatingChange
 from door.screens import theme
 from door.screens.cards import card_face
 from door.screens.chat import Entry
@@ -287,10 +287,9 @@ def draw_rating_board(entries: Sequence[RatedMember], message: str = "") -> Canv
 
 
 def rating_line(rating: Rating, history: Sequence[RatingHistoryEntry]) -> str:
-    """``Rating 1523 (last games: +12 -7 +9)``; a newcomer's says so."""
+    """``Rating 1523 (newest first: +12 −7 +9)``, each change written as the game's end
+    writes it (a minus sign, ±0); a newcomer's says so."""
     if not history:
         return f"Rating {rating} (no rated games yet: play the computer as a member)"
-    changes = " ".join(
-        f"{round(entry.after.rating - entry.before.rating):+d}" for entry in history[:6]
-    )
+    changes = " ".join(RatingChange(entry.before, entry.after).label for entry in history[:6])
     return f"Rating {rating} (newest first: {changes})"

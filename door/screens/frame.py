@@ -36,7 +36,9 @@ def draw_header(
     end = canvas.put(HEADER_ROW, right_col, right, right_style)
     canvas.put(HEADER_ROW, end, right_marker, theme.BRIGHT)
     room = right_col - col - 4
-    middle = next((text for text in middles if len(text) <= room), "")
+    # The middle is chosen as if both scores had three digits, so it does not lose its
+    # fields as the scores grow during the game.
+    middle = next((t for t in middles if len(t) <= room - _score_growth(scores)), "")
     canvas.put(HEADER_ROW, col + 2 + (room - len(middle)) // 2, middle, theme.LABEL)
 
 
@@ -53,9 +55,14 @@ def _draw_header_row(
         if side == dealer:
             col = canvas.put(HEADER_ROW, col, " (crib)", theme.BRIGHT)
         col += 3
-    room = SCREEN_COLS - 1 - col
+    room = SCREEN_COLS - 1 - col - _score_growth(scores)
     middle = next((text for text in middles if len(text) <= room), "")
     canvas.put(HEADER_ROW, SCREEN_COLS - 1 - len(middle), middle, theme.LABEL)
+
+
+def _score_growth(scores: Sequence[int]) -> int:
+    """The columns the scores may still take as they grow to three digits."""
+    return sum(max(0, 3 - len(str(score))) for score in scores)
 
 
 def draw_message(canvas: Canvas, text: str, *, error: bool = False) -> None:

@@ -131,9 +131,10 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
             played = (tuple(game.plays), tuple(game.count_cards), game.phase is Phase.PLAY)
             layers.append(_layer("played", draw_played, *played, game.sides))
         if cards_out:
-            crib_owner = "Yours" if game.dealer == viewer else f"{names[game.dealer]}'s"
+            called = _panel_names(names, game.players, viewer)
+            crib_owner = "Yours" if game.dealer == viewer else f"{called[game.dealer]}'s"
             others = tuple(
-                (names[seat], len(game.hand(seat)))
+                (called[seat], len(game.hand(seat)))
                 for seat in range(game.players)
                 if seat != viewer
             )
@@ -165,6 +166,15 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
     elif isinstance(view.overlay, Dialog):
         layers.append(_layer("dialog", draw_dialog, view.overlay))
     return layers
+
+
+def _panel_names(names: Sequence[str], players: int, viewer: int | None) -> list[str]:
+    """The side panel's names: in the four-handed game the viewer's partner (across the
+    table) is "Partner", so that "Computer 2" is not taken for an opponent."""
+    called = list(names)
+    if players == 4 and viewer is not None:
+        called[(viewer + 2) % 4] = "Partner"
+    return called
 
 
 def _draw_log_pane(canvas: Canvas, kept: Sequence[FlatLine]) -> None:

@@ -777,7 +777,10 @@ class Table:
             return await asyncio.wait_for(asyncio.shield(answer), seconds)
         except TimeoutError:
             person.withdraw(answer)
-            self.announce(f"{person.name}'s time ran out: the computer moves for them.")
+            self.announce(
+                f"{person.name}'s time ran out: the computer moves for them.", exclude=person
+            )
+            person.log("Your time ran out: the computer moves for you.", theme.TITLE)
             return await computer_move()
 
     async def wait_for_return(self, seat: Seat) -> None:

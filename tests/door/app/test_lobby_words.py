@@ -121,3 +121,42 @@ async def test_a_long_challenge_shows_its_keys_and_all_its_terms() -> None:
     assert "Y accept  N decline" in screen(bob)
     assert "manual count, best of 3" in flat(bob)
     await door.close()
+
+
+@run_async
+async def test_a_note_stands_until_the_next_key_only() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")
+    await in_lobby(alice)
+    alice.press("p")
+    await until(lambda: "Esc quit" in alice.status)
+    alice.press(Key.ESCAPE, "y")
+    await until(lambda: "Game abandoned." in flat(alice))
+    await in_lobby(alice)
+    alice.press("2")  # exact runs: nothing was abandoned this time
+    await settled(alice)
+    assert "runs: exact" in flat(alice)
+    assert "Game abandoned." not in flat(alice)
+    assert "Choose from the menu above." in flat(alice)
+    await door.close()
+
+
+@run_async
+async def test_a_name_too_long_from_the_transport_is_asked_again() -> None:
+    config = config_from_mapping({"game": {"computer_pause_seconds": 0}})
+    terminal = KeyboardTerminal()
+    presence = Presence("Sysop", random.Random(1))
+    caller = Caller("X" * 200, "ssh")  # an SSH user name, say
+    running = asyncio.ensure_future(
+        run_session(terminal, config, caller, random.Random(2), presence)
+    )
+    try:
+        await until(lambda: "Your name:" in screen(terminal))
+        assert "longer than 20 characters" in screen(terminal)
+        assert presence.find("X" * 20) is None
+        terminal.press("Xavier", Key.ENTER)
+        await in_lobby(terminal)
+        assert "Xavier (you)" in screen(terminal)
+    finally:
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
