@@ -28,7 +28,7 @@ from door.screens.fit import wrap_lines
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
 from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
-from door.term.canvas import Canvas, Style
+from door.term.canvas import Canvas, Style, picture, picture_top
 
 WHO_TOP: Final = 3
 WHO_ROWS: Final = 7
@@ -99,7 +99,9 @@ def idle_text(seconds: float) -> str:
 
 
 def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
-    canvas = canvas_for(view.size)
+    frame = canvas_for(view.size)
+    # A tall wide window: the lobby in the middle of it, the chat pane full height.
+    canvas = picture(frame)
     canvas.put(0, 1, view.title[:40], theme.TITLE)
     welcome = f"Welcome, {view.name}!"
     canvas.put(0, SCREEN_COLS - 1 - len(welcome), welcome, theme.BRIGHT)
@@ -120,11 +122,13 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         cursor = draw_entry(canvas, view.entry)
     draw_message(canvas, view.message, error=view.error)
     draw_status(canvas, view.status)
-    if has_pane(canvas) and view.private_with is None:
+    if has_pane(frame) and view.private_with is None:
         # A wide window: the chat, every line kept and whole, beside the lobby.
         lines = [LogLine(tuple(_chat_segments(line))) for line in view.chat]
-        draw_side_pane(canvas, "Lobby chat", lines)
-    return canvas, cursor
+        draw_side_pane(frame, "Lobby chat", lines)
+    if cursor is not None:
+        cursor = (cursor[0] + picture_top(frame.rows), cursor[1])
+    return frame, cursor
 
 
 def _rule(canvas: Canvas, row: int, title: str) -> None:

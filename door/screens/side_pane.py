@@ -57,7 +57,7 @@ def draw_side_pane(canvas: Canvas, title: str, lines: Sequence[LogLine]) -> None
     canvas.put(0, PANE_LEFT + 1, f" {title} "[:width], theme.LABEL)
     room = canvas.rows - 1
     wrapped: list[list[tuple[str, Style]]] = []
-    for line in reversed(lines):
+    for line in reversed(unwrapped(lines)):
         wrapped[:0] = rewrap(line, width - 1)
         if len(wrapped) >= room:
             break
@@ -65,6 +65,28 @@ def draw_side_pane(canvas: Canvas, title: str, lines: Sequence[LogLine]) -> None
         col = PANE_LEFT + 1
         for text, style in segments:
             col = canvas.put(1 + offset, col, text, style)
+
+
+CONTINUED: Final = "  "
+"""How the log starts a line that carries on the one before (``wrap_log_text``)."""
+
+
+def unwrapped(lines: Sequence[LogLine]) -> list[LogLine]:
+    """The log's lines as they were said: a line wrapped for the 80-column log (its
+    later pieces indented) joined again, so that the pane wraps it to its own width
+    rather than showing pieces narrower than itself."""
+    joined: list[list[tuple[str, Style]]] = []
+    for line in lines:
+        segments = list(line.pieces())
+        first = segments[0][0] if segments else ""
+        if joined and first.startswith(CONTINUED) and first.strip():
+            text, style = segments[0]
+            joined[-1].append((" ", joined[-1][-1][1] if joined[-1] else style))
+            joined[-1].append((text.lstrip(" "), style))
+            joined[-1].extend(segments[1:])
+        else:
+            joined.append(segments)
+    return [LogLine(segments) for segments in joined]
 
 
 def rewrap(line: LogLine, width: int) -> list[list[tuple[str, Style]]]:

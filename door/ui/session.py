@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, Protocol, TypeVar
 
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
-from door.term.canvas import Canvas
+from door.term.canvas import Canvas, centred, picture
 from door.term.charset import Charset
 from door.term.inbox import Inbox
 from door.term.keys import Key
@@ -96,7 +96,7 @@ class Overlay:
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         canvas = below.copy() if below is not None else Canvas()
-        self.draw(canvas)
+        self.draw(picture(canvas))  # over the picture, where a taller frame has it
         return canvas, None
 
 
@@ -155,7 +155,11 @@ class Session:
         cursor: Cursor = None
         for screen in self._stack[start:]:
             canvas, cursor = screen.frame(canvas)
-        return (canvas if canvas is not None else Canvas()), cursor
+        # A 24-row frame in a taller window is shown in its middle (door/term/canvas.py).
+        frame, top = centred(canvas if canvas is not None else Canvas(), self.terminal.size[1])
+        if cursor is not None and top:
+            cursor = (cursor[0] + top, cursor[1])
+        return frame, cursor
 
     async def paint(self) -> None:
         """Bring the caller's screen up to the stack and send it.
