@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, Protocol, TypeVar
 
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
-from door.term.canvas import Canvas, centred, picture
+from door.term.canvas import Canvas, picture
 from door.term.charset import Charset
 from door.term.inbox import Inbox
 from door.term.keys import Key
@@ -155,11 +155,7 @@ class Session:
         cursor: Cursor = None
         for screen in self._stack[start:]:
             canvas, cursor = screen.frame(canvas)
-        # A 24-row frame in a taller window is shown in its middle (door/term/canvas.py).
-        frame, top = centred(canvas if canvas is not None else Canvas(), self.terminal.size[1])
-        if cursor is not None and top:
-            cursor = (cursor[0] + top, cursor[1])
-        return frame, cursor
+        return (canvas if canvas is not None else Canvas()), cursor
 
     async def paint(self) -> None:
         """Bring the caller's screen up to the stack and send it.
