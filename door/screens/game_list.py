@@ -8,9 +8,9 @@ caller reads is the one the sysop replays.
 >>> game = GameSummary(12, 2, (Seat("Ada", 1), Seat("Computer")),
 ...                    dt.datetime(2026, 3, 2, 9, 5, tzinfo=dt.UTC), True, Outcome(0, (121, 98)))
 >>> game_line(game, viewer=1)
-'#12    2026-03-02 09:05  Ada vs Computer           won, 121 to 98'
+'#12    2026-03-02 09:05  won, 121 to 98          Ada vs Computer'
 >>> game_line(game)
-'#12    2026-03-02 09:05  Ada vs Computer           Ada won, 121 to 98'
+'#12    2026-03-02 09:05  Ada won, 121 to 98      Ada vs Computer'
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Final
 
 from door.storage.values import GameSummary
 
-NAMES_WIDTH: Final = 26
+RESULT_WIDTH: Final = 24
+"""Room for how it ended; the names come last, where a long four-handed line may end."""
 
 
 def sides_text(game: GameSummary) -> list[str]:
@@ -37,7 +38,7 @@ def result_text(game: GameSummary, viewer: int | None = None) -> str:
         return "under way"
     outcome = game.result
     if outcome is None:
-        return "closed unfinished"
+        return "abandoned"  # closed without an end on the board
     seat = game.seat_of(viewer) if viewer is not None else None
     side = game.side_of(seat) if seat is not None else None
     names = sides_text(game)
@@ -60,6 +61,5 @@ def result_text(game: GameSummary, viewer: int | None = None) -> str:
 def game_line(game: GameSummary, viewer: int | None = None) -> str:
     when = game.when.strftime("%Y-%m-%d %H:%M")
     names = " vs ".join(sides_text(game))
-    if len(names) > NAMES_WIDTH - 1:
-        names = names[: NAMES_WIDTH - 2] + "…"
-    return f"{'#' + str(game.game_id):<6} {when}  {names:<{NAMES_WIDTH}}{result_text(game, viewer)}"
+    result = result_text(game, viewer)
+    return f"{'#' + str(game.game_id):<6} {when}  {result:<{RESULT_WIDTH - 1}} {names}"

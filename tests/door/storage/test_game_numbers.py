@@ -113,3 +113,21 @@ async def test_game_over_shows_the_number_the_record_lists(sqlite_database: Data
         await door.records.close()
         listed = await door.store.recent_games(account_id=ada.id)
         assert [game.game_id for game in listed] == [number]
+
+
+@run_async
+async def test_a_members_game_against_the_computer_shows_its_number_at_the_end(
+    sqlite_database: Database,
+) -> None:
+    async with account_door(sqlite_database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        terminal, _ = door.call(ada)
+        await in_lobby(terminal)
+        terminal.press("p")
+        await until(lambda: bool(door.presence.tables))
+        table = door.presence.tables[0]
+        await play_together([terminal], stop=lambda: table.over)
+        await until(lambda: "Game over" in "\n".join(terminal.display))
+        number = table.saved_as()
+        assert number is not None
+        assert f" Game {number} " in "\n".join(terminal.display)
