@@ -1,10 +1,12 @@
 """The room a wide terminal has beside the 80-column screens: the whole game log and
 chat (or the lobby's chat) in a pane of its own, as tall as the terminal.
 
-At ``WIDE_COLS`` columns or more a screen draws its usual 80x24 picture at the top left
-and this pane to the right of it, from column 81 to the terminal's edge and from the
-top row to the bottom one; lines that were wrapped for the 80-column log are wrapped
-again for the pane. Narrower terminals get the 80x24 picture alone, as before.
+At ``WIDE_COLS`` columns or more a screen draws its usual 80x24 picture on the left
+(in the middle of a taller window: door/term/canvas.py's ``picture``) and this pane to
+the right of it, from column 81 to the terminal's edge and from the top row to the
+bottom one; lines that were wrapped for the 80-column log are joined and wrapped again
+for the pane. Narrower terminals get the 80x24 picture alone (the renderer centres it
+in a taller window).
 
 >>> from door.screens.chat import GameLog
 >>> log = GameLog()
