@@ -884,6 +884,7 @@ class Table:
         self.header = (
             f"{match}Hand {number} · {runs} · {counting}{level}",
             f"{match}Hand {number} · {runs} · {counting}",
+            f"{match}Hand {number} · {runs}",  # the rule that changes the play most
             f"{match}Hand {number}",
             f"Hand {number}",
         )
