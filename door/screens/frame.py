@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from door.screens import theme
-from door.screens.fit import fit_line
+from door.screens.fit import fit_line, wrap_lines
 from door.screens.layout import HEADER_ROW, MESSAGE_ROW, SCREEN_COLS, STATUS_ROW
 from door.term.canvas import Canvas
 
@@ -65,11 +65,15 @@ def _score_growth(scores: Sequence[int]) -> int:
     return sum(max(0, 3 - len(str(score))) for score in scores)
 
 
-def draw_message(canvas: Canvas, text: str, *, error: bool = False) -> None:
-    """One line: a message too long is shortened before the keys it names, never
-    through them."""
+def draw_message(canvas: Canvas, text: str, *, error: bool = False, spare: int = 0) -> None:
+    """One line, or up to ``spare`` more rows above it that the screen has free: a
+    message too long wraps there, and what still does not fit is shortened before the
+    keys it names, never through them."""
     style = theme.ERROR if error else theme.MESSAGE
-    canvas.put(MESSAGE_ROW, 1, fit_line(text, SCREEN_COLS - 2), style)
+    lines = wrap_lines(text, SCREEN_COLS - 2, 1 + spare) if spare else [text]
+    top = MESSAGE_ROW - len(lines) + 1
+    for offset, line in enumerate(lines):
+        canvas.put(top + offset, 1, fit_line(line, SCREEN_COLS - 2), style)
 
 
 def draw_status(canvas: Canvas, text: str) -> None:

@@ -111,16 +111,22 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         _draw_who(canvas, view.who, view.who_count)
         _draw_chat(canvas, view.chat)
         _draw_keys(canvas, view)
+    notice_rows = 0
     if view.notice:
         style = theme.OVERLAY_TITLE if view.notice_urgent else theme.LABEL
         # A long notice (a challenge, say) takes the typing row too when nothing is typed.
         rows = 1 if view.entry is not None else 2
-        for offset, line in enumerate(wrap_lines(view.notice, SCREEN_COLS - 2, rows)):
+        lines = wrap_lines(view.notice, SCREEN_COLS - 2, rows)
+        notice_rows = len(lines)
+        for offset, line in enumerate(lines):
             canvas.put(NOTICE_ROW + offset, 1, line, style)
     cursor = None
     if view.entry is not None:
         cursor = draw_entry(canvas, view.entry)
-    draw_message(canvas, view.message, error=view.error)
+    # The typing row, when nothing is typed and no notice took it, lets a long message
+    # (a tournament's result, say) wrap rather than be shortened.
+    spare = 1 if view.entry is None and notice_rows < 2 else 0
+    draw_message(canvas, view.message, error=view.error, spare=spare)
     draw_status(canvas, view.status)
     if has_pane(frame) and view.private_with is None:
         # A wide window: the chat, every line kept and whole, beside the lobby.

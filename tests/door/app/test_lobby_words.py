@@ -165,3 +165,18 @@ async def test_a_name_too_long_from_the_transport_is_asked_again() -> None:
     finally:
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
+
+
+@run_async
+async def test_a_long_note_wraps_whole_onto_the_free_typing_row() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")
+    await in_lobby(alice)
+    note = "Tournament game recorded in Friday Cup: the tournament is over (U shows the standings)."
+    member = door.presence.find("Alice")
+    assert member is not None
+    member.tell(note)
+    await until(lambda: "standings" in flat(alice))
+    assert note in flat(alice)  # every word, the keys on the last row
+    assert "(U shows the standings)." in alice.display[22]
+    await door.close()
