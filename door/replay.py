@@ -1,4 +1,5 @@
-"""``cribbage-door replay GAME_ID``: print a game from the database as text.
+"""``cribbage-door replay GAME_ID``: print a game from the database as text; with no
+number, the latest games with their numbers (as members' records show them).
 
 The game is rebuilt from its recording (see engine/record.py), so the log shows the deal,
 the throws, the cut, every card played with what it pegged, the show with breakdowns and
@@ -19,9 +20,24 @@ from pathlib import Path
 from door.config import ConfigError, load_config
 from door.storage.settings import DatabaseSettings, database_url
 
+LISTED_GAMES = 20
+
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game_id", type=int, metavar="GAME_ID", help="the game's number")
+    parser.add_argument(
+        "game_id",
+        type=int,
+        nargs="?",
+        metavar="GAME_ID",
+        help="the game's number (none: list the latest games)",
+    )
+    parser.add_argument(
+        "--last",
+        type=int,
+        default=LISTED_GAMES,
+        metavar="N",
+        help=f"how many games the list shows (default {LISTED_GAMES})",
+    )
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument("--data-dir", metavar="DIR", help="where the SQLite database lives")
     parser.add_argument("--database", metavar="URL", help="a database URL to read instead")
@@ -46,6 +62,8 @@ def replay_command(args: argparse.Namespace) -> int:
     url = database_url(settings, args.data_dir or config.server.data_path)
     # The store logs why a database cannot be used (file, reason): that is the message.
     logging.basicConfig(level=logging.WARNING, format="cribbage-door replay: %(message)s")
+    if args.game_id is None:
+        return asyncio.run(_print_games(url, max(1, min(args.last, 1000))))
     return asyncio.run(_print_log(url, args.game_id, chances=args.chances))
 
 
@@ -67,4 +85,31 @@ async def _print_log(url: str, game_id: int, *, chances: bool) -> int:
     finally:
         await store.close()
     print("\n".join(lines))
+    return 0
+
+
+async def _print_games(url: str, limit: int) -> int:
+    """The latest ``limit`` games, newest first, each with its number."""
+    from door.screens.game_list import game_line
+    from door.storage.errors import StorageUnavailableError, StoreError
+    from door.storage.store import Store
+
+    try:
+        store = await Store.open(url)
+    except StorageUnavailableError:
+        return 1
+    try:
+        games = await store.recent_games(limit=limit)
+    except StorageUnavailableError:
+        return 1
+    except StoreError as error:
+        print(f"cribbage-door replay: {error}", file=sys.stderr)
+        return 1
+    finally:
+        await store.close()
+    if not games:
+        print("No games yet.")
+        return 0
+    print("\n".join(game_line(game) for game in games))
+    print("cribbage-door replay N tells game N move by move.")
     return 0

@@ -12,10 +12,12 @@ be), and any other ``StoreError`` is a refusal the form shows before asking agai
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import functools
 import logging
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -50,7 +52,7 @@ from door.storage.rules import (
     MIN_PASSWORD_LENGTH,
     check_password,
 )
-from door.storage.store import Account, SavedGame, Store
+from door.storage.store import Account, GameSummary, SavedGame, Store
 from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.ui.confirm import STATUS as CONFIRM_STATUS
@@ -65,6 +67,8 @@ LOGIN_ATTEMPTS: Final = 3
 WRONG_PASSWORD_DELAY: Final = 1.0
 """Seconds a wrong password waits before the next try: slows guessing down."""
 LEADERBOARD_SIZE: Final = 10
+RECORD_GAMES: Final = 8
+"""The latest games a member's record lists (the rows an 80x24 record has left)."""
 NOTICE_WIDTH: Final = 64
 NOTICE_LINES: Final = 8
 DEFAULT_MIN_GAMES: Final = 10
@@ -208,10 +212,13 @@ async def log_in(
                 await _notice(frame, session, view.title, str(locked))
                 return None
             except LoginError as wrong:
-                # Back to the handle (kept, RETURN accepts it), in case that was the typo.
+                # Back to the handle, in case that was the typo: offered whole, so that
+                # RETURN keeps it and typing it again replaces it (not "AdaAda").
                 password_field.text = ""
                 view.active = 0
-                view.message, view.error = str(wrong), True
+                handle_field.selected = True
+                view.message = f"{wrong} RETURN keeps the handle; typing replaces it."
+                view.error = True
                 if wrong_password_delay:
                     frame.show(*draw_form(view))
                     await session.paint()
@@ -391,6 +398,9 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
             await _notice(frame, session, "Statistics", f"Nobody has the handle {handle}.")
             return
         rated = ""
+        games: Sequence[GameSummary] = ()
+        with contextlib.suppress(StoreError):  # the statistics stand without the list
+            games = await store.recent_games(account_id=stats.account.id, limit=RECORD_GAMES)
         try:
             competition = CompetitionStore(store)
             rating = await competition.rating(stats.account.id)
@@ -399,7 +409,7 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
         except StoreError:
             pass  # the statistics stand without the rating
         while True:
-            frame.show(draw_stats(stats, rating_line=rated))
+            frame.show(draw_stats(stats, rating_line=rated, games=games))
             await session.paint()
             if await session.read_key() == Key.CTRL_L:
                 session.redraw_all()
@@ -532,6 +542,9 @@ async def _type(frame: Frame, session: Session, view: FormView) -> None:
         frame.show(*draw_form(view))
         await session.paint()
         key = await session.read_key()
+        if entry.selected and key.is_printable:
+            entry.editor.clear()  # typing over an offered text replaces it
+        entry.selected = False
         edit = entry.editor.feed(key)
         if edit is Edit.DONE:
             return

@@ -52,7 +52,7 @@ from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help
 from door.storage.store import Account
 from door.table.options import GameOptions
-from door.term.ansi import HIDE_CURSOR
+from door.term.ansi import HIDE_CURSOR, sanitize
 from door.term.canvas import Canvas
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
@@ -221,6 +221,13 @@ async def sign_in(
         return await join_with_account(session, presence, account)
     name = config.sysop.name if caller.sysop else clean_name(caller.name or "")
     message = ""
+    if not caller.sysop and _longer_than_a_name(caller.name or ""):
+        # A name from the transport (an SSH or RLogin user name) that does not fit is
+        # asked again, not cut short without a word.
+        name = ""
+        message = (
+            f"Your name is longer than {MAX_NAME_LENGTH} characters: please type a shorter one."
+        )
     while True:
         if name:
             if not caller.sysop and await name_is_an_account(records.store, name):
@@ -231,6 +238,11 @@ async def sign_in(
                 except NameInUse as taken:
                     message = f"Sorry, {taken}. Please choose another name."
         name = await ask_name(session, config, message)
+
+
+def _longer_than_a_name(text: str) -> bool:
+    """Whether ``text`` is more than a caller's name holds, once cleaned."""
+    return len(" ".join(sanitize(text, 4 * MAX_NAME_LENGTH).split())) > MAX_NAME_LENGTH
 
 
 async def arrive(
@@ -436,7 +448,7 @@ async def ask_name(session: Session, config: Config, message: str = "") -> str:
     with session.showing(Frame()) as frame:
         while True:
             canvas = draw_welcome(config)
-            canvas.put(8, 3, "The caller enters their name as player 1.", theme.TEXT)
+            canvas.put(8, 3, "Who is calling? Type the name you will play under.", theme.TEXT)
             prompt = "Your name: "
             shown, column = editor.shown(MAX_NAME_LENGTH)
             canvas.put(10, 3, prompt, theme.TEXT)

@@ -143,6 +143,9 @@ class Lobby:
                 if key is None:
                     continue
                 error = ""
+                # A note stands until the caller's next key: what that key does (self-play,
+                # a K cancelled...) must not be read as "Game abandoned." again.
+                self.choices.notes.clear()
                 if await self.menu_key(key) is False:
                     return
         finally:
@@ -421,6 +424,8 @@ class Lobby:
             if kept is not None:
                 # A full disk or a database that is down: the player is told, once.
                 kept.saver.on_trouble = table.announce
+                saver = kept.saver
+                table.saved_as = lambda: saver.game_id  # its number, shown at game over
 
         options = kept.options if kept is not None else choices.options
         try:
@@ -741,12 +746,13 @@ class Lobby:
                 picked = [member for member in picked if member in online]
                 self.picked = picked
                 entry.text = " ".join(str(online.index(m) + 1) for m in picked)
-                view.message = error or (
-                    f"Press the number of {'a person' if most == 1 else 'each person'} "
-                    "in the list, then RETURN."
-                )
+                view.message = error or _pick_prompt(most)
                 view.error = bool(error)
-                view.status = "1-9 choose  RETURN done  BS unchoose  Esc cancel"
+                view.status = (
+                    "1-9 choose  Esc cancel"
+                    if most == 1
+                    else "1-9 choose  RETURN done  BS unchoose  Esc cancel"
+                )
                 key = await self.next_key()
                 error = ""
                 if key is None:
@@ -840,8 +846,7 @@ class Lobby:
         view.account_keys = _account_keys(
             self.records, member, options, CHARSET_NAMES[self.session.charset]
         )
-        members_only = member.account is not None and self.records.store is not None
-        view.competition_keys = "F Mail games  U Tournaments" if members_only else ""
+        view.competition_keys = _competition_keys(self.records, member)
         view.notice, view.notice_urgent = "", False
         if member.invitation is not None:
             challenge = member.invitation
@@ -864,7 +869,7 @@ class Lobby:
             self.choices.notes.append(member.notes.popleft())
         if self.choices.notes:
             return self.choices.notes[-1]
-        return "Choose from the menu below."
+        return "Choose from the menu above."
 
 
 async def disconnect(member: Member) -> None:
@@ -878,10 +883,32 @@ def _account_keys(records: Records, member: Member, options: GameOptions, charse
     shared = f"I {options.timer_text}  S {charset}"
     if records.store is None:
         return shared
+    if member.sysop and member.account is None:
+        return f"L Leaderboard  {shared}"  # the sysop at the console: no guest, no record
     if member.account is None:
         return f"L Leaderboard  {shared}  (a guest's games are not kept)"
     rated = "rated" if options.rated else "unrated"
     return f"R Record  L Leaderboard  E {rated}  {shared}"
+
+
+def _competition_keys(records: Records, member: Member) -> str:
+    """Mail games are a member's own; tournaments are members' too, but the sysop makes
+    them (U then N), account or not."""
+    if records.store is None:
+        return ""
+    keys = []
+    if member.account is not None and records.mail is not None:
+        keys.append("F Mail games")
+    if records.tournaments is not None and (member.account is not None or member.sysop):
+        keys.append("U Tournaments")
+    return "  ".join(keys)
+
+
+def _pick_prompt(most: int) -> str:
+    """One person is chosen by their number alone; several are chosen, then RETURN."""
+    if most == 1:
+        return "Press the number of a person in the list."
+    return f"Press the number of each person in the list (up to {most}), then RETURN."
 
 
 def _winner_name(table: Table) -> str:

@@ -57,12 +57,17 @@ def _day(now: dt.datetime) -> dt.date:
 
 
 def time_left_words(left: dt.timedelta) -> str:
-    """ "3 days left", "1 day left", "5 hours left", "under an hour left", "time is up"."""
+    """ "3 days left", "2 days 23 hours left", "1 day left", "5 hours left", "under an
+    hour left", "time is up". The hours are said beside the days: a new game's "2 days
+    left" read wrong under "Move within 3 days"."""
     if left <= dt.timedelta(0):
         return "time is up"
     if left >= DAY:
-        days = left // DAY
-        return f"{days} day{'s' if days != 1 else ''} left"
+        days, hours = left // DAY, left % DAY // HOUR
+        words = f"{days} day{'s' if days != 1 else ''}"
+        if hours:
+            words += f" {hours} hour{'s' if hours != 1 else ''}"
+        return f"{words} left"
     if left >= HOUR:
         hours = left // HOUR
         return f"{hours} hour{'s' if hours != 1 else ''} left"

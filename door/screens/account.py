@@ -16,14 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from door.competition.rating import Rating
+from door.competition.rating import Rating, RatingChange
 from door.screens import theme
+from door.screens.cards import card_face
 from door.screens.chat import Entry
 from door.screens.frame import draw_message, draw_status
-from door.screens.layout import SCREEN_COLS
+from door.screens.game_list import game_line
+from door.screens.layout import MESSAGE_ROW, SCREEN_COLS
 from door.storage.competition import RatedMember, RatingHistoryEntry
-from door.storage.store import LeaderboardEntry, PlayerStats, StatLine
+from door.storage.store import GameSummary, LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
+from engine.cards import Card
 
 FORM_TOP: Final = 3
 FORM_LEFT: Final = 8
@@ -40,6 +43,9 @@ class FormField(Entry):
 
     def __init__(self, label: str, limit: int, *, secret: bool = False, initial: str = "") -> None:
         super().__init__(label, limit, masked=secret, initial=initial)
+        self.selected = False
+        """The text is offered as a whole (highlighted): RETURN keeps it, the first
+        character typed replaces it, any other editing key edits it."""
 
     @property
     def label(self) -> str:
@@ -93,7 +99,7 @@ def draw_form(view: FormView) -> tuple[Canvas, tuple[int, int]]:
         canvas.put(row, FORM_LEFT + 3, entry.label, label_style)
         col = FORM_LEFT + 3 + LABEL_WIDTH
         shown, column = entry.editor.shown(FORM_LEFT + FORM_WIDTH - 3 - col)
-        canvas.put(row, col, shown, theme.BRIGHT)
+        canvas.put(row, col, shown, theme.BAR if entry.selected else theme.BRIGHT)
         if number == view.active:
             cursor = (row, col + column)
         row += 2
@@ -144,7 +150,30 @@ def stat_row(line: StatLine) -> str:
     )
 
 
-def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> Canvas:
+def _card_faces(cards: str) -> list[str]:
+    """Cards as kept in the store ("3C 4S") as every game shows them ("3♣ 4♠")."""
+    try:
+        return [card_face(Card.parse(card)) for card in cards.split()]
+    except ValueError:  # not notation after all: shown as kept
+        return cards.split()
+
+
+def _draw_games(canvas: Canvas, top: int, games: Sequence[GameSummary], viewer: int) -> None:
+    """The member's latest games with their numbers, in the rows left above the message."""
+    rows = MESSAGE_ROW - 1 - top
+    if not games or rows < 2:
+        return
+    canvas.put(top, 1, "Latest games (the number is the one the sysop replays)", theme.LABEL)
+    for offset, game in enumerate(games[: rows - 1], start=1):
+        canvas.put(top + offset, 1, game_line(game, viewer)[: SCREEN_COLS - 2], theme.TEXT)
+
+
+def draw_stats(
+    stats: PlayerStats,
+    message: str = "",
+    rating_line: str = "",
+    games: Sequence[GameSummary] = (),
+) -> Canvas:
     canvas = Canvas()
     account = stats.account
     since = account.created_at.strftime("%Y-%m-%d")
@@ -155,6 +184,7 @@ def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> 
     if not stats.modes:
         canvas.put(row + 1, 1, "No finished games yet: play one and come back!", theme.TEXT)
         canvas.put(row + 3, 1, rating_line[: SCREEN_COLS - 2], theme.TEXT)
+        row += 5
     shown = stats.modes[:MAX_MODE_ROWS]
     for line in shown:
         canvas.put(row, 1, stat_row(line), theme.TEXT)
@@ -169,7 +199,7 @@ def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> 
         row += 3
         best = "none yet"
         if total.best_hand_cards:
-            *hand, starter = total.best_hand_cards.split()
+            *hand, starter = _card_faces(total.best_hand_cards)
             best = f"{total.best_hand_score} points, {' '.join(hand)} with {starter} cut"
         details = (
             f"Best hand: {best}",
@@ -183,6 +213,8 @@ def draw_stats(stats: PlayerStats, message: str = "", rating_line: str = "") -> 
             details = (*details, rating_line)
         for offset, text in enumerate(details):
             canvas.put(row + offset, 1, text[: SCREEN_COLS - 2], theme.TEXT)
+        row += len(details) + 1
+    _draw_games(canvas, row, games, stats.account.id)
     draw_message(canvas, message)
     draw_status(canvas, "Skunks given/taken  Peg: pegging per hand  any key: back")
     return canvas
@@ -255,10 +287,9 @@ def draw_rating_board(entries: Sequence[RatedMember], message: str = "") -> Canv
 
 
 def rating_line(rating: Rating, history: Sequence[RatingHistoryEntry]) -> str:
-    """``Rating 1523 (last games: +12 -7 +9)``; a newcomer's says so."""
+    """``Rating 1523 (newest first: +12 −7 +9)``, each change written as the game's end
+    writes it (a minus sign, ±0); a newcomer's says so."""
     if not history:
         return f"Rating {rating} (no rated games yet: play the computer as a member)"
-    changes = " ".join(
-        f"{round(entry.after.rating - entry.before.rating):+d}" for entry in history[:6]
-    )
+    changes = " ".join(RatingChange(entry.before, entry.after).label for entry in history[:6])
     return f"Rating {rating} (newest first: {changes})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from door.screens import theme
+from door.screens.fit import fit_line, wrap_lines
 from door.screens.layout import HEADER_ROW, MESSAGE_ROW, SCREEN_COLS, STATUS_ROW
 from door.term.canvas import Canvas
 
@@ -35,7 +36,9 @@ def draw_header(
     end = canvas.put(HEADER_ROW, right_col, right, right_style)
     canvas.put(HEADER_ROW, end, right_marker, theme.BRIGHT)
     room = right_col - col - 4
-    middle = next((text for text in middles if len(text) <= room), "")
+    # The middle is chosen as if both scores had three digits, so it does not lose its
+    # fields as the scores grow during the game.
+    middle = next((t for t in middles if len(t) <= room - _score_growth(scores)), "")
     canvas.put(HEADER_ROW, col + 2 + (room - len(middle)) // 2, middle, theme.LABEL)
 
 
@@ -52,14 +55,25 @@ def _draw_header_row(
         if side == dealer:
             col = canvas.put(HEADER_ROW, col, " (crib)", theme.BRIGHT)
         col += 3
-    room = SCREEN_COLS - 1 - col
+    room = SCREEN_COLS - 1 - col - _score_growth(scores)
     middle = next((text for text in middles if len(text) <= room), "")
     canvas.put(HEADER_ROW, SCREEN_COLS - 1 - len(middle), middle, theme.LABEL)
 
 
-def draw_message(canvas: Canvas, text: str, *, error: bool = False) -> None:
+def _score_growth(scores: Sequence[int]) -> int:
+    """The columns the scores may still take as they grow to three digits."""
+    return sum(max(0, 3 - len(str(score))) for score in scores)
+
+
+def draw_message(canvas: Canvas, text: str, *, error: bool = False, spare: int = 0) -> None:
+    """One line, or up to ``spare`` more rows above it that the screen has free: a
+    message too long wraps there, and what still does not fit is shortened before the
+    keys it names, never through them."""
     style = theme.ERROR if error else theme.MESSAGE
-    canvas.put(MESSAGE_ROW, 1, text[: SCREEN_COLS - 2], style)
+    lines = wrap_lines(text, SCREEN_COLS - 2, 1 + spare) if spare else [text]
+    top = MESSAGE_ROW - len(lines) + 1
+    for offset, line in enumerate(lines):
+        canvas.put(top + offset, 1, fit_line(line, SCREEN_COLS - 2), style)
 
 
 def draw_status(canvas: Canvas, text: str) -> None:

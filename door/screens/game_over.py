@@ -25,6 +25,8 @@ class GameOverPanel:
     question: str = PLAY_AGAIN
     match_line: str = ""
     """How the match stands after this game ("Ada leads 2–1 in games, ..."), if one is on."""
+    game_number: int | None = None
+    """The game's number in the door's records, when it was kept (members' games)."""
 
     @property
     def winner(self) -> int:
@@ -83,6 +85,10 @@ def draw_game_over(
 ) -> None:
     canvas.clear(TOP, LEFT, HEIGHT, WIDTH)
     canvas.box(TOP, LEFT, HEIGHT, WIDTH, theme.TITLE, title="Game over", double=True)
+    if panel.game_number is not None:
+        # On the bottom border: the number the record lists and the sysop replays.
+        label = f" Game {panel.game_number} "
+        canvas.put(TOP + HEIGHT - 1, LEFT + WIDTH - 2 - len(label), label, theme.TITLE)
     style = theme.PLAYER_STYLES[panel.winner]
     lines = [(headline(panel, names, viewer), style)]
     lines += [(text, theme.ERROR) for text in _wrapped_skunks(panel, names, viewer)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Final
 
 from door.screens import theme
 from door.screens.board import draw_bare_board, draw_pegs
@@ -42,7 +43,7 @@ from door.screens.show import ShowPanel, draw_show
 from door.screens.side_pane import WIDE_COLS, canvas_size, draw_side_pane
 from door.screens.theme import CALLER_SEAT
 from door.screens.win_bar import draw_win_bar
-from door.term.canvas import Canvas
+from door.term.canvas import Canvas, Shifted, picture_top
 from door.term.layers import ALWAYS, Layer, Layers
 from engine.cards import Card
 from engine.game import Game, Phase
@@ -85,11 +86,30 @@ def draw_table(
     ``layers`` (the person's own, kept between frames) only the parts of the screen
     whose inputs changed since the last frame are drawn again."""
     cols, rows = canvas_size(view.size)
-    canvas, results = (layers or Layers()).frame(cols, rows, table_layers(view, cols))
+    top = picture_top(rows)
+    drawn = table_layers(view, cols)
+    if top:  # a tall wide window: the picture in its middle, the side pane full height
+        drawn = [layer if layer[0] == PANE else _moved_down(layer, top) for layer in drawn]
+    canvas, results = (layers or Layers()).frame(cols, rows, drawn)
     cursor = results.get("entry")
-    if view.overlay is not None:
-        cursor = None
-    return canvas, cursor
+    if view.overlay is not None or cursor is None:
+        return canvas, None
+    return canvas, (cursor[0] + top, cursor[1])
+
+
+PANE: Final = "side pane"
+
+
+def _moved_down(layer: Layer, top: int) -> Layer:
+    """``layer`` drawn ``top`` rows lower (its key says so, so a move redraws it)."""
+    name, key, draw = layer
+    if draw is None:
+        return name, (_draw_lower, top, *key), None  # type: ignore[misc]
+    return name, key, lambda canvas: draw(Shifted(canvas, top))
+
+
+def _draw_lower(canvas: Canvas, top: int, draw: Callable[..., object], *args: Hashable) -> object:
+    return draw(Shifted(canvas, top), *args)
 
 
 def shows_win_bar(panel: Panel | None) -> bool:
@@ -131,9 +151,10 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
             played = (tuple(game.plays), tuple(game.count_cards), game.phase is Phase.PLAY)
             layers.append(_layer("played", draw_played, *played, game.sides))
         if cards_out:
-            crib_owner = "Yours" if game.dealer == viewer else f"{names[game.dealer]}'s"
+            called = _panel_names(names, game.players, viewer)
+            crib_owner = "Yours" if game.dealer == viewer else f"{called[game.dealer]}'s"
             others = tuple(
-                (names[seat], len(game.hand(seat)))
+                (called[seat], len(game.hand(seat)))
                 for seat in range(game.players)
                 if seat != viewer
             )
@@ -159,12 +180,21 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         layers.append(_layer("clock", _draw_clock, view.clock))
     layers.append(_layer("status", draw_status, view.status))
     if cols >= WIDE_COLS:
-        layers.append(_layer("side pane", _draw_log_pane, view.log.kept()))
+        layers.append(_layer(PANE, _draw_log_pane, view.log.kept()))
     if isinstance(view.overlay, HelpOverlay):
         layers.append(_layer("help", draw_help, view.overlay))
     elif isinstance(view.overlay, Dialog):
         layers.append(_layer("dialog", draw_dialog, view.overlay))
     return layers
+
+
+def _panel_names(names: Sequence[str], players: int, viewer: int | None) -> list[str]:
+    """The side panel's names: in the four-handed game the viewer's partner (across the
+    table) is "Partner", so that "Computer 2" is not taken for an opponent."""
+    called = list(names)
+    if players == 4 and viewer is not None:
+        called[(viewer + 2) % 4] = "Partner"
+    return called
 
 
 def _draw_log_pane(canvas: Canvas, kept: Sequence[FlatLine]) -> None:

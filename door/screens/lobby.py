@@ -24,10 +24,11 @@ from typing import Final
 
 from door.screens import theme
 from door.screens.chat import Entry, LogLine, draw_entry
+from door.screens.fit import wrap_lines
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
 from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
-from door.term.canvas import Canvas, Style
+from door.term.canvas import Canvas, Style, picture, picture_top
 
 WHO_TOP: Final = 3
 WHO_ROWS: Final = 7
@@ -98,7 +99,9 @@ def idle_text(seconds: float) -> str:
 
 
 def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
-    canvas = canvas_for(view.size)
+    frame = canvas_for(view.size)
+    # A tall wide window: the lobby in the middle of it, the chat pane full height.
+    canvas = picture(frame)
     canvas.put(0, 1, view.title[:40], theme.TITLE)
     welcome = f"Welcome, {view.name}!"
     canvas.put(0, SCREEN_COLS - 1 - len(welcome), welcome, theme.BRIGHT)
@@ -108,19 +111,30 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         _draw_who(canvas, view.who, view.who_count)
         _draw_chat(canvas, view.chat)
         _draw_keys(canvas, view)
+    notice_rows = 0
     if view.notice:
         style = theme.OVERLAY_TITLE if view.notice_urgent else theme.LABEL
-        canvas.put(NOTICE_ROW, 1, view.notice[: SCREEN_COLS - 2], style)
+        # A long notice (a challenge, say) takes the typing row too when nothing is typed.
+        rows = 1 if view.entry is not None else 2
+        lines = wrap_lines(view.notice, SCREEN_COLS - 2, rows)
+        notice_rows = len(lines)
+        for offset, line in enumerate(lines):
+            canvas.put(NOTICE_ROW + offset, 1, line, style)
     cursor = None
     if view.entry is not None:
         cursor = draw_entry(canvas, view.entry)
-    draw_message(canvas, view.message, error=view.error)
+    # The typing row, when nothing is typed and no notice took it, lets a long message
+    # (a tournament's result, say) wrap rather than be shortened.
+    spare = 1 if view.entry is None and notice_rows < 2 else 0
+    draw_message(canvas, view.message, error=view.error, spare=spare)
     draw_status(canvas, view.status)
-    if has_pane(canvas) and view.private_with is None:
+    if has_pane(frame) and view.private_with is None:
         # A wide window: the chat, every line kept and whole, beside the lobby.
         lines = [LogLine(tuple(_chat_segments(line))) for line in view.chat]
-        draw_side_pane(canvas, "Lobby chat", lines)
-    return canvas, cursor
+        draw_side_pane(frame, "Lobby chat", lines)
+    if cursor is not None:
+        cursor = (cursor[0] + picture_top(frame.rows), cursor[1])
+    return frame, cursor
 
 
 def _rule(canvas: Canvas, row: int, title: str) -> None:
@@ -138,16 +152,28 @@ def _draw_who(canvas: Canvas, who: Sequence[WhoLine], count: int) -> None:
         shown = shown[: WHO_ROWS - 1]
     for offset, line in enumerate(shown):
         row = WHO_TOP + offset
-        name = line.name + (" (you)" if line.you else "") + (" (sysop)" if line.sysop else "")
+        name = _who_name(line, 23)
         style = YOU if line.you else theme.TITLE if line.sysop else theme.BRIGHT
         mark = "*" if line.chosen else " "
         number_style = theme.BAR if line.chosen else theme.LABEL
         canvas.put(row, 1, f"{offset + 1:>2}{mark}", number_style)
-        canvas.put(row, 5, name[:23], style)
+        canvas.put(row, 5, name, style)
         canvas.put(row, 29, line.where[:39], theme.TEXT)
         canvas.put(row, 69, f"{idle_text(line.idle_seconds):>6}", theme.DIM)
     if count > WHO_ROWS:
         canvas.put(WHO_TOP + WHO_ROWS - 1, 5, f"... and {count - len(shown)} more", theme.DIM)
+
+
+def _who_name(line: WhoLine, width: int) -> str:
+    """The name and what marks it ("you", "sysop"), in ``width`` cells: a long name is
+    shortened, never the marks; "sysop" is left out when the name says it already."""
+    marks = ["you"] if line.you else []
+    if line.sysop and line.name.casefold() != "sysop":
+        marks.append("sysop")
+    tail = f" ({', '.join(marks)})" if marks else ""
+    room = width - len(tail)
+    name = line.name if len(line.name) <= room else line.name[: room - 1] + "…"
+    return name + tail
 
 
 def _chat_segments(line: ChatText) -> list[tuple[str, Style]]:
@@ -182,7 +208,11 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
     if view.account_keys:
         rows.append(view.account_keys)
     if view.competition_keys:
-        rows.append(view.competition_keys)
+        if view.sysop and len(rows[-1]) + 2 + len(view.competition_keys) <= SCREEN_COLS - 2:
+            # The sysop's own row would push the keys into the notice's row.
+            rows[-1] += "  " + view.competition_keys
+        else:
+            rows.append(view.competition_keys)
     if view.sysop:
         rows.append("Sysop: O page into chat   H host a game   K disconnect   B broadcast")
     for offset, text in enumerate(rows):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from door.screens import theme
 from door.screens.cards import CARD_STEP, card_face, draw_card, draw_cards
@@ -37,6 +38,10 @@ class ShowPanel:
     scored: ShowScored | None = None
 
 
+NINETEEN: Final = 19
+"""The score no hand can make, said for a hand worth nothing."""
+
+
 def _points(number: int) -> str:
     return f"{number} point{'' if number == 1 else 's'}"
 
@@ -62,6 +67,9 @@ def result_text(scored: ShowScored, names: Sequence[str], viewer: int | None = C
     said = "said" if caller else "says"
     if scored.claim is None:
         text = f"{title} counts {_points(true)}."
+    elif scored.claim == NINETEEN and true == 0:
+        # No hand scores 19, so players say "nineteen" for nothing: a right claim.
+        text = f"{owner} {said} 19, cribbage's word for nothing: right. {title} counts 0."
     elif scored.claim == true:
         text = f"{owner} {said} {scored.claim}: right. {title} counts {_points(true)}."
     elif scored.claim > true:

@@ -1,10 +1,12 @@
 """The room a wide terminal has beside the 80-column screens: the whole game log and
 chat (or the lobby's chat) in a pane of its own, as tall as the terminal.
 
-At ``WIDE_COLS`` columns or more a screen draws its usual 80x24 picture at the top left
-and this pane to the right of it, from column 81 to the terminal's edge and from the
-top row to the bottom one; lines that were wrapped for the 80-column log are wrapped
-again for the pane. Narrower terminals get the 80x24 picture alone, as before.
+At ``WIDE_COLS`` columns or more a screen draws its usual 80x24 picture on the left
+(in the middle of a taller window: door/term/canvas.py's ``picture``) and this pane to
+the right of it, from column 81 to the terminal's edge and from the top row to the
+bottom one; lines that were wrapped for the 80-column log are joined and wrapped again
+for the pane. Narrower terminals get the 80x24 picture alone (the renderer centres it
+in a taller window).
 
 >>> from door.screens.chat import GameLog
 >>> log = GameLog()
@@ -57,7 +59,7 @@ def draw_side_pane(canvas: Canvas, title: str, lines: Sequence[LogLine]) -> None
     canvas.put(0, PANE_LEFT + 1, f" {title} "[:width], theme.LABEL)
     room = canvas.rows - 1
     wrapped: list[list[tuple[str, Style]]] = []
-    for line in reversed(lines):
+    for line in reversed(unwrapped(lines)):
         wrapped[:0] = rewrap(line, width - 1)
         if len(wrapped) >= room:
             break
@@ -65,6 +67,28 @@ def draw_side_pane(canvas: Canvas, title: str, lines: Sequence[LogLine]) -> None
         col = PANE_LEFT + 1
         for text, style in segments:
             col = canvas.put(1 + offset, col, text, style)
+
+
+CONTINUED: Final = "  "
+"""How the log starts a line that carries on the one before (``wrap_log_text``)."""
+
+
+def unwrapped(lines: Sequence[LogLine]) -> list[LogLine]:
+    """The log's lines as they were said: a line wrapped for the 80-column log (its
+    later pieces indented) joined again, so that the pane wraps it to its own width
+    rather than showing pieces narrower than itself."""
+    joined: list[list[tuple[str, Style]]] = []
+    for line in lines:
+        segments = list(line.pieces())
+        first = segments[0][0] if segments else ""
+        if joined and first.startswith(CONTINUED) and first.strip():
+            text, style = segments[0]
+            joined[-1].append((" ", joined[-1][-1][1] if joined[-1] else style))
+            joined[-1].append((text.lstrip(" "), style))
+            joined[-1].extend(segments[1:])
+        else:
+            joined.append(segments)
+    return [LogLine(segments) for segments in joined]
 
 
 def rewrap(line: LogLine, width: int) -> list[list[tuple[str, Style]]]:

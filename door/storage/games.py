@@ -14,8 +14,20 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from door.storage.database import StoreBase
 from door.storage.errors import GameNotFoundError
 from door.storage.schema import STAT_COUNTERS, game_logs, game_seats, games, player_stats
-from door.storage.stats import GameStats, SeatStats, game_stats, outcome_to_json
-from door.storage.values import MAX_NAME_LENGTH, MAX_OPPONENT_LENGTH, SavedGame, Seat
+from door.storage.stats import (
+    GameStats,
+    SeatStats,
+    game_stats,
+    outcome_from_json,
+    outcome_to_json,
+)
+from door.storage.values import (
+    MAX_NAME_LENGTH,
+    MAX_OPPONENT_LENGTH,
+    GameSummary,
+    SavedGame,
+    Seat,
+)
 from engine.gamelog import game_log, recording_finished
 from engine.outcome import Outcome
 from engine.record import Recording, RecordingError, replay
@@ -256,6 +268,49 @@ class GameStore(StoreBase):
             .order_by(game_seats.c.seat)
         )
         return tuple(Seat(row.name, row.account_id) for row in rows)
+
+    async def recent_games(
+        self, *, account_id: int | None = None, limit: int = 10
+    ) -> list[GameSummary]:
+        """The latest ``limit`` games, newest first: all of them, or those the account
+        sat at. Each with its number, so that ``cribbage-door replay N`` can be found."""
+        query = (
+            select(
+                games.c.id,
+                games.c.players,
+                games.c.finished,
+                games.c.updated_at,
+                game_logs.c.result,
+                game_logs.c.finished_at,
+            )
+            .outerjoin(game_logs, game_logs.c.game_id == games.c.id)
+            .order_by(games.c.id.desc())
+            .limit(max(0, limit))
+        )
+        if account_id is not None:
+            sat = select(game_seats.c.game_id).where(game_seats.c.account_id == account_id)
+            query = query.where(games.c.id.in_(sat))
+        async with self._transaction() as connection:
+            rows = (await connection.execute(query)).all()
+            seat_rows = await connection.execute(
+                select(game_seats.c.game_id, game_seats.c.name, game_seats.c.account_id)
+                .where(game_seats.c.game_id.in_([row.id for row in rows]))
+                .order_by(game_seats.c.game_id, game_seats.c.seat)
+            )
+            seats: dict[int, list[Seat]] = {}
+            for seat in seat_rows:
+                seats.setdefault(seat.game_id, []).append(Seat(seat.name, seat.account_id))
+        return [
+            GameSummary(
+                row.id,
+                row.players,
+                tuple(seats.get(row.id, ())),
+                row.finished_at or row.updated_at,
+                row.finished,
+                outcome_from_json(row.result) if row.result else None,
+            )
+            for row in rows
+        ]
 
     async def game_log(self, game_id: int, *, chances: bool = False) -> list[str]:
         """The game told as text lines (finished or not), with each side's chance to win

@@ -10,6 +10,7 @@ from typing import Final, Literal
 
 from door.storage.schema import STAT_COUNTERS
 from door.storage.settings import DatabaseSettings
+from engine.outcome import Outcome
 from engine.record import RecordedGame, Recording, replay
 
 Clock = Callable[[], dt.datetime]
@@ -56,6 +57,27 @@ class Seat:
 
     name: str
     account_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game in a list of games: its number (what ``cribbage-door replay`` takes),
+    who sat where, and how it ended (``result`` None while it is not finished, or when
+    it was closed without one)."""
+
+    game_id: int
+    players: int
+    seats: tuple[Seat, ...]
+    when: dt.datetime
+    """When it finished, or was last saved while under way."""
+    finished: bool
+    result: Outcome | None = None
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    def seat_of(self, account_id: int) -> int | None:
+        return next((n for n, s in enumerate(self.seats) if s.account_id == account_id), None)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def before_deal(
             f"RETURN deal  c chat  w win bar{h}  ? help  q quit",
             True,
             "Type a line to chat, or press RETURN on a blank line to deal.",
-            "press RETURN to deal, or a key from the line below",
+            "press RETURN to deal, or a key below",
         )
     if computer_deals:
         return BeforeDeal(
@@ -53,7 +53,7 @@ def before_deal(
             f"RETURN ready  c chat  w win bar{h}  ? help  q quit",
             True,
             "Type a line to chat, or press RETURN on a blank line when ready.",
-            "press RETURN when ready, or a key from the line below",
+            "press RETURN when ready, or a key below",
         )
     return BeforeDeal(
         f"Hand {hand}: {dealer} deals. Chat while {dealer} gets ready to deal.",

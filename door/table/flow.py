@@ -802,7 +802,10 @@ class Table:
             return await asyncio.wait_for(asyncio.shield(answer), seconds)
         except TimeoutError:
             person.withdraw(answer)
-            self.announce(f"{person.name}'s time ran out: the computer moves for them.")
+            self.announce(
+                f"{person.name}'s time ran out: the computer moves for them.", exclude=person
+            )
+            person.log("Your time ran out: the computer moves for you.", theme.TITLE)
             return await computer_move()
 
     async def wait_for_return(self, seat: Seat) -> None:
@@ -906,6 +909,7 @@ class Table:
         self.header = (
             f"{match}Hand {number} · {runs} · {counting}{level}",
             f"{match}Hand {number} · {runs} · {counting}",
+            f"{match}Hand {number} · {runs}",  # the rule that changes the play most
             f"{match}Hand {number}",
             f"Hand {number}",
         )
@@ -923,7 +927,7 @@ class Table:
         assert outcome is not None
         match_line = f"{self.match.line()}." if self.match is not None else ""
         match_line = self.forfeit_text or match_line
-        return GameOverPanel(outcome, question or self.next_question(), match_line)
+        return GameOverPanel(outcome, question or self.next_question(), match_line, self.saved_as())
 
     def changed(self) -> None:
         """Something at the table changed: everyone redraws."""

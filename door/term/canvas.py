@@ -28,7 +28,18 @@ SCREEN_COLS: Final = 80
 SCREEN_ROWS: Final = 24
 
 # Re-exported so screens import their colours from one place.
-__all__ = ["Canvas", "Cell", "Color", "PLAIN", "SCREEN_COLS", "SCREEN_ROWS", "Style"]
+__all__ = [
+    "Canvas",
+    "Cell",
+    "Color",
+    "PLAIN",
+    "SCREEN_COLS",
+    "SCREEN_ROWS",
+    "Shifted",
+    "Style",
+    "centred",
+    "picture",
+]
 
 
 class Style(NamedTuple):
@@ -263,6 +274,57 @@ class Canvas:
     def text(self, row: int) -> str:
         """The characters of one row, for tests and logs."""
         return self.chars[row]
+
+
+class Shifted(Canvas):
+    """Another canvas seen ``top`` rows down: a screen laid out for 24 rows draws on it
+    as on its own, and lands lower on a taller frame (see ``picture``)."""
+
+    def __init__(self, canvas: Canvas, top: int) -> None:
+        self.inner, self.top = canvas, top
+        self.cols, self.rows = canvas.cols, max(0, min(SCREEN_ROWS, canvas.rows - top))
+
+    def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
+        return self.inner.put(row + self.top, col, text, style)
+
+    def put_styled(self, row: int, col: int, text: str, styles: str) -> int:
+        return self.inner.put_styled(row + self.top, col, text, styles)
+
+    def cell(self, row: int, col: int) -> Cell:
+        return self.inner.cell(row + self.top, col)
+
+    def text(self, row: int) -> str:
+        return self.inner.text(row + self.top)
+
+
+def picture_top(rows: int) -> int:
+    """The first row of the 24-row picture in a frame ``rows`` tall: centred, so that a
+    taller window shows it in the middle rather than the top with the rows below empty."""
+    return max(0, (rows - SCREEN_ROWS) // 2)
+
+
+def picture(canvas: Canvas) -> Canvas:
+    """Where a screen laid out for 24 rows draws on ``canvas`` (see ``picture_top``)."""
+    top = picture_top(canvas.rows)
+    return Shifted(canvas, top) if top else canvas
+
+
+def centred(canvas: Canvas, rows: int) -> tuple[Canvas, int]:
+    """``canvas`` (a 24-row frame) in a frame ``rows`` tall, and how far down it went. The
+    rows are the very strings of ``canvas``: a row that did not change stays the same
+    object for the renderer."""
+    top = picture_top(rows) if canvas.rows == SCREEN_ROWS else 0
+    if not top:
+        return canvas, 0
+    blank_chars, blank_styles = blank_row(canvas.cols)
+    below = rows - top - canvas.rows
+    frame = Canvas.over(
+        [blank_chars] * top + list(canvas.chars) + [blank_chars] * below,
+        [blank_styles] * top + list(canvas.styles) + [blank_styles] * below,
+        canvas.cols,
+    )
+    frame.settled = True
+    return frame, top
 
 
 Runs = tuple[Any, ...]

@@ -52,6 +52,7 @@ from door.term.canvas import (
     SCREEN_COLS,
     SCREEN_ROWS,
     Canvas,
+    centred,
     style_of_char,
     too_small,
 )
@@ -155,6 +156,11 @@ class Renderer:
     def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
         terminal = self._terminal
         self._last = (canvas, cursor)
+        # A 24-row frame in a taller window is shown in its middle, here rather than by
+        # the screen, so that a resize repaints it centred for the new size at once.
+        canvas, top = centred(canvas, terminal.size[1])
+        if cursor is not None and top:
+            cursor = (cursor[0] + top, cursor[1])
         # A frame laid out for a larger window than the one there now (just shrunk) is
         # shown cut to the window, if that still holds the 80x24 screen; the screen then
         # draws itself again for the new size.

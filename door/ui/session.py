@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, Protocol, TypeVar
 
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
-from door.term.canvas import Canvas
+from door.term.canvas import Canvas, picture
 from door.term.charset import Charset
 from door.term.inbox import Inbox
 from door.term.keys import Key
@@ -97,7 +97,7 @@ class Overlay:
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         canvas = below.copy() if below is not None else Canvas()
-        self.draw(canvas)
+        self.draw(picture(canvas))  # over the picture, where a taller frame has it
         return canvas, None
 
 

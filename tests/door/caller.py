@@ -11,6 +11,7 @@ from typing import Any
 
 import pyte
 
+from door.term.canvas import picture_top
 from door.term.keys import Key
 from tests.door.fake_terminal import FakeTerminal
 
@@ -87,12 +88,17 @@ class KeyboardTerminal(FakeTerminal):
             raise task.exception()  # type: ignore[misc]
 
     @property
+    def top(self) -> int:
+        """The row the door's 24-row picture starts at (centred in a taller window)."""
+        return picture_top(self.size[1])
+
+    @property
     def status(self) -> str:
-        return self.display[23]
+        return self.display[self.top + 23]
 
     @property
     def message(self) -> str:
-        return self.display[22].strip()
+        return self.display[self.top + 22].strip()
 
     def cell(self, row: int, col: int) -> pyte.screens.Char:
         return self.screen.buffer[row][col]
@@ -110,8 +116,9 @@ class KeyboardTerminal(FakeTerminal):
 
     def score(self, name: str) -> int:
         """A player's score as the board's middle rail shows it."""
-        match = re.search(rf"{re.escape(name)} (\d+) \((?:above|below)\)", self.display[4])
-        assert match, self.display[4]
+        rail = self.display[self.top + 4]
+        match = re.search(rf"{re.escape(name)} (\d+) \((?:above|below)\)", rail)
+        assert match, rail
         return int(match.group(1))
 
 

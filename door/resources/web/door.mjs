@@ -20,14 +20,21 @@ term.loadAddon(fit);
 term.open(document.getElementById("screen"));
 window.door = { term }; // the page's tests read the screen from here
 
-// The largest font at which 80x24 fits the window; the terminal then fills the window,
-// so a larger window gets more columns and rows, never fewer than 80x24.
+// A reading size, or the largest font below it at which 80x24 fits the window; the
+// terminal then fills the window, so a larger window gets more columns and rows (at
+// 1800x1000 about 166x47, where the door shows the game log beside the game), not a
+// larger font, and never fewer than 80x24.
+const READING_FONT = 18;
+const SMALLEST_FONT = 6;
+
 function fitToWindow() {
-  for (let size = 32; size >= 6; size -= 1) {
+  let size = READING_FONT;
+  for (; size > SMALLEST_FONT; size -= 1) {
     term.options.fontSize = size;
     const proposed = fit.proposeDimensions();
     if (proposed && proposed.cols >= MIN_COLS && proposed.rows >= MIN_ROWS) break;
   }
+  term.options.fontSize = size;
   const proposed = fit.proposeDimensions();
   if (proposed) {
     term.resize(Math.max(MIN_COLS, proposed.cols), Math.max(MIN_ROWS, proposed.rows));

@@ -80,7 +80,7 @@ def test_a_mail_game_goes_on_across_a_restart_over_telnet_and_ssh(tmp_path: Path
             await take_turn(ada)  # the deal and her throw
             assert "It is Bob's turn to throw to the crib" in ada.words
             await ada.send("\r")
-            await ada.wait_for("Bob's move (2 days left)")  # 3 days less the moments since
+            await ada.wait_for("Bob's move (2 days 23 hours left)")  # 3 days less the moments since
             ada.hang_up()
 
         async with running(door_config(tmp_path)) as listening:
@@ -91,7 +91,7 @@ def test_a_mail_game_goes_on_across_a_restart_over_telnet_and_ssh(tmp_path: Path
             assert "Your move" in bob.words
             await bob.send("f")
             await bob.wait_for(MAIL_KEYS)
-            assert "your move against Ada (2 days left)" in mail_lines(bob)[number - 1]
+            assert "your move against Ada (2 days 23 hours left)" in mail_lines(bob)[number - 1]
             await bob.send(str(number))
             await bob.wait_for("RETURN mark")
             assert "Ada deals" in bob.words  # what Ada did since, told to Bob
@@ -101,7 +101,7 @@ def test_a_mail_game_goes_on_across_a_restart_over_telnet_and_ssh(tmp_path: Path
             count = re.search(r"count (\d+)", bob.words)
             assert count_row.strip() and count, bob.text
             await bob.send("\r")
-            await bob.wait_for("Ada's move (2 days left)")
+            await bob.wait_for("Ada's move (2 days 23 hours left)")
 
             ada = TelnetCaller()
             await ada.connect(listening.telnet[1])
@@ -109,7 +109,7 @@ def test_a_mail_game_goes_on_across_a_restart_over_telnet_and_ssh(tmp_path: Path
             await ada.wait_for("press F.")
             await ada.send("f")
             await ada.wait_for(MAIL_KEYS)
-            assert "your move against Bob (2 days left)" in mail_lines(ada)[number - 1]
+            assert "your move against Bob (2 days 23 hours left)" in mail_lines(ada)[number - 1]
             await ada.send(str(number))
             await ada.wait_for("RETURN play")
             await quiet(ada)

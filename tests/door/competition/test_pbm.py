@@ -22,9 +22,9 @@ def at(days: float = 0, hours: float = 0, minutes: float = 0) -> dt.datetime:
     ("moment", "words"),
     [
         (at(), "3 days left"),
-        (at(hours=20), "2 days left"),
+        (at(hours=20), "2 days 4 hours left"),  # not "2 days" under "within 3 days"
         (at(days=1), "2 days left"),
-        (at(days=1, minutes=1), "1 day left"),
+        (at(days=1, minutes=1), "1 day 23 hours left"),
         (at(days=2, hours=1), "23 hours left"),
         (at(days=2, hours=23), "1 hour left"),
         (at(days=2, hours=23, minutes=30), "under an hour left"),
@@ -43,7 +43,10 @@ def test_the_lobby_says_how_long_the_move_may_wait(moment: dt.datetime, words: s
 def test_a_move_starts_the_wait_again() -> None:
     clock = PbmClock.start(PbmRules(days_per_move=2), START).moved(0, at(days=1, hours=12))
     assert clock.deadline == at(days=3, hours=12)
-    assert clock.status_line(1, NAMES, (1,), at(days=2)) == "your move against Ada (1 day left)"
+    assert (
+        clock.status_line(1, NAMES, (1,), at(days=2))
+        == "your move against Ada (1 day 12 hours left)"
+    )
 
 
 def test_the_player_still_to_move_at_the_deadline_forfeits() -> None:
@@ -70,7 +73,7 @@ def test_moves_a_day_are_limited_by_the_utc_calendar_day() -> None:
     with pytest.raises(MoveLimitError):
         clock.moved(0, at(hours=3))
     assert clock.status_line(0, NAMES, (0,), at(hours=3)) == (
-        "your move against Bob (today's moves made; 2 days left)"
+        "your move against Bob (today's moves made; 2 days 23 hours left)"
     )
     # 20:00 at UTC-5 on 1 March is 01:00 UTC on 2 March: a new day.
     evening = dt.datetime(2026, 3, 1, 20, 0, tzinfo=dt.timezone(dt.timedelta(hours=-5)))

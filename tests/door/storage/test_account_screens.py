@@ -107,9 +107,24 @@ async def test_logging_in_after_a_wrong_password(sqlite_database: Database) -> N
         ada = await store.create_account("Ada", PASSWORD)
         caller = Screen(log_in, store, wrong_password_delay=0)
         await caller.type("Ada", Key.ENTER, "wrong guess", Key.ENTER)
-        assert caller.message == "Wrong handle or password."
+        assert caller.message.startswith("Wrong handle or password. RETURN keeps the handle")
         assert "Handle:             Ada" in caller.text  # kept: RETURN accepts it
         assert "wrong guess" not in caller.text
+        await caller.type(Key.ENTER, PASSWORD, Key.ENTER)
+        account = await caller.result()
+        assert account is not None and account.id == ada.id
+
+
+@run_async
+async def test_typing_the_handle_again_after_a_wrong_password_replaces_it(
+    sqlite_database: Database,
+) -> None:
+    async with sqlite_database.store() as store:
+        ada = await store.create_account("Ada", PASSWORD)
+        caller = Screen(log_in, store, wrong_password_delay=0)
+        await caller.type("Ada", Key.ENTER, "wrong guess", Key.ENTER)
+        await caller.type("Ada")
+        assert "Handle:             Ada " in caller.text and "AdaAda" not in caller.text
         await caller.type(Key.ENTER, PASSWORD, Key.ENTER)
         account = await caller.result()
         assert account is not None and account.id == ada.id
@@ -195,7 +210,10 @@ async def test_the_statistics_screen_shows_each_mode_and_the_best_hand(
         mode_row = next(row for row in rows if row.startswith(" computer-easy free auto"))
         line = stats.total
         assert mode_row.split()[3:6] == [str(line.games), str(line.wins), str(line.losses)]
-        cards = (line.best_hand_cards or "").split()
+        suits = str.maketrans({"C": "♣", "D": "♦", "H": "♥", "S": "♠"})
+        cards = [
+            c.replace("T", "10").translate(suits) for c in (line.best_hand_cards or "").split()
+        ]
         assert f"Best hand: {line.best_hand_score} points, {' '.join(cards[:4])}" in caller.text
         await caller.type("x")
         await caller.result()

@@ -204,7 +204,10 @@ async def test_a_play_by_mail_game_goes_on_after_a_restart(database: Database) -
         account = after.seats[to_move].account_id
         other = after.seats[1 - to_move].name
         one_hour_on = now + dt.timedelta(hours=1)
-        assert after.status_line(account, one_hour_on) == f"your move against {other} (2 days left)"
+        assert (
+            after.status_line(account, one_hour_on)
+            == f"your move against {other} (2 days 23 hours left)"
+        )
         for _ in range(400):
             game = (await competition.pbm_game(pbm_id)).resume()
             play_automatic(game)

@@ -48,6 +48,7 @@ async def test_the_clock_counts_down_and_the_computer_throws_for_a_caller_out_of
         if "You throw" in log_text(terminal):
             break
         await asyncio.sleep(0.02)
-    assert "Alice's time ran out: the computer moves for them." in log_text(terminal)
+    assert "Your time ran out: the computer moves for you." in log_text(terminal)
+    assert "Alice's time ran out" not in log_text(terminal)  # her own screen says "you"
     assert "You throw" in log_text(terminal)  # two cards went to the crib for her
     task.cancel()

@@ -46,13 +46,16 @@ KEY_NAMES = {
     b"\x1b[3~": "Delete",
 }
 SCREEN_JS = """() => {
-    const buffer = window.door.term.buffer.active;
+    // Every row, and where the door's 24-row picture starts: centred in a taller
+    // terminal (door/term/canvas.py), so the status line is its row 23.
+    const term = window.door.term;
+    const buffer = term.buffer.active;
     const rows = [];
-    for (let y = 0; y < 24; y++) {
+    for (let y = 0; y < term.rows; y++) {
         const line = buffer.getLine(buffer.viewportY + y);
         rows.push(line ? line.translateToString(true).padEnd(80) : " ".repeat(80));
     }
-    return rows;
+    return {rows: rows, top: Math.max(0, Math.floor((term.rows - 24) / 2))};
 }"""
 
 
@@ -94,22 +97,26 @@ class BrowserCaller(Caller):
         super().__init__()
         self.page = page
         self.screen = _Screen()  # type: ignore[assignment]
+        self.whole: list[str] = []
+        """Every row of the terminal (``screen.display`` is the door's picture)."""
         self.watch = asyncio.create_task(self._watch())
 
     async def _watch(self) -> None:
         while True:
             try:
-                rows = await self.page.evaluate(SCREEN_JS)
+                shown = await self.page.evaluate(SCREEN_JS)
             except Exception:  # the page is going away
                 return
-            if rows != self.screen.display:
-                self.screen.display = rows
+            rows, top = shown["rows"], shown["top"]
+            if rows != self.whole:
+                self.whole = rows
+                self.screen.display = rows[top : top + 24]
                 self.received += 1
             await asyncio.sleep(0.03)
 
     @property
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.whole)
 
     async def send(self, data: bytes | str) -> None:
         raw = data.encode() if isinstance(data, str) else data
@@ -253,3 +260,49 @@ def test_a_bbs_web_client_tunnels_telnet(tmp_path: Path) -> None:
     received = asyncio.run(scenario())
     assert received.startswith(b"\xff")  # the door negotiated telnet first
     assert b"Your name:" in received  # and the "g" reached it as a key, IAC did not
+
+
+TERMINAL_JS = """() => {
+    const term = window.door.term;
+    const box = term.element.getBoundingClientRect();
+    const right = [];
+    for (let y = 0; y < term.rows; y++) {
+        const line = term.buffer.active.getLine(term.buffer.active.viewportY + y);
+        right.push(line ? line.translateToString(true).slice(80) : "");
+    }
+    return {cols: term.cols, rows: term.rows, font: term.options.fontSize,
+            right: box.right, bottom: box.bottom, pane: right.join("\\n")};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("width", "height"), [(1800, 1000), (1024, 768), (390, 844)], ids=["large", "xga", "phone"]
+)
+def test_a_larger_window_gets_more_rows_and_columns(
+    tmp_path: Path, width: int, height: int
+) -> None:
+    """The page keeps a reading font and fills the window with the terminal (README: a
+    larger window gives more rows and columns), shrinking the font only where 80x24
+    would not fit otherwise; the door draws for the size it is told."""
+    config = web_config(tmp_path)
+
+    async def scenario() -> dict[str, Any]:
+        async with running(config) as (listening, _door), chromium() as browser:
+            assert listening.web is not None
+            page = await browser.new_page(viewport={"width": width, "height": height})
+            await page.goto(f"http://127.0.0.1:{listening.web[1]}/")
+            caller = BrowserCaller(page)
+            await caller.come_as_guest("Webby")
+            await caller.wait_for("Press a key from the menu")
+            await shoot(page, f"lobby-{width}x{height}")
+            size: dict[str, Any] = await page.evaluate(TERMINAL_JS)
+            caller.watch.cancel()
+            return size
+
+    size = asyncio.run(scenario())
+    assert size["cols"] >= 80 and size["rows"] >= 24
+    assert size["right"] <= width and size["bottom"] <= height  # all of it in the window
+    if width >= 1800:
+        assert size["font"] <= 18  # not a larger font: more of the terminal
+        assert size["cols"] >= 132 and size["rows"] >= 37
+        assert "Lobby chat" in size["pane"]  # wide enough for the door's side pane

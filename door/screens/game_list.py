@@ -1,0 +1,65 @@
+"""A game in a list of games, as one line with its number: the member's record and
+``cribbage-door replay`` with no number both show games this way, so the number a
+caller reads is the one the sysop replays.
+
+>>> from door.storage.values import GameSummary, Seat
+>>> from engine.outcome import Outcome
+>>> import datetime as dt
+>>> game = GameSummary(12, 2, (Seat("Ada", 1), Seat("Computer")),
+...                    dt.datetime(2026, 3, 2, 9, 5, tzinfo=dt.UTC), True, Outcome(0, (121, 98)))
+>>> game_line(game, viewer=1)
+'#12    2026-03-02 09:05  won, 121 to 98          Ada vs Computer'
+>>> game_line(game)
+'#12    2026-03-02 09:05  Ada won, 121 to 98      Ada vs Computer'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from door.storage.values import GameSummary
+
+RESULT_WIDTH: Final = 24
+"""Room for how it ended; the names come last, where a long four-handed line may end."""
+
+
+def sides_text(game: GameSummary) -> list[str]:
+    """Each side's name: a player, or two partners ("Ada & Computer 2")."""
+    sides = 2 if game.players == 4 else game.players
+    return [
+        " & ".join(seat.name for n, seat in enumerate(game.seats) if game.side_of(n) == side)
+        for side in range(sides)
+    ]
+
+
+def result_text(game: GameSummary, viewer: int | None = None) -> str:
+    """How it ended, for the member ``viewer`` (an account id) or for anyone."""
+    if not game.finished:
+        return "under way"
+    outcome = game.result
+    if outcome is None:
+        return "abandoned"  # closed without an end on the board
+    seat = game.seat_of(viewer) if viewer is not None else None
+    side = game.side_of(seat) if seat is not None else None
+    names = sides_text(game)
+    if side is None:
+        who = f"{names[outcome.winner_side]} won"
+    else:
+        who = "won" if outcome.won(side) else "lost"
+    if outcome.forfeit:
+        leaver = outcome.forfeited_by
+        if side is not None and leaver == side:
+            return "you left it: a loss"
+        return f"{who} by forfeit"
+    scores = sorted(outcome.scores, reverse=True)
+    if side is not None:  # the member's own score first: "lost, 98 to 121"
+        scores.remove(outcome.scores[side])
+        scores.insert(0, outcome.scores[side])
+    return f"{who}, {' to '.join(str(score) for score in scores)}"
+
+
+def game_line(game: GameSummary, viewer: int | None = None) -> str:
+    when = game.when.strftime("%Y-%m-%d %H:%M")
+    names = " vs ".join(sides_text(game))
+    result = result_text(game, viewer)
+    return f"{'#' + str(game.game_id):<6} {when}  {result:<{RESULT_WIDTH - 1}} {names}"
