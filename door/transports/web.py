@@ -35,7 +35,7 @@ from door.defence.log_limit import SourceLog
 from door.term.charset import Charset
 from door.term.terminal import OUTPUT_HIGH_WATER, StreamTerminal
 from door.transports.web_forwarded import parse_trusted
-from door.transports.web_guard import REQUEST_WAIT_SECONDS, ConnectionKeeper
+from door.transports.web_guard import REQUEST_WAIT_SECONDS, ConnectionKeeper, ServerLog
 from door.transports.web_input import MAX_FRAME_BYTES, FrameReader, ResizeCoalescer, parse_resize
 
 logger = logging.getLogger(__name__)
@@ -328,7 +328,7 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
     app.router.add_get("/favicon.ico", no_icon)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/{name}", asset)
-    runner = web.AppRunner(app, access_log=None, handler_cancellation=False)
+    runner = web.AppRunner(app, access_log=None, handler_cancellation=False, logger=ServerLog(log))
     await runner.setup()
     assert runner.server is not None
     server = await asyncio.get_running_loop().create_server(

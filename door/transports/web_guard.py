@@ -22,13 +22,16 @@ A request whose forwarding header names no address is refused: 400, and closed.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
-from typing import Final
+from typing import Any, Final
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from door.defence.guard import AddressGuard, address_of
 from door.defence.log_limit import SourceLog
+from door.logtext import escaped
 from door.transports.web_forwarded import (
     FORWARDED_FOR,
     REAL_IP,
@@ -83,6 +86,29 @@ def caller_address(request: web.Request, trusted: tuple[Network, ...], proxy: st
         real_ip=headers.get(REAL_IP),
     )
     return found if found is not None else proxy
+
+
+class ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server log (``AppRunner(logger=...)``), where a request it cannot parse
+    (a control character in a header, a header longer than it reads) is the caller's
+    doing, not the door's: one line per address and minute, no traceback. aiohttp
+    logged each as an ERROR with a ten-line traceback, so a caller (or anyone behind a
+    proxy, which passes such headers on) could fill the log. The door's own failures
+    keep their tracebacks."""
+
+    def __init__(self, log: SourceLog) -> None:
+        super().__init__(logging.getLogger("aiohttp.server"), {})
+        self.source_log = log
+
+    def exception(self, msg: object, *args: Any, exc_info: Any = True, **kwargs: Any) -> None:
+        if isinstance(exc_info, HttpProcessingError):
+            source = args[0] if args else ""
+            why = (exc_info.message or "").strip().splitlines() or ["malformed"]
+            # The first line, without the bytes aiohttp quotes (the caller's own).
+            reason = escaped(why[0].split(": b'")[0].rstrip(":"))[:80]
+            self.source_log.info(source, "web request refused (400): %s", reason)
+            return
+        super().exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
 class ConnectionKeeper:

@@ -243,3 +243,29 @@ def test_forwarding_headers_are_read_from_the_right_past_trusted_proxies() -> No
     ):
         with pytest.raises(ForwardedError):
             forwarded_address(trusted, **bad)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "X-Forwarded-For: 203.0.113.9\x1b[2J",  # nginx passes it on, appending its own
+        "X-Forwarded-For: " + "1" * 9000,  # longer than aiohttp reads a header
+    ],
+)
+@run_async
+async def test_a_request_aiohttp_cannot_parse_is_one_log_line_not_a_traceback_each(
+    header: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with web_door() as (_, port):
+        for _ in range(5):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET / HTTP/1.1\r\nHost: x\r\n{header}, 127.0.0.1\r\n\r\n".encode())
+            answer = await closed_by_server(reader, 5)
+            assert answer is not None and answer.startswith(b"HTTP/1.0 400"), answer
+            writer.close()
+    # Before: five ERROR lines, each with a 10-line traceback.
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].startswith("127.0.0.1: "), refused
+    assert "\x1b" not in refused[0] and len(refused[0]) < 200
