@@ -251,6 +251,7 @@ def test_forwarding_headers_are_read_from_the_right_past_trusted_proxies() -> No
         "X-Forwarded-For: 203.0.113.9\x1b[2J",  # nginx passes it on, appending its own
         "X-Forwarded-For: " + "1" * 9000,  # longer than aiohttp reads a header
     ],
+    ids=["control-character", "overlong"],
 )
 @run_async
 async def test_a_request_aiohttp_cannot_parse_is_one_log_line_not_a_traceback_each(
