@@ -111,10 +111,18 @@ class RloginConfig:
 class WebConfig:
     """The door in a browser (door/transports/web.py). ``port`` 0 is off. ``allowed_origins`` lists
     other sites whose pages may open the door's WebSocket (e.g. a BBS's web front end,
-    "https://bbs.example"); the door's own page always may."""
+    "https://bbs.example"); the door's own page always may. A request from one of
+    ``trusted_proxies`` (addresses and networks) is its caller's as X-Forwarded-For,
+    Forwarded or X-Real-IP names them (door/transports/web_forwarded.py), and the
+    per-address limits apply to that caller, not to the proxy."""
 
     port: int = 0
     allowed_origins: tuple[str, ...] = ()
+    # Loopback, as README's nginx example runs: nginx on the door's machine. A caller from
+    # elsewhere never connects from loopback, so cannot claim an address by sending the
+    # headers; a program on this machine that passes raw TCP through (stunnel, socat, an
+    # SSH tunnel) would let them, and then this must be [] or that program's address left out.
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
 
 
 @dataclass(frozen=True)
@@ -246,9 +254,11 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         ):
             raise ConfigError(f'{where}: {key} must be a list of origins ("https://bbs.example")')
         return tuple(value)
-    if key == "server.proxy_addresses":
+    if key in ("server.proxy_addresses", "web.trusted_proxies"):
         try:
-            if not isinstance(value, list | tuple) or not value:
+            # No balancer at all makes proxy_protocol pointless; no proxy trusted is a
+            # door that takes every web caller's address from its socket.
+            if not isinstance(value, list | tuple) or (not value and key != "web.trusted_proxies"):
                 raise ValueError
             for item in value:
                 ipaddress.ip_network(str(item).strip(), strict=False)

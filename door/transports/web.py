@@ -34,7 +34,8 @@ from door.defence.guard import address_of
 from door.defence.log_limit import SourceLog
 from door.term.charset import Charset
 from door.term.terminal import OUTPUT_HIGH_WATER, StreamTerminal
-from door.transports.web_guard import REQUEST_WAIT_SECONDS, ConnectionKeeper
+from door.transports.web_forwarded import parse_trusted
+from door.transports.web_guard import REQUEST_WAIT_SECONDS, ConnectionKeeper, ServerLog
 from door.transports.web_input import MAX_FRAME_BYTES, FrameReader, ResizeCoalescer, parse_resize
 
 logger = logging.getLogger(__name__)
@@ -56,6 +57,16 @@ STATIC_FILES: Final = {
 
 def _asset(name: str) -> bytes:
     return resources.files("door.resources").joinpath("web", name).read_bytes()
+
+
+def caller_peer(request: web.Request) -> Any:
+    """The caller's (address, port): the socket's, or for a request a trusted proxy passed
+    on, the address it forwards (``request.remote``, set by web_guard) and port 0, since
+    the proxy does not say which port its caller used."""
+    socket_peer = request.transport.get_extra_info("peername") if request.transport else None
+    if request.remote is not None and request.remote != address_of(socket_peer):
+        return (request.remote, 0)
+    return socket_peer
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -276,7 +287,7 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
         return response
 
     async def websocket(request: web.Request) -> web.StreamResponse:
-        peer = request.transport.get_extra_info("peername") if request.transport else None
+        peer = caller_peer(request)
         address = address_of(peer)
         if not origin_allowed(request.headers.get("Origin"), request.host, allowed_origins):
             log.info(address, "web: refused a WebSocket from another site's page")
@@ -287,7 +298,8 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
             )
             refused.force_close()
             return refused
-        # The per-address limits were applied as the connection arrived (web_guard).
+        # The per-address limits were applied as the connection arrived, or as the
+        # request from a trusted proxy did, to its caller's address (web_guard).
         ws = web.WebSocketResponse(
             protocols=TELNET_SUBPROTOCOLS, max_msg_size=MAX_FRAME_BYTES, heartbeat=30
         )
@@ -305,14 +317,18 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
 
     login_wait = float(door.config.server.login_timeout_seconds)
     keeper = ConnectionKeeper(
-        door.guard, log, request_wait=min(REQUEST_WAIT_SECONDS, login_wait), longest_wait=login_wait
+        door.guard,
+        log,
+        request_wait=min(REQUEST_WAIT_SECONDS, login_wait),
+        longest_wait=login_wait,
+        trusted=parse_trusted(door.config.web.trusted_proxies),
     )
     app = web.Application(middlewares=[keeper.middleware])
     app.router.add_get("/", index)
     app.router.add_get("/favicon.ico", no_icon)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/{name}", asset)
-    runner = web.AppRunner(app, access_log=None, handler_cancellation=False)
+    runner = web.AppRunner(app, access_log=None, handler_cancellation=False, logger=ServerLog(log))
     await runner.setup()
     assert runner.server is not None
     server = await asyncio.get_running_loop().create_server(

@@ -8,18 +8,38 @@ WebSockets (429 without ``Connection: close``), half-sent requests and silent
 connections all stayed open for minutes, 600 descriptors from one address. Here a
 refused connection gets a short 429 with ``Connection: close`` and is closed at once;
 the refusals of one address are one log line a minute (door/defence/log_limit.py).
+
+Behind a reverse proxy every caller comes from the proxy's address. A connection from
+one of the ``trusted`` proxies is not counted as it arrives (it would hold all of the
+proxy's callers to one caller's limits); each of its requests is counted instead, as its
+headers are read, against the address the proxy forwards (door/transports/web_forwarded.py),
+and for as long as it runs (a WebSocket's as long as it is open). A proxy opens a
+connection for each request (nginx's default), so its callers meet the same limits as
+callers who connect directly; the proxy's connections still meet the time limits here.
+A request whose forwarding header names no address is refused: 400, and closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
-from typing import Final
+from typing import Any, Final
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from door.defence.guard import AddressGuard, address_of
 from door.defence.log_limit import SourceLog
+from door.logtext import escaped
+from door.transports.web_forwarded import (
+    FORWARDED_FOR,
+    REAL_IP,
+    ForwardedError,
+    Network,
+    forwarded_address,
+    is_trusted,
+)
 
 REQUEST_WAIT_SECONDS: Final = 10.0
 """How long a connection may sit without a request in progress: from connecting to the
@@ -44,6 +64,53 @@ def refusal_response(refusal: str) -> bytes:
     return head.encode("ascii") + body
 
 
+def refused_request(refusal: str, status: int = 429) -> web.Response:
+    """The same answer to one request, and its connection closed after it."""
+    headers = {"Connection": "close"}
+    if status == 429:
+        headers["Retry-After"] = "60"
+    response = web.Response(status=status, text=f"{refusal}\r\n", headers=headers)
+    response.force_close()
+    return response
+
+
+def caller_address(request: web.Request, trusted: tuple[Network, ...], proxy: str) -> str:
+    """The address of the caller whose request a trusted proxy (at ``proxy``) passed on;
+    the proxy's own when it names none. ForwardedError for a header that is not one."""
+    headers = request.headers
+    chain = headers.getall(FORWARDED_FOR, None)
+    found = forwarded_address(
+        trusted,
+        x_forwarded_for=",".join(chain) if chain is not None else None,
+        forwarded=request.forwarded,
+        real_ip=headers.get(REAL_IP),
+    )
+    return found if found is not None else proxy
+
+
+class ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server log (``AppRunner(logger=...)``), where a request it cannot parse
+    (a control character in a header, a header longer than it reads) is the caller's
+    doing, not the door's: one line per address and minute, no traceback. aiohttp
+    logged each as an ERROR with a ten-line traceback, so a caller (or anyone behind a
+    proxy, which passes such headers on) could fill the log. The door's own failures
+    keep their tracebacks."""
+
+    def __init__(self, log: SourceLog) -> None:
+        super().__init__(logging.getLogger("aiohttp.server"), {})
+        self.source_log = log
+
+    def exception(self, msg: object, *args: Any, exc_info: Any = True, **kwargs: Any) -> None:
+        if isinstance(exc_info, HttpProcessingError):
+            source = args[0] if args else ""
+            why = (exc_info.message or "").strip().splitlines() or ["malformed"]
+            # The first line, without the bytes aiohttp quotes (the caller's own).
+            reason = escaped(why[0].split(": b'")[0].rstrip(":"))[:80]
+            self.source_log.info(source, "web request refused (400): %s", reason)
+            return
+        super().exception(msg, *args, exc_info=exc_info, **kwargs)
+
+
 class ConnectionKeeper:
     """Makes the protocol for each connection and keeps count of the requests in progress
     on each (the ``middleware`` tells it), for the web listener."""
@@ -55,9 +122,12 @@ class ConnectionKeeper:
         *,
         request_wait: float = REQUEST_WAIT_SECONDS,
         longest_wait: float = 60.0,
+        trusted: tuple[Network, ...] = (),
     ) -> None:
         self.guard = guard
         self.log = log
+        self.trusted = trusted
+        """The reverse proxies whose forwarding headers are believed."""
         self.request_wait = request_wait
         self.longest_wait = max(longest_wait, request_wait)
         """However slowly a response is read, a connection with no request in progress
@@ -76,14 +146,37 @@ class ConnectionKeeper:
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         connection = self.connections.get(request.transport) if request.transport else None
-        if connection is not None:
-            connection.requests += 1
-            connection.served += 1
-        try:
+        if connection is None:
             return await handler(request)
+        connection.requests += 1
+        connection.served += 1
+        try:
+            if not connection.proxied:
+                return await handler(request)
+            return await self._forwarded(request, handler, connection.address)
         finally:
-            if connection is not None:
-                connection.request_ended()
+            connection.request_ended()
+
+    async def _forwarded(
+        self,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+        proxy: str,
+    ) -> web.StreamResponse:
+        """A trusted proxy's request: counted against its caller's address while it runs."""
+        try:
+            address = caller_address(request, self.trusted, proxy)
+        except ForwardedError as error:
+            self.log.info(proxy, "web request from the proxy refused: %s", error)
+            return refused_request(f"Bad request: {error}.", status=400)
+        refusal = self.guard.admit(address)
+        if refusal is not None:
+            self.log.info(address, "web request refused: %s", refusal)
+            return refused_request(refusal)
+        try:
+            return await handler(request.clone(remote=address))
+        finally:
+            self.guard.release(address)
 
 
 class KeptConnection(asyncio.Protocol):
@@ -97,6 +190,8 @@ class KeptConnection(asyncio.Protocol):
         self.handler: asyncio.Protocol | None = None
         self.transport: asyncio.Transport | None = None
         self.address = ""
+        self.proxied = False
+        """From a trusted proxy: its requests are counted, each as its caller's."""
         self.requests = 0
         """Requests in progress on this connection (a WebSocket is one while it is open)."""
         self.served = 0
@@ -107,7 +202,8 @@ class KeptConnection(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         keeper = self.keeper
         self.address = address_of(transport.get_extra_info("peername"))
-        refusal = keeper.guard.admit(self.address)
+        self.proxied = is_trusted(self.address, keeper.trusted)
+        refusal = None if self.proxied else keeper.guard.admit(self.address)
         if refusal is not None:
             keeper.log.info(self.address, "web connection refused: %s", refusal)
             transport.write(refusal_response(refusal))
@@ -151,7 +247,8 @@ class KeptConnection(asyncio.Protocol):
             return  # refused: never counted
         self.keeper.connections.pop(self.transport, None)
         self.transport = None
-        self.keeper.guard.release(self.address)
+        if not self.proxied:
+            self.keeper.guard.release(self.address)
         if handler is not None:
             handler.connection_lost(exc)
 

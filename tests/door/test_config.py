@@ -94,6 +94,9 @@ def test_a_relative_data_dir_is_taken_from_the_config_files_folder(
         ("[pbm]\ndays_per_move = 0\n", "pbm.days_per_move"),
         ("[pbm]\nmoves_per_day = -1\n", "pbm.moves_per_day"),
         ("[pbm]\nmoves_per_day = 2.5\n", "pbm.moves_per_day"),
+        ("[web]\ntrusted_proxies = ['nginx.local']\n", "web.trusted_proxies"),
+        ("[web]\ntrusted_proxies = '127.0.0.1'\n", "web.trusted_proxies"),
+        ("[server]\nproxy_addresses = []\n", "server.proxy_addresses"),
     ],
 )
 def test_a_bad_value_names_the_file_and_the_key(tmp_path: Path, text: str, names: str) -> None:
@@ -120,6 +123,15 @@ def test_flags_override_the_file_and_are_checked() -> None:
     )
     with pytest.raises(ConfigError, match="server.ssh_port"):
         with_overrides(Config(), ssh_port=-1)
+
+
+def test_trusted_proxies_take_addresses_and_networks_or_none() -> None:
+    assert Config().web.trusted_proxies == ("127.0.0.1", "::1")  # nginx on this machine
+    given = {"trusted_proxies": ["10.0.0.0/8", "2001:db8::/32", "192.0.2.1"]}
+    assert config_from_mapping({"web": given}).web.trusted_proxies == tuple(
+        given["trusted_proxies"]
+    )
+    assert config_from_mapping({"web": {"trusted_proxies": []}}).web.trusted_proxies == ()
 
 
 def test_config_is_frozen() -> None:

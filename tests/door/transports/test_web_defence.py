@@ -28,11 +28,14 @@ NAWS_400X200 = bytes([255, 250, 31, 1, 144, 0, 200, 255, 240])
 
 
 @asynccontextmanager
-async def web_door(**server: Any) -> AsyncIterator[tuple[Door, int]]:
+async def web_door(
+    web_settings: dict[str, Any] | None = None, **server: Any
+) -> AsyncIterator[tuple[Door, int]]:
     config = config_from_mapping(
         {
             "server": {"telnet_port": 0, "ssh_port": 0, **server},
             "game": {"computer_pause_seconds": 0},
+            "web": web_settings or {},
         }
     )
     door = Door(config)
@@ -329,10 +332,12 @@ async def test_connections_count_against_the_address_cap_before_any_handler(
 ) -> None:
     caplog.set_level(logging.INFO)
     monkeypatch.setattr(web, "REQUEST_WAIT_SECONDS", 1.0, raising=False)
-    async with web_door(max_connections_per_address=2, connections_per_minute_per_address=500) as (
-        _,
-        port,
-    ):
+    # The test's connections come from loopback, as a direct caller's would: no proxy trusted.
+    async with web_door(
+        {"trusted_proxies": []},
+        max_connections_per_address=2,
+        connections_per_minute_per_address=500,
+    ) as (_, port):
         silent = await asyncio.open_connection("127.0.0.1", port)
         half = await asyncio.open_connection("127.0.0.1", port)
         half[1].write(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n")
