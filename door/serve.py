@@ -202,7 +202,9 @@ async def run_server(
     if worker is not None and worker.count > 1:
         door.guard = worker_guard(config, worker.count)
     try:
-        link = await join_cluster(door, config)
+        # A worker of several is started again while the door runs on (the parent has
+        # checked Redis once): it must come up even while Redis is away.
+        link = await join_cluster(door, config, must_reach=worker is None or worker.count == 1)
     except BaseException:
         await records.close()
         raise
@@ -283,9 +285,11 @@ def worker_guard(config: Config, workers: int) -> AddressGuard:
     )
 
 
-async def join_cluster(door: Door, config: Config) -> ClusterLink | None:
+async def join_cluster(
+    door: Door, config: Config, *, must_reach: bool = True
+) -> ClusterLink | None:
     """With ``[cluster] redis_url``, link this process's presence to the other workers'
-    (raises ConfigError if Redis cannot be used); None without."""
+    (raises ConfigError if Redis cannot be used and it ``must_reach`` it); None without."""
     if not config.cluster.redis_url:
         return None
     from door.cluster import relay, remote
@@ -296,7 +300,7 @@ async def join_cluster(door: Door, config: Config) -> ClusterLink | None:
     remote.share_logins(link, door.records.logins)
     relay.install(link, door.serve_relayed)
     try:
-        await link.start()
+        await link.start(must_reach=must_reach)
     except ClusterUnavailable as error:
         raise ConfigError(str(error)) from None
     door.presence.cluster = link

@@ -94,6 +94,27 @@ class ClusterUnavailable(Exception):
     """Redis cannot be reached at start; the message says where and why."""
 
 
+def redis_client(url: str) -> redis.Redis:
+    return redis.from_url(
+        url,
+        socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
+        socket_timeout=ANSWER_TIMEOUT_SECONDS,
+        retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), RETRIES),
+    )
+
+
+async def check_redis(url: str) -> None:
+    """Raise ClusterUnavailable unless Redis at ``url`` answers."""
+    client = redis_client(url)
+    try:
+        await client.ping()
+    except (RedisError, OSError) as error:
+        raise ClusterUnavailable(f"cluster.redis_url: cannot use Redis ({error})") from None
+    finally:
+        with contextlib.suppress(Exception):
+            await client.aclose()
+
+
 def worker_channel(worker: str) -> str:
     return f"{PREFIX}worker:{worker}"
 
@@ -125,12 +146,7 @@ class ClusterLink:
         self.url = url
         self.worker = worker or new_worker_id()
         self.presence = presence
-        self.redis: redis.Redis = redis.from_url(
-            url,
-            socket_connect_timeout=CONNECT_TIMEOUT_SECONDS,
-            socket_timeout=ANSWER_TIMEOUT_SECONDS,
-            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), RETRIES),
-        )
+        self.redis = redis_client(url)
         self.alive: set[str] = set()
         """The workers that were alive at the last sync (this one included)."""
         self.handlers: dict[str, Handler] = {}
@@ -150,6 +166,9 @@ class ClusterLink:
         """The members of each live worker at the last sync, by worker."""
         self._subscribed = 0
         """How many times this worker's channel has been subscribed to (1: since start)."""
+        self._written = False
+        """This worker's keys have been written to Redis at least once."""
+        self._said_joined = False
         self._outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
@@ -159,20 +178,27 @@ class ClusterLink:
 
     # --- starting and stopping ----------------------------------------------------------
 
-    async def start(self) -> None:
-        """Connect, subscribe and load the chat; raises ClusterUnavailable."""
+    async def start(self, *, must_reach: bool = True) -> None:
+        """Connect, subscribe and load the chat; raises ClusterUnavailable if Redis
+        cannot be used. Unless it ``must_reach`` Redis (a worker started again while the
+        door runs on, say after a crash while Redis is down): then it carries on with its
+        own callers and joins the others once Redis answers, as after an outage."""
+        # Subscriptions are confirmed as messages: the first after a reconnection says
+        # this worker hears the others again (``_listen``).
+        self._pubsub = self.redis.pubsub()
+        raw_lines: list[bytes] = []
         try:
             await self.redis.ping()
-            # Subscriptions are confirmed as messages: the first after a reconnection
-            # says this worker hears the others again (``_listen``).
-            self._pubsub = self.redis.pubsub()
             await self._pubsub.subscribe(ALL_CHANNEL, worker_channel(self.worker))
             raw_lines = await self.redis.lrange(CHAT_KEY, 0, KEPT_CHAT_LINES - 1)
             await self._beat()
             await self.sync()
         except (RedisError, OSError) as error:
-            await self._close_quietly()
-            raise ClusterUnavailable(f"cluster.redis_url: cannot use Redis ({error})") from None
+            if must_reach:
+                await self._close_quietly()
+                message = f"cluster.redis_url: cannot use Redis ({error})"
+                raise ClusterUnavailable(message) from None
+            self._trouble(error, "this worker serves its own callers until it answers")
         from door.app.presence import ChatLine
 
         for raw in reversed(raw_lines):
@@ -187,20 +213,23 @@ class ClusterLink:
         ):
             self._tasks.append(loop.create_task(work, name=name))
         self.started.set()
-        logger.info("cluster: worker %s joined through Redis", self.worker)
+        if not self._redis_down:
+            self._joined()
 
     async def close(self) -> None:
         """Send what waits, say this worker's callers are gone, disconnect: within a few
-        seconds, whether Redis answers or not."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._drained(), 2.0)
+        seconds, whether Redis answers or not (not waiting at all for what cannot be sent
+        while it is known to be away)."""
+        if not self._redis_down:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._drained(), 2.0)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(RedisError, OSError, TimeoutError):
-            async with asyncio.timeout(CLOSE_WAIT_SECONDS):
+            async with asyncio.timeout(0.5 if self._redis_down else CLOSE_WAIT_SECONDS):
                 await self.redis.delete(_members_key(self.worker), _alive_key(self.worker))
                 await self.release_games(self.held_games)
                 gone = json.dumps({"t": "gone", "w": self.worker})
@@ -360,7 +389,8 @@ class ClusterLink:
                     pipe.set(_game_key(game_id), self.worker, ex=MEMBER_TTL_SECONDS)
             self.held_games = held_games
             had_key, *_ = await pipe.execute()
-        if not had_key and self.started.is_set():
+        written_before, self._written = self._written, True
+        if not had_key and written_before:
             self._back_at = time.monotonic()
             logger.warning(
                 "cluster: Redis had lost this worker's keys (restarted empty?): "
@@ -418,6 +448,8 @@ class ClusterLink:
     async def _listen(self) -> None:
         while True:
             try:
+                if not self._pubsub.subscribed:  # Redis could not be reached at start
+                    await self._pubsub.subscribe(ALL_CHANNEL, worker_channel(self.worker))
                 message = await self._pubsub.get_message(timeout=None)
             except (RedisError, OSError) as error:
                 self._trouble(error, "nothing comes from the other workers")
@@ -443,10 +475,17 @@ class ClusterLink:
         if _text(channel) != worker_channel(self.worker):
             return
         self._subscribed += 1
-        if self._subscribed > 1:
+        if self._subscribed == 1:
+            self._joined()
+        else:
             logger.info("cluster: this worker hears the others again")
             self.publish_all({"t": "back", "w": self.worker})
             self._back(None)
+
+    def _joined(self) -> None:
+        if not self._said_joined:
+            self._said_joined = True
+            logger.info("cluster: worker %s joined through Redis", self.worker)
 
     def _back(self, worker: str | None) -> None:
         for listener in list(self.on_back):

@@ -68,8 +68,10 @@ def check_cluster(config: Config, count: int) -> None:
 
 def prepare_once(config: Config) -> None:
     """What the workers would otherwise race to do: make the data folder and the SSH host
-    keys, and bring the database's schema up to date."""
+    keys, and bring the database's schema up to date; and make sure Redis answers (a
+    worker started again later, while Redis is away, carries on without it)."""
     from door.app.records import Records
+    from door.cluster.link import ClusterUnavailable, check_redis
     from door.serve import log_start
     from door.transports.ssh import load_host_keys
 
@@ -78,6 +80,11 @@ def prepare_once(config: Config) -> None:
         load_host_keys(config.server.data_path)
 
     async def migrate() -> None:
+        if config.cluster.redis_url:
+            try:
+                await check_redis(config.cluster.redis_url)
+            except ClusterUnavailable as error:
+                raise ConfigError(str(error)) from None
         records = await Records.open(config)
         await records.close()
 

@@ -8,14 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import shutil
-import signal
-import subprocess
-from collections.abc import Callable, Coroutine, Iterator
-from pathlib import Path
+from collections.abc import Callable, Coroutine
 from typing import Any
-
-import pytest
 
 from door.cluster.link import MEMBER_TTL_SECONDS, SYNC_SECONDS
 from door.table.flow import Table
@@ -23,52 +17,14 @@ from door.term.keys import Key
 from engine.game import Phase
 from tests.door.app.test_lobby import flat, log_text, until
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together
-from tests.door.cluster.test_two_workers import a_game_under_way, two_workers, until_port
-from tests.door.netclients import free_port
+from tests.door.cluster.conftest import RedisProcess
+from tests.door.cluster.test_two_workers import a_game_under_way, two_workers
 from tests.door.storage.conftest import Database
 
 OUTAGE_SECONDS = 10.0
 """How long Redis stays down: what the attack of issue #52 did."""
 BACK_WITHIN_SECONDS = 5.0
 """Table chat crosses between the workers again this soon after Redis is back."""
-
-
-class RedisProcess:
-    """A ``redis-server`` on one port that keeps nothing: started again, it is empty."""
-
-    def __init__(self, folder: Path) -> None:
-        program = shutil.which("redis-server")
-        if program is None:
-            pytest.skip("redis-server is not installed (apt-get install redis-server)")
-        self.program = program
-        self.folder = folder
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    async def start(self) -> None:
-        command = [self.program, "--port", str(self.port), "--bind", "127.0.0.1",
-                   "--save", "", "--appendonly", "no", "--dir", str(self.folder)]  # fmt: skip
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        await until_port(self.port)
-
-    def kill(self) -> None:
-        """As a crash or ``kill -9`` would: connections reset, nothing saved."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
-
-
-@pytest.fixture
-def redis_process(tmp_path: Path) -> Iterator[RedisProcess]:
-    redis = RedisProcess(tmp_path)
-    try:
-        yield redis
-    finally:
-        redis.kill()
 
 
 def run_async_for(seconds: float) -> Callable[..., Callable[..., None]]:
