@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from door.cluster.workers import STUCK_EXIT
 from tests.door.cluster.conftest import RedisProcess
-from tests.door.cluster.test_workers import STARTED, Workers
+from tests.door.cluster.test_workers import ROOT, STARTED, Workers
 from tests.door.netclients import TelnetCaller
 
 STOPS_WITHIN_SECONDS = 12.0
@@ -108,3 +111,56 @@ async def _one_worker_stopped_while_redis_is_away(
         finally:
             if server.process.poll() is None:
                 server.process.kill()
+
+
+def test_sigterm_while_a_worker_waits_to_be_started_again_stops_the_door_at_once(
+    tmp_path: Path, redis_url: str
+) -> None:
+    asyncio.run(_stops_while_a_worker_waits(tmp_path, redis_url))
+
+
+async def _stops_while_a_worker_waits(tmp_path: Path, redis_url: str) -> None:
+    """A worker that keeps dying soon after it starts waits longer each time before it
+    is started again (1, 3, 7 s...); the sysop's SIGTERM meanwhile does not wait for it."""
+    server = Workers(tmp_path, redis_url)
+    try:
+        await server.wait_for(r"worker-\d ready in", 2)
+        for deaths in range(1, 4):
+            pid = [pid for name, pid in STARTED.findall(server.log()) if name == "worker-1"][-1]
+            os.kill(int(pid), signal.SIGKILL)
+            await server.wait_for(rf"worker-1 \(pid {pid}\) ended with signal SIGKILL")
+            if deaths < 3:
+                await server.wait_for(r"worker-1 ready in", deaths + 1)
+        assert "starting it again in 7 s" in server.log()
+        server.process.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        server.process.wait(30)
+        took = time.monotonic() - sent
+        print(f"stopped in {took:.1f} s")
+        assert server.process.returncode == 0
+        assert took < 3.0, f"{took:.1f} s"
+    finally:
+        if server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
+
+
+def test_a_process_whose_stop_is_stuck_leaves_all_the_same() -> None:
+    """``leave_if_stuck``, armed when a worker begins stopping, ends it even while its
+    event loop is held by a call that never returns (here, a long sleep in the loop)."""
+    script = (
+        "import asyncio, logging, time\n"
+        "from door.cluster.workers import leave_if_stuck\n"
+        "logging.basicConfig()\n"
+        "async def main():\n"
+        "    leave_if_stuck(1.0)\n"
+        "    time.sleep(60)\n"
+        "asyncio.run(main())\n"
+    )
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == STUCK_EXIT
+    assert time.monotonic() - started < 10
+    assert "still stopping after 1 s: leaving at once" in result.stderr
