@@ -392,7 +392,7 @@ class ClusterLink:
         written_before, self._written = self._written, True
         if not had_key and written_before:
             self._back_at = time.monotonic()
-            logger.warning(
+            logger.info(
                 "cluster: Redis had lost this worker's keys (restarted empty?): "
                 "its %d caller(s) and %d game(s) are in it again",
                 len(members),
@@ -478,7 +478,7 @@ class ClusterLink:
         if self._subscribed == 1:
             self._joined()
         else:
-            logger.info("cluster: this worker hears the others again")
+            logger.debug("cluster: this worker hears the others again")
             self.publish_all({"t": "back", "w": self.worker})
             self._back(None)
 

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from door.cluster.link import MEMBER_TTL_SECONDS, SYNC_SECONDS
+from door.cluster.link import MEMBER_TTL_SECONDS, RETURN_GRACE_SECONDS, SYNC_SECONDS
 from door.table.flow import Table
 from door.term.keys import Key
 from engine.game import Phase
@@ -134,3 +134,30 @@ async def test_a_game_across_workers_goes_on_after_redis_is_killed_and_started_e
         await play_on(ada, bob, table, actions=4)
         assert first.presence.tables == [table] and not second.presence.tables
         assert table.seats[1].person is bob_at_table and not bob_at_table.left
+
+
+@run_async_for(120)
+async def test_a_worker_that_died_while_redis_was_away_is_gone_once_redis_is_back(
+    redis_process: RedisProcess, database: Database
+) -> None:
+    """The grace after Redis comes back is only that: a worker that wrote no heartbeat
+    since (it died while Redis was away) is gone once it is over, and its relayed
+    caller carries on at their own worker, the game set again from the store."""
+    await redis_process.start()
+    async with two_workers(redis_process.url, database) as (first, second, store):
+        assert store is not None
+        _, bob, _, _, table = await a_game_under_way(first, second, store)
+        await until(lambda: table.saved_as() is not None)
+        await asyncio.sleep(0.3)  # the saver writes the newest state
+        actions = len(table.game.recording.actions)
+        redis_process.kill()
+        await first.die()
+        await asyncio.sleep(3.0)
+        await redis_process.start()
+        loop = asyncio.get_running_loop()
+        back = loop.time()
+        await until(lambda: bool(second.presence.tables), timeout=MEMBER_TTL_SECONDS + 10)
+        assert loop.time() - back >= RETURN_GRACE_SECONDS - 0.5  # not before the grace
+        assert loop.time() - back <= RETURN_GRACE_SECONDS + 2 * SYNC_SECONDS + 2
+        assert len(second.presence.tables[0].game.recording.actions) == actions
+        await until(lambda: "it goes on where it was saved" in flat(bob))
