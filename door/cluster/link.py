@@ -69,6 +69,8 @@ RETRIES: Final = 1
 """One retry, on a fresh connection (a restarted Redis closed the pooled ones): each task
 here retries on its own schedule, so a call to a Redis that is down fails within a few
 seconds rather than after redis-py's ten tries, and stopping is never held up by it."""
+TASKS_END_SECONDS: Final = 1.0
+"""How long stopping waits for this link's tasks to end once they are cancelled."""
 CLOSE_WAIT_SECONDS: Final = 3.0
 """How long a stopping worker spends telling Redis it is gone, at most (Redis may be
 down or unreachable; its keys expire anyway)."""
@@ -169,6 +171,7 @@ class ClusterLink:
         self._written = False
         """This worker's keys have been written to Redis at least once."""
         self._said_joined = False
+        self._closing = False
         self._outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
@@ -186,7 +189,7 @@ class ClusterLink:
         # Subscriptions are confirmed as messages: the first after a reconnection says
         # this worker hears the others again (``_listen``).
         self._pubsub = self.redis.pubsub()
-        raw_lines: list[bytes] = []
+        raw_lines: list[bytes | str] = []
         try:
             await self.redis.ping()
             await self._pubsub.subscribe(ALL_CHANNEL, worker_channel(self.worker))
@@ -223,11 +226,14 @@ class ClusterLink:
         if not self._redis_down:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._drained(), 2.0)
+        # A task may take its cancellation for trouble with Redis (a library turning it
+        # into an error on the way) and go round again: the loops end on ``_closing``,
+        # and stopping waits for them boundedly, never taking their end for its own.
+        self._closing = True
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=TASKS_END_SECONDS)
         with contextlib.suppress(RedisError, OSError, TimeoutError):
             async with asyncio.timeout(0.5 if self._redis_down else CLOSE_WAIT_SECONDS):
                 await self.redis.delete(_members_key(self.worker), _alive_key(self.worker))
@@ -327,7 +333,7 @@ class ClusterLink:
 
     async def _send(self) -> None:
         """Empty the outbox in order, in pipelines of what has gathered."""
-        while True:
+        while not self._closing:
             first = await self._outbox.get()
             batch = [first]
             while not self._outbox.empty() and len(batch) < 500:
@@ -352,7 +358,7 @@ class ClusterLink:
                 await asyncio.sleep(0.5)
 
     async def _heartbeat(self) -> None:
-        while True:
+        while not self._closing:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
                 await self._beat()
@@ -446,7 +452,7 @@ class ClusterLink:
             listener()
 
     async def _listen(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 if not self._pubsub.subscribed:  # Redis could not be reached at start
                     await self._pubsub.subscribe(ALL_CHANNEL, worker_channel(self.worker))

@@ -13,7 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
 
+from door.app.presence import Presence
+from door.cluster.link import ClusterLink
 from door.cluster.workers import STUCK_EXIT
 from tests.door.cluster.conftest import RedisProcess
 from tests.door.cluster.test_workers import ROOT, STARTED, Workers
@@ -164,3 +167,35 @@ def test_a_process_whose_stop_is_stuck_leaves_all_the_same() -> None:
     assert result.returncode == STUCK_EXIT
     assert time.monotonic() - started < 10
     assert "still stopping after 1 s: leaving at once" in result.stderr
+
+
+def test_a_link_stops_even_when_a_task_takes_its_cancellation_for_redis_trouble(
+    redis_url: str,
+) -> None:
+    asyncio.run(_link_stops_all_the_same(redis_url))
+
+
+async def _link_stops_all_the_same(redis_url: str) -> None:
+    """A task told to stop while Redis is coming back may be handed a connection error
+    instead of its cancellation (the library cleaning up), and go round its loop again:
+    stopping the worker must not wait for it for ever."""
+    link = ClusterLink(redis_url, Presence())
+    await link.start()
+
+    turned = 0
+
+    async def cancellation_turned_into_trouble(**_: object) -> None:
+        nonlocal turned
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            turned += 1
+            if turned > 1:
+                raise  # the test's own clean-up: the task ends then
+            raise RedisConnectionError("Connection closed by server.") from None
+
+    link._pubsub.get_message = cancellation_turned_into_trouble
+    await asyncio.sleep(0.1)  # the listening task waits in it
+    closing = asyncio.ensure_future(link.close())
+    done, _ = await asyncio.wait({closing}, timeout=10)
+    assert done, "the link never stopped"
