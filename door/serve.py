@@ -23,8 +23,10 @@ from door.app.records import Records
 from door.app.server import Door
 from door.cluster.workers import (
     CONFIG_ERROR_EXIT,
+    WORKER_STOP_SECONDS,
     WorkerPlace,
     check_cluster,
+    leave_if_stuck,
     prepare_once,
     supervise,
     worker_count,
@@ -187,12 +189,14 @@ async def run_server(
     on_ready: Callable[[Listening], None] | None = None,
     on_door: Callable[[Door], None] | None = None,
     worker: WorkerPlace | None = None,
+    stop_within: float | None = None,
 ) -> None:
     """Serve until ``stop`` is set (or SIGINT/SIGTERM), then tell callers and close.
 
     The database is opened first; if it cannot be used the door serves guests only.
     ``on_door`` is given the door once it listens (the console runs the sysop's session
-    in it)."""
+    in it). With ``stop_within``, a process of its own: once stopping has begun it ends
+    within that many seconds, however stopping goes (door/cluster/workers.py)."""
     started = time.monotonic()
     log_start(config)
     raise_open_file_limit(config.server.max_sessions)
@@ -203,7 +207,9 @@ async def run_server(
     if worker is not None and worker.count > 1:
         door.guard = worker_guard(config, worker.count)
     try:
-        link = await join_cluster(door, config)
+        # A worker of several is started again while the door runs on (the parent has
+        # checked Redis once): it must come up even while Redis is away.
+        link = await join_cluster(door, config, must_reach=worker is None or worker.count == 1)
     except BaseException:
         await records.close()
         raise
@@ -257,6 +263,8 @@ async def run_server(
     try:
         await stop.wait()
     finally:
+        if stop_within is not None:
+            leave_if_stuck(stop_within)
         logger.info("shutting down: telling %d caller(s)", door.caller_count)
         await door.shut_down()
         await _cancelled(backups)
@@ -287,9 +295,11 @@ def worker_guard(config: Config, workers: int) -> AddressGuard:
     )
 
 
-async def join_cluster(door: Door, config: Config) -> ClusterLink | None:
+async def join_cluster(
+    door: Door, config: Config, *, must_reach: bool = True
+) -> ClusterLink | None:
     """With ``[cluster] redis_url``, link this process's presence to the other workers'
-    (raises ConfigError if Redis cannot be used); None without."""
+    (raises ConfigError if Redis cannot be used and it ``must_reach`` it); None without."""
     if not config.cluster.redis_url:
         return None
     from door.cluster import relay, remote
@@ -300,7 +310,7 @@ async def join_cluster(door: Door, config: Config) -> ClusterLink | None:
     remote.share_logins(link, door.records.logins)
     relay.install(link, door.serve_relayed)
     try:
-        await link.start()
+        await link.start(must_reach=must_reach)
     except ClusterUnavailable as error:
         raise ConfigError(str(error)) from None
     door.presence.cluster = link
@@ -376,7 +386,7 @@ def run_worker(config: Config, place: WorkerPlace) -> int:
             logging.Formatter(f"%(asctime)s %(levelname)s {place.name} %(message)s")
         )
     try:
-        asyncio.run(run_server(config, worker=place))
+        asyncio.run(run_server(config, worker=place, stop_within=WORKER_STOP_SECONDS))
     except ConfigError as error:
         logger.error("%s", error)
         return CONFIG_ERROR_EXIT
@@ -410,7 +420,7 @@ def serve_command(args: argparse.Namespace) -> int:
     watch_if_asked()  # the load bench's garbage-collection pauses, when it asks
 
     async def main() -> None:
-        await run_server(config)
+        await run_server(config, stop_within=WORKER_STOP_SECONDS)
 
     try:
         asyncio.run(main())

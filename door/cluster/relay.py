@@ -9,6 +9,11 @@ like any other: the caller sits at their seat, and after the game is in that wor
 lobby (which is the same lobby). Keys and screens travel on the two workers' channels
 (door/cluster/link.py), in order.
 
+Redis may stop and come back meanwhile (door/cluster/link.py): the relay waits for it,
+and when either worker hears the other again the table's worker repaints the caller's
+screen whole, as after Ctrl-L, since screens sent meanwhile were lost (keys typed
+meanwhile are lost too: the caller saw nothing answer them).
+
 Either end may go: the caller hanging up ends the session at the table's worker as a
 dropped line does (the seat waits for them to call back); the table's worker dying ends
 the relay, and the caller carries on at their own worker, which sets the game again from
@@ -87,11 +92,19 @@ class RelayTerminal:
             self._size = (_clamp(cols, MAX_COLS), _clamp(rows, MAX_ROWS))
             for listener in list(self._listeners):
                 listener(*self._size)
+        elif op == "repaint":
+            self.repaint()
         elif op == "hangup":
             self._drop()
 
     def far_end_gone(self) -> None:
         self._drop()
+
+    def repaint(self) -> None:
+        """Send the caller's screen whole: what was sent while Redis was away is lost.
+        The renderer listening for resizes does that for a resize to the same size."""
+        for listener in list(self._listeners):
+            listener(*self._size)
 
     def hold(self) -> None:
         """This worker is stopping: nothing more reaches the caller from here, and
@@ -225,6 +238,10 @@ class RelayEnd:
     def far_end_gone(self) -> None:
         self.inbox.put_nowait({"op": "gone"})
 
+    def repaint(self) -> None:
+        """Ask the table's worker for the caller's screen whole (see RelayTerminal)."""
+        self.send({"op": "repaint"})
+
     def send(self, event: dict[str, Any]) -> None:
         self.link.send(self.worker, {"t": "relay", "r": self.relay_id, **event})
 
@@ -318,5 +335,12 @@ def install(
                 link.relays.pop(end.relay_id, None)
                 end.far_end_gone()
 
+    def back(worker: str | None) -> None:
+        """``worker`` (None: this one) hears the others again after Redis was lost."""
+        for end in list(link.relays.values()):
+            if worker is None or end.far_worker == worker:
+                end.repaint()
+
     link.handlers.update(relay=relay, relay_open=relay_open)
     link.on_sync.append(check_alive)
+    link.on_back.append(back)

@@ -12,11 +12,13 @@ find their games where the store has them. SIGTERM or SIGINT stops every worker 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,11 +30,18 @@ logger = logging.getLogger("door")
 
 STOP_WAIT_SECONDS: Final = 15.0
 """How long stopping waits for workers to tell their callers and save, before killing."""
+STOP_CHECK_SECONDS: Final = 0.1
+"""How often the parent looks whether it should stop, while it waits."""
+WORKER_STOP_SECONDS: Final = 12.0
+"""A worker still stopping after this long leaves at once, saying so (within the parent's
+STOP_WAIT_SECONDS, and when it was sent SIGTERM by hand, which the parent does not watch)."""
 QUICK_DEATH_SECONDS: Final = 10.0
 """A worker that dies sooner than this after starting waits before it is started again,
 longer each time, so a worker that cannot start does not spin."""
 MAX_RESTART_WAIT_SECONDS: Final = 30.0
 CONFIG_ERROR_EXIT: Final = 2
+STUCK_EXIT: Final = 3
+"""The exit status of a process that did not stop cleanly in time (``leave_if_stuck``)."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +77,10 @@ def check_cluster(config: Config, count: int) -> None:
 
 def prepare_once(config: Config) -> None:
     """What the workers would otherwise race to do: make the data folder and the SSH host
-    keys, and bring the database's schema up to date."""
+    keys, and bring the database's schema up to date; and make sure Redis answers (a
+    worker started again later, while Redis is away, carries on without it)."""
     from door.app.records import Records
+    from door.cluster.link import ClusterUnavailable, check_redis
     from door.serve import log_start
     from door.transports.ssh import load_host_keys
 
@@ -78,6 +89,11 @@ def prepare_once(config: Config) -> None:
         load_host_keys(config.server.data_path)
 
     async def migrate() -> None:
+        if config.cluster.redis_url:
+            try:
+                await check_redis(config.cluster.redis_url)
+            except ClusterUnavailable as error:
+                raise ConfigError(str(error)) from None
         records = await Records.open(config)
         await records.close()
 
@@ -91,10 +107,19 @@ def supervise(config: Config, count: int, run_worker: RunWorker) -> int:
     """Run ``count`` workers until SIGTERM or SIGINT; returns the exit status."""
     context = multiprocessing.get_context("fork")
     stopping = False
+    hurry = False
 
     def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
+        """The first SIGTERM or SIGINT stops the workers cleanly; a second, at once."""
+        nonlocal stopping, hurry
+        hurry = stopping
         stopping = True
+
+    def is_stopping() -> bool:
+        return stopping
+
+    def in_a_hurry() -> bool:
+        return hurry
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     running: dict[int, tuple[multiprocessing.process.BaseProcess, float]] = {}
@@ -125,7 +150,7 @@ def supervise(config: Config, count: int, run_worker: RunWorker) -> int:
                 if code == CONFIG_ERROR_EXIT:
                     logger.error("worker-%d could not start: stopping the door", index + 1)
                     stopping = True
-                    _stop_all(running)
+                    _stop_all(running, in_a_hurry)
                     return CONFIG_ERROR_EXIT
                 lived = time.monotonic() - started
                 quick_deaths[index] = quick_deaths[index] + 1 if lived < QUICK_DEATH_SECONDS else 0
@@ -139,30 +164,62 @@ def supervise(config: Config, count: int, run_worker: RunWorker) -> int:
                     f" in {wait:.0f} s" if wait else "",
                 )
                 if wait:
-                    time.sleep(wait)
+                    _sleep_unless(is_stopping, wait)
                 if not stopping:
                     start(index)
-        _stop_all(running)
+        _stop_all(running, in_a_hurry)
         return 0
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
-def _stop_all(running: dict[int, tuple[multiprocessing.process.BaseProcess, float]]) -> None:
+def _sleep_unless(stopping: Callable[[], bool], seconds: float) -> None:
+    """Sleep ``seconds``, or less if the door is stopping meanwhile (a signal does not
+    cut ``time.sleep`` short): a SIGTERM while a worker waits to be started again stops
+    the door at once."""
+    deadline = time.monotonic() + seconds
+    while not stopping() and time.monotonic() < deadline:
+        time.sleep(min(STOP_CHECK_SECONDS, max(0.0, deadline - time.monotonic())))
+
+
+def _stop_all(
+    running: dict[int, tuple[multiprocessing.process.BaseProcess, float]],
+    hurry: Callable[[], bool] = lambda: False,
+) -> None:
     """SIGTERM each worker (each tells its callers goodbye and saves), then wait; a
-    worker still there after STOP_WAIT_SECONDS is killed."""
+    worker still there after STOP_WAIT_SECONDS, or once ``hurry`` says so (a second
+    signal), is killed."""
     for process, _ in running.values():
         if process.is_alive() and process.pid is not None:
             os.kill(process.pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_WAIT_SECONDS
     for process, _ in running.values():
-        process.join(max(0.0, deadline - time.monotonic()))
+        while process.is_alive() and not hurry() and time.monotonic() < deadline:
+            process.join(STOP_CHECK_SECONDS)
         if process.is_alive():
             logger.warning("%s did not stop: killing it", process.name)
             process.kill()
             process.join()
     running.clear()
+
+
+def leave_if_stuck(seconds: float) -> threading.Timer:
+    """Once this process has begun stopping: end it after ``seconds`` if it has not ended
+    by then. Something may hold up a clean stop (a call that never returns, a task that
+    will not end); the sysop's SIGTERM must stop the process all the same. The timer's
+    thread runs even while the event loop is stuck."""
+
+    def leave() -> None:
+        with contextlib.suppress(Exception):
+            logger.error("still stopping after %.0f s: leaving at once", seconds)
+            logging.shutdown()
+        os._exit(STUCK_EXIT)
+
+    timer = threading.Timer(seconds, leave)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def _exit_text(code: int | None) -> str:

@@ -1,0 +1,163 @@
+"""Redis killed and started again empty under a game between callers of two workers: the
+relay and the claims are set up again, not torn down, and the game goes on. The workers
+are two Doors in one event loop (tests/door/cluster/test_two_workers.py) on a real
+``redis-server`` of the test's own, killed with SIGKILL and started again on its port with
+nothing kept."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from door.cluster.link import MEMBER_TTL_SECONDS, RETURN_GRACE_SECONDS, SYNC_SECONDS
+from door.table.flow import Table
+from door.term.keys import Key
+from engine.game import Phase
+from tests.door.app.test_lobby import flat, log_text, until
+from tests.door.caller import KeyboardTerminal, answer_at_table, play_together
+from tests.door.cluster.conftest import RedisProcess
+from tests.door.cluster.test_two_workers import a_game_under_way, two_workers
+from tests.door.storage.conftest import Database
+
+OUTAGE_SECONDS = 10.0
+"""How long Redis stays down: what the attack of issue #52 did."""
+BACK_WITHIN_SECONDS = 5.0
+"""Table chat crosses between the workers again this soon after Redis is back."""
+
+
+def run_async_for(seconds: float) -> Callable[..., Callable[..., None]]:
+    def wrap(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+        @functools.wraps(test)
+        def run(*args: Any, **kwargs: Any) -> None:
+            asyncio.run(asyncio.wait_for(test(*args, **kwargs), seconds))
+
+        return run
+
+    return wrap
+
+
+async def say_at_table(terminal: KeyboardTerminal, text: str) -> None:
+    """Chat at the table: straight onto the chat line before a hand, else after ``c``."""
+    await until(lambda: terminal.reading and terminal.read == terminal.pressed)
+    if terminal.status.lstrip().startswith("Type to chat"):
+        terminal.press(text, Key.ENTER)
+    else:
+        terminal.press("c", text, Key.ENTER)
+
+
+async def reaches(terminal: KeyboardTerminal, line: str, within: float = 10.0) -> None:
+    """Until ``line`` shows in the game log of ``terminal``; the screen, if it never does."""
+    try:
+        await until(lambda: line in log_text(terminal), within)
+    except AssertionError:
+        raise AssertionError(f"{line!r} never showed:\n" + "\n".join(terminal.display)) from None
+
+
+async def play_on(ada: KeyboardTerminal, bob: KeyboardTerminal, table: Table, actions: int) -> None:
+    """Both press what their screens ask for ``actions`` more actions (which need both
+    callers' keys), and on to a discard that neither has begun: they stop there with no
+    key on its way. Both screens show the table's chat then, and Ada has a throw to make."""
+    goal = len(table.game.recording.actions) + actions
+    callers = (ada, bob)
+    for _ in range(20_000):
+        assert not table.over  # still at the table, whose game goes on
+        game = table.game
+        at_discard = (
+            len(game.recording.actions) >= goal
+            and game.phase is Phase.DISCARD
+            and not any(game.has_discarded(seat) for seat in (0, 1))
+        )
+        ready = [t for t in callers if t.reading and t.read == t.pressed]
+        held = [t for t in ready if at_discard and "RETURN mark" in t.status]
+        if len(held) == len(callers):
+            return
+        for terminal in ready:
+            keys = answer_at_table(terminal.status)
+            if keys and terminal not in held:
+                terminal.press(*keys)
+        await asyncio.sleep(0.005)
+    raise AssertionError("the game never came to a discard")
+
+
+@run_async_for(120)
+async def test_a_game_across_workers_goes_on_after_redis_is_killed_and_started_empty(
+    redis_process: RedisProcess, database: Database
+) -> None:
+    await redis_process.start()
+    async with two_workers(redis_process.url, database) as (first, second, store):
+        assert store is not None
+        ada, bob, _, _, table = await a_game_under_way(first, second, store)
+        await play_on(ada, bob, table, actions=0)
+        bob_at_table = table.seats[1].person
+        assert bob_at_table is not None
+        redis_process.kill()
+        # Meanwhile Ada throws to the crib at the table's worker, hers: what it sends to
+        # Bob's screen about it is lost.
+        loop = asyncio.get_running_loop()
+        killed = loop.time()
+        await play_together([ada], stop=lambda: table.game.has_discarded(0))
+        assert "Ada holds 6" in flat(bob)
+        await asyncio.sleep(killed + OUTAGE_SECONDS - loop.time())
+        await redis_process.start()
+        back = loop.time()
+        # The first worker reads who is alive before either has written its heartbeat
+        # again, as the first worker back does when the workers are processes of their own.
+        await first.presence.cluster.sync()
+
+        # Bob's screen is brought up to date without his pressing a key.
+        try:
+            await until(lambda: "Ada holds 4" in flat(bob), BACK_WITHIN_SECONDS)
+        except AssertionError:
+            raise AssertionError("Bob's screen is stale:\n" + "\n".join(bob.display)) from None
+        # Table chat crosses both ways: Ada's line reaches Bob's screen (relayed from the
+        # first worker), and Bob's keys reach the table (relayed to it).
+        await say_at_table(ada, "ada after the outage")
+        await reaches(bob, "Ada: ada after the outage", BACK_WITHIN_SECONDS)
+        await say_at_table(bob, "bob after the outage")
+        await reaches(ada, "Bob: bob after the outage", BACK_WITHIN_SECONDS - (loop.time() - back))
+
+        # Both keep playing the same game, at the same table: nobody was dropped, put
+        # back in a lobby or sent away.
+        assert first.presence.tables == [table] and not second.presence.tables
+        assert table.seats[1].person is bob_at_table and not bob_at_table.left
+        # They play on (more actions need both callers' keys: each presses what their
+        # screen asks), wait past the time a worker is given to write its heartbeat
+        # again, and chat and play on again.
+        await play_on(ada, bob, table, actions=4)
+        await asyncio.sleep(back + MEMBER_TTL_SECONDS + 2 * SYNC_SECONDS - loop.time())
+        await say_at_table(bob, "bob later on")
+        await reaches(ada, "Bob: bob later on")
+        await say_at_table(ada, "ada later on")
+        await reaches(bob, "Ada: ada later on")
+        await play_on(ada, bob, table, actions=4)
+        assert first.presence.tables == [table] and not second.presence.tables
+        assert table.seats[1].person is bob_at_table and not bob_at_table.left
+
+
+@run_async_for(120)
+async def test_a_worker_that_died_while_redis_was_away_is_gone_once_redis_is_back(
+    redis_process: RedisProcess, database: Database
+) -> None:
+    """The grace after Redis comes back is only that: a worker that wrote no heartbeat
+    since (it died while Redis was away) is gone once it is over, and its relayed
+    caller carries on at their own worker, the game set again from the store."""
+    await redis_process.start()
+    async with two_workers(redis_process.url, database) as (first, second, store):
+        assert store is not None
+        _, bob, _, _, table = await a_game_under_way(first, second, store)
+        await until(lambda: table.saved_as() is not None)
+        await asyncio.sleep(0.3)  # the saver writes the newest state
+        actions = len(table.game.recording.actions)
+        redis_process.kill()
+        await first.die()
+        await asyncio.sleep(3.0)
+        await redis_process.start()
+        loop = asyncio.get_running_loop()
+        back = loop.time()
+        await until(lambda: bool(second.presence.tables), timeout=MEMBER_TTL_SECONDS + 10)
+        assert loop.time() - back >= RETURN_GRACE_SECONDS - 0.5  # not before the grace
+        assert loop.time() - back <= RETURN_GRACE_SECONDS + 2 * SYNC_SECONDS + 2
+        assert len(second.presence.tables[0].game.recording.actions) == actions
+        await until(lambda: "it goes on where it was saved" in flat(bob))
