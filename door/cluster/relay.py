@@ -39,7 +39,9 @@ from door.term.terminal import (
     MAX_ROWS,
     MAX_TYPEAHEAD,
     Disconnected,
+    Display,
     Terminal,
+    display_mode_of,
     read_key_watching,
 )
 
@@ -64,6 +66,7 @@ class RelayTerminal:
         self._term_type = hello.get("term")
         self._charset = Charset(hello.get("charset", Charset.UTF8.value))
         self._color_mode = ColorMode(hello.get("color", ColorMode.ANSI.value))
+        self._display_mode = _display_mode(hello.get("display"))
         self._keys: KeyQueue[Key | None] = KeyQueue()
         """The caller's keys, then None once the relay has ended (to settle watchers)."""
         self._pending: list[str] = []
@@ -135,6 +138,12 @@ class RelayTerminal:
     @property
     def term_type(self) -> str | None:
         return self._term_type
+
+    @property
+    def display_mode(self) -> Display:
+        """How the caller's own terminal shows the door: a teletype (a BBS caller on
+        ASCII emulation) is sent lines, not a screen painted in place."""
+        return self._display_mode
 
     @property
     def charset(self) -> Charset:
@@ -212,6 +221,15 @@ class RelayTerminal:
         self.link.send(self.peer_worker, {"t": "relay", "r": self.relay_id, **event})
 
 
+def _display_mode(value: object) -> Display:
+    """The display mode a relay's hello names; a worker of an older door names none, and
+    its callers have a screen."""
+    try:
+        return Display(value)
+    except ValueError:
+        return Display.SCREEN
+
+
 def _clamp(value: Any, most: int) -> int:
     try:
         return max(1, min(most, int(value)))
@@ -265,6 +283,7 @@ async def relay_line(
             "term": terminal.term_type,
             "charset": terminal.charset.value,
             "color": terminal.color_mode.value,
+            "display": display_mode_of(terminal).value,
             **hello,
         },
     )

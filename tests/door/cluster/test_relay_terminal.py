@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
-from door.cluster.relay import RelayTerminal
+from door.cluster.relay import RelayTerminal, relay_line
 from door.term.inbox import Inbox
 from door.term.keys import Key
-from door.term.terminal import Disconnected
+from door.term.terminal import Disconnected, Display, display_mode_of
+from door.ui.session import Session
+from tests.door.fake_terminal import FakeTerminal
 
 
 class _Link:
@@ -67,3 +69,35 @@ def test_a_screen_waiting_for_a_key_or_news_hears_the_relay_end() -> None:
         assert terminal.discard_typeahead() == 0
 
     asyncio.run(asyncio.wait_for(scenario(), 5))
+
+
+def test_a_teletype_caller_is_sent_lines_by_the_worker_holding_their_game() -> None:
+    """A BBS caller on ASCII emulation (a door node, bridged in as an RLogin "dumb"
+    terminal) whose game is at another worker: that worker's session for them must draw
+    lines, not a screen painted in place (which their own worker could only strip of its
+    escapes, leaving the layout garbled)."""
+
+    async def hello_of(display: Display) -> dict[str, Any]:
+        link = _Link()
+        caller = FakeTerminal()
+        caller.display_mode = display
+        relaying = asyncio.ensure_future(relay_line(link, caller, "w1", {"from": "w2"}))  # type: ignore[arg-type]
+        while not link.sent:
+            await asyncio.sleep(0)
+        relaying.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await relaying
+        return link.sent[0]
+
+    for display in Display:
+        hello = asyncio.run(asyncio.wait_for(hello_of(display), 5))
+        at_the_table = RelayTerminal(_Link(), "r1", hello)  # type: ignore[arg-type]
+        assert display_mode_of(at_the_table) is display
+        assert Session(at_the_table).lines is (display is Display.LINES)
+
+
+@pytest.mark.parametrize("display", [None, "", "teletype", 7])
+def test_a_hello_naming_no_known_display_is_a_screen(display: object) -> None:
+    hello = {"from": "w2"} if display is None else {"from": "w2", "display": display}
+    terminal = RelayTerminal(_Link(), "r1", hello)  # type: ignore[arg-type]
+    assert display_mode_of(terminal) is Display.SCREEN
