@@ -17,10 +17,15 @@ True
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Final
+
+from door.defence.log_limit import SourceLog
+
+logger = logging.getLogger(__name__)
 
 AT_ONCE_MESSAGE: Final = "Too many connections from your address at once."
 PER_MINUTE_MESSAGE: Final = "Too many new connections from your address: wait a minute."
@@ -44,6 +49,9 @@ class AddressGuard:
         self.closed = 0
         """Connections gone since the start, refused or released (door/gc_policy.py
         sweeps by it)."""
+        self.refusals = SourceLog(logger, clock=clock)
+        """Where the transports say they refused a connection: one line per address and
+        minute, so that an address hammering the door is not a line per connection."""
 
     def admit(self, address: str) -> str | None:
         """Count a new connection from ``address`` unless it is over a limit; a refused

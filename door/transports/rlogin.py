@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from door.app.call import Caller
+from door.defence.log_limit import SourceLog
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.term.ansi import sanitize
 from door.term.terminal import Display, StreamTerminal
@@ -215,18 +216,20 @@ async def read_handshake(reader: asyncio.StreamReader) -> tuple[Handshake, bytes
 async def start_rlogin(door: Any, host: str, port: int, systems: Mapping[str, str]) -> Any:
     """Listen for RLogin connections from the listed addresses; returns the server."""
 
+    refusals = SourceLog(logger)  # one line per address and minute, not per connection
+
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) else ""
         system = systems.get(address)
         if system is None:
-            logger.info("rlogin: refused %r, which is not a listed system", address)
+            refusals.info(address, "rlogin refused: not a listed system")
             writer.close()
             return
         try:
             start, rest = await read_handshake(reader)
         except (HandshakeError, TimeoutError) as error:
-            logger.info("rlogin: %s from %s: %s", system, address, error or "too slow")
+            refusals.info(address, "rlogin from %s refused: %s", system, error or "too slow")
             writer.close()
             return
         writer.write(b"\0")

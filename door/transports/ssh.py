@@ -144,7 +144,7 @@ class DoorSSHServer(asyncssh.SSHServer):
         self.address = address_of(conn.get_extra_info("peername"))
         refusal = self.guard.admit(self.address) if self.guard is not None else None
         if refusal is not None:
-            logger.info("SSH connection from %s refused: %s", escaped(self.address), refusal)
+            self.guard.refusals.info(self.address, "SSH connection refused: %s", refusal)
             conn.abort()
             return
         self.admitted = True

@@ -83,7 +83,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         self.reader.set_transport(transport)
         refusal = self.guard.admit(self.address) if self.guard is not None else None
         if refusal is not None:
-            logger.info("telnet connection from %s refused: %s", escaped(self.address), refusal)
+            self.guard.refusals.info(self.address, "telnet connection refused: %s", refusal)
             transport.write(f"\r\n{refusal}\r\n".encode("ascii"))
             transport.close()
             return

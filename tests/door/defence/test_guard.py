@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import doctest
+import logging
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,32 @@ def test_a_full_door_keeps_its_last_places_for_members(tmp_path: Path) -> None:
     first_screen, told = asyncio.run(scenario())
     assert "G guest" not in first_screen
     assert "the last places are kept for members" in " ".join(told.split())
+
+
+def test_an_address_hammering_the_door_is_one_log_line_a_minute(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Refused connections are told why, each of them, but logged once per address and
+    minute: a flood of connections must not be a flood of log lines (#52)."""
+
+    async def scenario() -> list[str]:
+        stop, server, listening = await _serve(tmp_path, max_connections_per_address=1)
+        assert listening.telnet
+        holder = TelnetCaller()
+        await holder.connect(listening.telnet[1])
+        await holder.wait_for("G guest")
+        told = []
+        for _ in range(20):
+            refused = TelnetCaller()
+            await refused.connect(listening.telnet[1])
+            await refused.wait_for_close()
+            told.append(refused.text)
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return told
+
+    with caplog.at_level(logging.INFO):
+        told = asyncio.run(scenario())
+    assert all(AT_ONCE_MESSAGE in text for text in told)
+    refusals = [r.getMessage() for r in caplog.records if "connection refused" in r.getMessage()]
+    assert refusals == [f"127.0.0.1: telnet connection refused: {AT_ONCE_MESSAGE}"]

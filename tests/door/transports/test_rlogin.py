@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import doctest
+import logging
 import re
 from pathlib import Path
 
@@ -191,3 +192,25 @@ def test_window_size_storms_are_held_to_telnets_input_rate_and_coalesced() -> No
     assert sizes and sizes[-1][1] < 8_000
     # ... and applies one size a read, not one a message.
     assert len(sizes) < 40
+
+
+def test_unlisted_addresses_knocking_again_and_again_are_one_log_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def scenario() -> None:
+        port = free_port()
+        server = await door.transports.rlogin.start_rlogin(
+            StormDoor(), "127.0.0.1", port, {"127.0.0.1": "FRIEND"}
+        )
+        try:
+            for _ in range(30):
+                caller = RloginCaller()
+                await caller.connect(port, "Mallory", local_address="127.0.0.2")
+                await caller.wait_for_close(timeout=5)
+        finally:
+            server.close()
+
+    with caplog.at_level(logging.INFO, logger="door.transports.rlogin"):
+        asyncio.run(scenario())
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert refusals == ["127.0.0.2: rlogin refused: not a listed system"]
