@@ -22,6 +22,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Final
 
+from door.metrics.tally import TALLY
+
 AT_ONCE_MESSAGE: Final = "Too many connections from your address at once."
 PER_MINUTE_MESSAGE: Final = "Too many new connections from your address: wait a minute."
 PRUNE_EVERY: Final = 1000
@@ -54,12 +56,14 @@ class AddressGuard:
             self._prune(now)
         if self._open.get(address, 0) >= self.max_at_once:
             self.closed += 1
+            TALLY.refused["limits"] += 1
             return AT_ONCE_MESSAGE
         recent = self._recent.setdefault(address, deque(maxlen=self.per_minute))
         while recent and recent[0] <= now - 60:
             recent.popleft()
         if len(recent) >= self.per_minute:
             self.closed += 1
+            TALLY.refused["limits"] += 1
             return PER_MINUTE_MESSAGE
         recent.append(now)
         self._open[address] = self._open.get(address, 0) + 1

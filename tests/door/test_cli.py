@@ -24,6 +24,7 @@ TOP_LEVEL_OPTIONS: dict[str, tuple[str, str, object]] = {
     "--ssh-port": ("ssh_port", "2225", 2225),
     "--data-dir": ("data_dir", "/var/lib/elsewhere", "/var/lib/elsewhere"),
     "--web-port": ("web_port", "8081", 8081),
+    "--metrics-port": ("metrics_port", "9105", 9105),
     "--workers": ("workers", "3", 3),
 }
 
