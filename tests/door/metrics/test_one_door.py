@@ -4,16 +4,21 @@ answer while real telnet and SSH callers are on, one of them playing the compute
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from door.config import config_from_mapping
+from door.metrics.service import MetricsService
 from door.serve import Listening, run_server
 from tests.door.caller import run_async
-from tests.door.metrics.scrape import get, until_metrics, value
+from tests.door.metrics.scrape import get, until_metrics, until_status, value
 from tests.door.netclients import SSHCaller, TelnetCaller, free_port
+from tests.door.storage.conftest import postgres_url
 
 
 @asynccontextmanager
@@ -90,3 +95,99 @@ async def test_pages_other_than_the_three_are_not_found(tmp_path: Path) -> None:
     async with door_serving(tmp_path) as (_, port):
         assert (await get(port, "/"))[0] == 404
         assert (await get(port, "/metrics/../etc/passwd"))[0] == 404
+
+
+class CuttableLine:
+    """A TCP forwarder to the database server that the test can cut and mend, as a
+    network outage or the database server stopping would."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = free_port()
+        self.server: asyncio.Server | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+
+    async def mend(self) -> None:
+        self.server = await asyncio.start_server(self._forward, "127.0.0.1", self.port)
+
+    async def cut(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        for writer in list(self.writers):
+            writer.transport.abort()
+        await self.server.wait_closed()
+
+    async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        far_reader, far_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self.writers |= {writer, far_writer}
+
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError):
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            sink.transport.abort()
+
+        await asyncio.gather(pump(reader, far_writer), pump(far_reader, writer))
+        self.writers -= {writer, far_writer}
+
+
+@asynccontextmanager
+async def fresh_postgres_database() -> AsyncIterator[tuple[str, int]]:
+    """A database of its own on the test PostgreSQL server: its name and the server's port."""
+    import asyncpg
+
+    url = urlsplit(postgres_url().replace("postgresql+asyncpg://", "postgresql://", 1))
+    name = f"metrics_{uuid.uuid4().hex[:12]}"
+    admin = url._replace(path="/postgres").geturl()
+    connection = await asyncpg.connect(admin)
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+        yield name, int(url.port or 5432)
+    finally:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await connection.close()
+
+
+def database_down(samples: dict[Any, float]) -> bool:
+    return value(samples, "cribbage_door_database_up", worker="main") == 0
+
+
+@run_async
+async def test_readyz_is_503_while_the_database_cannot_be_reached(tmp_path: Path) -> None:
+    async with fresh_postgres_database() as (name, pg_port):
+        line = CuttableLine(pg_port)
+        await line.mend()
+        database = {"url": f"postgresql://postgres@127.0.0.1:{line.port}/{name}"}
+        async with door_serving(tmp_path, database=database) as (_, port):
+            assert await until_status(port, "/readyz", 200) == "ready\n"
+            await line.cut()
+            body = await until_status(port, "/readyz", 503)
+            assert "the database cannot be reached" in body
+            assert (await get(port, "/healthz"))[0] == 200  # the process still serves
+            _, samples = await until_metrics(
+                port,
+                lambda samples: value(samples, "cribbage_door_database_up", worker="main") == 0,
+            )
+            assert value(samples, "cribbage_door_ready", worker="main") == 0
+            await line.mend()
+            assert await until_status(port, "/readyz", 200) == "ready\n"
+            await line.cut()  # the door lets go of its connections as it stops
+
+
+@run_async
+async def test_readyz_is_503_while_starting_and_while_stopping(tmp_path: Path) -> None:
+    config = config_from_mapping(
+        {"server": {"data_dir": str(tmp_path)}, "metrics": {"port": free_port()}}
+    )
+    service = MetricsService(config)
+    await service.open()
+    try:
+        assert await get(service.port, "/readyz") == (503, "not ready: starting\n")
+        assert await get(service.port, "/healthz") == (200, "ok\n")
+        service.ready()
+        assert await get(service.port, "/readyz") == (200, "ready\n")
+        service.stopping()
+        assert await get(service.port, "/readyz") == (503, "not ready: stopping\n")
+    finally:
+        await service.close()
