@@ -100,6 +100,7 @@ class Command(argparse.ArgumentParser):
 
 def build_parser() -> CommandLine:
     from door import version
+    from door.metrics.status import add_status_arguments
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments, add_worker_arguments
     from door.setup_files import add_init_arguments
@@ -144,6 +145,10 @@ def build_parser() -> CommandLine:
     )
     replay = parser.add_command(commands, "replay", help="print a game from the database as text")
     add_replay_arguments(replay)
+    status = parser.add_command(
+        commands, "status", help="the running door's callers, games, keys and health"
+    )
+    add_status_arguments(status)
     winprob = parser.add_command(
         commands, "winprob", help="each player's chance to win from the scores before a deal"
     )
@@ -303,6 +308,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from door.replay import replay_command
 
         return replay_command(args)
+    if args.command == "status":
+        from door.metrics.status import status_command
+
+        return status_command(args)
     from door.serve import serve_command
 
     return serve_command(args)

@@ -23,10 +23,10 @@ from prometheus_client.registry import Collector
 
 from door import version
 from door.metrics.tally import KEY_SECONDS_BUCKETS, TALLY, Tally
+from door.metrics.watch import Health, KeySnapshot
 
 if TYPE_CHECKING:
     from door.app.server import Door
-    from door.metrics.watch import Health
 
 TRANSPORTS: Final = ("telnet", "ssh", "web", "rlogin", "door")
 """Always listed, at 0 when nobody is on them, so a graph has its lines from the start."""
@@ -70,6 +70,7 @@ class DoorCollector(Collector):
             yield from self._callers(self.door)
             yield from self._games(self.door)
         yield from counted(self.tally)
+        yield from self._last_minute()
         yield from self._health()
 
     def _callers(self, door: Door) -> Iterator[Metric]:
@@ -127,6 +128,32 @@ class DoorCollector(Collector):
         for kind, count in kinds.items():
             games.add_metric([kind], count)
         yield games
+
+    def _last_minute(self) -> Iterator[Metric]:
+        """The keys since the oldest snapshot (a minute ago, once the door has run that
+        long): summable across workers, unlike a percentile, so ``status`` works out
+        the door's p99 from the sum."""
+        history = self.health.key_history
+        now = KeySnapshot.of(self.tally)
+        then = history[0] if history else KeySnapshot(0, (0,) * len(now.buckets), 0.0)
+        yield GaugeMetricFamily(
+            "cribbage_door_last_minute_keys",
+            "Keys callers sent over the last minute (for cribbage-door status; graph "
+            "rate(cribbage_door_keys_total[1m]) instead)",
+            value=now.keys - then.keys,
+        )
+        within = GaugeMetricFamily(
+            "cribbage_door_last_minute_keys_answered_within",
+            "Keys of the last minute answered within le seconds (cumulative, as histogram "
+            "buckets are; for cribbage-door status)",
+            labels=["le"],
+        )
+        running = 0
+        bounds = (*KEY_SECONDS_BUCKETS, float("inf"))
+        for bound, count, before in zip(bounds, now.buckets, then.buckets, strict=True):
+            running += count - before
+            within.add_metric([_bound_text(bound)], running)
+        yield within
 
     def _health(self) -> Iterator[Metric]:
         health, worker = self.health, [self.worker]
@@ -193,7 +220,7 @@ def counted(tally: Tally) -> Iterator[Metric]:
     running = 0
     for bound, count in zip((*KEY_SECONDS_BUCKETS, float("inf")), tally.key_buckets, strict=True):
         running += count
-        buckets.append(("+Inf" if bound == float("inf") else repr(bound), running))
+        buckets.append((_bound_text(bound), running))
     yield HistogramMetricFamily(
         "cribbage_door_key_seconds",
         "From a key coming in to the frame answering it handed to the caller's line",
@@ -246,3 +273,7 @@ def counted(tally: Tally) -> Iterator[Metric]:
         "Time spent working out win bars (on the event loop)",
         value=tally.win_bar_seconds,
     )
+
+
+def _bound_text(bound: float) -> str:
+    return "+Inf" if bound == float("inf") else repr(bound)

@@ -17,7 +17,7 @@ import gc
 import logging
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from door.metrics.tally import TALLY, Tally
@@ -31,8 +31,23 @@ logger = logging.getLogger(__name__)
 LAG_TICK: Final = 0.25
 LAG_WINDOW: Final = 20
 """Ticks the reported lag is the longest of (five seconds)."""
+SNAPSHOT_SECONDS: Final = 5.0
+SNAPSHOTS_KEPT: Final = 13
+"""Snapshots of the key counts, the oldest a minute old: what ``status`` reports as the
+last minute's keys and their latency."""
 PROBE_SECONDS: Final = 5.0
 PROBE_TIMEOUT: Final = 3.0
+
+
+@dataclass(frozen=True)
+class KeySnapshot:
+    keys: int
+    buckets: tuple[int, ...]
+    seconds: float
+
+    @classmethod
+    def of(cls, tally: Tally) -> KeySnapshot:
+        return cls(tally.keys, tuple(tally.key_buckets), tally.key_seconds_sum)
 
 
 @dataclass
@@ -49,6 +64,8 @@ class Health:
     """How long the last question to the database took (waiting for a pooled connection
     included)."""
     loop_lag: float = 0.0
+    key_history: deque[KeySnapshot] = field(default_factory=lambda: deque(maxlen=SNAPSHOTS_KEPT))
+    """The key counts every SNAPSHOT_SECONDS, oldest first."""
 
     @property
     def ready(self) -> bool:
@@ -104,6 +121,7 @@ class Watch:
         self._tasks = [
             loop.create_task(self._measure_lag(), name="metrics: loop lag"),
             loop.create_task(self._probe_stores(), name="metrics: store probes"),
+            loop.create_task(self._snapshot_keys(), name="metrics: key snapshots"),
         ]
         gc.callbacks.append(self._gc_timer)
 
@@ -123,6 +141,11 @@ class Watch:
             await asyncio.sleep(LAG_TICK)
             self._lags.append(max(0.0, loop.time() - asked - LAG_TICK))
             self.health.loop_lag = max(self._lags)
+
+    async def _snapshot_keys(self) -> None:
+        while True:
+            self.health.key_history.append(KeySnapshot.of(TALLY))
+            await asyncio.sleep(SNAPSHOT_SECONDS)
 
     async def _probe_stores(self) -> None:
         while True:

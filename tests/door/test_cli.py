@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[list[str], set[str]]] = {
     "console": ([], set(TOP_LEVEL_OPTIONS) - {"--workers"}),
     "door": (["DOOR32.SYS"], {"--config", "--data-dir"}),
     "replay": (["42"], {"--config", "--data-dir"}),
+    "status": ([], {"--config", "--metrics-port"}),
 }
 
 SHARED = [(command, option) for command, (_, options) in COMMANDS.items() for option in options]
