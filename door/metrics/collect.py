@@ -256,6 +256,16 @@ def counted(tally: Tally) -> Iterator[Metric]:
         value=tally.save_failures,
     )
     yield CounterMetricFamily(
+        "cribbage_door_database_waits",
+        "Database transactions begun (each waits for a pooled connection)",
+        value=tally.database_waits,
+    )
+    yield CounterMetricFamily(
+        "cribbage_door_database_wait_seconds",
+        "Time transactions waited for a database connection and its BEGIN",
+        value=tally.database_wait_seconds,
+    )
+    yield CounterMetricFamily(
         "cribbage_door_computer_decisions",
         "Decisions the computer made",
         value=tally.computer_decisions,

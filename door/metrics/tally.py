@@ -30,8 +30,8 @@ class Tally:
         self.signins: dict[str, int] = {"ok": 0, "failed": 0}
         self.refused: dict[str, int] = {"limits": 0, "bans": 0, "load": 0}
         self.save_failures = 0
-        self.pool_waits = 0
-        self.pool_wait_seconds = 0.0
+        self.database_waits = 0
+        self.database_wait_seconds = 0.0
         self.computer_decisions = 0
         self.computer_seconds = 0.0
         self.win_bar_updates = 0

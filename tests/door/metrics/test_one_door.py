@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import re
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -149,6 +152,13 @@ async def fresh_postgres_database() -> AsyncIterator[tuple[str, int]]:
         await connection.close()
 
 
+WITH_WORKERS_ONLY = {"cribbage_door_redis_up", "cribbage_door_workers"}
+
+
+def database_up(samples: dict[Any, float]) -> bool:
+    return value(samples, "cribbage_door_database_up", worker="main") == 1
+
+
 def database_down(samples: dict[Any, float]) -> bool:
     return value(samples, "cribbage_door_database_up", worker="main") == 0
 
@@ -191,3 +201,27 @@ async def test_readyz_is_503_while_starting_and_while_stopping(tmp_path: Path) -
         assert await get(service.port, "/readyz") == (503, "not ready: stopping\n")
     finally:
         await service.close()
+
+
+@run_async
+async def test_the_dashboard_and_the_readme_name_only_metrics_the_door_serves(
+    tmp_path: Path,
+) -> None:
+    dashboard = json.loads(
+        resources.files("door.resources").joinpath("grafana/cribbage-door.json").read_text()
+    )
+    expressions = " ".join(
+        target["expr"] for panel in dashboard["panels"] for target in panel["targets"]
+    )
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    async with door_serving(tmp_path) as (_, port):
+        text, samples = await until_metrics(port, database_up)
+    served = {name for name, _ in samples} | WITH_WORKERS_ONLY
+    named_in_dashboard = set(re.findall(r"cribbage_door_\w+", expressions))
+    assert named_in_dashboard and named_in_dashboard <= served
+    named_in_readme = set(re.findall(r"cribbage_door_\w+", readme))
+    families = set(re.findall(r"^# HELP (cribbage_door_\w+)", text, re.MULTILINE))
+    # The README names families (the histogram without its _bucket) and counters with _total.
+    assert named_in_readme <= served | families
+    in_readme = {name.removesuffix("_total") for name in named_in_readme}
+    assert {name.removesuffix("_total") for name in families} <= in_readme
