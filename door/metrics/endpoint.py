@@ -213,6 +213,6 @@ class ParentEndpoint:
                     return None
                 body = await response.content.read(MAX_WORKER_ANSWER)
                 return body.decode("utf-8")
-        except (OSError, TimeoutError, Exception) as error:  # a worker not (yet) there
+        except Exception as error:  # a worker not (yet) there, or stuck: no answer
             logger.debug("metrics: %s did not answer: %r", path.name, error)
             return None
