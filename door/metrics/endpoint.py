@@ -182,25 +182,29 @@ class ParentEndpoint:
         self._listening = []
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        answers = [text for _, text in await self._ask_all("/metrics") if text is not None]
+        answers = [text for _, (status, text) in await self._ask_all("/metrics") if status == 200]
         registry = CollectorRegistry(auto_describe=False)
         registry.register(WorkerSum(answers, self.count))
         return _exposition(generate_latest(registry))
 
     async def _readyz(self, request: web.Request) -> web.Response:
-        answers = await self._ask_all("/readyz")
-        missing = [name for name, text in answers if text is None]
-        if missing:
-            return web.Response(status=503, text=f"not ready: {', '.join(missing)}\n")
+        reasons = []
+        for name, (status, text) in await self._ask_all("/readyz"):
+            if status == 0:
+                reasons.append(f"{name} does not answer")
+            elif status != 200:
+                reasons.append(f"{name} {text.strip().removeprefix('not ready: ')[:200]}")
+        if reasons:
+            return web.Response(status=503, text=f"not ready: {'; '.join(reasons)}\n")
         return web.Response(text="ready\n")
 
-    async def _ask_all(self, page: str) -> list[tuple[str, str | None]]:
-        """Each worker's name and its answer to ``page`` (None: no answer, or not 200)."""
+    async def _ask_all(self, page: str) -> list[tuple[str, tuple[int, str]]]:
+        """Each worker's name and its answer to ``page``: status (0: no answer) and body."""
         asked = [self._ask(worker_socket(self.folder, index), page) for index in range(self.count)]
         answers = await asyncio.gather(*asked)
-        return [(f"worker-{index + 1}", text) for index, text in enumerate(answers)]
+        return [(f"worker-{index + 1}", answer) for index, answer in enumerate(answers)]
 
-    async def _ask(self, path: Path, page: str) -> str | None:
+    async def _ask(self, path: Path, page: str) -> tuple[int, str]:
         try:
             async with (
                 ClientSession(
@@ -209,10 +213,8 @@ class ParentEndpoint:
                 ) as session,
                 session.get(f"http://worker{page}") as response,
             ):
-                if response.status != 200:
-                    return None
                 body = await response.content.read(MAX_WORKER_ANSWER)
-                return body.decode("utf-8")
+                return response.status, body.decode("utf-8", "replace")
         except Exception as error:  # a worker not (yet) there, or stuck: no answer
             logger.debug("metrics: %s did not answer: %r", path.name, error)
-            return None
+            return 0, ""

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +57,11 @@ port = {ports["metrics"]}
     return config, ports
 
 
-@pytest.fixture
-def two_workers(tmp_path: Path, redis_url: str) -> Iterator[RunningDoor]:  # noqa: F811
-    config, ports = write_config(tmp_path, redis_url, 2)
-    log = tmp_path / "door.log"
+@contextmanager
+def door_running(folder: Path, redis: str) -> Iterator[RunningDoor]:
+    """``cribbage-door serve`` with two workers, as a sysop runs it; stopped with SIGTERM."""
+    config, ports = write_config(folder, redis, 2)
+    log = folder / "door.log"
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "door.cli", "serve", "--config", str(config)],
@@ -77,6 +80,24 @@ def two_workers(tmp_path: Path, redis_url: str) -> Iterator[RunningDoor]:  # noq
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+@pytest.fixture
+def two_workers(tmp_path: Path, redis_url: str) -> Iterator[RunningDoor]:  # noqa: F811
+    with door_running(tmp_path, redis_url) as door:
+        yield door
+
+
+def start_redis(port: int, folder: Path) -> subprocess.Popen[bytes]:
+    program = shutil.which("redis-server")
+    if program is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    return subprocess.Popen(
+        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
 
 
 @run_async
@@ -127,7 +148,7 @@ async def test_readyz_is_503_while_a_worker_does_not_answer(two_workers: Running
     os.kill(int(worker_pids[0]), signal.SIGSTOP)  # a worker stuck: it cannot answer
     try:
         body = await until_status(ports["metrics"], "/readyz", 503)
-        assert "worker-" in body
+        assert "does not answer" in body
         _, samples = await until_metrics(
             ports["metrics"],
             lambda samples: value(samples, "cribbage_door_workers", of="answering") == 1,
@@ -136,3 +157,30 @@ async def test_readyz_is_503_while_a_worker_does_not_answer(two_workers: Running
     finally:
         os.kill(int(worker_pids[0]), signal.SIGCONT)
     await until_status(ports["metrics"], "/readyz", 200)
+
+
+@run_async
+async def test_readyz_is_503_while_redis_is_down_and_says_so(tmp_path: Path) -> None:
+    redis_port = free_port()
+    redis = start_redis(redis_port, tmp_path)
+    try:
+        with door_running(tmp_path, f"redis://127.0.0.1:{redis_port}/0") as door:
+            metrics_port = door.ports["metrics"]
+            await until_status(metrics_port, "/readyz", 200, timeout=60)
+            redis.terminate()
+            redis.wait(10)
+            body = await until_status(metrics_port, "/readyz", 503)
+            assert "Redis cannot be reached" in body
+            _, samples = await until_metrics(
+                metrics_port,
+                lambda samples: (
+                    value(samples, "cribbage_door_redis_up", worker="worker-1") == 0
+                    and value(samples, "cribbage_door_redis_up", worker="worker-2") == 0
+                ),
+            )
+            assert value(samples, "cribbage_door_workers", of="answering") == 2
+            redis = start_redis(redis_port, tmp_path)
+            assert await until_status(metrics_port, "/readyz", 200) == "ready\n"
+    finally:
+        redis.terminate()
+        redis.wait(10)
