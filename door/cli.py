@@ -4,10 +4,12 @@ sysop-password, replay, selfplay.
 With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
-for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text.
+for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text;
+``status`` prints the running door's state from its metrics port.
 
 An option below that a command takes too (--config and --data-dir: serve, console, door,
-replay; --workers: serve; the rest: serve, console) goes before the command or after it:
+replay; --config and --metrics-port: status too; --workers: serve; the rest: serve,
+console) goes before the command or after it:
 ``cribbage-door --config FILE serve`` is ``cribbage-door serve --config FILE``.
 """
 
