@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,10 +123,17 @@ def percentile(ordered: list[float], share: float) -> float:
 class Server:
     """The door in a process of its own, with the shipped settings."""
 
-    def __init__(self, cpu: str | None, workers: int = 1, redis_url: str | None = None) -> None:
+    def __init__(
+        self,
+        cpu: str | None,
+        workers: int = 1,
+        redis_url: str | None = None,
+        metrics: bool = False,
+    ) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="cribbage-load-"))
         self.redis: subprocess.Popen[bytes] | None = None
         self.telnet_port, self.ssh_port = free_port(), free_port()
+        self.metrics_port = free_port() if metrics else 0
         self.gc_report = self.folder / "gc.json"
         command = [
             sys.executable,
@@ -138,6 +146,8 @@ class Server:
             "--data-dir",
             str(self.folder / "data"),
         ]
+        if self.metrics_port:
+            command += ["--metrics-port", str(self.metrics_port)]
         if workers > 1:
             # Several workers share the ports and, through Redis, the lobby (README).
             if redis_url is None:
@@ -234,6 +244,11 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
         time.process_time(),
         time.monotonic(),
     )
+    scraping = (
+        asyncio.create_task(scrape_metrics(server.metrics_port, args.scrape_every, until))
+        if server.metrics_port
+        else None
+    )
     if args.full_gc:
         # Half-way through: the server runs a full collection, timed (door/gc_watch.py).
         await asyncio.sleep(max(0.0, measure_from + args.seconds / 2 - time.monotonic()))
@@ -243,6 +258,8 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
     generator_used = time.process_time() - generator_before
     wall = time.monotonic() - wall_before
     rss_loaded = tree_rss_kib(pid)
+    if scraping is not None:
+        await scraping
     results = await asyncio.gather(*tasks, return_exceptions=True)
     problems = [
         f"{type(error).__name__}: {error}" for error in results if isinstance(error, BaseException)
@@ -282,8 +299,22 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
     )
 
 
+async def scrape_metrics(port: int, every: float, until: float) -> None:
+    """Read the door's /metrics every ``every`` seconds until ``until``, as Prometheus
+    would (its default is every 15 s: this is harder on the door)."""
+    url = f"http://127.0.0.1:{port}/metrics"
+
+    def fetch() -> None:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            response.read()
+
+    while time.monotonic() < until:
+        await asyncio.to_thread(fetch)
+        await asyncio.sleep(max(0.0, min(every, until - time.monotonic())))
+
+
 def run_once(args: argparse.Namespace, telnet: int, ssh: int) -> Figures:
-    server = Server(args.server_cpu, args.workers, args.redis_url)
+    server = Server(args.server_cpu, args.workers, args.redis_url, args.metrics)
     try:
         server.wait_ready()
         figures = asyncio.run(measure(args, telnet, ssh, server))
@@ -359,6 +390,19 @@ def main() -> int:
     parser.add_argument(
         "--keep", action="store_true", help="keep the server's folder (its log, its GC report)"
     )
+    parser.add_argument(
+        "--metrics", action="store_true", help="serve [metrics] and scrape them while measuring"
+    )
+    parser.add_argument(
+        "--scrape-every", type=float, default=5.0, help="seconds between scrapes (--metrics)"
+    )
+    parser.add_argument(
+        "--metrics-pairs",
+        type=int,
+        default=0,
+        help="run the count this many times with metrics off, then on, alternating, and "
+        "compare the CPU per key (the machine's other load drifts: pairs even it out)",
+    )
     args = parser.parse_args()
     if args.full_gc and args.workers > 1:
         parser.error("--full-gc times one server process: not with --workers")
@@ -377,6 +421,8 @@ def main() -> int:
         f"think {args.think} s; server on CPU {args.server_cpu}, generator on CPU "
         f"{args.generator_cpu}; a key unanswered in {KEY_TIMEOUT:.0f} s is a failure"
     )
+    if args.metrics_pairs:
+        return compare_metrics(args, counts[0])
     print(HEADER, flush=True)
     best = None
     for telnet, ssh in counts:
@@ -388,6 +434,26 @@ def main() -> int:
             best = max(best or 0, figures.callers)
     if len(counts) > 1:
         print(f"Largest count with p99 under {P99_TARGET_MS:.0f} ms and every sign-in: {best}")
+    return 0
+
+
+def compare_metrics(args: argparse.Namespace, count: tuple[int, int]) -> int:
+    """``--metrics-pairs``: off then on, ``args.metrics_pairs`` times; each run's row and
+    the CPU per key of each side."""
+    print(f"{'metrics':>7} " + HEADER, flush=True)
+    cpu: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(args.metrics_pairs):
+        for metrics in (False, True):
+            args.metrics = metrics
+            figures = run_once(args, *count)
+            cpu[metrics].append(figures.cpu_ms_per_key)
+            print(f"{'on' if metrics else 'off':>7} " + row(figures), flush=True)
+    for metrics in (False, True):
+        each = ", ".join(f"{value:.3f}" for value in cpu[metrics])
+        mean = sum(cpu[metrics]) / len(cpu[metrics])
+        print(f"metrics {'on' if metrics else 'off'}: CPU per key {mean:.3f} ms (each: {each})")
+    ratios = [on / off for off, on in zip(cpu[False], cpu[True], strict=True)]
+    print("on/off per pair: " + ", ".join(f"{ratio:.3f}" for ratio in ratios))
     return 0
 
 

@@ -5,11 +5,12 @@ With no command, or ``serve``, it runs the door server; ``console`` runs it with
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
 for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text;
-``db backup|restore|copy|check`` and ``user export`` look after the database.
+``db backup|restore|copy|check`` and ``user export`` look after the database; ``status``
+prints the running door's state from its metrics port.
 
 An option below that a command takes too (--config and --data-dir: serve, console, door,
-replay, db, user; --workers: serve; the rest: serve, console) goes before the command or
-after it:
+replay, db, user; --config and --metrics-port: status too; --workers: serve; the rest:
+serve, console) goes before the command or after it:
 ``cribbage-door --config FILE serve`` is ``cribbage-door serve --config FILE``.
 """
 
@@ -104,6 +105,7 @@ class Command(argparse.ArgumentParser):
 def build_parser() -> CommandLine:
     from door import version
     from door.db_commands import add_db_commands
+    from door.metrics.status import add_status_arguments
     from door.replay import add_replay_arguments
     from door.serve import add_serve_arguments, add_worker_arguments
     from door.setup_files import add_init_arguments
@@ -148,6 +150,10 @@ def build_parser() -> CommandLine:
     )
     replay = parser.add_command(commands, "replay", help="print a game from the database as text")
     add_replay_arguments(replay)
+    status = parser.add_command(
+        commands, "status", help="the running door's callers, games, keys and health"
+    )
+    add_status_arguments(status)
     winprob = parser.add_command(
         commands, "winprob", help="each player's chance to win from the scores before a deal"
     )
@@ -312,6 +318,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from door.replay import replay_command
 
         return replay_command(args)
+    if args.command == "status":
+        from door.metrics.status import status_command
+
+        return status_command(args)
     from door.serve import serve_command
 
     return serve_command(args)

@@ -159,6 +159,15 @@ class ClusterConfig:
 
 
 @dataclass(frozen=True)
+class MetricsConfig:
+    """Prometheus metrics and health checks (door/metrics): ``port`` 0 is off; ``host``
+    is where they listen, this machine only unless it says otherwise."""
+
+    port: int = 0
+    host: str = "127.0.0.1"
+
+
+@dataclass(frozen=True)
 class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -169,6 +178,7 @@ class Config:
     hub: HubConfig = field(default_factory=HubConfig)
     pbm: PbmConfig = field(default_factory=PbmConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
+    metrics: MetricsConfig = field(default_factory=MetricsConfig)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
     location: ConfigLocation = ConfigLocation(None, "built in")
@@ -190,6 +200,7 @@ _SECTIONS: dict[str, type] = {
     "hub": HubConfig,
     "pbm": PbmConfig,
     "cluster": ClusterConfig,
+    "metrics": MetricsConfig,
 }
 _MAY_BE_EMPTY: frozenset[str] = frozenset(
     {"sysop.password_hash", "server.data_dir", "hub.address", "cluster.redis_url"}
@@ -222,6 +233,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "pbm.days_per_move": (1, 365),
     "pbm.moves_per_day": (0, 10_000),
     "cluster.workers": (0, 256),
+    "metrics.port": (0, 65535),
 }
 
 

@@ -35,6 +35,7 @@ from door.config import Config, ConfigError, load_config, with_overrides
 from door.defence.guard import AddressGuard
 from door.file_limit import raise_open_file_limit
 from door.logtext import escape_log_lines
+from door.metrics.service import MetricsService, parent_metrics
 from door.paths import DataDirError, ensure_writable_dir
 from door.scheduled_backup import start_scheduled_backups
 from door.storage.settings import database_url, redact_url
@@ -54,6 +55,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ssh-port", type=int, metavar="N", help="0 disables SSH")
     parser.add_argument("--data-dir", metavar="DIR", help="where host keys and data live")
     parser.add_argument("--web-port", type=int, metavar="N", help="the browser page (0: off)")
+    parser.add_argument(
+        "--metrics-port", type=int, metavar="N", help="metrics and health checks (0: off)"
+    )
 
 
 def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
@@ -200,7 +204,13 @@ async def run_server(
     started = time.monotonic()
     log_start(config)
     raise_open_file_limit(config.server.max_sessions)
-    records = await Records.open(config)
+    metrics = MetricsService(config, worker)
+    await metrics.open()  # /readyz says "starting" from here
+    try:
+        records = await Records.open(config)
+    except BaseException:
+        await metrics.close()
+        raise
     prepare_computer_player()
     door = Door(config, records=records)
     door.shares_ports = worker is not None and worker.count > 1
@@ -212,7 +222,9 @@ async def run_server(
         link = await join_cluster(door, config, must_reach=worker is None or worker.count == 1)
     except BaseException:
         await records.close()
+        await metrics.close()
         raise
+    metrics.serving(door, records, link)
     forfeits: asyncio.Task[None] | None = None
     if records.mail is not None and (worker is None or worker.index == 0):
         # The first pass runs before any caller can open a game that ran out of time.
@@ -229,6 +241,7 @@ async def run_server(
         if link is not None:
             await link.close()
         await records.close()
+        await metrics.close()
         raise
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -249,7 +262,10 @@ async def run_server(
         )
     if not listening.servers:
         logger.warning("both listeners are disabled (port 0): only the console can come in")
+    if metrics.port:
+        logger.info("metrics: http://%s:%d/metrics", config.metrics.host, metrics.port)
     logger.info("ready in %.2f s", time.monotonic() - started)
+    metrics.ready()
     if on_ready is not None:
         on_ready(listening)
     if on_door is not None:
@@ -263,6 +279,7 @@ async def run_server(
     try:
         await stop.wait()
     finally:
+        metrics.stopping()
         if stop_within is not None:
             leave_if_stuck(stop_within)
         logger.info("shutting down: telling %d caller(s)", door.caller_count)
@@ -277,6 +294,7 @@ async def run_server(
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 3.0)
         await records.close()
+        await metrics.close()
         thinking.shutdown()
         gc_policy.uninstall(freezing)
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -363,6 +381,9 @@ def config_from_args(args: argparse.Namespace) -> Config:
     web_port = getattr(args, "web_port", None)
     if web_port is not None:
         config = dataclasses.replace(config, web=_checked_web_port(config, web_port))
+    metrics_port = getattr(args, "metrics_port", None)
+    if metrics_port is not None:
+        config = dataclasses.replace(config, metrics=_checked_metrics_port(config, metrics_port))
     return with_overrides(
         config,
         host=getattr(args, "host", None),
@@ -377,6 +398,13 @@ def _checked_web_port(config: Config, port: int) -> Any:
 
     web = {"port": port, "allowed_origins": list(config.web.allowed_origins)}
     return config_from_mapping({"web": web}, "command line").web
+
+
+def _checked_metrics_port(config: Config, port: int) -> Any:
+    from door.config import config_from_mapping
+
+    metrics = {"port": port, "host": config.metrics.host}
+    return config_from_mapping({"metrics": metrics}, "command line").metrics
 
 
 def run_worker(config: Config, place: WorkerPlace) -> int:
@@ -411,7 +439,12 @@ def serve_command(args: argparse.Namespace) -> int:
         print(f"cribbage-door: {error}", file=sys.stderr)
         return 2
     if count > 1:
-        status = supervise(config, count, run_worker)
+        try:
+            with parent_metrics(config, count):
+                status = supervise(config, count, run_worker)
+        except ConfigError as error:
+            print(f"cribbage-door: {error}", file=sys.stderr)
+            return 2
         print("cribbage-door: stopped.", file=sys.stderr)
         return status
 

@@ -9,6 +9,7 @@ import dataclasses
 import datetime as dt
 import logging
 import random
+from collections import Counter
 from typing import Any
 
 from door.app.call import Caller, run_session
@@ -17,6 +18,7 @@ from door.app.records import Records
 from door.cluster.relay import RelayTerminal
 from door.config import Config
 from door.defence.guard import AddressGuard
+from door.metrics.tally import TALLY
 from door.storage.values import Account
 from door.table.flow import Table
 from door.term.idle import IdleGuardTerminal
@@ -46,6 +48,8 @@ class Door:
         self.rng = rng or random.Random()
         self.records = records or Records()
         self.terminals: set[Terminal] = set()
+        self.transports: Counter[str] = Counter()
+        """Sessions in progress by their caller's transport (door/metrics reads it)."""
         self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
         self.closing = False
         self.shares_ports = False
@@ -93,6 +97,7 @@ class Door:
             else:
                 places = unreserved  # an SSH guest or newcomer: no place is kept for them
         if self.closing or len(self.terminals) >= places:
+            TALLY.refused["load"] += 1
             terminal.write(FULL_MESSAGE)
             with contextlib.suppress(Disconnected):
                 await terminal.flush()
@@ -105,6 +110,7 @@ class Door:
                 terminal, server.idle_warning_seconds, server.idle_timeout_seconds
             )
         self.terminals.add(terminal)
+        self.transports[caller.transport] += 1
         ended = asyncio.get_running_loop().create_future()
         self._sessions.add(ended)
         try:
@@ -116,6 +122,7 @@ class Door:
             logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)
         finally:
             self.terminals.discard(terminal)
+            self.transports[caller.transport] -= 1
             session_terminal.close()  # the guard's timer too, not left to run out
             self._sessions.discard(ended)
             ended.set_result(None)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Final
 
 from door.defence.log_limit import SourceLog
+from door.metrics.tally import TALLY
 
 logger = logging.getLogger(__name__)
 
@@ -62,12 +63,14 @@ class AddressGuard:
             self._prune(now)
         if self._open.get(address, 0) >= self.max_at_once:
             self.closed += 1
+            TALLY.refused["limits"] += 1
             return AT_ONCE_MESSAGE
         recent = self._recent.setdefault(address, deque(maxlen=self.per_minute))
         while recent and recent[0] <= now - 60:
             recent.popleft()
         if len(recent) >= self.per_minute:
             self.closed += 1
+            TALLY.refused["limits"] += 1
             return PER_MINUTE_MESSAGE
         recent.append(now)
         self._open[address] = self._open.get(address, 0) + 1

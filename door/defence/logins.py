@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
 from door.logtext import escaped
+from door.metrics.tally import TALLY
 from door.storage.errors import LoginError
 from door.storage.rules import handle_key
 
@@ -93,6 +94,8 @@ class LoginGuard:
 
     def failed(self, handle: str, address: str, *, here: bool = True) -> None:
         """A wrong password (``here``: at this worker, to be shared with the others)."""
+        if here:
+            TALLY.signins["failed"] += 1
         if here and self.share is not None:
             self.share("failed", handle, address)
         now = self._clock()
@@ -126,6 +129,8 @@ class LoginGuard:
             self._forget_oldest()
 
     def succeeded(self, handle: str, address: str, *, here: bool = True) -> None:
+        if here:
+            TALLY.signins["ok"] += 1
         if here and self.share is not None:
             self.share("succeeded", handle, address)
         self._pairs.pop((handle_key(handle), address), None)
@@ -173,6 +178,7 @@ class LoginAttempts:
             raise TooManyTries(TOO_MANY_TRIES)
         self.tries_left -= 1
         if self.guard.refused(self.address):
+            TALLY.refused["bans"] += 1
             raise LoginError(ADDRESS_REFUSED)
         delay = self.guard.delay(handle, self.address)
         if delay:

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import os
 import stat
+import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Final, Self
@@ -19,6 +20,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from door.metrics.tally import TALLY
 from door.storage.errors import StorageUnavailableError, StoreError
 from door.storage.migrate import upgrade_to_head
 from door.storage.settings import redact_url
@@ -130,7 +132,10 @@ class StoreBase:
     async def _transaction(self) -> AsyncIterator[AsyncConnection]:
         """One transaction, with any database failure turned into StorageUnavailableError."""
         try:
+            asked = time.perf_counter()
             async with self._engine.begin() as connection:
+                TALLY.database_waits += 1
+                TALLY.database_wait_seconds += time.perf_counter() - asked
                 yield connection
         except StoreError:
             raise

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from door.metrics.tally import TALLY
 from door.storage.errors import GameNotFoundError, StorageUnavailableError, StoreError
 from door.storage.store import Seat, Store
 from engine.game import Phase
@@ -210,6 +211,7 @@ class GameSaver:
             self.on_trouble(CLOSED_ELSEWHERE)
 
     def _failed(self, error: StoreError) -> None:
+        TALLY.save_failures += 1
         first = self.failure is None
         self.failure = error
         if not first:

@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import time
 from collections.abc import Callable
 from typing import Final, TypeVar
 
+from door.metrics.tally import TALLY
 from engine.ai import ComputerPlayer
 
 Result = TypeVar("Result")
@@ -45,10 +47,15 @@ def is_quick(decide: Callable[..., object]) -> bool:
 
 async def think(decide: Callable[..., Result], *args: object, **kwargs: object) -> Result:
     """Await ``decide(*args, **kwargs)``: on a worker thread, or at once if it is quick."""
-    if is_quick(decide):
-        return decide(*args, **kwargs)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), functools.partial(decide, *args, **kwargs))
+    started = time.perf_counter()
+    try:
+        if is_quick(decide):
+            return decide(*args, **kwargs)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_executor(), functools.partial(decide, *args, **kwargs))
+    finally:
+        TALLY.computer_decisions += 1
+        TALLY.computer_seconds += time.perf_counter() - started
 
 
 def shutdown() -> None:

@@ -8,8 +8,10 @@ moves: a play, a count, a cut, a new hand.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable
 
+from door.metrics.tally import TALLY
 from engine.cards import Card
 from engine.game import Game
 from engine.winbar import win_bar
@@ -54,6 +56,9 @@ class WinBars:
         view = (seat, thrown)
         known = self._known.get(view)
         if known is None:
+            started = time.perf_counter()
             known = self._known[view] = win_bar(game, seat, thrown=thrown)
+            TALLY.win_bar_seconds += time.perf_counter() - started
+            TALLY.win_bar_updates += 1
             self.worked_out += 1
         return known

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Final, Protocol
 
 from door.defence.ratelimit import TokenBucket
+from door.metrics.tally import TALLY
 from door.term.ansi import ColorMode, color_mode_for_terminal_type, without_escapes
 from door.term.charset import Charset, charset_for_terminal_type, encode
 from door.term.key_queue import KeyQueue
@@ -231,6 +232,8 @@ class StreamTerminal:
         self._closed = False
         self._said_last = False
         self._last_key_at = clock()
+        self._unanswered_since: float | None = None
+        """When the first key not yet answered by a frame came in (door/metrics)."""
         self._inputs_read = 0
         self._key_bucket = TokenBucket(key_rate, key_burst, clock) if key_rate else None
         self.keys_dropped = 0
@@ -455,6 +458,9 @@ class StreamTerminal:
     def _accept(self, keys: list[Key]) -> None:
         if keys:
             self._last_key_at = self._clock()
+            TALLY.keys += len(keys)
+            if self._unanswered_since is None:
+                self._unanswered_since = self._last_key_at
         for key in keys:
             if key == Key.CTRL_S:
                 self._paused = True
@@ -477,6 +483,11 @@ class StreamTerminal:
                 # A line that dropped under a write: an ordinary hang-up, not an error.
                 self._line_dropped()
                 return
+            TALLY.frames += 1
+            TALLY.bytes_sent += len(held)
+            if self._unanswered_since is not None:
+                TALLY.key_answered(self._clock() - self._unanswered_since)
+                self._unanswered_since = None
             if self._queued_output() > MAX_QUEUED_OUTPUT:
                 logger.info("caller left %d bytes unread: line closed", self._queued_output())
                 self._line_dropped()

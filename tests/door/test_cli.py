@@ -24,6 +24,7 @@ TOP_LEVEL_OPTIONS: dict[str, tuple[str, str, object]] = {
     "--ssh-port": ("ssh_port", "2225", 2225),
     "--data-dir": ("data_dir", "/var/lib/elsewhere", "/var/lib/elsewhere"),
     "--web-port": ("web_port", "8081", 8081),
+    "--metrics-port": ("metrics_port", "9105", 9105),
     "--workers": ("workers", "3", 3),
 }
 
@@ -34,6 +35,7 @@ COMMANDS: dict[str, tuple[list[str], set[str]]] = {
     "console": ([], set(TOP_LEVEL_OPTIONS) - {"--workers"}),
     "door": (["DOOR32.SYS"], {"--config", "--data-dir"}),
     "replay": (["42"], {"--config", "--data-dir"}),
+    "status": ([], {"--config", "--metrics-port"}),
 }
 
 SHARED = [(command, option) for command, (_, options) in COMMANDS.items() for option in options]
