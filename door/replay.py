@@ -15,10 +15,17 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from door.config import ConfigError, load_config
 from door.storage.settings import DatabaseSettings, database_url
+
+if TYPE_CHECKING:
+    from door.storage.store import Store
+
+T = TypeVar("T")
 
 LISTED_GAMES = 20
 
@@ -68,22 +75,9 @@ def replay_command(args: argparse.Namespace) -> int:
 
 
 async def _print_log(url: str, game_id: int, *, chances: bool) -> int:
-    from door.storage.errors import StorageUnavailableError, StoreError
-    from door.storage.store import Store
-
-    try:
-        store = await Store.open(url)
-    except StorageUnavailableError:
-        return 1  # already logged, with the file and the reason
-    try:
-        lines = await store.game_log(game_id, chances=chances)
-    except StorageUnavailableError:
+    lines = await _read(url, lambda store: store.game_log(game_id, chances=chances))
+    if lines is None:
         return 1
-    except StoreError as error:
-        print(f"cribbage-door replay: {error}", file=sys.stderr)
-        return 1
-    finally:
-        await store.close()
     print("\n".join(lines))
     return 0
 
@@ -91,25 +85,34 @@ async def _print_log(url: str, game_id: int, *, chances: bool) -> int:
 async def _print_games(url: str, limit: int) -> int:
     """The latest ``limit`` games, newest first, each with its number."""
     from door.screens.game_list import game_line
-    from door.storage.errors import StorageUnavailableError, StoreError
-    from door.storage.store import Store
 
-    try:
-        store = await Store.open(url)
-    except StorageUnavailableError:
+    games = await _read(url, lambda store: store.recent_games(limit=limit))
+    if games is None:
         return 1
-    try:
-        games = await store.recent_games(limit=limit)
-    except StorageUnavailableError:
-        return 1
-    except StoreError as error:
-        print(f"cribbage-door replay: {error}", file=sys.stderr)
-        return 1
-    finally:
-        await store.close()
     if not games:
         print("No games yet.")
         return 0
     print("\n".join(game_line(game) for game in games))
     print("cribbage-door replay N tells game N move by move.")
     return 0
+
+
+async def _read(url: str, read: Callable[[Store], Awaitable[T]]) -> T | None:
+    """What ``read`` finds in the database at ``url``; None once the reason it could not
+    has been said (the store logs an unusable database itself, with the file and why)."""
+    from door.storage.errors import StorageUnavailableError, StoreError
+    from door.storage.store import Store
+
+    try:
+        store = await Store.open(url)
+    except StorageUnavailableError:
+        return None
+    try:
+        return await read(store)
+    except StorageUnavailableError:
+        return None
+    except StoreError as error:
+        print(f"cribbage-door replay: {error}", file=sys.stderr)
+        return None
+    finally:
+        await store.close()
