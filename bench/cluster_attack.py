@@ -29,7 +29,17 @@ from pathlib import Path
 from typing import Final
 
 from attack_table import Figures, LogCount
-from cluster_latency import GUEST, KEY_TIMEOUT, LEFT, RIGHT, free_port, settle, timed_key, wait_port
+from cluster_latency import (
+    KEY_TIMEOUT,
+    LEFT,
+    RIGHT,
+    free_port,
+    settle,
+    start_game,
+    timed_key,
+    two_callers,
+    wait_port,
+)
 from load import cpu_seconds, process_tree, rss_kib
 
 from tests.door.netclients import TelnetCaller
@@ -72,49 +82,6 @@ def start_redis(port: int, folder: Path) -> subprocess.Popen[bytes]:
          "--appendonly", "no", "--dir", str(folder)],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
-
-
-async def two_callers(
-    port: int, log: Path
-) -> tuple[TelnetCaller, TelnetCaller, str, str, list[TelnetCaller]]:
-    """Guests until each worker has one: (the one whose worker holds the table, the
-    relayed one, their names, every caller opened)."""
-    callers: list[TelnetCaller] = []
-    where: dict[str, str] = {}
-    for number in range(40):
-        caller = TelnetCaller()
-        await caller.connect(port)
-        callers.append(caller)
-        await caller.come_as_guest(f"Bench{number}")
-        for _ in range(100):
-            where = {guest: worker for worker, guest in GUEST.findall(log.read_text())}
-            if f"Bench{number}" in where:
-                break
-            await asyncio.sleep(0.05)
-        if len(set(where.values())) == 2:
-            break
-    local = callers[0]
-    far_number = next(n for n in range(len(callers)) if where[f"Bench{n}"] != where["Bench0"])
-    return local, callers[far_number], "Bench0", f"Bench{far_number}", callers
-
-
-async def start_game(local: TelnetCaller, far: TelnetCaller, far_name: str) -> None:
-    await local.wait_for(far_name)
-    rows = local.text.splitlines()
-    number = next(row.split()[0] for row in rows if far_name in row and row.split()[0].isdigit())
-    await local.send("w")
-    await local.send(number)
-    await far.wait_for("challenges you")
-    await far.send("y")
-    for caller in (local, far):
-        await caller.wait_for("Hand 1", timeout=15)
-    for _ in range(200):  # the dealer deals (RETURN on a blank chat line)
-        for caller in (local, far):
-            if "RETURN on a blank line" in caller.words:
-                await caller.send("\r")
-        if all("Your hand" in c.text for c in (local, far)):
-            return
-        await asyncio.sleep(0.05)
 
 
 async def bar_keys(caller: TelnetCaller) -> list[float]:

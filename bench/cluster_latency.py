@@ -79,7 +79,11 @@ async def settle(caller: TelnetCaller) -> None:
         await asyncio.sleep(0.02)
 
 
-async def measure(port: int, log: Path, moves: int) -> dict[str, list[float]]:
+async def two_callers(
+    port: int, log: Path
+) -> tuple[TelnetCaller, TelnetCaller, str, str, list[TelnetCaller]]:
+    """Guests until each worker has one: (the one whose worker holds the table, the
+    relayed one, their names, every caller opened)."""
     callers: list[TelnetCaller] = []
     where: dict[str, str] = {}
     for number in range(40):
@@ -95,8 +99,11 @@ async def measure(port: int, log: Path, moves: int) -> dict[str, list[float]]:
         if len(set(where.values())) == 2:
             break
     local = callers[0]
-    far = next(c for n, c in enumerate(callers) if where[f"Bench{n}"] != where["Bench0"])
-    far_name = f"Bench{callers.index(far)}"
+    far_number = next(n for n in range(len(callers)) if where[f"Bench{n}"] != where["Bench0"])
+    return local, callers[far_number], "Bench0", f"Bench{far_number}", callers
+
+
+async def start_game(local: TelnetCaller, far: TelnetCaller, far_name: str) -> None:
     await local.wait_for(far_name)
     rows = local.text.splitlines()
     number = next(row.split()[0] for row in rows if far_name in row and row.split()[0].isdigit())
@@ -111,8 +118,13 @@ async def measure(port: int, log: Path, moves: int) -> dict[str, list[float]]:
             if "RETURN on a blank line" in caller.words:
                 await caller.send("\r")
         if all("Your hand" in c.text for c in (local, far)):
-            break
+            return
         await asyncio.sleep(0.05)
+
+
+async def measure(port: int, log: Path, moves: int) -> dict[str, list[float]]:
+    local, far, _, far_name, callers = await two_callers(port, log)
+    await start_game(local, far, far_name)
     times: dict[str, list[float]] = {"local seat": [], "relayed seat": []}
     for move in range(moves):
         key = RIGHT if move % 2 == 0 else LEFT
