@@ -59,7 +59,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
-import pyte
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import door_attacks  # noqa: E402  (sibling scripts)
@@ -92,17 +91,13 @@ ANSWER_TIMEOUT = 5.0
 # --- clients --------------------------------------------------------------------------
 
 
-class TelnetLine:
+class TelnetLine(door_attacks.ScreenLine):
     """A telnet caller over MiniTelnet: raw bytes in ``received``, and a pyte screen."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        super().__init__()
         self.telnet = MiniTelnet(writer)
         self.reader, self.writer = reader, writer
-        self.received = bytearray()
-        self.arrived = asyncio.Event()
-        self.closed = False
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
         self.pump = asyncio.create_task(self._pump())
 
     @classmethod
@@ -128,26 +123,6 @@ class TelnetLine:
         finally:
             self.closed = True
             self.arrived.set()
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    async def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
-        """Until one of ``texts`` shows on the screen (returns it) or the line closes ("")."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for text in texts:
-                if text in self.text:
-                    return text
-            if self.closed:
-                return ""
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"none of {texts!r} arrived; screen:\n{self.text}")
-            self.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), min(remaining, 0.5))
 
     async def send(self, data: bytes | str) -> None:
         self.writer.write(data.encode() if isinstance(data, str) else data)

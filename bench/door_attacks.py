@@ -94,21 +94,51 @@ async def upgrade(
     return http_status(head), head, reader, writer
 
 
-class WebSocketCaller:
+class ScreenLine:
+    """A caller's line as the bench reads it: the text that arrived (``received``), fed
+    to an 80x24 pyte screen, and an event set whenever more arrives or the line closes.
+    The telnet line (attacks.py) and the WebSocket caller each pump their own
+    connection into these."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.received = bytearray()
+        self.arrived = asyncio.Event()
+        self.closed = False
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
+        """Until one of ``texts`` shows on the screen (returns it) or the line closes ("")."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for text in texts:
+                if text in self.text:
+                    return text
+            if self.closed:
+                return ""
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"none of {texts!r} arrived; screen:\n{self.text}")
+            self.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), min(remaining, 0.5))
+
+
+class WebSocketCaller(ScreenLine):
     """One WebSocket to the door's ``/ws``: the page's protocol, or a telnet tunnel
     (whose telnet is answered by MiniTelnet); what arrives is fed to a pyte screen."""
 
     def __init__(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, tunnel: bool
     ) -> None:
+        super().__init__()
         self.reader, self.writer = reader, writer
         self.frames = WebSocketReader()
         self.telnet = MiniTelnet(_FrameWriter(writer)) if tunnel else None  # type: ignore[arg-type]
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
-        self.received = bytearray()
-        self.arrived = asyncio.Event()
-        self.closed = False
         self.pump: asyncio.Task[None] | None = None
 
     @classmethod
@@ -152,26 +182,6 @@ class WebSocketCaller:
         finally:
             self.closed = True
             self.arrived.set()
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    async def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
-        """Until one of ``texts`` shows (returns it) or the line closes ("")."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for text in texts:
-                if text in self.text:
-                    return text
-            if self.closed:
-                return ""
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"none of {texts!r} arrived; screen:\n{self.text}")
-            self.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), min(remaining, 0.5))
 
     async def send(self, data: bytes, opcode: int = OP_BINARY) -> None:
         self.writer.write(websocket_frame(opcode, data))
