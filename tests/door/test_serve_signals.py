@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.door.app.test_crash_restart import Server, what_the_caller_sees
+from tests.door.app.test_crash_restart import Server, resume_as_ada, what_the_caller_sees
 from tests.door.netclients import TelnetCaller
-from tests.door.test_end_to_end import quiet
 from tests.door.transports.test_console import STOP_WITHIN_SECONDS, into_the_play
 
 
@@ -41,18 +40,7 @@ def test_a_signal_stops_serve_within_seconds_and_the_game_is_kept(
         finally:
             await server.stop()
 
-        port = await server.start()
-        try:
-            caller = TelnetCaller()
-            await caller.connect(port)
-            await caller.log_in("Ada", "correct horse")
-            await caller.wait_for("Your saved game")
-            await caller.send("r")
-            await caller.wait_for("RETURN play")
-            await quiet(caller)
-            after = what_the_caller_sees(caller)
-        finally:
-            await server.stop()
+        after, _ = await resume_as_ada(server)
         return code, took, before, after
 
     code, took, before, after = asyncio.run(scenario())

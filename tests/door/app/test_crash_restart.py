@@ -99,6 +99,24 @@ def what_the_caller_sees(caller: TelnetCaller) -> dict[str, str]:
     }
 
 
+async def resume_as_ada(server: Server) -> tuple[dict[str, str], str]:
+    """Start ``server`` (on the data folder of a door that stopped mid-game), log Ada in
+    and resume her saved game: what she sees then, and the words of the offer."""
+    port = await server.start()
+    try:
+        caller = TelnetCaller()
+        await caller.connect(port)
+        await caller.log_in("Ada", "correct horse")
+        await caller.wait_for("Your saved game")
+        offer = caller.words
+        await caller.send("r")
+        await caller.wait_for("RETURN play")
+        await quiet(caller)
+        return what_the_caller_sees(caller), offer
+    finally:
+        await server.stop()
+
+
 def test_the_server_killed_mid_game_restarts_and_the_game_resumes_as_it_stood(
     tmp_path: Path,
 ) -> None:
@@ -134,19 +152,7 @@ def test_the_server_killed_mid_game_restarts_and_the_game_resumes_as_it_stood(
             await server.stop()
             raise
 
-        port = await server.start()  # the same data directory: the same database
-        try:
-            caller = TelnetCaller()
-            await caller.connect(port)
-            await caller.log_in("Ada", "correct horse")
-            await caller.wait_for("Your saved game")
-            offer = caller.words
-            await caller.send("r")
-            await caller.wait_for("RETURN play")
-            await quiet(caller)
-            after = what_the_caller_sees(caller)
-        finally:
-            await server.stop()
+        after, offer = await resume_as_ada(server)  # the same data folder: the same database
         return before, after, offer
 
     before, after, offer = asyncio.run(scenario())

@@ -22,6 +22,7 @@ from tests.door.app.test_crash_restart import (
     MESSAGE_ROW,
     Server,
     press,
+    resume_as_ada,
     what_the_caller_sees,
 )
 from tests.door.netclients import TelnetCaller, free_port
@@ -132,19 +133,8 @@ def test_a_signal_closes_the_console_within_seconds_and_the_callers_game_is_kept
         finally:
             await console.close()
 
-        server = Server(config, data_dir)  # the same data folder: the same database
-        port = await server.start()
-        try:
-            caller = TelnetCaller()
-            await caller.connect(port)
-            await caller.log_in("Ada", "correct horse")
-            await caller.wait_for("Your saved game")
-            await caller.send("r")
-            await caller.wait_for("RETURN play")
-            await quiet(caller)
-            after = what_the_caller_sees(caller)
-        finally:
-            await server.stop()
+        # the same data folder: the same database
+        after, _ = await resume_as_ada(Server(config, data_dir))
         return took, status, before, after, console.shown.decode(errors="replace")
 
     took, status, before, after, shown = asyncio.run(scenario())
