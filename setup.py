@@ -5,8 +5,8 @@ each the same as the Python beside it.
 
 Optional: where they cannot be built (no C compiler), the install goes on and the door
 uses the Python (door/term/canvas.py's Recorder puts, door/term/layers.py's
-``_lay_rows``, door/ui/renderer.py's ``_paint_rows``, engine/winprob_model.py's
-``_through_two_sides``, engine/ai.py's ``_crib_given_starter``).
+``_lay_rows``, door/ui/renderer.py's ``_paint_rows``, engine/odds/model.py's
+``_through_two_sides``, engine/computer/player.py's ``_crib_given_starter``).
 """
 
 from setuptools import Extension, setup

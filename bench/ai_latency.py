@@ -2,7 +2,7 @@
 
     python bench/ai_latency.py [--deals 1000] [--seed 1] [--levels easy normal expert]
 
-Each deal is played through ``engine.game.Game`` by two computer players of
+Each deal is played through ``engine.rules.game.Game`` by two computer players of
 the level, from scores drawn at random (so about a third of the deals are
 near the end of the game, where the expert weighs its chance to win). Every
 discard and every play is timed through the ``ComputerPlayer`` interface the
@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.ai import LEVELS, ComputerPlayer  # noqa: E402
-from engine.ai_position import shipped_position  # noqa: E402
-from engine.ai_tables import load_tables  # noqa: E402
-from engine.game import Game, Phase  # noqa: E402
+from engine.computer.player import LEVELS, ComputerPlayer  # noqa: E402
+from engine.odds.hand_tables import load_tables  # noqa: E402
+from engine.odds.position import shipped_position  # noqa: E402
+from engine.rules.game import Game, Phase  # noqa: E402
 
 
 def time_deals(level: str, deals: int, seed: int) -> tuple[list[float], list[float]]:

@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai import ComputerPlayer  # noqa: E402
-from engine.coach import analyse_discard, analyse_play, review_game  # noqa: E402
-from engine.game import Phase  # noqa: E402
-from engine.record import RecordedGame  # noqa: E402
-from engine.selfplay import _next_action  # noqa: E402
-from engine.winbar import win_bar  # noqa: E402
+from engine.computer.coach import analyse_discard, analyse_play, review_game  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
+from engine.computer.selfplay import _next_action  # noqa: E402
+from engine.odds.winbar import win_bar  # noqa: E402
+from engine.rules.game import Phase  # noqa: E402
+from engine.rules.record import RecordedGame  # noqa: E402
 
 
 def timed(times: list[float], call, *args, **kwargs):  # type: ignore[no-untyped-def]

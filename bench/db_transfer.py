@@ -45,9 +45,9 @@ from door.storage.schema import (  # noqa: E402
 )
 from door.storage.stats import game_stats, outcome_to_json  # noqa: E402
 from door.storage.transfer import copy_database  # noqa: E402
-from engine.ai import ComputerPlayer  # noqa: E402
-from engine.game import Phase  # noqa: E402
-from engine.record import RecordedGame, Recording  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
+from engine.rules.game import Phase  # noqa: E402
+from engine.rules.record import RecordedGame, Recording  # noqa: E402
 
 START = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
 # One real argon2id hash for everyone: its length is what matters here.

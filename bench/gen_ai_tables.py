@@ -10,7 +10,7 @@ Two measurements, both from the expert playing itself, deterministic for a seed:
    random thrower would throw it (smoothed toward 1 for rare pairs). The
    expert's discard depends on these weights, so the measurement is repeated
    from uniform weights until it settles (``--rounds``).
-2. Per-deal distributions. Play whole deals through ``engine.game.Game`` and
+2. Per-deal distributions. Play whole deals through ``engine.rules.game.Game`` and
    record what each source scores: dealer's and pone's pegging (jointly; his
    heels counts as the dealer's pegging), each hand, the crib.
 """
@@ -30,15 +30,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import ai as engine_ai  # noqa: E402
-from engine import ai_tables  # noqa: E402
-from engine.ai import ComputerPlayer, _expert_discard  # noqa: E402
-from engine.ai_discard import Unseen, hand_values, splits  # noqa: E402
-from engine.ai_tables import RANKS, ROLES, AiTables, DealDistributions  # noqa: E402
-from engine.cards import FULL_DECK  # noqa: E402
-from engine.events import HandOver, Pegged  # noqa: E402
-from engine.game import Game, Phase  # noqa: E402
-from engine.selfplay import score_category  # noqa: E402
+from engine.computer import player as engine_ai  # noqa: E402
+from engine.computer.player import ComputerPlayer, _expert_discard  # noqa: E402
+from engine.computer.selfplay import score_category  # noqa: E402
+from engine.odds import hand_tables as ai_tables  # noqa: E402
+from engine.odds.hand_tables import RANKS, ROLES, AiTables, DealDistributions  # noqa: E402
+from engine.odds.hand_values import Unseen, hand_values, splits  # noqa: E402
+from engine.rules.cards import FULL_DECK  # noqa: E402
+from engine.rules.events import HandOver, Pegged  # noqa: E402
+from engine.rules.game import Game, Phase  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "ai_tables.json"
 SMOOTHING = 20.0  # pseudo-throws at the random rate, per rank pair

@@ -4,9 +4,9 @@
 
 1. The expert plays single deals against itself (2, 3 and 4 players) and every point is
    booked by source and role: the play (and what of it is still to come at each moment,
-   by the cards each side holds), each hand, the crib (engine/winprob_measure.py).
+   by the cards each side holds), each hand, the crib (engine/odds/measure.py).
 2. A dynamic programme over those distributions, in counting order, gives every
-   position's chances at the start of a deal (engine/winprob_model.py).
+   position's chances at the start of a deal (engine/odds/model.py).
 3. A least-squares fit of what a kept hand pegs (2 players), for the master's discard.
 
 Prints how long each step took. Deterministic for a seed and a number of jobs.
@@ -25,9 +25,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.winprob_measure import DealCounts, measure_deals  # noqa: E402
-from engine.winprob_model import DealModel, solve_start_table  # noqa: E402
-from engine.winprob_tables import keep_features, model_from_counts  # noqa: E402
+from engine.odds.measure import DealCounts, measure_deals  # noqa: E402
+from engine.odds.model import DealModel, solve_start_table  # noqa: E402
+from engine.odds.tables import keep_features, model_from_counts  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "winprob.npz"
 CHUNK = 500

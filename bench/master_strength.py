@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai import ComputerPlayer  # noqa: E402
-from engine.events import HandOver, Pegged  # noqa: E402
-from engine.game import Game, Phase  # noqa: E402
-from engine.selfplay import _next_action, wilson_interval  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
+from engine.computer.selfplay import _next_action, wilson_interval  # noqa: E402
+from engine.rules.events import HandOver, Pegged  # noqa: E402
+from engine.rules.game import Game, Phase  # noqa: E402
 
 
 def run(task: tuple[str, str, int, int, int]) -> tuple[int, int, int, int, int]:

@@ -37,7 +37,7 @@ from door.table.options import GameOptions  # noqa: E402
 from door.term.charset import Charset  # noqa: E402
 from door.term.terminal import StreamTerminal  # noqa: E402
 from door.ui.session import Session  # noqa: E402
-from engine.winprob_tables import load_win_tables  # noqa: E402
+from engine.odds.tables import load_win_tables  # noqa: E402
 
 THINK_SECONDS = 0.05
 COMPUTER_PAUSE = 0.2

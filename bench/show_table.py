@@ -45,10 +45,10 @@ def main() -> int:
     args = parser.parse_args()
 
     started = time.perf_counter()
-    import engine.scoring  # noqa: F401  (builds the rank table on import)
+    import engine.rules.scoring  # noqa: F401  (builds the rank table on import)
 
     import_seconds = time.perf_counter() - started
-    from engine.distribution import PAIRS, show_distributions
+    from engine.odds.distribution import PAIRS, show_distributions
 
     timings: dict[str, float] = {}
     started = time.perf_counter()

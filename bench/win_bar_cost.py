@@ -6,11 +6,11 @@ Plays whole games between computer players at level "normal" (seeds 1, 2, ... fo
 number of players) and keeps a snapshot of the game after every action, with the views
 a door asks a bar for at that moment: each seat's, remembering the cards it threw to
 the crib (as ``door.table.person.Person.win_chances`` passes them), and the watcher's.
-Then it times ``engine.winbar.win_bar`` on those same moments, pass after pass, as a
+Then it times ``engine.odds.winbar.win_bar`` on those same moments, pass after pass, as a
 door asks for them: each view once a moment, the moments of one game in their order,
 the games of a pass side by side (a moment of each in turn, as the tables of a server
 move). Before each pass the work the engine keeps between bars is forgotten
-(``engine.winbar.forget``), so every pass starts as the first did; within a pass the
+(``engine.odds.winbar.forget``), so every pass starts as the first did; within a pass the
 caches are as warm as the door's. It prints, by phase and number of players, the calls
 and the best and median microseconds a call (over the passes), and a checksum of every
 bar (the floats' bits): a change that should not alter a bar must leave it as it was.
@@ -48,11 +48,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cold_caches import CacheSweep  # noqa: E402
 
-from engine import winbar  # noqa: E402
-from engine.ai import ComputerPlayer  # noqa: E402
-from engine.cards import Card  # noqa: E402
-from engine.game import Game, Phase  # noqa: E402
-from engine.selfplay import _next_action  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
+from engine.computer.selfplay import _next_action  # noqa: E402
+from engine.odds import winbar  # noqa: E402
+from engine.rules.cards import Card  # noqa: E402
+from engine.rules.game import Game, Phase  # noqa: E402
 
 View = tuple[int | None, tuple[Card, ...]]
 Moment = tuple[Game, list[View]]

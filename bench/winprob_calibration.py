@@ -1,4 +1,4 @@
-"""How well the win chances (engine/winprob.py, engine/winbar.py) predict real games.
+"""How well the win chances (engine/odds/winprob.py, engine/odds/winbar.py) predict real games.
 
 Plays whole games between computer players. Before every deal it asks ``win_chances``
 for the dealer's side's chance; during deals, at moments picked at random (about one in
@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai import ComputerPlayer  # noqa: E402
-from engine.game import Game, Phase  # noqa: E402
-from engine.selfplay import _next_action  # noqa: E402
-from engine.winbar import win_bar  # noqa: E402
-from engine.winprob import win_chances  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
+from engine.computer.selfplay import _next_action  # noqa: E402
+from engine.odds.winbar import win_bar  # noqa: E402
+from engine.odds.winprob import win_chances  # noqa: E402
+from engine.rules.game import Game, Phase  # noqa: E402
 
 BINS = 20
 KINDS = ("before the deal", "mid-hand, spectator", "mid-hand, seat's view")

@@ -24,7 +24,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.selfplay import PlayerFactory, RandomPlayer, Totals, run_selfplay, wilson_interval
+from engine.computer.selfplay import (
+    PlayerFactory,
+    RandomPlayer,
+    Totals,
+    run_selfplay,
+    wilson_interval,
+)
 
 PLAYER_KINDS = ("random", "easy", "normal", "expert", "master")
 
@@ -33,7 +39,7 @@ def player_factory(kind: str) -> PlayerFactory:
     """A factory for a seat: "random" plays any legal card; the rest are computer levels."""
     if kind == "random":
         return RandomPlayer
-    from engine.ai import ComputerPlayer
+    from engine.computer.player import ComputerPlayer
 
     def make(rng: random.Random) -> ComputerPlayer:
         return ComputerPlayer(kind, rng)
@@ -245,8 +251,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 def winprob_command(args: argparse.Namespace) -> int:
     """Print each side's chance to win before the deal; seats are numbered from 1."""
-    from engine.errors import CribbageError
-    from engine.winprob import win_chances
+    from engine.odds.winprob import win_chances
+    from engine.rules.errors import CribbageError
 
     players = args.players or len(args.scores)
     if not 1 <= args.dealer <= players:

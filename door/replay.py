@@ -1,7 +1,7 @@
 """``cribbage-door replay GAME_ID``: print a game from the database as text; with no
 number, the latest games with their numbers (as members' records show them).
 
-The game is rebuilt from its recording (see engine/record.py), so the log shows the deal,
+The game is rebuilt from its recording (see engine/rules/record.py), so the log shows the deal,
 the throws, the cut, every card played with what it pegged, the show with breakdowns and
 the result, exactly as the game went. The database is the one the server uses: the
 config file's ``[database] url``, or SQLite in ``server.data_dir``; ``--database URL``

@@ -170,9 +170,9 @@ def prepare_computer_player() -> None:
     would wait through), then put everything long-lived out of the garbage
     collector's sight: a full collection over those objects would otherwise land
     inside some decision."""
-    from engine.ai_position import shipped_position
-    from engine.ai_tables import load_tables
-    from engine.winbar import prepare as prepare_win_bar
+    from engine.odds.hand_tables import load_tables
+    from engine.odds.position import shipped_position
+    from engine.odds.winbar import prepare as prepare_win_bar
 
     load_tables()
     shipped_position()

@@ -9,10 +9,19 @@
 3
 """
 
-from engine.cards import FULL_DECK, Card, Deck, Rank, Suit, format_cards, parse_cards, pip_total
-from engine.errors import CribbageError, IllegalActionError, InvalidClaimError, NotationError
-from engine.game import Game, Phase, Play
-from engine.scoring import (
+from engine.rules.cards import (
+    FULL_DECK,
+    Card,
+    Deck,
+    Rank,
+    Suit,
+    format_cards,
+    parse_cards,
+    pip_total,
+)
+from engine.rules.errors import CribbageError, IllegalActionError, InvalidClaimError, NotationError
+from engine.rules.game import Game, Phase, Play
+from engine.rules.scoring import (
     ScoreItem,
     ShowScore,
     announce,

@@ -1,4 +1,4 @@
-"""engine.ai: discard decisions experts agree on, determinism, and whole games."""
+"""engine.computer.player: discard decisions experts agree on, determinism, and whole games."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import random
 import numpy as np
 import pytest
 
-from engine.ai import LEVELS, ComputerPlayer, _crib_given_starter, choose_discard
-from engine.ai_tables import load_tables
-from engine.cards import FULL_DECK, Card, format_cards, parse_cards
-from engine.errors import IllegalActionError
-from engine.events import ShowScored
-from engine.game import Game
-from engine.scoring import score_show
-from engine.selfplay import play_game, run_selfplay
+from engine.computer.player import LEVELS, ComputerPlayer, _crib_given_starter, choose_discard
+from engine.computer.selfplay import play_game, run_selfplay
+from engine.odds.hand_tables import load_tables
+from engine.rules.cards import FULL_DECK, Card, format_cards, parse_cards
+from engine.rules.errors import IllegalActionError
+from engine.rules.events import ShowScored
+from engine.rules.game import Game
+from engine.rules.scoring import score_show
 
 
 def throws(hand: str, **options: object) -> str:
@@ -210,7 +210,7 @@ def test_repr_and_levels() -> None:
 
 
 def test_remembers_what_a_go_says_about_their_cards() -> None:
-    from engine.ai import _least_pips_left
+    from engine.computer.player import _least_pips_left
     from tests.stacked import StackedRandom
 
     game = Game(2, rng=StackedRandom("KS QS JS TS 2C 3C 9H 8H 7H 6H 2D 3D AS"), dealer=0)

@@ -1,4 +1,4 @@
-"""engine.ai_discard: the vectorised expectations against plain score_show loops."""
+"""engine.odds.hand_values: the vectorised expectations against plain score_show loops."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from engine.ai_discard import (
+from engine.odds.hand_tables import RANKS
+from engine.odds.hand_values import (
     Unseen,
     crib_distributions_pair,
     crib_values_pair,
@@ -17,9 +18,8 @@ from engine.ai_discard import (
     hand_values,
     splits,
 )
-from engine.ai_tables import RANKS
-from engine.cards import FULL_DECK, Card, parse_cards
-from engine.scoring import score_show
+from engine.rules.cards import FULL_DECK, Card, parse_cards
+from engine.rules.scoring import score_show
 
 
 def brute_hand(keep: tuple[Card, ...], unseen: list[Card]) -> float:

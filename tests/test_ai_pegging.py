@@ -1,4 +1,4 @@
-"""engine.ai_pegging and choose_play: the rank scorer, legality, and what the expert prefers."""
+"""engine.computer.pegging and choose_play: the rank scorer, legality, what the expert prefers."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ai import LEVELS, choose_play
-from engine.ai_pegging import _replies, peg_points
-from engine.cards import FULL_DECK, Card, parse_cards
-from engine.errors import IllegalActionError
-from engine.scoring import score_peg
+from engine.computer.pegging import _replies, peg_points
+from engine.computer.player import LEVELS, choose_play
+from engine.rules.cards import FULL_DECK, Card, parse_cards
+from engine.rules.errors import IllegalActionError
+from engine.rules.scoring import score_peg
 
 
 def random_counts(seed: int, number: int) -> list[list[Card]]:

@@ -1,12 +1,12 @@
-"""engine.ai_position: the win-probability table against simulation and common sense."""
+"""engine.odds.position: the win-probability table against simulation and common sense."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine.ai_position import GOAL, Position, shipped_position
-from engine.ai_tables import DealDistributions
+from engine.odds.hand_tables import DealDistributions
+from engine.odds.position import GOAL, Position, shipped_position
 
 
 def toy_distributions() -> DealDistributions:

@@ -1,4 +1,4 @@
-"""engine.ai_tables and the shipped engine/data/ai_tables.json.
+"""engine.odds.hand_tables and the shipped engine/data/ai_tables.json.
 
 The shipped throw weights are checked three ways: against what cribbage
 players know, against two published discard tables (one measured in real
@@ -17,10 +17,10 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from engine.ai_discard import Unseen, crib_values_pair
-from engine.ai_tables import RANK_TABLE, RANKS, load_tables, parse_tables
-from engine.cards import Card, Suit
-from engine.scoring import RANK_POINTS
+from engine.odds.hand_tables import RANK_TABLE, RANKS, load_tables, parse_tables
+from engine.odds.hand_values import Unseen, crib_values_pair
+from engine.rules.cards import Card, Suit
+from engine.rules.scoring import RANK_POINTS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""engine.coach: known-best choices are named, costs are against them, reviews sort."""
+"""engine.computer.coach: known-best choices are named, costs are against them, reviews sort."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from engine.ai import ComputerPlayer
-from engine.cards import Card, parse_cards
-from engine.coach import analyse_claim, analyse_discard, analyse_play, review_game
-from engine.errors import IllegalActionError
-from engine.game import Game, Phase
-from engine.record import RecordedGame
-from engine.selfplay import RandomPlayer, _next_action
+from engine.computer.coach import analyse_claim, analyse_discard, analyse_play, review_game
+from engine.computer.player import ComputerPlayer
+from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.rules.cards import Card, parse_cards
+from engine.rules.errors import IllegalActionError
+from engine.rules.game import Game, Phase
+from engine.rules.record import RecordedGame
 from tests.stacked import StackedRandom
 
 

@@ -1,4 +1,4 @@
-"""engine/_crib.c against the Python it stands in for (engine/ai.py's
+"""engine/_crib.c against the Python it stands in for (engine/computer/player.py's
 ``_crib_given_starter``): the same crib to the bit, for random throws, starters and cards
 seen; and malformed arguments refused, never read or written past."""
 
@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine import ai
-from engine.ai import _crib_given_starter, _crib_given_starter_in_c
-from engine.ai_tables import RANK_TABLE, load_tables
-from engine.cards import FULL_DECK, parse_cards
+from engine.computer import player as ai
+from engine.computer.player import _crib_given_starter, _crib_given_starter_in_c
+from engine.odds.hand_tables import RANK_TABLE, load_tables
+from engine.rules.cards import FULL_DECK, parse_cards
 
 pytestmark = pytest.mark.skipif(
     not ai.CRIBS_IN_C, reason="engine/_crib.c is not in use (not built)"

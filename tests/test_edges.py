@@ -7,10 +7,10 @@ import random
 import pytest
 
 from engine import Card, CribbageError, parse_cards
-from engine.events import GameOver, ShowScored
-from engine.game import NINETEEN_REMARK, Game, Phase
-from engine.outcome import Outcome
-from engine.record import RecordedGame, Recording, replay
+from engine.rules.events import GameOver, ShowScored
+from engine.rules.game import NINETEEN_REMARK, Game, Phase
+from engine.rules.outcome import Outcome
+from engine.rules.record import RecordedGame, Recording, replay
 from tests.test_game import pegged, play_all, two_player_game
 
 C = Card.parse
@@ -186,8 +186,8 @@ def test_a_forfeit_is_recorded_and_replays() -> None:
 def end_games(level: str, trials: int) -> tuple[int, int]:
     """Deals played by the computer from scores of 110 to 120: (turns on which some card
     wins the game at once, turns on which the computer played such a card)."""
-    from engine.ai import ComputerPlayer
-    from engine.scoring import score_peg
+    from engine.computer.player import ComputerPlayer
+    from engine.rules.scoring import score_peg
 
     chances = taken = 0
     for trial in range(trials):
@@ -228,8 +228,8 @@ def test_the_computer_always_pegs_out_when_a_card_wins(level: str) -> None:
 
 @pytest.mark.parametrize("bad", [None, True, 1.5, 42, b"5H", ["5H"], object()])
 def test_parsers_and_scorers_refuse_other_types_with_their_own_error(bad: object) -> None:
-    from engine.cards import Rank, Suit
-    from engine.scoring import score_peg, score_show
+    from engine.rules.cards import Rank, Suit
+    from engine.rules.scoring import score_peg, score_show
 
     calls = [
         lambda: Card.parse(bad),  # type: ignore[arg-type]
@@ -248,8 +248,8 @@ def test_parsers_and_scorers_refuse_other_types_with_their_own_error(bad: object
 
 @pytest.mark.parametrize("bad", [None, True, 1.5, "2", [1], object()])
 def test_the_computer_and_the_recorder_refuse_other_types_too(bad: object) -> None:
-    from engine.ai import choose_discard, choose_play
-    from engine.cards import Deck
+    from engine.computer.player import choose_discard, choose_play
+    from engine.rules.cards import Deck
 
     six = parse_cards("AS 2S 3S 4S 5S 6S")
     calls = [

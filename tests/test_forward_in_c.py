@@ -1,4 +1,4 @@
-"""engine/_forward.c against the Python it stands in for (engine/winprob_model.py's
+"""engine/_forward.c against the Python it stands in for (engine/odds/model.py's
 ``_through_two_sides``): the same chance, to the last few bits, on random stages and at
 every moment of real games; and malformed arguments refused, never read past."""
 
@@ -12,14 +12,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine import winprob_model
-from engine.winprob_model import (
+from engine.odds import model as winprob_model
+from engine.odds.model import (
     _first_role,
     _through_two_sides,
     _through_two_sides_in_c,
     chances_through,
 )
-from engine.winprob_tables import load_win_tables
+from engine.odds.tables import load_win_tables
 
 pytestmark = pytest.mark.skipif(
     not winprob_model.FORWARDS_IN_C, reason="engine/_forward.c is not in use (not built)"
@@ -87,10 +87,10 @@ def test_random_stages_give_the_pythons_chance(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_every_moment_of_real_games_gives_the_pythons_chance(players: int) -> None:
-    from engine.ai import ComputerPlayer
-    from engine.game import Game, Phase
-    from engine.selfplay import _next_action
-    from engine.winbar import forget, win_bar
+    from engine.computer.player import ComputerPlayer
+    from engine.computer.selfplay import _next_action
+    from engine.odds.winbar import forget, win_bar
+    from engine.rules.game import Game, Phase
 
     forget()
     with both_compared() as calls:

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from engine import Card, IllegalActionError, InvalidClaimError, parse_cards
-from engine.events import (
+from engine.rules.events import (
     CountReset,
     CutForDeal,
     GameOver,
@@ -16,8 +16,8 @@ from engine.events import (
     ShowScored,
     StarterCut,
 )
-from engine.game import Game, Phase
-from engine.outcome import Outcome
+from engine.rules.game import Game, Phase
+from engine.rules.outcome import Outcome
 from tests.stacked import StackedRandom
 
 C = Card.parse
@@ -336,7 +336,7 @@ def test_bad_game_options_are_refused(options: dict) -> None:
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
-    from engine.selfplay import RandomPlayer, play_game
+    from engine.computer.selfplay import RandomPlayer, play_game
 
     def record(seed: int) -> tuple:
         rng = random.Random(seed)
@@ -350,7 +350,7 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 def test_importing_the_engine_loads_no_io() -> None:
     code = (
-        "import sys, engine, engine.game, engine.selfplay; "
+        "import sys, engine, engine.rules.game, engine.computer.selfplay; "
         "bad = [m for m in ('door', 'asyncio', 'socket', 'telnetlib3', 'asyncssh') "
         "if m in sys.modules]; print(bad)"
     )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.events import CardPlayed, GameOver, GoSaid, Pegged, ShowScored
-from engine.gamelog import game_log, recording_finished
+from engine.rules.events import CardPlayed, GameOver, GoSaid, Pegged, ShowScored
+from engine.rules.gamelog import game_log, recording_finished
 from tests.door.storage.games import played_game
 
 

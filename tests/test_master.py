@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from engine.ai import (
+from engine.computer.pegging import _none_table
+from engine.computer.player import (
     LEVELS,
     ComputerPlayer,
     choose_discard,
@@ -16,10 +17,9 @@ from engine.ai import (
     declined_ranks,
     opponent_weights,
 )
-from engine.ai_pegging import _none_table
-from engine.cards import Card, format_cards, parse_cards
-from engine.game import Game
-from engine.selfplay import RandomPlayer, run_selfplay
+from engine.computer.selfplay import RandomPlayer, run_selfplay
+from engine.rules.cards import Card, format_cards, parse_cards
+from engine.rules.game import Game
 from tests.stacked import StackedRandom
 
 

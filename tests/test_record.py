@@ -10,14 +10,21 @@ from typing import Any
 
 import pytest
 
-import engine.record
-from engine.cards import FULL_DECK, Card
-from engine.errors import IllegalActionError
-from engine.events import Event
-from engine.game import CountingMode, Game
-from engine.record import Action, RecordedGame, Recording, RecordingError, replay, replay_steps
-from engine.scoring import RunsRule
-from engine.selfplay import RandomPlayer, _next_action, true_count
+import engine.rules.record
+from engine.computer.selfplay import RandomPlayer, _next_action, true_count
+from engine.rules.cards import FULL_DECK, Card
+from engine.rules.errors import IllegalActionError
+from engine.rules.events import Event
+from engine.rules.game import CountingMode, Game
+from engine.rules.record import (
+    Action,
+    RecordedGame,
+    Recording,
+    RecordingError,
+    replay,
+    replay_steps,
+)
+from engine.rules.scoring import RunsRule
 
 
 class CarelessCounter(RandomPlayer):
@@ -238,12 +245,12 @@ def test_an_empty_recording_replays_to_a_new_game() -> None:
 
 
 def test_module_examples() -> None:
-    assert doctest.testmod(engine.record).failed == 0
+    assert doctest.testmod(engine.rules.record).failed == 0
 
 
 def test_the_recorder_and_the_log_load_no_door_code() -> None:
     code = (
-        "import sys, engine.record, engine.gamelog; "
+        "import sys, engine.rules.record, engine.rules.gamelog; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('door', 'asyncio')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

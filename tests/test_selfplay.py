@@ -1,7 +1,7 @@
 import pytest
 
 from door.cli import main
-from engine.selfplay import run_selfplay, wilson_interval
+from engine.computer.selfplay import run_selfplay, wilson_interval
 
 
 @pytest.mark.parametrize(

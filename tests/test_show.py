@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine import Card, IllegalActionError, parse_cards, score_show, show_items
-from engine.cards import FULL_DECK
+from engine.rules.cards import FULL_DECK
 
 
 def show(hand: str, starter: str, crib: bool = False) -> int:
@@ -125,7 +125,7 @@ def test_bad_show_input_is_refused(hand: list[str]) -> None:
 
 
 def test_show_distribution_matches_the_published_tables() -> None:
-    from engine.distribution import PAIRS, show_distributions
+    from engine.odds.distribution import PAIRS, show_distributions
 
     hand, crib = show_distributions()
     published_hand = [

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from engine.ai import ComputerPlayer
-from engine.game import Game, Phase
-from engine.record import RecordedGame
+from engine.computer.player import ComputerPlayer
+from engine.rules.game import Game, Phase
+from engine.rules.record import RecordedGame
 
 
 def dealt_game(seed: int = 4) -> Game:

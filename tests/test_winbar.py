@@ -1,4 +1,4 @@
-"""engine.winbar: the chance to win at every moment of real games."""
+"""engine.odds.winbar: the chance to win at every moment of real games."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ import sys
 import numpy as np
 import pytest
 
-from engine import winbar
-from engine.ai import ComputerPlayer
-from engine.ai_tables import load_tables
-from engine.cards import FULL_DECK, Card, parse_cards
-from engine.errors import IllegalActionError
-from engine.game import Game, Phase
-from engine.scoring import score_show
-from engine.selfplay import _next_action
-from engine.winbar import win_bar
-from engine.winprob import win_chances
+from engine.computer.player import ComputerPlayer
+from engine.computer.selfplay import _next_action
+from engine.odds import winbar
+from engine.odds.hand_tables import load_tables
+from engine.odds.winbar import win_bar
+from engine.odds.winprob import win_chances
+from engine.rules.cards import FULL_DECK, Card, parse_cards
+from engine.rules.errors import IllegalActionError
+from engine.rules.game import Game, Phase
+from engine.rules.scoring import score_show
 from tests.stacked import StackedRandom
 
 
@@ -108,11 +108,12 @@ def test_a_server_reads_the_win_tables_before_its_first_caller() -> None:
     script = """
 import random
 from door.serve import prepare_computer_player
-from engine.game import Game, Phase
-from engine.scoring import score_show
-from engine import winbar, winprob_model
-from engine.winbar import win_bar
-from engine.winprob_tables import load_win_tables
+from engine.rules.game import Game, Phase
+from engine.rules.scoring import score_show
+from engine.odds import model as winprob_model
+from engine.odds import winbar
+from engine.odds.winbar import win_bar
+from engine.odds.tables import load_win_tables
 prepare_computer_player()
 read = load_win_tables.cache_info().misses
 game = Game(2, rng=random.Random(3), dealer=0)

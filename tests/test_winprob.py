@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from engine.errors import CribbageError
-from engine.winprob import win_chances
+from engine.odds.winprob import win_chances
+from engine.rules.errors import CribbageError
 
 
 def test_the_first_dealer_wins_about_56_percent() -> None:

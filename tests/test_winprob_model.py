@@ -1,4 +1,4 @@
-"""engine.winprob_model: the start-of-deal tables against a plain recursion, and the
+"""engine.odds.model: the start-of-deal tables against a plain recursion, and the
 forward run from one position against the tables."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from engine.winprob_model import (
+from engine.odds.model import (
     DealModel,
     _KeptForTables,
     chances_through,
@@ -113,11 +113,11 @@ def test_rotate_hands_the_deal_to_the_left() -> None:
 def test_the_docstring_examples_hold() -> None:
     import doctest
 
-    import engine.winbar
-    import engine.winprob
-    import engine.winprob_model
+    import engine.odds.model
+    import engine.odds.winbar
+    import engine.odds.winprob
 
-    for module in (engine.winprob_model, engine.winprob, engine.winbar):
+    for module in (engine.odds.model, engine.odds.winprob, engine.odds.winbar):
         assert doctest.testmod(module).failed == 0
 
 
@@ -125,8 +125,8 @@ def test_the_docstring_examples_hold() -> None:
 def test_measured_deals_book_every_point_source(players: int) -> None:
     import random
 
-    from engine.winprob_measure import measure_deals
-    from engine.winprob_tables import model_from_counts
+    from engine.odds.measure import measure_deals
+    from engine.odds.tables import model_from_counts
 
     counts = measure_deals(players, 4, random.Random(players), level="normal")
     assert counts.deals == 4
@@ -148,8 +148,8 @@ def test_measured_deals_book_every_point_source(players: int) -> None:
 def test_a_three_sided_box_is_rotated_as_np_roll_rotates_it() -> None:
     """The rotated box is np.roll's, value for value and laid out as np.roll lays it
     (a matrix product's last bits follow the layout of what it multiplies)."""
-    from engine.winprob_model import rotate_region
-    from engine.winprob_tables import load_win_tables
+    from engine.odds.model import rotate_region
+    from engine.odds.tables import load_win_tables
 
     table = load_win_tables().start[3]
     for scores, box in [
@@ -227,12 +227,12 @@ def test_the_forward_run_of_real_deals_is_the_plain_one(players: int) -> None:
     together."""
     import random
 
-    from engine.ai import ComputerPlayer
-    from engine.game import Game, Phase
-    from engine.selfplay import _next_action
-    from engine.winbar import hand_stages, view_of
-    from engine.winprob import role_sides
-    from engine.winprob_tables import load_win_tables
+    from engine.computer.player import ComputerPlayer
+    from engine.computer.selfplay import _next_action
+    from engine.odds.tables import load_win_tables
+    from engine.odds.winbar import hand_stages, view_of
+    from engine.odds.winprob import role_sides
+    from engine.rules.game import Game, Phase
 
     table = load_win_tables().start[players]
     game = Game(players, rng=random.Random(40 + players), dealer=0)

@@ -48,7 +48,7 @@ from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Session
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 
 logger = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from door.competition.pbm import PbmRules
 from door.storage.competition import CompetitionStore, PbmGame
 from door.storage.errors import StorageUnavailableError, StoreError
 from door.storage.store import Account, Seat, Store
-from engine.record import Action, RecordedGame, Recording, replay
+from engine.rules.record import Action, RecordedGame, Recording, replay
 
 logger = logging.getLogger(__name__)
 

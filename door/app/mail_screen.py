@@ -34,7 +34,7 @@ from door.table.options import GameOptions
 from door.term.keys import Key
 from door.ui.bottom_line import read_bottom_line
 from door.ui.session import Drawn, Session
-from engine.record import RecordedGame, replay_steps
+from engine.rules.record import RecordedGame, replay_steps
 
 logger = logging.getLogger(__name__)
 

@@ -41,9 +41,9 @@ from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
 from door.storage.store import Account, LoginPolicy, SavedGame, Seat, Store
 from door.table.options import COMPUTER_NAME, LEVELS, GameOptions
-from engine.game import Game
-from engine.outcome import Outcome
-from engine.record import RecordedGame
+from engine.rules.game import Game
+from engine.rules.outcome import Outcome
+from engine.rules.record import RecordedGame
 
 logger = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from door.table.options import GameOptions
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 
 
 def settings_text(options: GameOptions, match_games: tuple[Outcome, ...]) -> str:

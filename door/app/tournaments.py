@@ -24,7 +24,7 @@ from door.competition.tournament import KINDS, Kind, Pairing, Standing, Tourname
 from door.storage.competition import CompetitionStore
 from door.storage.store import Store
 from door.storage.values import Clock, utc_now
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 
 logger = logging.getLogger(__name__)
 

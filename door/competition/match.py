@@ -10,7 +10,7 @@ margin counted the same way from the leaver's score: a forfeit skunks nobody.
 ACC tournament play gives a double skunk (under 61) no more than a skunk; some home games
 count it more, so ``ScoringRules(double_skunk=4)`` says so.
 
->>> from engine.outcome import Outcome
+>>> from engine.rules.outcome import Outcome
 >>> match = Match(("Ada", "Bob"), best_of=3)
 >>> match = match.add(Outcome(0, (121, 85), ((1, "skunk"),)))
 >>> match = match.add(Outcome(1, (110, 121)))
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from door.competition.errors import CompetitionError, MatchOverError
-from engine.outcome import WINNING_SCORE, Outcome
+from engine.rules.outcome import WINNING_SCORE, Outcome
 
 MATCH_LENGTHS: Final = (1, 3, 5, 7)
 

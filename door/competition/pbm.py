@@ -1,7 +1,7 @@
 """Play-by-mail games: a two-player game played over days, each move whenever its player
 calls.
 
-The rules here are the clock's; the game itself is an ``engine.record.RecordedGame``,
+The rules here are the clock's; the game itself is an ``engine.rules.record.RecordedGame``,
 kept in the store as its recording after every move. Every moment is passed in: nothing
 here reads the clock.
 

@@ -27,7 +27,7 @@ from typing import Final
 from glicko2.math.algorithm import update_rating
 
 from door.competition.errors import CompetitionError
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 
 SCALE: Final = 173.7178
 """Glickman's factor between the display scale and the Glicko-2 scale."""

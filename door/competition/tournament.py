@@ -2,7 +2,7 @@
 
 Entrants are account numbers, listed in the order they signed up (the seeding: among
 equals the earlier sign-up ranks first). Each round pairs them into matches of
-``games_per_match`` games; every game is an ``engine.outcome.Outcome`` whose side 0 is the
+``games_per_match`` games; every game is an ``engine.rules.outcome.Outcome`` whose side 0 is the
 pairing's ``first`` entrant, scored as door.competition.match scores games (2 a win, 3 a
 skunk, spread counted from 121). A game whose caller dropped and never came back is
 settled by the door as a forfeit (``Outcome.forfeited_by``), and counts here like any
@@ -29,7 +29,7 @@ from typing import Final, Literal
 
 from door.competition.errors import PairingError, TournamentError
 from door.competition.match import ACC_SCORING, ScoringRules, game_points, spread
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 
 Kind = Literal["round robin", "swiss"]
 Status = Literal["open", "running", "finished"]

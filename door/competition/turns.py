@@ -9,9 +9,9 @@ automatic counting, decide nothing and are played by ``play_automatic``.
 from __future__ import annotations
 
 from door.competition.errors import CompetitionError
-from engine.ai import ComputerPlayer
-from engine.events import Event
-from engine.game import Game, Phase
+from engine.computer.player import ComputerPlayer
+from engine.rules.events import Event
+from engine.rules.game import Game, Phase
 
 
 def waiting_on(game: Game) -> tuple[int, ...]:

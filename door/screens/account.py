@@ -26,7 +26,7 @@ from door.screens.layout import MESSAGE_ROW, SCREEN_COLS
 from door.storage.competition import RatedMember, RatingHistoryEntry
 from door.storage.store import GameSummary, LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
-from engine.cards import Card
+from engine.rules.cards import Card
 
 FORM_TOP: Final = 3
 FORM_LEFT: Final = 8

@@ -21,7 +21,7 @@ from typing import Final
 
 from door.screens import theme
 from door.term.canvas import PLAIN_CHAR, Canvas, Style, style_char
-from engine.cards import Card, Rank
+from engine.rules.cards import Card, Rank
 
 CARD_WIDTH: Final = 5
 CARD_HEIGHT: Final = 3

@@ -10,7 +10,7 @@ from door.screens import theme
 from door.screens.cards import CARD_HEIGHT, draw_card
 from door.screens.layout import CARDS_COL, GUTTER_COL, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW
 from door.term.canvas import Canvas, Color, Style
-from engine.cards import Card
+from engine.rules.cards import Card
 
 SELECTED_CARD: Final = Style(Color.CYAN, bold=True)
 

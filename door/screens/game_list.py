@@ -3,7 +3,7 @@
 caller reads is the one the sysop replays.
 
 >>> from door.storage.values import GameSummary, Seat
->>> from engine.outcome import Outcome
+>>> from engine.rules.outcome import Outcome
 >>> import datetime as dt
 >>> game = GameSummary(12, 2, (Seat("Ada", 1), Seat("Computer")),
 ...                    dt.datetime(2026, 3, 2, 9, 5, tzinfo=dt.UTC), True, Outcome(0, (121, 98)))

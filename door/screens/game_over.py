@@ -10,7 +10,7 @@ from door.screens import theme
 from door.screens.layout import PLAY_NUMBERS_ROW
 from door.screens.theme import CALLER_SEAT
 from door.term.canvas import Canvas
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 
 TOP = PLAY_NUMBERS_ROW
 LEFT, HEIGHT, WIDTH = 12, 8, 56

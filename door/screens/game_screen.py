@@ -45,8 +45,8 @@ from door.screens.theme import CALLER_SEAT
 from door.screens.win_bar import draw_win_bar
 from door.term.canvas import Canvas, Shifted, picture_top
 from door.term.layers import ALWAYS, Layer, Layers
-from engine.cards import Card
-from engine.game import Game, Phase
+from engine.rules.cards import Card
+from engine.rules.game import Game, Phase
 
 Panel = CutForDealPanel | CutPanel | ShowPanel | GameOverPanel
 Overlay = HelpOverlay | Dialog

@@ -13,7 +13,7 @@ from door.screens.cards import card_face
 from door.screens.game_over import GameOverPanel, headline, skunk_text
 from door.screens.show import result_text
 from door.screens.theme import CALLER_SEAT
-from engine.events import (
+from engine.rules.events import (
     CardPlayed,
     CountReset,
     CutForDeal,

@@ -28,8 +28,8 @@ from door.screens.layout import (
     SCREEN_COLS,
 )
 from door.term.canvas import PLAIN_CHAR, Canvas, style_char
-from engine.cards import Card
-from engine.game import Play
+from engine.rules.cards import Card
+from engine.rules.game import Play
 
 GONE_MARK = "x"
 """Shown above a card played in an earlier count of this hand."""

@@ -16,9 +16,9 @@ from door.screens.layout import ENTRY_ROW, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, TEX
 from door.screens.theme import CALLER_SEAT
 from door.screens.wrap import wrapped
 from door.term.canvas import Canvas
-from engine.cards import Card
-from engine.events import ShowScored
-from engine.scoring import ScoreItem
+from engine.rules.cards import Card
+from engine.rules.events import ShowScored
+from engine.rules.scoring import ScoreItem
 
 RESULT_ROW = PLAY_CARDS_ROW + 3
 ANNOUNCE_ROWS = 3

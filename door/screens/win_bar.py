@@ -1,7 +1,7 @@
 """The win bar: each side's chance to win, drawn on the rule above the game log.
 
 Two sides get a bar between their names, each part in its side's colour; three get
-their percentages side by side. The chances come from ``engine.winbar`` (the caller's
+their percentages side by side. The chances come from ``engine.odds.winbar`` (the caller's
 view of the hand, or a watcher's); this module only draws them.
 
 >>> from door.term.canvas import Canvas

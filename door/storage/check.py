@@ -26,14 +26,14 @@ from door.storage.schema import (
     tournament_pairings,
 )
 from door.storage.transfer import BATCH_ROWS, TransferError, connected
-from engine.record import Recording, replay
+from engine.rules.record import Recording, replay
 
 RECORDINGS: Final[tuple[tuple[Column[str], str], ...]] = (
     (games.c.recording, "game {id}'s saved recording"),
     (game_logs.c.recording, "game {id}'s log"),
     (pbm_games.c.recording, "mail game {id}'s recording"),
 )
-"""The columns holding engine.record.Recording JSON, and how to name a row's."""
+"""The columns holding engine.rules.record.Recording JSON, and how to name a row's."""
 
 Reference = tuple[Column[Any], Column[Any]]
 

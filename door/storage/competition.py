@@ -6,7 +6,7 @@ transaction of that store's (``Store.transaction``), so a failing database raise
 same ``StorageUnavailableError`` as the rest of the store. Moments are passed in
 (``now``), as the competition rules take them.
 
-A play-by-mail game is kept as the door keeps any game: its ``engine.record.Recording``
+A play-by-mail game is kept as the door keeps any game: its ``engine.rules.record.Recording``
 as JSON, rewritten after every move. When it ends it is logged, with everyone's
 statistics, exactly as a game played at a table (``games`` and ``game_logs``).
 """
@@ -41,8 +41,8 @@ from door.storage.schema import (
 )
 from door.storage.stats import game_stats, outcome_from_json, outcome_to_json
 from door.storage.store import Seat, Store
-from engine.outcome import Outcome
-from engine.record import RecordedGame, Recording, replay
+from engine.rules.outcome import Outcome
+from engine.rules.record import RecordedGame, Recording, replay
 
 MAX_NAME_LENGTH: Final = 20
 PBM_OPPONENT: Final = "people-pbm"

@@ -28,9 +28,9 @@ from door.storage.values import (
     SavedGame,
     Seat,
 )
-from engine.gamelog import game_log, recording_finished
-from engine.outcome import Outcome
-from engine.record import Recording, RecordingError, replay
+from engine.rules.gamelog import game_log, recording_finished
+from engine.rules.outcome import Outcome
+from engine.rules.record import Recording, RecordingError, replay
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Saving a game after every action, without making the game wait for the database.
 
-A ``GameSaver`` is the ``on_action`` hook of an ``engine.record.RecordedGame``: the game
+A ``GameSaver`` is the ``on_action`` hook of an ``engine.rules.record.RecordedGame``: the game
 calls it (synchronously) after each action, and it hands the newest recording to one
 writer task per game, which writes it as soon as the previous write is done. Writes
 never pile up: a writer that falls behind skips to the newest recording. So a crash or
@@ -31,8 +31,8 @@ from typing import Final
 from door.metrics.tally import TALLY
 from door.storage.errors import GameNotFoundError, StorageUnavailableError, StoreError
 from door.storage.store import Seat, Store
-from engine.game import Phase
-from engine.record import Action, RecordedGame, Recording
+from engine.rules.game import Phase
+from engine.rules.record import Action, RecordedGame, Recording
 
 logger = logging.getLogger(__name__)
 

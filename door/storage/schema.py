@@ -150,7 +150,7 @@ games = Table(
     Column("runs", String(8), nullable=False),
     Column("counting", String(8), nullable=False),
     Column("opponent", String(24), nullable=False),
-    # engine.record.Recording as JSON, rewritten after every action.
+    # engine.rules.record.Recording as JSON, rewritten after every action.
     Column("recording", Text, nullable=False),
     # How many actions that recording holds: a late, older save never overwrites a newer.
     _counter("actions"),
@@ -314,7 +314,7 @@ pbm_games = Table(
     "pbm_games",
     metadata,
     Column("id", Integer, primary_key=True),
-    # engine.record.Recording as JSON, as in games, rewritten after every move.
+    # engine.rules.record.Recording as JSON, as in games, rewritten after every move.
     Column("recording", Text, nullable=False),
     _counter("actions"),
     Column(

@@ -14,10 +14,10 @@ import json
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from engine.cards import format_cards
-from engine.events import HandDealt, Pegged, ShowScored
-from engine.outcome import Outcome
-from engine.record import Action, Recording, replay, replay_steps
+from engine.rules.cards import format_cards
+from engine.rules.events import HandDealt, Pegged, ShowScored
+from engine.rules.outcome import Outcome
+from engine.rules.record import Action, Recording, replay, replay_steps
 
 
 @dataclass
@@ -87,7 +87,7 @@ def game_stats(recording: Recording, forfeited_by: int | None = None) -> GameSta
     when ``forfeited_by`` names the seat that left: the forfeit is written into the
     recording and played (``Game.forfeit``: that seat's side loses, nobody is skunked).
     Raises UnfinishedGameError for an unfinished game without a forfeit, ValueError for
-    a seat that does not exist, and engine.record.RecordingError if the recording does
+    a seat that does not exist, and engine.rules.record.RecordingError if the recording does
     not replay.
     """
     if forfeited_by is not None and not replay(recording).outcome():

@@ -10,8 +10,8 @@ from typing import Final, Literal
 
 from door.storage.schema import STAT_COUNTERS
 from door.storage.settings import DatabaseSettings
-from engine.outcome import Outcome
-from engine.record import RecordedGame, Recording, replay
+from engine.rules.outcome import Outcome
+from engine.rules.record import RecordedGame, Recording, replay
 
 Clock = Callable[[], dt.datetime]
 LeaderboardOrder = Literal["wins", "win_rate"]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Final, TypeVar
 
 from door.metrics.tally import TALLY
-from engine.ai import ComputerPlayer
+from engine.computer.player import ComputerPlayer
 
 Result = TypeVar("Result")
 

@@ -85,10 +85,10 @@ from door.table.win_bars import WIN_BAR_SETTINGS, WinBars
 from door.term.ansi import sanitize
 from door.term.canvas import Style
 from door.ui.session import Session
-from engine.ai import ComputerPlayer
-from engine.cards import Card
-from engine.events import CutForDeal, Event, ShowScored
-from engine.game import Game, Phase
+from engine.computer.player import ComputerPlayer
+from engine.rules.cards import Card
+from engine.rules.events import CutForDeal, Event, ShowScored
+from engine.rules.game import Game, Phase
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from door.table.flow import Table
 from door.table.options import GameOptions
 from door.table.person import Person
 from door.table.seats import GameAbandoned, Seat
-from engine.game import Game
+from engine.rules.game import Game
 
 MovesLeft = Callable[[int], int | None]
 """The moves a seat may still make today (None: no limit)."""

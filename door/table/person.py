@@ -51,11 +51,17 @@ from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Overlay, Session
-from engine.cards import Card
-from engine.coach import Analysis, analyse_claim, analyse_discard, analyse_play, review_game
-from engine.errors import CribbageError
-from engine.game import parse_claim
-from engine.record import RecordedGame
+from engine.computer.coach import (
+    Analysis,
+    analyse_claim,
+    analyse_discard,
+    analyse_play,
+    review_game,
+)
+from engine.rules.cards import Card
+from engine.rules.errors import CribbageError
+from engine.rules.game import parse_claim
+from engine.rules.record import RecordedGame
 
 logger = logging.getLogger(__name__)
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 from door.screens import theme
 from door.screens.cards import card_face
 from door.term.keys import Key
-from engine.ai import ComputerPlayer
-from engine.cards import Card
-from engine.game import Game, Phase
+from engine.computer.player import ComputerPlayer
+from engine.rules.cards import Card
+from engine.rules.game import Game, Phase
 
 logger = logging.getLogger(__name__)
 

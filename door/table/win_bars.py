@@ -12,9 +12,9 @@ import time
 from collections.abc import Hashable
 
 from door.metrics.tally import TALLY
-from engine.cards import Card
-from engine.game import Game
-from engine.winbar import win_bar
+from engine.odds.winbar import win_bar
+from engine.rules.cards import Card
+from engine.rules.game import Game
 
 WIN_BAR_SETTINGS = ("on", "off", "never")
 """The sysop's ``[game] win_bar``: the bar on from the start where it may show (against
@@ -48,7 +48,7 @@ class WinBars:
 
     def chances(self, game: Game, seat: int | None, thrown: tuple[Card, ...]) -> tuple[float, ...]:
         """Each side's chance as ``seat`` (None: a watcher) sees it, having thrown
-        ``thrown`` to the crib. Raises CribbageError as ``engine.winbar.win_bar`` does."""
+        ``thrown`` to the crib. Raises CribbageError as ``engine.odds.winbar.win_bar`` does."""
         moment = moment_of(game)
         if moment != self._moment:
             self._known.clear()

@@ -5,7 +5,7 @@ Pure: ``feed(key)`` moves the bar or marks and says what happened, with a reason
 a refusal; the screen draws ``bar`` and ``marked`` and asks the engine to act on
 ``chosen``.
 
->>> from engine.cards import Card
+>>> from engine.rules.cards import Card
 >>> hand = [Card.parse(text) for text in ("AH", "5S", "5D", "JC", "QH", "KS")]
 >>> picker = CardPicker(hand, need=2)
 >>> [picker.feed(key).name for key in (Key.RIGHT, Key.ENTER, Key.RIGHT, Key.ENTER)]
@@ -21,7 +21,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from door.term.keys import DESELECT_KEYS, Key
-from engine.cards import Card
+from engine.rules.cards import Card
 
 _LEFT_KEYS = frozenset({Key.LEFT, Key.UP})
 _RIGHT_KEYS = frozenset({Key.RIGHT, Key.DOWN})

@@ -13,8 +13,8 @@ import random
 from door.storage.saver import CLOSED_ELSEWHERE, GameSaver
 from door.storage.store import Seat
 from door.term.keys import Key
-from engine.record import RecordedGame
-from engine.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.rules.record import RecordedGame
 from tests.door.app.test_lobby import challenge, in_lobby, screen, until
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import KeyboardTerminal, run_async

@@ -20,7 +20,7 @@ from door.serve import forfeit_overdue_mail_games
 from door.storage.competition import CompetitionStore, PbmGame
 from door.storage.store import Account, Store
 from door.term.keys import Key
-from engine.game import Phase
+from engine.rules.game import Phase
 from tests.door.app.test_lobby import in_lobby, until
 from tests.door.caller import KeyboardTerminal, answer, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database

@@ -16,7 +16,7 @@ from door.storage.competition import CompetitionStore
 from door.storage.settings import SQLITE_FILE_NAME
 from door.storage.store import Seat, Store
 from door.term.keys import encode_key
-from engine.record import Recording
+from engine.rules.record import Recording
 from tests.door.app.test_accounts_server import door_config, running
 from tests.door.caller import answer
 from tests.door.netclients import Caller, SSHCaller, TelnetCaller

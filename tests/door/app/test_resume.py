@@ -14,9 +14,9 @@ from door.screens.cards import card_face
 from door.table.flow import play_against_computer
 from door.table.options import GameOptions, GameResult
 from door.ui.session import Session
-from engine.game import CountingMode, Game, Phase
-from engine.record import RecordedGame, replay
-from engine.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.rules.game import CountingMode, Game, Phase
+from engine.rules.record import RecordedGame, replay
 from tests.door.caller import KeyboardTerminal, play_through, run_async
 
 HAND_CARDS_ROW = 14  # the middle row of the caller's cards (door/screens/layout.py + 1)

@@ -19,9 +19,9 @@ from door.storage.competition import CompetitionStore
 from door.storage.store import Account, Store
 from door.table.flow import Table
 from door.table.options import GameOptions
-from engine.game import Phase
-from engine.record import RecordedGame
-from engine.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.rules.game import Phase
+from engine.rules.record import RecordedGame
 from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, until
 from tests.door.caller import KeyboardTerminal, answer, play_together, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database

@@ -16,7 +16,7 @@ from door.app.tournaments import TournamentRefusal, Tournaments, parse_start
 from door.screens.tournaments import TournamentsView, draw_tournaments
 from door.storage.competition import CompetitionStore
 from door.term.keys import Key
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
 from tests.door.app.test_mail_games import START, mail_door, words
 from tests.door.caller import KeyboardTerminal, play_together, run_async

@@ -14,7 +14,7 @@ from typing import Any
 from door.cluster.link import MEMBER_TTL_SECONDS, RETURN_GRACE_SECONDS, SYNC_SECONDS
 from door.table.flow import Table
 from door.term.keys import Key
-from engine.game import Phase
+from engine.rules.game import Phase
 from tests.door.app.test_lobby import flat, log_text, until
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together
 from tests.door.cluster.conftest import RedisProcess

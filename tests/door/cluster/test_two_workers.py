@@ -27,7 +27,7 @@ from door.serve import join_cluster
 from door.storage.store import Account, Store
 from door.storage.values import PlayerStats
 from door.table.flow import Table
-from engine.game import Phase
+from engine.rules.game import Phase
 from tests.door.app.test_lobby import (
     challenge,
     flat,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine.outcome import WINNING_SCORE, Outcome, skunk_kind
+from engine.rules.outcome import WINNING_SCORE, Outcome, skunk_kind
 
 
 def won(winner: int, loser_score: int) -> Outcome:
     """A two-sided game that ``winner`` pegged out, the loser left at ``loser_score``
-    (skunked under 91, double skunked under 61, as engine.outcome says)."""
+    (skunked under 91, double skunked under 61, as engine.rules.outcome says)."""
     scores = [0, 0]
     scores[winner] = WINNING_SCORE
     scores[1 - winner] = loser_score

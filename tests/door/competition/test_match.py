@@ -15,7 +15,7 @@ from door.competition.match import (
     match_from_outcomes,
     spread,
 )
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 from tests.door.competition.outcomes import forfeited, won
 
 # (outcome, side, game points under ACC scoring, spread)

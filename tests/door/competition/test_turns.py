@@ -10,9 +10,9 @@ import pytest
 from door.competition.errors import CompetitionError
 from door.competition.turn_timer import TurnTimer
 from door.competition.turns import play_automatic, play_for, waiting_on
-from engine.ai import ComputerPlayer
-from engine.game import Phase
-from engine.record import RecordedGame, replay
+from engine.computer.player import ComputerPlayer
+from engine.rules.game import Phase
+from engine.rules.record import RecordedGame, replay
 
 
 def test_the_game_waits_for_the_dealer_then_both_throwers() -> None:

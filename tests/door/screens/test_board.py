@@ -24,8 +24,8 @@ from door.screens.play_area import (
 )
 from door.term.canvas import Canvas, Recorder
 from door.ui.renderer import Renderer
-from engine.cards import Card, parse_cards
-from engine.game import Play
+from engine.rules.cards import Card, parse_cards
+from engine.rules.game import Play
 from tests.door.caller import screen_of
 from tests.door.fake_terminal import FakeTerminal
 

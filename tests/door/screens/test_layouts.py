@@ -6,8 +6,8 @@ from door.screens.board import draw_board
 from door.screens.layout import BOARD_TOP, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, SCREEN_COLS
 from door.screens.play_area import draw_played, draw_side_panel
 from door.term.canvas import Canvas
-from engine.cards import Card
-from engine.game import Play
+from engine.rules.cards import Card
+from engine.rules.game import Play
 
 NAMES = ("Alice", "Computer", "Computer 2")
 

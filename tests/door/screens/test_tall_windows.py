@@ -16,7 +16,7 @@ from door.screens.side_pane import draw_side_pane
 from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.ui.session import Frame, Session
-from engine.game import Game
+from engine.rules.game import Game
 from tests.door.app.test_lobby import in_lobby, settled, until
 from tests.door.caller import KeyboardTerminal, run_async
 

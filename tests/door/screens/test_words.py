@@ -13,10 +13,10 @@ from door.screens.game_screen import TableView, draw_table
 from door.screens.show import result_text
 from door.storage.competition import RatingHistoryEntry
 from door.term.canvas import Canvas
-from engine.cards import Card
-from engine.events import ShowScored
-from engine.game import Game
-from engine.scoring import score_show
+from engine.rules.cards import Card
+from engine.rules.events import ShowScored
+from engine.rules.game import Game
+from engine.rules.scoring import score_show
 
 NOTHING = score_show([Card.parse(c) for c in ("2C", "4D", "6H", "8S")], Card.parse("QC"))
 NAMES = ("Ada", "Computer")

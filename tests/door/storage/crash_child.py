@@ -17,9 +17,9 @@ import argon2
 
 from door.storage.saver import GameSaver
 from door.storage.store import Seat, Store
-from engine.game import Phase
-from engine.record import RecordedGame
-from engine.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.rules.game import Phase
+from engine.rules.record import RecordedGame
 
 
 def players(seed: int) -> list[RandomPlayer]:

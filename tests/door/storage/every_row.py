@@ -21,8 +21,8 @@ from door.competition.turns import play_automatic
 from door.storage.competition import CompetitionStore
 from door.storage.schema import metadata
 from door.storage.store import Seat, Store
-from engine.game import Phase
-from engine.record import RecordedGame
+from engine.rules.game import Phase
+from engine.rules.record import RecordedGame
 from tests.door.competition.outcomes import won
 from tests.door.storage.conftest import FAST_HASHER, postgres_url
 from tests.door.storage.games import played_game

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.events import Event
-from engine.game import CountingMode, Game
-from engine.record import RecordedGame, Recording
-from engine.scoring import RunsRule
-from engine.selfplay import RandomPlayer, _next_action, true_count
+from engine.computer.selfplay import RandomPlayer, _next_action, true_count
+from engine.rules.events import Event
+from engine.rules.game import CountingMode, Game
+from engine.rules.record import RecordedGame, Recording
+from engine.rules.scoring import RunsRule
 
 
 class CarelessCounter(RandomPlayer):

@@ -29,7 +29,7 @@ from door.app.records import Records
 from door.storage.store import LoginPolicy, Seat
 from door.term.keys import Key
 from door.ui.session import Session
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.games import played_game

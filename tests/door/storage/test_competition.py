@@ -20,9 +20,9 @@ from door.storage.competition import (
     PbmGameChangedError,
 )
 from door.storage.store import Seat, Store
-from engine.ai import ComputerPlayer
-from engine.game import Phase
-from engine.record import RecordedGame
+from engine.computer.player import ComputerPlayer
+from engine.rules.game import Phase
+from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.competition.outcomes import won
 from tests.door.storage.conftest import Database

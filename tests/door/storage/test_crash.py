@@ -15,8 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.record import RecordedGame
-from engine.selfplay import _next_action
+from engine.computer.selfplay import _next_action
+from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.crash_child import players

@@ -9,7 +9,7 @@ import pytest
 
 from door.storage.errors import GameNotFoundError
 from door.storage.store import Seat, Store
-from engine.events import CardPlayed, GameOver, HandDealt, Pegged, ShowScored
+from engine.rules.events import CardPlayed, GameOver, HandDealt, Pegged, ShowScored
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.games import PlayedGame, played_game

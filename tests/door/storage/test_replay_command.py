@@ -10,7 +10,7 @@ import pytest
 
 from door.replay import add_replay_arguments, replay_command
 from door.storage.store import Seat, Store
-from engine.events import CardPlayed, ShowScored
+from engine.rules.events import CardPlayed, ShowScored
 from tests.door.storage.conftest import FAST_HASHER
 from tests.door.storage.games import PlayedGame, played_game
 from tests.test_gamelog import every_play_is_followed_by_chances

@@ -8,9 +8,9 @@ import random
 from door.storage.errors import StorageUnavailableError
 from door.storage.saver import CANNOT_SAVE, SAVING_AGAIN, GameSaver, opponent_kind
 from door.storage.store import Seat
-from engine.game import Phase
-from engine.record import RecordedGame
-from engine.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.rules.game import Phase
+from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
 from tests.test_record import snapshot

@@ -12,9 +12,9 @@ from door.storage.stats import (
     outcome_from_json,
     outcome_to_json,
 )
-from engine.events import GameOver
-from engine.outcome import Outcome
-from engine.record import Action
+from engine.rules.events import GameOver
+from engine.rules.outcome import Outcome
+from engine.rules.record import Action
 from tests.door.storage.games import PlayedGame, played_game
 
 

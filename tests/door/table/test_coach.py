@@ -56,7 +56,7 @@ def test_the_coach_speaks_of_cards_as_the_screen_shows_them() -> None:
 
 def test_a_cost_that_rounds_to_nothing_is_called_as_good_as_the_best() -> None:
     from door.table.person import coach_line
-    from engine.coach import Analysis, Choice
+    from engine.computer.coach import Analysis, Choice
 
     chosen, best = Choice("play 3D", 1.0, 0.0004), Choice("play 7C", 1.0, 0.0008)
     line = coach_line(Analysis("play", 0, chosen, (best, chosen)))
@@ -71,7 +71,7 @@ async def test_a_coached_recorded_game_ends_with_a_review_of_its_costliest_choic
     from door.table.flow import play_against_computer
     from door.table.options import GameOptions
     from door.ui.session import Session
-    from engine.record import RecordedGame
+    from engine.rules.record import RecordedGame
     from tests.door.caller import play_through
 
     terminal = KeyboardTerminal()

@@ -8,8 +8,8 @@ import random
 import threading
 
 from door.table.computer import is_quick, think
-from engine.ai import ComputerPlayer
-from engine.game import Game, Phase
+from engine.computer.player import ComputerPlayer
+from engine.rules.game import Game, Phase
 
 
 def _dealt() -> Game:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from door.screens.game_over import GameOverPanel, headline, skunk_text
-from engine.game import Phase
-from engine.outcome import Outcome
+from engine.rules.game import Phase
+from engine.rules.outcome import Outcome
 from tests.test_edges import at_play
 from tests.test_game import play_all
 

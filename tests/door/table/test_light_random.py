@@ -11,8 +11,8 @@ import pytest
 
 import door.table.light_random
 from door.table.light_random import light_random
-from engine.ai import ComputerPlayer
-from engine.game import Game
+from engine.computer.player import ComputerPlayer
+from engine.rules.game import Game
 
 
 def test_the_examples() -> None:

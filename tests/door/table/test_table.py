@@ -17,7 +17,7 @@ from door.term.keys import Key
 from door.term.terminal import Disconnected
 from door.ui.session import Session
 from engine import parse_cards, score_show
-from engine.outcome import Outcome
+from engine.rules.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, answer, play_through, run_async, screen_of
 from tests.stacked import StackedRandom
 

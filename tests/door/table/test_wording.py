@@ -13,8 +13,8 @@ from door.screens.narration import describe
 from door.screens.show import ShowPanel
 from door.table.flow import Table
 from door.table.options import GameOptions
-from engine.events import Discarded
-from engine.game import Phase
+from engine.rules.events import Discarded
+from engine.rules.game import Phase
 from tests.test_edges import at_play
 
 

@@ -15,7 +15,7 @@ from door.term.keys import Key
 from door.ui.card_picker import CardPicker, Pick
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit, LineEditor
-from engine.cards import Card
+from engine.rules.cards import Card
 
 
 @pytest.mark.parametrize("module", [door.ui.line_editor, door.ui.card_picker, door.ui.confirm])

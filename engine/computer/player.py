@@ -24,10 +24,10 @@ Three levels:
     players it discards as the expert.
 
 Both choices are pure functions of their arguments and the ``rng`` given;
-``ComputerPlayer`` adapts them to ``engine.selfplay.Player`` for a ``Game``.
+``ComputerPlayer`` adapts them to ``engine.computer.selfplay.Player`` for a ``Game``.
 
 >>> from engine import parse_cards
->>> from engine.cards import format_cards
+>>> from engine.rules.cards import format_cards
 >>> format_cards(choose_discard(parse_cards("5H 5D JC QS 2H 9C"), dealer=True))
 '2H 9C'
 >>> format_cards([choose_play(parse_cards("TD 5S 2C"), parse_cards("KH"))])
@@ -47,7 +47,17 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.ai_discard import (
+from engine.compiled import compiled_part
+from engine.computer.pegging import PIPS, PegSearch, linear_utility, peg_points, unseen_ranks
+from engine.odds.hand_tables import (
+    RANK_TABLE,
+    RANKS,
+    AiTables,
+    DealDistributions,
+    FloatArray,
+    load_tables,
+)
+from engine.odds.hand_values import (
     Unseen,
     crib_distributions_pair,
     crib_values_pair,
@@ -56,18 +66,15 @@ from engine.ai_discard import (
     hand_values,
     splits,
 )
-from engine.ai_pegging import PIPS, PegSearch, linear_utility, peg_points, unseen_ranks
-from engine.ai_position import GOAL, Position, shipped_position
-from engine.ai_tables import RANK_TABLE, RANKS, AiTables, DealDistributions, FloatArray, load_tables
-from engine.cards import FULL_DECK, Card, Rank
-from engine.checks import card_list, is_whole_number
-from engine.compiled import compiled_part
-from engine.errors import IllegalActionError
-from engine.scoring import RUNS_RULES, score_peg, score_show
-from engine.winprob_tables import load_win_tables
+from engine.odds.position import GOAL, Position, shipped_position
+from engine.odds.tables import load_win_tables
+from engine.rules.cards import FULL_DECK, Card, Rank
+from engine.rules.checks import card_list, is_whole_number
+from engine.rules.errors import IllegalActionError
+from engine.rules.scoring import RUNS_RULES, score_peg, score_show
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.rules.game import Game
 
 LEVELS: Final = ("easy", "normal", "expert", "master")
 # From this score on (either side) choices weigh the chance to win, not points.
@@ -580,7 +587,8 @@ def _chances_after_the_play(
 
 
 class ComputerPlayer:
-    """A computer seat for ``engine.game.Game`` (the ``engine.selfplay.Player`` protocol).
+    """A computer seat for ``engine.rules.game.Game``
+    (the ``engine.computer.selfplay.Player`` protocol).
 
     It sees only what its seat may see: its own cards, the cards played, the
     starter, the scores and how many cards each player holds.

@@ -16,9 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from engine.cards import Card, Rank, format_cards
-from engine.checks import card_list
-from engine.errors import IllegalActionError
+from engine.rules.cards import Card, Rank, format_cards
+from engine.rules.checks import card_list
+from engine.rules.errors import IllegalActionError
 
 RunsRule = Literal["free", "exact"]
 RUNS_RULES: Final = ("free", "exact")

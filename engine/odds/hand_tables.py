@@ -2,7 +2,7 @@
 
 ``RANK_TABLE[r1, r2, r3, r4, r5]`` (ranks 0..12, any order) is the points of
 five cards with those ranks for fifteens, pairs and runs: the suit-free part
-of a show, the same numbers as ``engine.scoring.RANK_POINTS`` laid out densely
+of a show, the same numbers as ``engine.rules.scoring.RANK_POINTS`` laid out densely
 so NumPy can gather thousands of them at once.
 
 ``engine/data/ai_tables.json`` holds what self-play measured (see
@@ -14,7 +14,7 @@ so NumPy can gather thousands of them at once.
   when the computer values its own discard.
 * ``distributions``: points per deal by source (pegging for dealer and pone
   jointly, each hand, the crib, his heels folded into the dealer's pegging),
-  from which ``engine.ai_position`` builds its win-probability table.
+  from which ``engine.odds.position`` builds its win-probability table.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.scoring import RANK_POINTS
+from engine.rules.scoring import RANK_POINTS
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

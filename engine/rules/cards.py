@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from engine.errors import IllegalActionError, NotationError
+from engine.rules.errors import IllegalActionError, NotationError
 
 RANK_LETTERS: Final = "A23456789TJQK"
 

@@ -24,7 +24,7 @@ from typing import Final
 
 import numpy as np
 
-from engine.ai_tables import DealDistributions, FloatArray, load_tables
+from engine.odds.hand_tables import DealDistributions, FloatArray, load_tables
 
 GOAL: Final = 121
 _ITERATIONS: Final = 60

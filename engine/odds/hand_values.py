@@ -24,8 +24,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.ai_tables import RANK_TABLE, RANKS, UNIFORM_WEIGHT, FloatArray
-from engine.cards import Card
+from engine.odds.hand_tables import RANK_TABLE, RANKS, UNIFORM_WEIGHT, FloatArray
+from engine.rules.cards import Card
 
 JACK: Final = 10  # rank index of the jack
 MAX_POINTS: Final = 30  # histogram length: a show scores 0..29

@@ -24,21 +24,17 @@ from typing import Final, Literal
 
 import numpy as np
 
-from engine.ai import discard_values, play_values
-from engine.ai_discard import (
+from engine.computer.player import discard_values, play_values
+from engine.odds.hand_values import (
     Unseen,
     crib_values_single,
     hand_distributions,
     hand_values,
     splits,
 )
-from engine.cards import Card, format_cards
-from engine.checks import card_list
-from engine.errors import IllegalActionError
-from engine.game import NINETEEN, Game, Phase, parse_claim
-from engine.record import RecordedGame, Recording
-from engine.scoring import score_peg, score_show
-from engine.winbar import (
+from engine.odds.model import GOAL, FloatArray, Stage
+from engine.odds.tables import load_win_tables
+from engine.odds.winbar import (
     chances_with,
     hand_stages,
     pegging_stages,
@@ -46,8 +42,12 @@ from engine.winbar import (
     side_role,
     view_of,
 )
-from engine.winprob_model import GOAL, FloatArray, Stage
-from engine.winprob_tables import load_win_tables
+from engine.rules.cards import Card, format_cards
+from engine.rules.checks import card_list
+from engine.rules.errors import IllegalActionError
+from engine.rules.game import NINETEEN, Game, Phase, parse_claim
+from engine.rules.record import RecordedGame, Recording
+from engine.rules.scoring import score_peg, score_show
 
 Kind = Literal["discard", "play", "claim"]
 SHOW_POINTS: Final = 30
@@ -259,7 +259,7 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
 
 
 def _least_pips(game: Game, seat: int) -> int:
-    from engine.ai import _least_pips_left
+    from engine.computer.player import _least_pips_left
 
     return _least_pips_left(game, seat) if game.players == 2 else 1
 

@@ -10,7 +10,7 @@ they hold nothing that fits they say go, and we play on alone.
 
 Lines are scored by a ``utility(mine, theirs)`` of the points each side pegs
 along them: the difference in the middle of the game, the chance to win near
-its end (see ``engine.ai_position``); a line that reaches 121 is a win or a
+its end (see ``engine.odds.position``); a line that reaches 121 is a win or a
 loss at once.
 """
 
@@ -32,7 +32,7 @@ Utility = Callable[[int, int], float]
 def peg_points(ranks: tuple[int, ...], count: int, exact: bool) -> int:
     """Points for the last of ``ranks`` (the current count, in play order) at ``count``.
 
-    The same rules as ``engine.scoring.peg_items`` on ranks, which the tests check.
+    The same rules as ``engine.rules.scoring.peg_items`` on ranks, which the tests check.
     """
     points = 2 if count == 15 or count == 31 else 0
     last = ranks[-1]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import format_cards
-from engine.events import (
+from engine.odds.winbar import win_bar
+from engine.rules.cards import format_cards
+from engine.rules.events import (
     CardPlayed,
     CountReset,
     CutForDeal,
@@ -23,9 +24,8 @@ from engine.events import (
     ShowScored,
     StarterCut,
 )
-from engine.game import Phase
-from engine.record import Action, RecordedGame, Recording, replay_steps
-from engine.winbar import win_bar
+from engine.rules.game import Phase
+from engine.rules.record import Action, RecordedGame, Recording, replay_steps
 
 INDENT = "  "
 
@@ -41,7 +41,7 @@ def game_log(
 
     With ``chances``, every line that moves the game (a deal, a throw, the starter, a
     card played, points pegged) ends with each side's chance to win at that moment, as a
-    spectator who sees every hand would reckon it (engine.winbar): the win bar of a
+    spectator who sees every hand would reckon it (engine.odds.winbar): the win bar of a
     replay. Raises RecordingError if the recording does not replay.
     """
     names = tuple(names) if names else default_names(recording.players)

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from engine.cards import Card
-from engine.events import Event, GameOver, HandOver, Pegged
-from engine.game import CountingMode, Game, Phase
-from engine.scoring import RunsRule, score_show
+from engine.rules.cards import Card
+from engine.rules.events import Event, GameOver, HandOver, Pegged
+from engine.rules.game import CountingMode, Game, Phase
+from engine.rules.scoring import RunsRule, score_show
 
 
 class Player(Protocol):

@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.cards import Card
-from engine.checks import whole_number
-from engine.errors import CribbageError, NotationError
-from engine.events import Event
-from engine.game import COUNTING_MODES, CountingMode, Game
-from engine.scoring import RUNS_RULES, RunsRule
+from engine.rules.cards import Card
+from engine.rules.checks import whole_number
+from engine.rules.errors import CribbageError, NotationError
+from engine.rules.events import Event
+from engine.rules.game import COUNTING_MODES, CountingMode, Game
+from engine.rules.scoring import RUNS_RULES, RunsRule
 
 RECORDING_FORMAT: Final = 1
 """Written into every JSON recording; bumped if the layout ever changes."""

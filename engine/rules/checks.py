@@ -3,8 +3,8 @@ engine's own error with a message fit to show, never a TypeError from deep insid
 
 from __future__ import annotations
 
-from engine.cards import Card
-from engine.errors import IllegalActionError
+from engine.rules.cards import Card
+from engine.rules.errors import IllegalActionError
 
 
 def is_whole_number(value: object) -> bool:

@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from engine.cards import FULL_DECK, Card, Deck, format_cards
-from engine.checks import is_whole_number
-from engine.errors import IllegalActionError, InvalidClaimError
-from engine.events import (
+from engine.rules.cards import FULL_DECK, Card, Deck, format_cards
+from engine.rules.checks import is_whole_number
+from engine.rules.errors import IllegalActionError, InvalidClaimError
+from engine.rules.events import (
     CardPlayed,
     CountReset,
     CutForDeal,
@@ -32,7 +32,7 @@ from engine.events import (
     ShowScored,
     StarterCut,
 )
-from engine.outcome import (
+from engine.rules.outcome import (
     DOUBLE_SKUNK_LINE,
     SKUNK_LINE,
     WINNING_SCORE,
@@ -40,7 +40,7 @@ from engine.outcome import (
     SkunkKind,
     skunk_kind,
 )
-from engine.scoring import RUNS_RULES, RunsRule, ScoreItem, peg_items, score_show
+from engine.rules.scoring import RUNS_RULES, RunsRule, ScoreItem, peg_items, score_show
 
 __all__ = [
     "COUNTING_MODES",

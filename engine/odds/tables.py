@@ -3,7 +3,7 @@
 ``bench/gen_winprob_tables.py`` writes the file: for 2, 3 and 4 players the per-deal
 distributions measured in self-play (the play jointly or by role, each hand, the crib,
 and the play still to come by the cards each side holds) and the start-of-deal table
-solved from them (``engine.winprob_model``); and, for 2 players, a linear fit of what a
+solved from them (``engine.odds.model``); and, for 2 players, a linear fit of what a
 kept hand pegs, which the master's discard uses.
 """
 
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from engine.ai_pegging import PIPS
-from engine.winprob_model import (
+from engine.computer.pegging import PIPS
+from engine.odds.model import (
     DealModel,
     FloatArray,
     Stage,
@@ -28,7 +28,7 @@ from engine.winprob_model import (
 )
 
 if TYPE_CHECKING:
-    from engine.winprob_measure import DealCounts
+    from engine.odds.measure import DealCounts
 
 DATA: Final = "data/winprob.npz"
 KEEP_FEATURES: Final = 17
@@ -96,7 +96,7 @@ class WinTables:
     source: str
     _stages: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
     """Stages and rows asked for before, the same objects each time (their trimmed
-    forms are kept by engine.winprob_model)."""
+    forms are kept by engine.odds.model)."""
 
     def rest_stages(self, players: int, left: tuple[int, ...]) -> list[Stage]:
         """The play still to come when each side (two) or role (three) holds ``left``

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from engine.cards import FULL_DECK, Rank
-from engine.scoring import RANK_POINTS
+from engine.rules.cards import FULL_DECK, Rank
+from engine.rules.scoring import RANK_POINTS
 
 HANDS = 270_725
 PAIRS = 12_994_800

@@ -7,10 +7,10 @@ the cards played, how many each player holds, and its own crib cards if given);
 What is still to come in this deal is laid out as stages in counting order (the rest
 of the play, each hand, the crib) with the known hands' exact points or the
 distribution of what they may score, and run forward from the scores
-(``engine.winprob_model.chances_through``); the next deals come from the start-of-deal
+(``engine.odds.model.chances_through``); the next deals come from the start-of-deal
 table. A few milliseconds, so it can follow every play and count.
 
->>> from engine.game import Game
+>>> from engine.rules.game import Game
 >>> import random
 >>> game = Game(2, rng=random.Random(5), dealer=0)
 >>> bar = win_bar(game)
@@ -26,15 +26,9 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from engine.ai_discard import Unseen, crib_distributions_pair
-from engine.ai_tables import RANK_TABLE
-from engine.cards import FULL_DECK, Card, Rank
-from engine.checks import card_list
-from engine.errors import IllegalActionError
-from engine.game import Game, Phase
-from engine.scoring import score_show
-from engine.winprob import role_sides, win_chances
-from engine.winprob_model import (
+from engine.odds.hand_tables import RANK_TABLE
+from engine.odds.hand_values import Unseen, crib_distributions_pair
+from engine.odds.model import (
     FloatArray,
     Stage,
     chances_through,
@@ -42,7 +36,13 @@ from engine.winprob_model import (
     prepare_start_table,
     read_only,
 )
-from engine.winprob_tables import load_win_tables
+from engine.odds.tables import load_win_tables
+from engine.odds.winprob import role_sides, win_chances
+from engine.rules.cards import FULL_DECK, Card, Rank
+from engine.rules.checks import card_list
+from engine.rules.errors import IllegalActionError
+from engine.rules.game import Game, Phase
+from engine.rules.scoring import score_show
 
 SHOW_POINTS = 30
 
@@ -227,8 +227,8 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
     side's plays change it, so half the bars of a deal ask for one worked out already).
     A table asks again a second or two later, when a thousand other tables have each
     put one in: four thousand kept (about 870 bytes each, 3.5 MB) still hold its own."""
-    from engine.ai import crib_given_starter
-    from engine.ai_tables import load_tables
+    from engine.computer.player import crib_given_starter
+    from engine.odds.hand_tables import load_tables
 
     weight = load_tables().throw_weight[role]
     others = tuple(card for card in FULL_DECK if card.bit & seen and card not in (*thrown, starter))
@@ -237,7 +237,7 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
 
 def crib_distribution(game: Game, view: View) -> FloatArray:
     """What the crib may score, as ``view`` sees it."""
-    from engine.ai_tables import load_tables
+    from engine.odds.hand_tables import load_tables
 
     tables = load_win_tables()
     crib = game.crib

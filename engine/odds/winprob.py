@@ -1,7 +1,7 @@
 """Each side's chance to win the game from a position before a deal.
 
 The chances come from the tables in ``engine/data/winprob.npz``
-(``engine.winprob_tables``): for 2, 3 and 4 players, a dynamic programme over one deal's
+(``engine.odds.tables``): for 2, 3 and 4 players, a dynamic programme over one deal's
 scoring distributions in counting order (the play, then the hands from the dealer's
 left, the dealer's hand and crib last; the game ends at 121 the moment it is reached).
 With 4 players the scores are the two partnerships' (seats 0 and 2 are side 0).
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.checks import whole_number
-from engine.errors import IllegalActionError
-from engine.winprob_model import GOAL, sides_for
-from engine.winprob_tables import load_win_tables
+from engine.odds.model import GOAL, sides_for
+from engine.odds.tables import load_win_tables
+from engine.rules.checks import whole_number
+from engine.rules.errors import IllegalActionError
 
 SUPPORTED_PLAYERS: Final = (2, 3, 4)
 

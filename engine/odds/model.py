@@ -219,7 +219,7 @@ class _KeptForTables:
     itself keeps. (So ``work`` must make a new array, not a view of its argument: a
     view would keep its array alive, and with it the entry.) It was a dict of at most
     1,024 emptied when full: at 1,200 tables the four thousand cribs in
-    ``engine.winbar``'s cache filled it every few seconds, and every table's trimmed
+    ``engine.odds.winbar``'s cache filled it every few seconds, and every table's trimmed
     stages were worked out again."""
 
     def __init__(self) -> None:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from engine.events import Event, Pegged, ShowScored
-from engine.game import Game, Phase
-from engine.winprob_model import sides_for
+from engine.odds.model import sides_for
+from engine.rules.events import Event, Pegged, ShowScored
+from engine.rules.game import Game, Phase
 
 MAX_PEG = 40  # pegging points per deal are counted up to this (more is folded into it)
 SHOW = 30
@@ -67,7 +67,7 @@ def measure_deals(
     players: int, deals: int, rng: random.Random, level: str = "expert"
 ) -> DealCounts:
     """Play ``deals`` single deals from 0-0 with the computer at ``level`` in every seat."""
-    from engine.ai import ComputerPlayer
+    from engine.computer.player import ComputerPlayer
 
     counts = DealCounts(players)
     sides = sides_for(players)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import Card
-from engine.outcome import Outcome, SkunkKind
-from engine.scoring import ScoreItem, ShowScore
+from engine.rules.cards import Card
+from engine.rules.outcome import Outcome, SkunkKind
+from engine.rules.scoring import ScoreItem, ShowScore
 
 
 @dataclass(frozen=True)

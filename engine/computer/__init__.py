@@ -1,0 +1,1 @@
+"""The computer player, its coach and self-play, built on the rules and the odds."""
