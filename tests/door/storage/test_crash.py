@@ -20,7 +20,7 @@ from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.crash_child import players
-from tests.test_record import snapshot
+from tests.engine.rules.test_record import snapshot
 
 ROOT = Path(__file__).resolve().parents[3]
 KILL_AFTER = 40

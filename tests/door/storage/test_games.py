@@ -13,7 +13,7 @@ from engine.rules.events import CardPlayed, GameOver, HandDealt, Pegged, ShowSco
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.games import PlayedGame, played_game
-from tests.test_record import snapshot
+from tests.engine.rules.test_record import snapshot
 
 PASSWORD = "correct horse"
 

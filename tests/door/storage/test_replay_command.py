@@ -13,7 +13,7 @@ from door.storage.store import Seat, Store
 from engine.rules.events import CardPlayed, ShowScored
 from tests.door.storage.conftest import FAST_HASHER
 from tests.door.storage.games import PlayedGame, played_game
-from tests.test_gamelog import every_play_is_followed_by_chances
+from tests.engine.rules.test_gamelog import every_play_is_followed_by_chances
 
 
 def parse(*argv: str) -> argparse.Namespace:

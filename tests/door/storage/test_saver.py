@@ -13,7 +13,7 @@ from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
-from tests.test_record import snapshot
+from tests.engine.rules.test_record import snapshot
 
 PASSWORD = "correct horse"
 

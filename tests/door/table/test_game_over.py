@@ -5,8 +5,8 @@ from __future__ import annotations
 from door.screens.game_over import GameOverPanel, headline, skunk_text
 from engine.rules.game import Phase
 from engine.rules.outcome import Outcome
-from tests.test_edges import at_play
-from tests.test_game import play_all
+from tests.engine.rules.test_edges import at_play
+from tests.engine.rules.test_game import play_all
 
 NAMES = ("You", "Computer")
 

@@ -15,7 +15,7 @@ from door.table.flow import Table
 from door.table.options import GameOptions
 from engine.rules.events import Discarded
 from engine.rules.game import Phase
-from tests.test_edges import at_play
+from tests.engine.rules.test_edges import at_play
 
 
 def test_one_card_thrown_is_a_card() -> None:

@@ -11,7 +11,7 @@ from engine.rules.events import GameOver, ShowScored
 from engine.rules.game import NINETEEN_REMARK, Game, Phase
 from engine.rules.outcome import Outcome
 from engine.rules.record import RecordedGame, Recording, replay
-from tests.test_game import pegged, play_all, two_player_game
+from tests.engine.rules.test_game import pegged, play_all, two_player_game
 
 C = Card.parse
 

@@ -1,4 +1,4 @@
-"""The master level: legal everywhere (see test_ai), wins against weak play, and plays
+"""The master level: legal everywhere (see test_player), wins against weak play, and plays
 to win where points and the chance to win disagree."""
 
 from __future__ import annotations

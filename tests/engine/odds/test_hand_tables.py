@@ -22,7 +22,7 @@ from engine.odds.hand_values import Unseen, crib_values_pair
 from engine.rules.cards import Card, Suit
 from engine.rules.scoring import RANK_POINTS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_rank_table_is_rank_points_in_any_order() -> None:
