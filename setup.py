@@ -1,12 +1,11 @@
-"""The compiled parts: drawing on a layer (door/term/_record.c), laying a frame's rows
-(door/term/_lay.c), the renderer's row loop (door/ui/_paint.c), the win bar's
-two-sided run (engine/_forward.c) and a crib once the starter is cut (engine/_crib.c),
-each the same as the Python beside it.
+"""The compiled parts (compiled_parts.PARTS says which, and which Python each stands in
+for): drawing on a layer (door/term/_record.c), laying a frame's rows (door/term/_lay.c),
+the renderer's row loop (door/ui/_paint.c), the win bar's two-sided run
+(engine/odds/_forward.c) and a crib once the starter is cut (engine/odds/_crib.c), each
+the same as its Python twin.
 
 Optional: where they cannot be built (no C compiler), the install goes on and the door
-uses the Python (door/term/canvas.py's Recorder puts, door/term/layers.py's
-``_lay_rows``, door/ui/renderer.py's ``_paint_rows``, engine/odds/model.py's
-``_through_two_sides``, engine/computer/player.py's ``_crib_given_starter``).
+runs the Python twins.
 """
 
 from setuptools import Extension, setup
@@ -16,7 +15,7 @@ setup(
         Extension("door.term._lay", ["door/term/_lay.c"], optional=True),
         Extension("door.term._record", ["door/term/_record.c"], optional=True),
         Extension("door.ui._paint", ["door/ui/_paint.c"], optional=True),
-        Extension("engine._forward", ["engine/_forward.c"], optional=True),
-        Extension("engine._crib", ["engine/_crib.c"], optional=True),
+        Extension("engine.odds._forward", ["engine/odds/_forward.c"], optional=True),
+        Extension("engine.odds._crib", ["engine/odds/_crib.c"], optional=True),
     ]
 )

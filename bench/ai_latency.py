@@ -28,7 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.computer.player import LEVELS, ComputerPlayer  # noqa: E402
+from engine.computer.levels import LEVELS  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
 from engine.odds.hand_tables import load_tables  # noqa: E402
 from engine.odds.position import shipped_position  # noqa: E402
 from engine.rules.game import Game, Phase  # noqa: E402

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.computer.coach import analyse_discard, analyse_play, review_game  # noqa: E402
 from engine.computer.player import ComputerPlayer  # noqa: E402
-from engine.computer.selfplay import _next_action  # noqa: E402
+from engine.computer.selfplay import next_action  # noqa: E402
 from engine.odds.winbar import win_bar  # noqa: E402
 from engine.rules.game import Phase  # noqa: E402
 from engine.rules.record import RecordedGame  # noqa: E402
@@ -63,7 +63,7 @@ def main() -> int:
                     timed(times["play"], analyse_play, game, seat, card)
                 game.play(seat, card)
             else:
-                _next_action(game, seats)
+                next_action(game, seats)
             if game.phase is not Phase.OVER:
                 timed(times["bar (seat)"], win_bar, game, 0)
                 timed(times["bar (all)"], win_bar, game)

@@ -30,8 +30,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.computer import player as engine_ai  # noqa: E402
-from engine.computer.player import ComputerPlayer, _expert_discard  # noqa: E402
+from engine.computer import discard, play  # noqa: E402
+from engine.computer.discard import expert_discard  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
 from engine.computer.selfplay import score_category  # noqa: E402
 from engine.odds import hand_tables as ai_tables  # noqa: E402
 from engine.odds.hand_tables import RANKS, ROLES, AiTables, DealDistributions  # noqa: E402
@@ -68,7 +69,7 @@ def _count_throws(task: tuple[int, int, dict[str, list[list[float]]]]) -> np.nda
             options = splits(hand, 2)
             unseen = Unseen.excluding(hand)
             values = hand_values([kept for kept, _ in options], unseen)
-            best = _expert_discard(options, unseen, values, ours, 2, 0, 0, tables)
+            best = expert_discard(options, unseen, values, ours, 2, 0, 0, tables)
             a, b = (card.index // 4 for card in options[best][1])
             counts[role, a, b] += 0.5
             counts[role, b, a] += 0.5
@@ -94,7 +95,7 @@ def _play_deals(task: tuple[int, int, str]) -> dict[str, np.ndarray]:
     seed, deals, text = task
     # This worker process plays with the weights just measured, not the shipped file.
     tables = ai_tables.parse_tables(text)
-    engine_ai.load_tables = lambda: tables
+    discard.load_tables = play.load_tables = lambda: tables
     rng = random.Random(seed)
     pegging = np.zeros((MAX_PEG, MAX_PEG))
     hands = {name: np.zeros(30) for name in ("pone_hand", "dealer_hand", "crib")}

@@ -4,7 +4,7 @@
 
 1. The expert plays single deals against itself (2, 3 and 4 players) and every point is
    booked by source and role: the play (and what of it is still to come at each moment,
-   by the cards each side holds), each hand, the crib (engine/odds/measure.py).
+   by the cards each side holds), each hand, the crib (bench/winprob_measure.py).
 2. A dynamic programme over those distributions, in counting order, gives every
    position's chances at the start of a deal (engine/odds/model.py).
 3. A least-squares fit of what a kept hand pegs (2 players), for the master's discard.
@@ -25,9 +25,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.odds.measure import DealCounts, measure_deals  # noqa: E402
+from winprob_measure import DealCounts, measure_deals, model_from_counts  # noqa: E402
+
 from engine.odds.model import DealModel, solve_start_table  # noqa: E402
-from engine.odds.tables import keep_features, model_from_counts  # noqa: E402
+from engine.odds.tables import keep_features  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "winprob.npz"
 CHUNK = 500

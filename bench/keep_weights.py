@@ -9,12 +9,12 @@ discard keeps (four in six); ``together[r][s]`` is how much more often a card of
 is kept beside a kept card of rank r than the two shares alone would make it (a kept
 seven makes an eight about twice as likely, a ten a third as likely). ``--write`` saves
 them as ``engine/data/keep_weights.json``: the master weighs the opponent's possible
-cards in the play by them (``engine.computer.player.opponent_weights``).
+cards in the play by them (``engine.computer.opponent.opponent_weights``).
 
 ``--declined`` plays deals between two players of the level instead and compares how many
 cards of a rank a player still holds after laying a card when that rank would have
 pegged more than the card laid, with any other rank that fitted
-(``engine.computer.player.DECLINED``).
+(``engine.computer.opponent.DECLINED``).
 """
 
 from __future__ import annotations
@@ -30,9 +30,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.computer.pegging import PIPS, peg_points  # noqa: E402
-from engine.computer.player import ComputerPlayer, choose_discard  # noqa: E402
-from engine.rules.cards import FULL_DECK  # noqa: E402
+from engine.computer.discard import choose_discard  # noqa: E402
+from engine.computer.pegging import peg_points  # noqa: E402
+from engine.computer.player import ComputerPlayer  # noqa: E402
+from engine.rules.cards import (
+    FULL_DECK,  # noqa: E402
+    PIPS,  # noqa: E402
+)
 from engine.rules.game import Game, Phase  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "engine" / "data" / "keep_weights.json"

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.computer.player import ComputerPlayer  # noqa: E402
-from engine.computer.selfplay import _next_action, wilson_interval  # noqa: E402
+from engine.computer.selfplay import next_action, wilson_interval  # noqa: E402
 from engine.rules.events import HandOver, Pegged  # noqa: E402
 from engine.rules.game import Game, Phase  # noqa: E402
 
@@ -38,7 +38,7 @@ def run(task: tuple[str, str, int, int, int]) -> tuple[int, int, int, int, int]:
         game = Game(2, rng=random.Random(cards.getrandbits(64)), dealer=0)
         hand_points = [0, 0]
         while game.phase is not Phase.OVER:
-            for event in _next_action(game, players):  # type: ignore[arg-type]
+            for event in next_action(game, players):  # type: ignore[arg-type]
                 if isinstance(event, Pegged):
                     hand_points[event.seat] += event.points
                 elif isinstance(event, HandOver):

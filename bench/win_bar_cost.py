@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cold_caches import CacheSweep  # noqa: E402
 
 from engine.computer.player import ComputerPlayer  # noqa: E402
-from engine.computer.selfplay import _next_action  # noqa: E402
+from engine.computer.selfplay import next_action  # noqa: E402
 from engine.odds import winbar  # noqa: E402
 from engine.rules.cards import Card  # noqa: E402
 from engine.rules.game import Game, Phase  # noqa: E402
@@ -67,7 +67,7 @@ def record(players: int, seed: int) -> list[Moment]:
     moments: list[Moment] = []
     while game.phase is not Phase.OVER:
         held = {seat: set(game.hand(seat)) for seat in range(players)}
-        _next_action(game, seats)
+        next_action(game, seats)
         for seat in range(players):
             left = set(game.hand(seat))
             if len(left) < len(held[seat]) and game.phase in (Phase.DISCARD, Phase.CUT):

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.computer.player import ComputerPlayer  # noqa: E402
-from engine.computer.selfplay import _next_action  # noqa: E402
+from engine.computer.selfplay import next_action  # noqa: E402
 from engine.odds.winbar import win_bar  # noqa: E402
 from engine.odds.winprob import win_chances  # noqa: E402
 from engine.rules.game import Game, Phase  # noqa: E402
@@ -51,7 +51,7 @@ def run_games(task: tuple[str, int, int, int]) -> list[list[int]]:
                 notes.append((1, side, win_bar(game)[side]))
                 seat = game.turn if game.turn is not None else 0
                 notes.append((2, game.side_of(seat), win_bar(game, seat)[game.side_of(seat)]))
-            _next_action(game, seats)
+            next_action(game, seats)
         winner = game.winner_side
         for kind, side, chance in notes:
             b = min(int(chance * BINS), BINS - 1)

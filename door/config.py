@@ -23,7 +23,7 @@ from door.storage.settings import (
     database_settings_from_mapping,
 )
 from door.table.win_bars import WIN_BAR_SETTINGS
-from engine.computer.player import LEVELS
+from engine.computer.levels import LEVELS
 
 
 class ConfigError(Exception):

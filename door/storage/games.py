@@ -28,6 +28,7 @@ from door.storage.values import (
     SavedGame,
     Seat,
 )
+from engine.odds.winbar import win_bar
 from engine.rules.gamelog import game_log, recording_finished
 from engine.rules.outcome import Outcome
 from engine.rules.record import Recording, RecordingError, replay
@@ -328,7 +329,8 @@ class GameStore(StoreBase):
             seats = await self._seats(connection, game_id)
         try:
             recording = Recording.from_json(row.final_recording or row.recording)
-            body = game_log(recording, [seat.name for seat in seats], chances=chances)
+            names = [seat.name for seat in seats]
+            body = game_log(recording, names, chances=win_bar if chances else None)
         except RecordingError as error:
             return [f"Game {game_id} cannot be replayed: {error}"]
         started = row.created_at.strftime("%Y-%m-%d %H:%M UTC")

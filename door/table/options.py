@@ -1,7 +1,7 @@
 """How a game is played, as one value from the lobby to the engine to storage, and how a
 game ended for one seat.
 
-The computer's levels are the engine's (``engine.computer.player.LEVELS``): defined once, there.
+The computer's levels are the engine's (``engine.computer.levels.LEVELS``): defined once, there.
 
 >>> options = GameOptions(players=3).with_next_level()
 >>> options.level, options.players
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Final, get_args
 
 from door.competition.match import MATCH_LENGTHS
-from engine.computer.player import LEVELS
+from engine.computer.levels import LEVELS
 from engine.rules.game import CountingMode
 from engine.rules.outcome import Outcome
 from engine.rules.scoring import RunsRule

@@ -19,10 +19,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
+from compiled_parts import Twin
 from door.term.ansi import (
     Color,
 )
-from engine.compiled import compiled_part
 
 SCREEN_COLS: Final = 80
 SCREEN_ROWS: Final = 24
@@ -341,10 +341,11 @@ class Recorder(Canvas):
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols, self.rows = cols, rows
         self.runs: list[Any] = []
-        if _RECORD_IN_C is not None:
+        puts = RECORDING.chosen
+        if puts is not None:
             # The two puts, in C (door/term/_record.c), each given this recorder's runs
             # and size once here: a drawing is a few dozen puts.
-            put, put_styled = _RECORD_IN_C
+            put, put_styled = puts
             self.put = functools.partial(put, self.runs, rows, cols)  # type: ignore[method-assign]
             self.put_styled = functools.partial(put_styled, self.runs, rows, cols)  # type: ignore[method-assign]
 
@@ -360,14 +361,13 @@ class Recorder(Canvas):
             runs += (row, start, text, styles)
 
 
-def _record_in_c() -> tuple[Callable[..., int], Callable[..., int]] | None:
-    """door/term/_record.c's two puts, where it is used, given what every recorder's
-    are: the door's glyphs, the Python for other text and for styles not numbered yet,
-    and the plain style (a recorder adds its runs and size: partials of partials are
-    one call)."""
-    module = compiled_part("door.term._record")
-    if module is None:
-        return None
+Puts = tuple[Callable[..., int], Callable[..., int]]
+
+
+def _record_puts(module: Any) -> Puts:
+    """door/term/_record.c's two puts, given what every recorder's are: the door's glyphs,
+    the Python for other text and for styles not numbered yet, and the plain style (a
+    recorder adds its runs and size: partials of partials are one call)."""
     bound = (DRAWN_GLYPHS, one_cell_text, _STYLE_CHARS, style_char, PLAIN)
     return (
         functools.partial(module.record_put, *bound),
@@ -375,9 +375,9 @@ def _record_in_c() -> tuple[Callable[..., int], Callable[..., int]] | None:
     )
 
 
-_RECORD_IN_C: Final = _record_in_c()
-RECORDS_IN_C: Final = _RECORD_IN_C is not None
-"""Whether a Recorder's puts are door/term/_record.c's: the same runs, made in C."""
+RECORDING: Final = Twin[Puts | None]("door.term._record", python=None, compiled=_record_puts)
+"""A Recorder's two puts, in C where door/term/_record.c was built: the same runs. The
+Python twin (None) is the puts a Recorder has as a Canvas."""
 
 
 def too_small(size: tuple[int, int], needed: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)) -> bool:

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from compiled_parts import Twin
 from door.term.canvas import Canvas, Recorder, Runs, blank_row
-from engine.compiled import compiled_part
 
 Draw = Callable[[Canvas], Any]
 Layer = tuple[str, Hashable, Draw | None]
@@ -148,7 +148,7 @@ class Layers:
         drawn = self._drawn
         # (most layers, for most frames, touch none of them: a bar move touches one row)
         runs = [layer.runs for name in order if (layer := drawn[name]).rows & dirty]
-        lay_rows(frame.chars, frame.styles, frame.cols, dirty, runs, *blank_row(frame.cols))
+        LAYING.chosen(frame.chars, frame.styles, frame.cols, dirty, runs, *blank_row(frame.cols))
 
 
 def _lay_rows(
@@ -173,10 +173,10 @@ def _lay_rows(
                 store(y, start, text, kinds)
 
 
-_LAY_IN_C = compiled_part("door.term._lay")
-lay_rows: Callable[..., None] = _lay_rows if _LAY_IN_C is None else _LAY_IN_C.lay_rows
-LAYS_IN_C = lay_rows is not _lay_rows
-"""Whether door/term/_lay.c was built: the same rows, laid in C."""
+LAYING: Final = Twin[Callable[..., None]](
+    "door.term._lay", python=_lay_rows, compiled=lambda c: c.lay_rows
+)
+"""Laying the dirty rows, in C where door/term/_lay.c was built: the same rows."""
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

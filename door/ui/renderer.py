@@ -36,6 +36,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Final
 
+from compiled_parts import Twin
 from door.term.ansi import (
     CLEAR_SCREEN,
     CLEAR_TO_END_OF_LINE,
@@ -57,7 +58,6 @@ from door.term.canvas import (
     too_small,
 )
 from door.term.terminal import Disconnected, Terminal
-from engine.compiled import compiled_part
 
 REPAINT_INTERVAL: Final = 0.05
 """Seconds between repaints a caller's resizes cause: a storm of them is one repaint."""
@@ -188,7 +188,7 @@ class Renderer:
         # After CLEAR_SCREEN or RESET the terminal draws in the default style; the cursor
         # stands at the top left. Row -1: where it stands is not known.
         start = (PLAIN_CHAR, 0, 0) if out else (None, -1, 0)
-        changes, current_style, at_row, at_col = paint_rows(
+        changes, current_style, at_row, at_col = PAINTING.chosen(
             canvas.chars, canvas.styles, shown.chars, shown.styles,
             rows, cols, term_cols, colour, forbidden_cells, *start,
         )  # fmt: skip
@@ -415,15 +415,14 @@ def _remember_sgr(char: str) -> str:
     return text
 
 
-_PAINT_IN_C = compiled_part("door.ui._paint")
-paint_rows: Callable[..., tuple[str, str | None, int, int]] = (
-    _paint_rows
-    if _PAINT_IN_C is None
-    else functools.partial(_PAINT_IN_C.paint_rows, _SGR_BY_NUMBER, _remember_sgr, PLAIN_CHAR)
+PAINTING: Final = Twin[Callable[..., tuple[str, str | None, int, int]]](
+    "door.ui._paint",
+    python=_paint_rows,
+    compiled=lambda c: functools.partial(c.paint_rows, _SGR_BY_NUMBER, _remember_sgr, PLAIN_CHAR),
 )
-PAINTS_IN_C = _PAINT_IN_C is not None
-"""Whether ``paint_rows`` is door/ui/_paint.c's: the same text sent as ``_paint_rows``
-sends, for about a third of the renderer's processor time (bench/load.py's profile)."""
+"""The row loop, in C where door/ui/_paint.c was built: the same text sent as
+``_paint_rows`` sends, for about a third of the renderer's processor time (bench/load.py's
+profile)."""
 
 
 _GAP: Final = bytes(4 * (_MAX_GAP + 1))

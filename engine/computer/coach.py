@@ -24,7 +24,9 @@ from typing import Final, Literal
 
 import numpy as np
 
-from engine.computer.player import discard_values, play_values
+from engine.computer.discard import discard_values
+from engine.computer.opponent import least_pips_left
+from engine.computer.play import play_values
 from engine.odds.hand_values import (
     Unseen,
     crib_values_single,
@@ -259,9 +261,7 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
 
 
 def _least_pips(game: Game, seat: int) -> int:
-    from engine.computer.player import _least_pips_left
-
-    return _least_pips_left(game, seat) if game.players == 2 else 1
+    return least_pips_left(game, seat) if game.players == 2 else 1
 
 
 def _play_chances_many(

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
-PIPS: Final = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)  # by rank 1..13
+from engine.rules.cards import PIPS
+
 ME: Final = 1
 OPP: Final = 2
 NEVER: Final = 1 << 30  # points "needed" to win when the search counts points only
@@ -41,7 +42,7 @@ def peg_points(ranks: tuple[int, ...], count: int, exact: bool) -> int:
     while same < size and ranks[-same - 1] == last:
         same += 1
     if same > 1:
-        points += (0, 0, 2, 6, 12)[min(same, 4)]  # a fifth never comes: see _replies
+        points += (0, 0, 2, 6, 12)[min(same, 4)]  # a fifth never comes: see replies_to
         return points  # a pair ends any run: the last two ranks are equal
     for length in range(size, 2, -1):
         tail = ranks[-length:]
@@ -93,7 +94,7 @@ def _run_points(seq: tuple[int, ...], exact: bool) -> dict[int, int]:
     return found
 
 
-def _replies(seq: tuple[int, ...], exact: bool) -> tuple[int, ...]:
+def replies_to(seq: tuple[int, ...], exact: bool) -> tuple[int, ...]:
     """Every rank that fits on ``seq``, with the new count and what it pegs,
     the best-pegging first, flat: (rank, count, points, rank, count, points...).
 
@@ -132,7 +133,7 @@ def _work_out_replies(seq: tuple[int, ...], exact: bool) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _none_table(total: int, held: int, card: int = 1) -> tuple[float, ...]:
+def chance_none_held(total: int, held: int, card: int = 1) -> tuple[float, ...]:
     """``[m]``: the chance that ``held`` cards drawn from ``total`` miss ``m`` given cards.
 
     With ``card`` > 1 the pool is counted in weight units, ``card`` to an average card
@@ -182,7 +183,7 @@ class PegSearch:
     ) -> dict[int, float]:
         """Value of each distinct rank we can play now."""
         values = {}
-        flat = iter(_replies(seq, self.exact))
+        flat = iter(replies_to(seq, self.exact))
         for rank, count2, points in zip(flat, flat, flat, strict=True):
             if rank in mine:
                 values[rank] = self._after_my_play(
@@ -238,7 +239,7 @@ class PegSearch:
     ) -> float:
         self.nodes += 1
         best = None
-        flat = iter(_replies(seq, self.exact))
+        flat = iter(replies_to(seq, self.exact))
         for rank, count2, points in zip(flat, flat, flat, strict=True):
             if rank in mine:
                 value = self._after_my_play(
@@ -274,9 +275,9 @@ class PegSearch:
         last: int = ME,
     ) -> float:
         self.nodes += 1
-        flat = iter(_replies(seq, self.exact))
+        flat = iter(replies_to(seq, self.exact))
         total = sum(unseen)
-        none = _none_table(total, opp_cards, self.card_units)
+        none = chance_none_held(total, opp_cards, self.card_units)
         units = self.units
         options: list[tuple[float, int]] = []
         leaf = depth <= 1

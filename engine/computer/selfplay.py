@@ -102,7 +102,7 @@ def play_game(game: Game, players: Sequence[Player], check: bool = True) -> Game
     over: GameOver | None = None
     while over is None:
         dealer = game.dealer
-        events = _next_action(game, players)
+        events = next_action(game, players)
         actions += 1
         if check:
             game.check_invariants()
@@ -130,7 +130,9 @@ def play_game(game: Game, players: Sequence[Player], check: bool = True) -> Game
     )
 
 
-def _next_action(game: Game, players: Sequence[Player]) -> list[Event]:
+def next_action(game: Game, players: Sequence[Player]) -> list[Event]:
+    """Make the game's next step, asking the seat whose step it is (``players`` by seat),
+    and return its events: one step of ``play_game``, for a caller that watches each."""
     phase = game.phase
     if phase is Phase.CUT_FOR_DEAL:
         return game.cut_for_deal()

@@ -35,7 +35,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.compiled import compiled_part
+from compiled_parts import Twin
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -200,7 +200,7 @@ def chances_through(
         before, reach, adds = _reach(trimmed, sides)
     region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
     if sides == 2:
-        return through_two_sides(scores, trimmed, before, region, start_table)
+        return FORWARD.chosen(scores, trimmed, before, region, start_table)
     value = rotate_region(start_table, scores, region)
     for (_, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
         value = _pull_add(value, role, dist, min(reached[role] + 1, region[role]))
@@ -208,7 +208,7 @@ def chances_through(
     return result
 
 
-class _KeptForTables:
+class KeptForTables:
     """Work done on read-only distributions (the shipped tables' own, their trimmed
     copies, the crib once the starter is cut), by the array's id, for as long as the
     array lives: a win bar asks for the same few at every play. Work on a writeable
@@ -247,7 +247,7 @@ class _KeptForTables:
         self._kept.pop(key, None)
 
 
-_TRIMMED = _KeptForTables()
+_TRIMMED = KeptForTables()
 """Distributions trimmed (trimming was a sixth of a win bar's time)."""
 
 
@@ -419,7 +419,7 @@ def _pull_add(value: FloatArray, role: int, dist: FloatArray, need: int) -> Floa
     return result
 
 
-_TAILS = _KeptForTables()
+_TAILS = KeptForTables()
 """What ``_tails`` worked out: every win bar pulls the same few through the same stages."""
 
 
@@ -452,7 +452,7 @@ def _through_two_sides(
     makes each a plain one (role 1's points a product on the right, not a stack of
     small ones). Each step is ``_pull_add``'s: a band of the distribution against the
     values after it, and the chance of passing the goal from the scores near it."""
-    value = _first_role(start_table)[
+    value = first_role_table(start_table)[
         scores[0] : scores[0] + region[0], scores[1] : scores[1] + region[1]
     ]
     for (kind, role, dist), reached in zip(reversed(stages), reversed(before), strict=True):
@@ -471,28 +471,30 @@ def _through_two_sides(
     return np.array([first_role, 1.0 - first_role])
 
 
-def _through_two_sides_in_c(
-    scores: Sequence[int],
-    stages: list[Stage],
-    before: list[tuple[int, ...]],
-    region: tuple[int, ...],
-    start_table: FloatArray,
-) -> FloatArray:
-    """``_through_two_sides`` in C (engine/_forward.c): the same steps, each one loop over
-    its band's non-zero part rather than a few numpy calls over the whole band."""
-    assert _FORWARD_IN_C is not None
-    first_role = _FORWARD_IN_C.through_two_sides(
-        scores, stages, before, region, _first_role(start_table)
-    )
-    return np.array([first_role, 1.0 - first_role])
+def _forward_in_c(forward: Callable[..., float]) -> Callable[..., FloatArray]:
+    """``_through_two_sides`` with engine/odds/_forward.c's ``through_two_sides``: the same
+    steps, each one loop over its band's non-zero part rather than a few numpy calls over
+    the whole band."""
+
+    def through_two_sides_in_c(
+        scores: Sequence[int],
+        stages: list[Stage],
+        before: list[tuple[int, ...]],
+        region: tuple[int, ...],
+        start_table: FloatArray,
+    ) -> FloatArray:
+        first_role = forward(scores, stages, before, region, first_role_table(start_table))
+        return np.array([first_role, 1.0 - first_role])
+
+    return through_two_sides_in_c
 
 
-_FORWARD_IN_C = compiled_part("engine._forward")
-through_two_sides: Callable[..., FloatArray] = (
-    _through_two_sides if _FORWARD_IN_C is None else _through_two_sides_in_c
+FORWARD: Final = Twin[Callable[..., FloatArray]](
+    "engine.odds._forward",
+    python=_through_two_sides,
+    compiled=lambda c: _forward_in_c(c.through_two_sides),
 )
-FORWARDS_IN_C: Final = _FORWARD_IN_C is not None
-"""Whether engine/_forward.c was built: the win bar's two-sided run, in C."""
+"""The win bar's two-sided run, in C where engine/odds/_forward.c was built."""
 
 
 def _band(dist: FloatArray, need: int, size: int) -> FloatArray:
@@ -560,14 +562,15 @@ def rotate_region(start_table: FloatArray, scores: Sequence[int], box: Sequence[
 
 def prepare_start_table(start_table: FloatArray) -> None:
     """Do now what the first forward run from ``start_table`` would: for two sides,
-    turn the table (see ``_first_role``)."""
+    turn the table (see ``first_role_table``)."""
     if start_table.ndim == 3:
-        _first_role(start_table)
+        first_role_table(start_table)
 
 
-def _first_role(start_table: FloatArray) -> FloatArray:
-    """Role 0's chance in a two-sided start table rotated (``rotate``), made once per
-    table and kept with it (a little over 100 kB)."""
+def first_role_table(start_table: FloatArray) -> FloatArray:
+    """Role 0's chance in a two-sided start table rotated (``rotate``), where the two-sided
+    run starts from (the Python's and engine/odds/_forward.c's): made once per table and
+    kept with it (a little over 100 kB)."""
     kept = _ROTATED.get(id(start_table))
     if kept is None or kept[0] is not start_table:
         if len(_ROTATED) > 8:

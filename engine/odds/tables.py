@@ -13,11 +13,10 @@ import io
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import numpy as np
 
-from engine.computer.pegging import PIPS
 from engine.odds.model import (
     DealModel,
     FloatArray,
@@ -26,9 +25,7 @@ from engine.odds.model import (
     read_only,
     sides_for,
 )
-
-if TYPE_CHECKING:
-    from engine.odds.measure import DealCounts
+from engine.rules.cards import PIPS
 
 DATA: Final = "data/winprob.npz"
 KEEP_FEATURES: Final = 17
@@ -49,7 +46,8 @@ def show_order(players: int) -> tuple[tuple[int, int], ...]:
 def model_from_parts(
     players: int, pegging: FloatArray, hands: FloatArray, crib: FloatArray
 ) -> DealModel:
-    """A DealModel from counts (or probabilities) by source: see ``DealCounts``."""
+    """A DealModel from counts (or probabilities) by source: see bench/winprob_measure.py's
+    ``DealCounts``."""
     if sides_for(players) == 2:
         peg = _normalised(np.asarray(pegging, dtype=np.float64))
     else:
@@ -61,10 +59,6 @@ def model_from_parts(
             dist = np.convolve(dist, _normalised(np.asarray(crib, dtype=np.float64)))
         shows.append((side, dist))
     return DealModel(players, peg, tuple(shows))
-
-
-def model_from_counts(counts: DealCounts) -> DealModel:
-    return model_from_parts(counts.players, counts.pegging, counts.hands, counts.crib)
 
 
 def keep_features(ranks: tuple[int, ...]) -> FloatArray:
@@ -91,7 +85,7 @@ class WinTables:
     models: dict[int, DealModel]
     hands: dict[int, FloatArray]  # [seat role, points], probabilities
     crib: dict[int, FloatArray]
-    rest: dict[int, FloatArray]  # counts, see DealCounts.rest
+    rest: dict[int, FloatArray]  # counts, see bench/winprob_measure.py's DealCounts.rest
     keep_coef: FloatArray  # [role, feature], 2 players
     source: str
     _stages: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)

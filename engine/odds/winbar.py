@@ -26,7 +26,9 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from engine.odds.hand_tables import RANK_TABLE
+import compiled_parts
+from engine.odds.crib import crib_given_starter
+from engine.odds.hand_tables import RANK_TABLE, load_tables
 from engine.odds.hand_values import Unseen, crib_distributions_pair
 from engine.odds.model import (
     FloatArray,
@@ -112,6 +114,9 @@ def forget() -> None:
     pass as the first."""
     _crib_after_cut.cache_clear()
     clear_kept()
+
+
+compiled_parts.forget_on_switch(forget)  # the cribs kept are the twin's that made them
 
 
 def chances_with(game: Game, stages: Sequence[Stage]) -> tuple[float, ...]:
@@ -227,9 +232,6 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
     side's plays change it, so half the bars of a deal ask for one worked out already).
     A table asks again a second or two later, when a thousand other tables have each
     put one in: four thousand kept (about 870 bytes each, 3.5 MB) still hold its own."""
-    from engine.computer.player import crib_given_starter
-    from engine.odds.hand_tables import load_tables
-
     weight = load_tables().throw_weight[role]
     others = tuple(card for card in FULL_DECK if card.bit & seen and card not in (*thrown, starter))
     return read_only(crib_given_starter(thrown, starter, others, weight))
@@ -237,8 +239,6 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
 
 def crib_distribution(game: Game, view: View) -> FloatArray:
     """What the crib may score, as ``view`` sees it."""
-    from engine.odds.hand_tables import load_tables
-
     tables = load_win_tables()
     crib = game.crib
     complete = game.phase not in (Phase.DISCARD,) and len(crib) == 4

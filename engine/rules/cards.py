@@ -80,6 +80,10 @@ class Suit(enum.Enum):
         raise NotationError(f"{text!r} is not a suit: use S, H, D or C")
 
 
+PIPS: Final = (0, *(Rank(number).pips for number in range(1, 14)))
+"""Counting value by rank number 1..13 (0 unused): the searches index it by rank, which
+is quicker than asking a Rank."""
+
 _SUIT_SYMBOLS: Final = {
     Suit.SPADES: "\u2660",
     Suit.HEARTS: "\u2665",

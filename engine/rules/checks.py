@@ -25,3 +25,9 @@ def card_list(cards: object, what: str) -> list[Card]:
     if not isinstance(cards, list | tuple) or not all(isinstance(card, Card) for card in cards):
         raise IllegalActionError(f"{what} must be a list of cards, not {cards!r}")
     return list(cards)
+
+
+def distinct_cards(cards: list[Card], what: str) -> None:
+    """Raises IllegalActionError naming ``what`` if it holds a card twice."""
+    if len(set(cards)) != len(cards):
+        raise IllegalActionError(f"{what} holds a card twice")

@@ -8,9 +8,8 @@ a file or an e-mail, where suit symbols may not survive.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from engine.odds.winbar import win_bar
 from engine.rules.cards import format_cards
 from engine.rules.events import (
     CardPlayed,
@@ -34,15 +33,20 @@ def default_names(players: int) -> tuple[str, ...]:
     return tuple(f"Player {seat + 1}" for seat in range(players))
 
 
+Chances = Callable[[RecordedGame], Sequence[float]]
+"""Each side's chance to win at a moment of a game (``engine.odds.winbar.win_bar``)."""
+
+
 def game_log(
-    recording: Recording, names: Sequence[str] | None = None, *, chances: bool = False
+    recording: Recording, names: Sequence[str] | None = None, *, chances: Chances | None = None
 ) -> list[str]:
     """The whole game as text lines; ``names`` holds one name per seat.
 
-    With ``chances``, every line that moves the game (a deal, a throw, the starter, a
-    card played, points pegged) ends with each side's chance to win at that moment, as a
-    spectator who sees every hand would reckon it (engine.odds.winbar): the win bar of a
-    replay. Raises RecordingError if the recording does not replay.
+    With ``chances`` (``engine.odds.winbar.win_bar``: the rules know no odds), every
+    line that moves the game (a deal, a throw, the starter, a card played, points pegged)
+    ends with each side's chance to win at that moment, as a spectator who sees every hand
+    would reckon it: the win bar of a replay. Raises RecordingError if the recording does
+    not replay.
     """
     names = tuple(names) if names else default_names(recording.players)
     if len(names) != recording.players:
@@ -56,8 +60,8 @@ def game_log(
     finished = False
     for action, events, game in replay_steps(recording):
         told = _action_lines(action, events, game, names)
-        if chances and told and game.phase is not Phase.OVER:
-            told[-1] += f"  [{_chances_text(game, names)}]"
+        if chances is not None and told and game.phase is not Phase.OVER:
+            told[-1] += f"  [{_chances_text(chances(game), game, names)}]"
         lines.extend(told)
         finished = finished or any(isinstance(event, GameOver) for event in events)
     if not finished:
@@ -128,11 +132,11 @@ def _event_lines(event: Event, game: RecordedGame, names: Sequence[str]) -> list
     return []
 
 
-def _chances_text(game: RecordedGame, names: Sequence[str]) -> str:
+def _chances_text(chances: Sequence[float], game: RecordedGame, names: Sequence[str]) -> str:
     """``Ada 58%, Bob 42%``: each side's chance to win now, whole per cents."""
     return ", ".join(
         f"{_side_name(game, names, side)} {round(chance * 100)}%"
-        for side, chance in enumerate(win_bar(game))
+        for side, chance in enumerate(chances)
     )
 
 

@@ -166,7 +166,7 @@ def test_the_pbm_section_gives_the_play_by_mail_rules(
 
 def test_the_packaged_config_names_every_choice_of_each_key_that_has_choices() -> None:
     from door.table.win_bars import WIN_BAR_SETTINGS
-    from engine.computer.player import LEVELS
+    from engine.computer.levels import LEVELS
 
     choices = {
         "runs": ("free", "exact"),

@@ -13,7 +13,7 @@ import random
 from door.storage.saver import CLOSED_ELSEWHERE, GameSaver
 from door.storage.store import Seat
 from door.term.keys import Key
-from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.record import RecordedGame
 from tests.door.app.test_lobby import challenge, in_lobby, screen, until
 from tests.door.app.test_saved_games import account_door
@@ -77,7 +77,7 @@ async def test_a_game_set_aside_while_the_store_refuses_writes_is_closed_once_it
         game = RecordedGame(seed=3, on_action=saver.action_taken)
         seats = [RandomPlayer(random.Random(3 + seat)) for seat in range(2)]
         for _ in range(20):
-            _next_action(game, seats)
+            next_action(game, seats)
         await saver.flush()
         assert await store.load_unfinished_game(ada.id) is not None
         flaky.broken = True  # a full disk, say, as everyone leaves
@@ -89,7 +89,7 @@ async def test_a_game_set_aside_while_the_store_refuses_writes_is_closed_once_it
         await saver.flush()
         assert await store.load_unfinished_game(ada.id) is None
         assert await store.load_unfinished_game(bob.id) is None
-        _next_action(game, seats)  # nothing more is written for it
+        next_action(game, seats)  # nothing more is written for it
         await saver.flush()
         assert await store.load_unfinished_game(ada.id) is None
 
@@ -106,7 +106,7 @@ async def test_a_game_set_aside_by_another_door_stays_closed_and_this_one_stops_
         game = RecordedGame(seed=4, on_action=here.action_taken)
         players = [RandomPlayer(random.Random(4 + seat)) for seat in range(2)]
         for _ in range(20):
-            _next_action(game, players)
+            next_action(game, players)
         await here.flush()
         # A second door process on the same store sets the game again from its row, and
         # everyone leaves it there.
@@ -123,7 +123,7 @@ async def test_a_game_set_aside_by_another_door_stays_closed_and_this_one_stops_
         told: list[str] = []
         here.on_trouble = told.append
         for _ in range(5):
-            _next_action(game, players)
+            next_action(game, players)
         await here.flush()
         assert told == [CLOSED_ELSEWHERE]
         assert here._writer is not None and here._writer.done()  # noqa: SLF001 (no retry loop)

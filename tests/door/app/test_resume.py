@@ -14,7 +14,7 @@ from door.screens.cards import card_face
 from door.table.flow import play_against_computer
 from door.table.options import GameOptions, GameResult
 from door.ui.session import Session
-from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import CountingMode, Game, Phase
 from engine.rules.record import RecordedGame, replay
 from tests.door.caller import KeyboardTerminal, play_through, run_async
@@ -62,7 +62,7 @@ def saved_at(
             if game.phase is Phase.DISCARD and not game.has_discarded(first_to_throw):
                 game.discard(first_to_throw, players[first_to_throw].discard(game, first_to_throw))
             else:
-                _next_action(game, players)
+                next_action(game, players)
     raise AssertionError("no game reached that position")
 
 

@@ -19,7 +19,7 @@ from door.storage.competition import CompetitionStore
 from door.storage.store import Account, Store
 from door.table.flow import Table
 from door.table.options import GameOptions
-from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
 from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, until
@@ -310,7 +310,7 @@ async def test_closing_the_records_waits_for_a_result_still_being_written(
     assert records.keep_game_between_callers(game, ["Ada", "Bob"], [ada.id, None], 2)
     players = [RandomPlayer(random.Random(3 + seat)) for seat in range(2)]
     while game.phase is not Phase.OVER:  # no wait between actions: every save is to come
-        _next_action(game, players)
+        next_action(game, players)
     await records.close()
     async with database.store() as again:
         stats = await again.stats_for("Ada")

@@ -17,7 +17,7 @@ import argon2
 
 from door.storage.saver import GameSaver
 from door.storage.store import Seat, Store
-from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
 
@@ -33,7 +33,7 @@ async def play(url: str, connect_args: dict[str, object], account_id: int, seed:
     game = RecordedGame(seed=seed, on_action=saver.action_taken)
     seats = players(seed)
     while game.phase is not Phase.OVER:
-        _next_action(game, seats)
+        next_action(game, seats)
         await saver.flush()
         print(game.actions_taken, flush=True)
     await asyncio.sleep(3600)

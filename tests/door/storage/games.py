@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.computer.selfplay import RandomPlayer, _next_action, true_count
+from engine.computer.selfplay import RandomPlayer, next_action, true_count
 from engine.rules.events import Event
 from engine.rules.game import CountingMode, Game
 from engine.rules.record import RecordedGame, Recording
@@ -39,5 +39,5 @@ def played_game(
     seats = [CarelessCounter(random.Random(seed * 7 + seat)) for seat in range(players)]
     events: list[Event] = []
     while game.winner_side is None and (actions is None or game.actions_taken < actions):
-        events.extend(_next_action(game, seats))
+        events.extend(next_action(game, seats))
     return PlayedGame(game.recording, tuple(events), game)

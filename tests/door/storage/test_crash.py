@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.computer.selfplay import _next_action
+from engine.computer.selfplay import next_action
 from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
@@ -70,5 +70,5 @@ async def test_a_game_killed_mid_play_resumes_at_the_state_last_saved(
     expected = RecordedGame(seed=SEED)
     seats = players(SEED)
     while expected.actions_taken < actions:
-        _next_action(expected, seats)
+        next_action(expected, seats)
     assert snapshot(saved.resume()) == snapshot(expected)

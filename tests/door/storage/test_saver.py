@@ -8,7 +8,7 @@ import random
 from door.storage.errors import StorageUnavailableError
 from door.storage.saver import CANNOT_SAVE, SAVING_AGAIN, GameSaver, opponent_kind
 from door.storage.store import Seat
-from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
@@ -30,14 +30,14 @@ async def test_a_game_is_saved_as_it_goes_and_settled_when_it_ends(database: Dat
         game = RecordedGame(seed=5, on_action=saver.action_taken)
         seats = players(5)
         for _ in range(40):  # no waiting for the writer between actions
-            _next_action(game, seats)
+            next_action(game, seats)
         await saver.flush()
         saved = await store.load_unfinished_game(ada.id)
         assert saved is not None and saved.game_id == saver.game_id
         assert snapshot(saved.resume()) == snapshot(game)
 
         while game.phase is not Phase.OVER:
-            _next_action(game, seats)
+            next_action(game, seats)
         await saver.flush()
         assert await store.load_unfinished_game(ada.id) is None
         stats = await store.stats_for("Ada")
@@ -55,10 +55,10 @@ async def test_each_game_of_a_play_again_run_gets_its_own_row(database: Database
         first = RecordedGame(seed=6, on_action=saver.action_taken)
         seats = players(6)
         while first.phase is not Phase.OVER:
-            _next_action(first, seats)
+            next_action(first, seats)
         second = first.next_game()
         for _ in range(10):  # straight on: the first game's last save is still queued
-            _next_action(second, seats)
+            next_action(second, seats)
         await saver.flush()
         first_id_log = await store.stats_for("Ada")
         saved = await store.load_unfinished_game(ada.id)
@@ -77,7 +77,7 @@ async def test_a_caller_who_quits_forfeits_and_a_dropped_line_does_not(
         game = RecordedGame(seed=7, on_action=saver.action_taken)
         seats = players(7)
         for _ in range(30):
-            _next_action(game, seats)
+            next_action(game, seats)
         await saver.flush()
         assert await store.load_unfinished_game(ada.id) is not None  # dropped: kept open
         await saver.forfeit(0)
@@ -96,7 +96,7 @@ async def test_a_resumed_game_goes_on_in_its_own_row(database: Database) -> None
         game = RecordedGame(seed=8, on_action=saver.action_taken)
         seats = players(8)
         for _ in range(20):
-            _next_action(game, seats)
+            next_action(game, seats)
         await saver.flush()
 
         saved = await store.load_unfinished_game(ada.id)
@@ -107,8 +107,8 @@ async def test_a_resumed_game_goes_on_in_its_own_row(database: Database) -> None
         game.on_action = None  # the original plays on unsaved, in step with the resumed one
         resumed_seats, original_seats = players(80), players(80)
         for _ in range(20):
-            _next_action(resumed, resumed_seats)
-            _next_action(game, original_seats)
+            next_action(resumed, resumed_seats)
+            next_action(game, original_seats)
         await again.flush()
         latest = await store.load_unfinished_game(ada.id)
     assert latest is not None and latest.game_id == saved.game_id
@@ -124,13 +124,13 @@ async def test_a_ruined_database_never_stops_the_game(
         saver = GameSaver(store, [Seat("Ada", ada.id), Seat("Computer")], "computer-easy")
         game = RecordedGame(seed=9, on_action=saver.action_taken)
         seats = players(9)
-        _next_action(game, seats)
+        next_action(game, seats)
         await saver.flush()
         await store.close()
         assert sqlite_database.path is not None
         sqlite_database.path.write_bytes(b"ruined" * 1000)
         while game.phase is not Phase.OVER:
-            _next_action(game, seats)
+            next_action(game, seats)
             await saver.flush()
         await saver.forfeit(0)
     assert saver.failure is not None
@@ -176,7 +176,7 @@ async def test_a_store_that_fails_is_told_once_retried_and_catches_up(database: 
         game = RecordedGame(seed=21, on_action=saver.action_taken)
         seats = players(21)
         for _ in range(30):
-            _next_action(game, seats)
+            next_action(game, seats)
             await saver.flush()  # returns at once while writes fail: the game never waits
         await asyncio.sleep(0.2)
         assert told == [CANNOT_SAVE]  # told once, however many writes failed

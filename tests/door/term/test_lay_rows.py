@@ -1,5 +1,6 @@
-"""Laying a frame's rows in C (door/term/_lay.c) makes exactly the rows the Python
-(``_lay_rows``) makes, and refuses runs that are not runs rather than write past a row."""
+"""Laying a frame's rows in C (door/term/_lay.c) makes exactly the rows its Python twin
+(door/term/layers.py's ``LAYING``) makes, and refuses runs that are not runs rather than
+write past a row."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ import random
 
 import pytest
 
-from door.term import layers
 from door.term.canvas import PLAIN_CHAR, Color, Recorder, Style, blank_row, style_char
-from door.term.layers import _lay_rows
+from door.term.layers import LAYING
 
-pytestmark = pytest.mark.skipif(
-    not layers.LAYS_IN_C, reason="door/term/_lay.c was not built (no C compiler)"
-)
+pytestmark = [
+    pytest.mark.skipif(LAYING.compiled is None, reason="door/term/_lay.c was not built"),
+    pytest.mark.compares_twins,
+]
 
 STYLES = [Style(), Style(fg=Color.RED), Style(fg=Color.YELLOW, bold=True), Style(bg=Color.BLUE)]
 ALPHABET = " ab♥─█é\U0001d400"  # one to four bytes in UTF-8
@@ -44,7 +45,7 @@ def test_the_rows_are_laid_as_the_python_lays_them() -> None:
         runs = [random_runs(rng, cols, rows) for _ in range(rng.randrange(0, 6))]
         dirty = rng.getrandbits(rows) if rng.random() < 0.8 else (1 << rows) - 1
         laid = []
-        for lay in (_lay_rows, layers.lay_rows):
+        for lay in (LAYING.python, LAYING.compiled):
             chars, styles = [row[0] for row in before], [row[1] for row in before]
             lay(chars, styles, cols, dirty, runs, *blank_row(cols))
             laid.append((chars, styles))
@@ -58,7 +59,7 @@ def test_the_rows_are_laid_as_the_python_lays_them() -> None:
 def test_runs_that_are_not_runs_are_refused_and_runs_past_the_row_cut_to_it() -> None:
     def lay(runs: list, dirty: int = 1, cols: int = 4) -> list[str]:
         chars, styles = ["abcd"[:cols]], [PLAIN_CHAR * cols]
-        layers.lay_rows(chars, styles, cols, dirty, runs, *blank_row(cols))
+        LAYING.compiled(chars, styles, cols, dirty, runs, *blank_row(cols))
         return chars
 
     assert lay([(0, 2, "xyz", "\0\0\0")]) == ["  xy"]  # cut to the row, not past it
@@ -76,4 +77,4 @@ def test_runs_that_are_not_runs_are_refused_and_runs_past_the_row_cut_to_it() ->
     with pytest.raises(OverflowError):
         lay([], dirty=1 << 9)  # a row the frame does not have
     with pytest.raises(TypeError, match="blank row"):
-        layers.lay_rows(["abcd"], [PLAIN_CHAR * 4], 4, 1, [], " " * 3, PLAIN_CHAR * 4)
+        LAYING.compiled(["abcd"], [PLAIN_CHAR * 4], 4, 1, [], " " * 3, PLAIN_CHAR * 4)

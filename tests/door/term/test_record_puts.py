@@ -8,11 +8,13 @@ import random
 
 import pytest
 
-from door.term.canvas import RECORDS_IN_C, Color, Recorder, Style, style_char
+import compiled_parts
+from door.term.canvas import RECORDING, Color, Recorder, Style, style_char
 
-pytestmark = pytest.mark.skipif(
-    not RECORDS_IN_C, reason="door/term/_record.c was not built (no C compiler)"
-)
+pytestmark = [
+    pytest.mark.skipif(RECORDING.compiled is None, reason="door/term/_record.c was not built"),
+    pytest.mark.compares_twins,
+]
 
 STYLES = [Style(), Style(fg=Color.RED), Style(fg=Color.GREEN, bold=True), Style(bg=Color.BLUE)]
 # Printable ASCII, the door's glyphs, and what is not one cell: a wide character, a
@@ -20,18 +22,23 @@ STYLES = [Style(), Style(fg=Color.RED), Style(fg=Color.GREEN, bold=True), Style(
 ALPHABET = "ab 7─│♥▒…" + "漢\u0301\x1b\x7f\U0001f600é"
 
 
+def c_recorder(cols: int, rows: int) -> Recorder:
+    """A recorder whose puts are the C ones, whichever the door has chosen."""
+    with compiled_parts.choose(True):
+        return Recorder(cols, rows)
+
+
 def python_recorder(cols: int, rows: int) -> Recorder:
     """A recorder whose puts are the Python ones (the class's), not the C."""
-    recorder = Recorder(cols, rows)
-    del recorder.put, recorder.put_styled
-    return recorder
+    with compiled_parts.choose(False):
+        return Recorder(cols, rows)
 
 
 def test_a_drawing_is_recorded_as_the_python_records_it() -> None:
     rng = random.Random(1738)
     for case in range(3000):
         cols, rows = rng.choice((1, 10, 80)), rng.choice((1, 3, 24))
-        recorders = Recorder(cols, rows), python_recorder(cols, rows)
+        recorders = c_recorder(cols, rows), python_recorder(cols, rows)
         returned: list[list[object]] = [[], []]
         for _ in range(rng.randrange(1, 15)):
             text = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, cols + 6)))
@@ -59,7 +66,7 @@ def test_a_drawing_is_recorded_as_the_python_records_it() -> None:
 
 
 def test_what_is_not_text_is_refused_and_nothing_kept() -> None:
-    recorder = Recorder(10, 2)
+    recorder = c_recorder(10, 2)
     with pytest.raises(TypeError, match="must be strings"):
         recorder.put(0, 0, b"bytes")
     with pytest.raises(TypeError):

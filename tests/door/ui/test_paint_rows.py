@@ -1,5 +1,6 @@
-"""The renderer's row loop in C (door/ui/_paint.c) sends exactly what the Python one
-(``_paint_rows``) sends, and refuses what is not a frame rather than read past it."""
+"""The renderer's row loop in C (door/ui/_paint.c) sends exactly what its Python twin
+(door/ui/renderer.py's ``PAINTING``) sends, and refuses what is not a frame rather than
+read past it."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ import random
 import pytest
 
 from door.term.canvas import PLAIN_CHAR, Color, Style, style_char
-from door.ui import renderer
-from door.ui.renderer import _paint_rows
+from door.ui.renderer import PAINTING
 
-pytestmark = pytest.mark.skipif(
-    not renderer.PAINTS_IN_C, reason="door/ui/_paint.c was not built (no C compiler)"
-)
+pytestmark = [
+    pytest.mark.skipif(PAINTING.compiled is None, reason="door/ui/_paint.c was not built"),
+    pytest.mark.compares_twins,
+]
 
 STYLES = [PLAIN_CHAR] + [
     style_char(style)
@@ -85,8 +86,8 @@ def test_the_rows_are_painted_as_the_python_paints_them() -> None:
         for colour in (True, False):
             arguments = (new_chars, new_styles, old_chars, old_styles, min(rows, term_rows))
             arguments += (cols, term_cols, colour, forbidden_cells, *start)  # type: ignore[assignment]
-            expected = _paint_rows(*arguments)
-            assert renderer.paint_rows(*arguments) == expected, (case, colour)
+            expected = PAINTING.python(*arguments)
+            assert PAINTING.compiled(*arguments) == expected, (case, colour)
 
 
 def test_a_frame_that_is_not_one_is_refused_not_read_past() -> None:
@@ -94,7 +95,7 @@ def test_a_frame_that_is_not_one_is_refused_not_read_past() -> None:
     blank = PLAIN_CHAR * 10
 
     def paint(new_chars: list, *, rows: int = 1, styles: list | None = None) -> object:
-        return renderer.paint_rows(
+        return PAINTING.compiled(
             new_chars, styles or [blank], [row], [blank], rows, 10, 10, True, (), None, -1, 0
         )
 
@@ -107,5 +108,5 @@ def test_a_frame_that_is_not_one_is_refused_not_read_past() -> None:
     with pytest.raises(ValueError, match="style 300"):
         paint(["x" * 10], styles=[chr(300) * 10])
     with pytest.raises(TypeError, match="lists of strings"):
-        renderer.paint_rows((row,), [blank], [row], [blank], 1, 10, 10, True, (), None, -1, 0)
+        PAINTING.compiled((row,), [blank], [row], [blank], 1, 10, 10, True, (), None, -1, 0)
     assert paint([row]) == ("", None, -1, 0)  # nothing changed: nothing sent

@@ -8,7 +8,7 @@ import pytest
 
 from engine.computer.coach import analyse_claim, analyse_discard, analyse_play, review_game
 from engine.computer.player import ComputerPlayer
-from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.cards import Card, parse_cards
 from engine.rules.errors import IllegalActionError
 from engine.rules.game import Game, Phase
@@ -100,7 +100,7 @@ def test_a_review_finds_the_random_players_mistakes_worst_first() -> None:
     game = RecordedGame(2, seed=5, dealer=0)
     seats = [RandomPlayer(random.Random(1)), ComputerPlayer("master", random.Random(2))]
     while game.phase is not Phase.OVER:
-        _next_action(game, seats)
+        next_action(game, seats)
     mistakes = review_game(game.recording, limit=8)
     assert len(mistakes) == 8
     costs = [(m.analysis.chance_cost, m.analysis.points_cost) for m in mistakes]

@@ -8,15 +8,12 @@ import sys
 
 import pytest
 
-from engine.computer.pegging import _none_table
-from engine.computer.player import (
-    LEVELS,
-    ComputerPlayer,
-    choose_discard,
-    choose_play,
-    declined_ranks,
-    opponent_weights,
-)
+from engine.computer.discard import choose_discard
+from engine.computer.levels import LEVELS
+from engine.computer.opponent import declined_ranks, opponent_weights
+from engine.computer.pegging import chance_none_held
+from engine.computer.play import choose_play
+from engine.computer.player import ComputerPlayer
 from engine.computer.selfplay import RandomPlayer, run_selfplay
 from engine.rules.cards import Card, format_cards, parse_cards
 from engine.rules.game import Game
@@ -79,8 +76,8 @@ def test_a_pone_who_keeps_a_king_mostly_keeps_two() -> None:
 
 def test_a_weighted_pool_draws_as_the_card_pool_does() -> None:
     # Ten cards of 16 units each, two held: missing three cards is missing 48 units.
-    assert _none_table(160, 2, 16)[48] == pytest.approx(_none_table(10, 2)[3])
-    assert _none_table(10, 2)[3] == pytest.approx(7 / 10 * 6 / 9)
+    assert chance_none_held(160, 2, 16)[48] == pytest.approx(chance_none_held(10, 2)[3])
+    assert chance_none_held(10, 2)[3] == pytest.approx(7 / 10 * 6 / 9)
 
 
 def test_master_does_not_pair_a_king_the_pone_led() -> None:

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.computer.pegging import _replies, peg_points
-from engine.computer.player import LEVELS, choose_play
+from engine.computer.levels import LEVELS
+from engine.computer.pegging import peg_points, replies_to
+from engine.computer.play import choose_play
 from engine.rules.cards import FULL_DECK, Card, parse_cards
 from engine.rules.errors import IllegalActionError
 from engine.rules.scoring import score_peg
@@ -48,7 +49,7 @@ def test_search_replies_agree_with_the_rank_scorer(runs: str) -> None:
     exact = runs == "exact"
     for cards in random_counts(seed=8, number=3000):
         ranks = tuple(int(card.rank) for card in cards)
-        flat = iter(_replies(ranks, exact))
+        flat = iter(replies_to(ranks, exact))
         seen = set()
         for rank, count, points in zip(flat, flat, flat, strict=True):
             seen.add(rank)

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import random
 
 import numpy as np
 import pytest
 
-from engine.computer.player import LEVELS, ComputerPlayer, _crib_given_starter, choose_discard
+import engine.computer.discard
+import engine.computer.play
+from engine.computer.discard import choose_discard
+from engine.computer.levels import LEVELS
+from engine.computer.opponent import least_pips_left
+from engine.computer.player import ComputerPlayer
 from engine.computer.selfplay import play_game, run_selfplay
+from engine.odds.crib import crib_given_starter
 from engine.odds.hand_tables import load_tables
 from engine.rules.cards import FULL_DECK, Card, format_cards, parse_cards
 from engine.rules.errors import IllegalActionError
@@ -118,6 +125,7 @@ def test_near_the_end_it_keeps_the_hand_that_wins() -> None:
     assert average(kept_mid) >= average(kept_end)
 
 
+@pytest.mark.both_twins
 @pytest.mark.parametrize(
     "text", ["JH 5H 2C 3D 9S 7H 4H", "5H 2H 2C 3D 9S 7H 4H", "9C TC 2C 3D JS 7H 4C"]
 )
@@ -133,7 +141,7 @@ def test_crib_with_the_starter_known(text: str) -> None:
         points = score_show((*discards, x, y), starter, crib=True).total
         expected[points] += weight[x.index // 4, y.index // 4]
     expected /= expected.sum()
-    got = _crib_given_starter(discards, starter, kept, weight)
+    got = crib_given_starter(discards, starter, kept, weight)
     assert got.tobytes() == expected.tobytes()  # each bin summed in the same order
 
 
@@ -210,7 +218,6 @@ def test_repr_and_levels() -> None:
 
 
 def test_remembers_what_a_go_says_about_their_cards() -> None:
-    from engine.computer.player import _least_pips_left
     from tests.stacked import StackedRandom
 
     game = Game(2, rng=StackedRandom("KS QS JS TS 2C 3C 9H 8H 7H 6H 2D 3D AS"), dealer=0)
@@ -219,15 +226,21 @@ def test_remembers_what_a_go_says_about_their_cards() -> None:
     game.discard(1, parse_cards("2D 3D"))
     game.cut(1)
     for seat, card in [(1, "9H"), (0, "KS"), (1, "8H")]:
-        assert _least_pips_left(game, 1) == 1
+        assert least_pips_left(game, 1) == 1
         game.play(seat, Card.parse(card))
     # At 27 the dealer had nothing of 4 or under: a go; the pone could not
     # play either, so the dealer leads the next count.
     assert game.turn == 0 and not game.count_cards
     game.play(0, Card.parse("QS"))
-    assert _least_pips_left(game, 1) == 5
+    assert least_pips_left(game, 1) == 5
     # Nor could the pone add a card at 27 after the dealer's go.
-    assert _least_pips_left(game, 0) == 5
+    assert least_pips_left(game, 0) == 5
     # Later plays do not undo it.
     game.play(1, Card.parse("7H"))
-    assert _least_pips_left(game, 0) == 5
+    assert least_pips_left(game, 0) == 5
+
+
+def test_the_docstring_examples_hold() -> None:
+    for module in (engine.computer.discard, engine.computer.play):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__

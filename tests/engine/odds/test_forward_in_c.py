@@ -1,6 +1,6 @@
-"""engine/_forward.c against the Python it stands in for (engine/odds/model.py's
-``_through_two_sides``): the same chance, to the last few bits, on random stages and at
-every moment of real games; and malformed arguments refused, never read past."""
+"""engine/odds/_forward.c against its Python twin (engine/odds/model.py's ``FORWARD``): the
+same chance, to the last few bits, on random stages and at every moment of real games; and
+malformed arguments refused, never read past."""
 
 from __future__ import annotations
 
@@ -13,18 +13,13 @@ import numpy as np
 import pytest
 
 from engine.odds import model as winprob_model
-from engine.odds.model import (
-    _first_role,
-    _through_two_sides,
-    _through_two_sides_in_c,
-    chances_through,
-)
+from engine.odds.model import FORWARD, chances_through, first_role_table
 from engine.odds.tables import load_win_tables
 
 pytestmark = pytest.mark.skipif(
-    not winprob_model.FORWARDS_IN_C, reason="engine/_forward.c is not in use (not built)"
+    FORWARD.compiled is None, reason="engine/odds/_forward.c was not built"
 )
-forward = winprob_model._FORWARD_IN_C
+forward = FORWARD.c_module
 
 Call = tuple[Any, ...]
 
@@ -36,17 +31,18 @@ def both_compared() -> Iterator[list[Call]]:
     calls: list[Call] = []
 
     def compare(*args: Any) -> Any:
-        python, c = _through_two_sides(*args), _through_two_sides_in_c(*args)
+        assert FORWARD.compiled is not None
+        python, c = FORWARD.python(*args), FORWARD.compiled(*args)
         assert c == pytest.approx(python, abs=1e-13, rel=0), args
         calls.append(args)
         return python
 
-    kept = winprob_model.through_two_sides
-    winprob_model.through_two_sides = compare
+    kept = FORWARD.chosen
+    FORWARD.chosen = compare
     try:
         yield calls
     finally:
-        winprob_model.through_two_sides = kept
+        FORWARD.chosen = kept
 
 
 def random_dist(rng: random.Random, length: int) -> np.ndarray:
@@ -88,7 +84,7 @@ def test_random_stages_give_the_pythons_chance(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 4])
 def test_every_moment_of_real_games_gives_the_pythons_chance(players: int) -> None:
     from engine.computer.player import ComputerPlayer
-    from engine.computer.selfplay import _next_action
+    from engine.computer.selfplay import next_action
     from engine.odds.winbar import forget, win_bar
     from engine.rules.game import Game, Phase
 
@@ -98,7 +94,7 @@ def test_every_moment_of_real_games_gives_the_pythons_chance(players: int) -> No
             game = Game(players, rng=random.Random(seed), dealer=0)
             seats = [ComputerPlayer("normal", random.Random(seat)) for seat in range(players)]
             while game.phase is not Phase.OVER:
-                _next_action(game, seats)
+                next_action(game, seats)
                 for seat in (None, 0):
                     win_bar(game, seat)
     assert len(calls) > 300
@@ -108,13 +104,13 @@ def good_call() -> list[Any]:
     joint = np.full((3, 3), 1 / 9)
     stages = [("joint", -1, joint), ("add", 1, np.full(4, 0.25)), ("add", 0, np.full(5, 0.2))]
     before = [(0, 0), (2, 2), (2, 5)]
-    return [(100, 90), stages, before, (7, 9), _first_role(load_win_tables().start[2])]
+    return [(100, 90), stages, before, (7, 9), first_role_table(load_win_tables().start[2])]
 
 
 def test_a_good_call_is_the_pythons() -> None:
     args = good_call()
     first = forward.through_two_sides(*args)
-    python = _through_two_sides(*args[:4], load_win_tables().start[2])
+    python = FORWARD.python(*args[:4], load_win_tables().start[2])
     assert first == pytest.approx(python[0], abs=1e-15)
     assert 0.0 < first < 1.0
 
@@ -131,7 +127,7 @@ def test_strided_arrays_are_read_as_the_python_reads_them() -> None:
     expected = forward.through_two_sides(*args)
     args[4] = turned
     assert forward.through_two_sides(*args) == expected
-    python = _through_two_sides(*args[:4], load_win_tables().start[2])
+    python = FORWARD.python(*args[:4], load_win_tables().start[2])
     assert expected == pytest.approx(python[0], abs=1e-15)
 
 
@@ -179,5 +175,5 @@ def test_the_wrong_number_of_arguments_is_refused() -> None:
 
 def test_no_stages_is_the_tables_own_value() -> None:
     table = load_win_tables().start[2]
-    first = forward.through_two_sides((30, 40), [], [], (1, 1), _first_role(table))
-    assert first == _first_role(table)[30, 40]
+    first = forward.through_two_sides((30, 40), [], [], (1, 1), first_role_table(table))
+    assert first == first_role_table(table)[30, 40]

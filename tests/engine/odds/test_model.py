@@ -11,13 +11,15 @@ import pytest
 
 from engine.odds.model import (
     DealModel,
-    _KeptForTables,
+    KeptForTables,
     chances_through,
     deal_stages,
     read_only,
     rotate,
     solve_start_table,
 )
+
+pytestmark = pytest.mark.both_twins  # the two-sided run is in C and in Python
 
 GOAL = 9
 
@@ -121,30 +123,6 @@ def test_the_docstring_examples_hold() -> None:
         assert doctest.testmod(module).failed == 0
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_measured_deals_book_every_point_source(players: int) -> None:
-    import random
-
-    from engine.odds.measure import measure_deals
-    from engine.odds.tables import model_from_counts
-
-    counts = measure_deals(players, 4, random.Random(players), level="normal")
-    assert counts.deals == 4
-    assert (counts.hands.sum(axis=1) == 4).all()  # every hand counted, nothing included
-    assert counts.crib.sum() == 4
-    per_role = 1 if players != 3 else 3
-    assert counts.pegging.sum() == 4 * per_role
-    # One snapshot of the play still to come before each card laid.
-    assert counts.rest.sum() == 4 * 4 * players * per_role
-    model = model_from_counts(counts)
-    assert [role for role, _ in model.shows] == [
-        seat % model.sides for seat in (*range(1, players), 0)
-    ]
-    assert all(dist.sum() == pytest.approx(1.0) for _, dist in model.shows)
-    if players == 2:
-        assert len(counts.keeps) == 8 and all(len(row) == 7 for row in counts.keeps)
-
-
 def test_a_three_sided_box_is_rotated_as_np_roll_rotates_it() -> None:
     """The rotated box is np.roll's, value for value and laid out as np.roll lays it
     (a matrix product's last bits follow the layout of what it multiplies)."""
@@ -228,7 +206,7 @@ def test_the_forward_run_of_real_deals_is_the_plain_one(players: int) -> None:
     import random
 
     from engine.computer.player import ComputerPlayer
-    from engine.computer.selfplay import _next_action
+    from engine.computer.selfplay import next_action
     from engine.odds.tables import load_win_tables
     from engine.odds.winbar import hand_stages, view_of
     from engine.odds.winprob import role_sides
@@ -239,7 +217,7 @@ def test_the_forward_run_of_real_deals_is_the_plain_one(players: int) -> None:
     seats = [ComputerPlayer("normal", random.Random(seat)) for seat in range(players)]
     moment, checked, close = 0, 0, 0
     while game.phase is not Phase.OVER:
-        _next_action(game, seats)
+        next_action(game, seats)
         moment += 1
         if game.phase not in (Phase.DISCARD, Phase.CUT, Phase.PLAY, Phase.SHOW):
             continue
@@ -261,7 +239,7 @@ def test_work_on_a_read_only_distribution_is_kept_while_it_lives() -> None:
     """The trimmed stages of the shipped tables stay kept however many short-lived
     distributions (cribs once the starter is cut) come and go, and an entry goes with
     its array."""
-    kept = _KeptForTables()
+    kept = KeptForTables()
     done: list[int] = []
 
     def work(dist: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine.computer.player import ComputerPlayer
-from engine.computer.selfplay import _next_action
+from engine.computer.selfplay import next_action
 from engine.odds import winbar
 from engine.odds.hand_tables import load_tables
 from engine.odds.winbar import win_bar
@@ -22,13 +22,15 @@ from engine.rules.game import Game, Phase
 from engine.rules.scoring import score_show
 from tests.stacked import StackedRandom
 
+pytestmark = pytest.mark.both_twins  # the bar's crib and two-sided run are in C and Python
+
 
 def play_through(players: int, seed: int):  # type: ignore[no-untyped-def]
     """Each state of a whole game between normal players, after every action."""
     game = Game(players, rng=random.Random(seed), dealer=0)
     seats = [ComputerPlayer("normal", random.Random(seed + seat)) for seat in range(players)]
     while game.phase is not Phase.OVER:
-        _next_action(game, seats)
+        next_action(game, seats)
         yield game
 
 
@@ -139,7 +141,7 @@ def moments_with_throws(players: int, seed: int):  # type: ignore[no-untyped-def
     thrown: dict[int, tuple[Card, ...]] = {}
     while game.phase is not Phase.OVER:
         held = {seat: set(game.hand(seat)) for seat in range(players)}
-        _next_action(game, seats)
+        next_action(game, seats)
         for seat in range(players):
             gone = held[seat] - set(game.hand(seat))
             if game.phase in (Phase.DISCARD, Phase.CUT) and gone:
@@ -231,7 +233,7 @@ def bars_of_a_game(seed: int, *, afresh: bool) -> list[tuple[float, ...]]:
     bars = []
     while game.phase is not Phase.OVER:
         held = {seat: set(game.hand(seat)) for seat in range(2)}
-        _next_action(game, seats)
+        next_action(game, seats)
         for seat in range(2):
             if len(held[seat]) == 6 and len(game.hand(seat)) == 4:  # this seat just threw
                 thrown[seat] = tuple(card for card in held[seat] if card in game.crib)
@@ -247,7 +249,7 @@ def test_work_kept_between_bars_never_changes_one() -> None:
     """The crib worked out after the cut is kept for the moments after it (only the
     other side's plays change it), and the odds of passing 121 for every shipped table:
     the bars of a whole game that reuse them are the bars worked out afresh."""
-    winbar._crib_after_cut.cache_clear()
+    winbar.forget()
     kept = bars_of_a_game(11, afresh=False)
     assert winbar._crib_after_cut.cache_info().hits > 50
     assert bars_of_a_game(11, afresh=True) == kept

@@ -248,7 +248,8 @@ def test_parsers_and_scorers_refuse_other_types_with_their_own_error(bad: object
 
 @pytest.mark.parametrize("bad", [None, True, 1.5, "2", [1], object()])
 def test_the_computer_and_the_recorder_refuse_other_types_too(bad: object) -> None:
-    from engine.computer.player import choose_discard, choose_play
+    from engine.computer.discard import choose_discard
+    from engine.computer.play import choose_play
     from engine.rules.cards import Deck
 
     six = parse_cards("AS 2S 3S 4S 5S 6S")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from engine.odds.winbar import win_bar
 from engine.rules.events import CardPlayed, GameOver, GoSaid, Pegged, ShowScored
 from engine.rules.gamelog import game_log, recording_finished
 from tests.door.storage.games import played_game
@@ -83,7 +84,7 @@ def test_with_chances_every_move_ends_with_each_sides_chance_summing_to_a_whole(
     game = played_game(5)
     plain = game_log(game.recording, ("Ada", "Bob"))
     assert not any(line.endswith("%]") for line in plain)
-    lines = game_log(game.recording, ("Ada", "Bob"), chances=True)
+    lines = game_log(game.recording, ("Ada", "Bob"), chances=win_bar)
     assert every_play_is_followed_by_chances(lines)
     for line in (line for line in lines if line.endswith("%]")):
         chances = _chances(line)
@@ -98,7 +99,7 @@ def test_with_chances_the_last_moves_favour_the_side_that_went_on_to_win() -> No
     seeds = range(20, 26)
     for seed in seeds:
         game = played_game(seed)
-        lines = game_log(game.recording, names, chances=True)
+        lines = game_log(game.recording, names, chances=win_bar)
         last = [line for line in lines if line.endswith("%]")][-1]
         winner = names[game.game.winner_side]  # type: ignore[index]
         favoured += _chances(last)[winner] > 50
@@ -107,6 +108,6 @@ def test_with_chances_the_last_moves_favour_the_side_that_went_on_to_win() -> No
 
 def test_partners_chances_are_told_per_side() -> None:
     game = played_game(7, players=4)
-    lines = game_log(game.recording, ("Ada", "Bob", "Cy", "Di"), chances=True)
+    lines = game_log(game.recording, ("Ada", "Bob", "Cy", "Di"), chances=win_bar)
     line = next(line for line in lines if " plays " in line)
     assert set(_chances(line)) == {"Ada and Cy", "Bob and Di"}

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import engine.rules.record
-from engine.computer.selfplay import RandomPlayer, _next_action, true_count
+from engine.computer.selfplay import RandomPlayer, next_action, true_count
 from engine.rules.cards import FULL_DECK, Card
 from engine.rules.errors import IllegalActionError
 from engine.rules.events import Event
@@ -67,7 +67,7 @@ def play_recorded(
     seats = [CarelessCounter(random.Random(seed * 10 + seat)) for seat in range(players)]
     events, states = [], []
     while game.winner_side is None:
-        events.append(_next_action(game, seats))
+        events.append(next_action(game, seats))
         states.append(snapshot(game))
     return game, events, states
 
@@ -116,15 +116,15 @@ def test_a_replayed_game_goes_on_recording_where_the_original_stopped() -> None:
     original = RecordedGame(2, seed=42, dealer=1)
     players = [RandomPlayer(random.Random(seat)) for seat in range(2)]
     for _ in range(30):
-        _next_action(original, players)
+        next_action(original, players)
     resumed = replay(original.recording)
     assert resumed.recording == original.recording
     for _ in range(30):
         # the same choices from the same states: both games must stay identical
         choice_rng = random.Random(len(original.recording.actions))
-        _next_action(original, [RandomPlayer(choice_rng)] * 2)
+        next_action(original, [RandomPlayer(choice_rng)] * 2)
         choice_rng = random.Random(len(resumed.recording.actions))
-        _next_action(resumed, [RandomPlayer(choice_rng)] * 2)
+        next_action(resumed, [RandomPlayer(choice_rng)] * 2)
         assert snapshot(resumed) == snapshot(original)
     assert resumed.recording == original.recording
 
@@ -147,7 +147,7 @@ def test_every_successful_action_reaches_the_listener_once_in_order() -> None:
     game = RecordedGame(3, seed=8, on_action=lambda _, action: heard.append(action))
     players = [RandomPlayer(random.Random(seat)) for seat in range(3)]
     for _ in range(40):
-        _next_action(game, players)
+        next_action(game, players)
     assert tuple(heard) == game.recording.actions
     assert heard[0] == Action("cut_for_deal")
 

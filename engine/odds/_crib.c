@@ -1,10 +1,11 @@
-/* A crib's points once the starter is cut, over the other side's two cards (engine/ai.py,
- * ``_crib_given_starter``), in C.
+/* A crib's points once the starter is cut, over the other side's two cards
+ * (engine/odds/crib.py, ``_crib_given_starter``), in C.
  *
  * The Python gathers every pair of the deck's unseen cards with numpy (a mask over the
  * deck's 1,326 pairs, a look-up of their points, a weighted bincount); here it is one loop
  * over the same pairs in the same order, adding each pair's weight to its points' bin as
- * bincount adds it, so every bin is the same sum, to the bit (tests/test_crib_in_c.py).
+ * bincount adds it, so every bin is the same sum, to the bit
+ * (tests/engine/odds/test_crib_in_c.py).
  *
  * Nothing here trusts its arguments: a table that is not the shipped one's shape and
  * type, a card outside the deck or a bin array that is not 30 writeable float64 raises an
@@ -52,7 +53,7 @@ PyDoc_STRVAR(crib_counts_doc,
              "Add to ``bins`` (30 float64) each pair of cards outside ``seen`` (bits by card "
              "index) by the points the crib ``first``, ``second`` and the pair make with "
              "``starter`` (card indices), weighted by ``weight`` (13 x 13 by the pair's "
-             "ranks): engine/ai.py's _crib_given_starter before it divides by the total.");
+             "ranks): engine/odds/crib.py's Python twin before it divides by the total.");
 
 static PyObject *crib_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
@@ -127,8 +128,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "engine._crib",
-    "A crib's points once the starter is cut, in C (engine/ai.py).", -1, methods,
+    PyModuleDef_HEAD_INIT, "engine.odds._crib",
+    "A crib's points once the starter is cut, in C (engine/odds/crib.py).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__crib(void) { return PyModule_Create(&module); }

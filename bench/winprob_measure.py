@@ -1,5 +1,6 @@
 """What one deal scores, measured by the computer playing itself: the raw counts behind
-the win-probability tables (``bench/gen_winprob_tables.py`` turns them into arrays).
+the win-probability tables (``bench/gen_winprob_tables.py`` turns them into arrays, which
+the engine ships and reads: the door never measures).
 
 Pure: a seeded ``random.Random`` in, NumPy counts out.
 """
@@ -12,7 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from engine.odds.model import sides_for
+from engine.computer.player import ComputerPlayer
+from engine.odds.model import DealModel, sides_for
+from engine.odds.tables import model_from_parts
 from engine.rules.events import Event, Pegged, ShowScored
 from engine.rules.game import Game, Phase
 
@@ -67,8 +70,6 @@ def measure_deals(
     players: int, deals: int, rng: random.Random, level: str = "expert"
 ) -> DealCounts:
     """Play ``deals`` single deals from 0-0 with the computer at ``level`` in every seat."""
-    from engine.computer.player import ComputerPlayer
-
     counts = DealCounts(players)
     sides = sides_for(players)
     for _ in range(deals):
@@ -124,3 +125,7 @@ def measure_deals(
                 ranks = sorted(int(card.rank) for card in kept[seat])
                 counts.keeps.append((role, *ranks, peg[role], peg[1 - role]))
     return counts
+
+
+def model_from_counts(counts: DealCounts) -> DealModel:
+    return model_from_parts(counts.players, counts.pegging, counts.hands, counts.crib)

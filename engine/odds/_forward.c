@@ -1,4 +1,4 @@
-/* The two-sided forward run of a win bar (engine/winprob_model.py,
+/* The two-sided forward run of a win bar (engine/odds/model.py,
  * ``_through_two_sides``) in C.
  *
  * The same steps as the Python, backward from the next deal's start table through the
@@ -9,7 +9,7 @@
  * dense band, zeros and all; here each is one loop over the band's non-zero part, with
  * no array made between steps. Sums are added in another order than numpy's matrix
  * products add them, so a chance may differ from the Python's in its last bits
- * (tests/test_forward_in_c.py compares the two on random stages and real games).
+ * (tests/engine/odds/test_forward_in_c.py compares the two on random stages and real games).
  *
  * Nothing here trusts its arguments: a distribution that is not float64 of the right
  * number of dimensions, a stage that is not one, a role, a score or a region outside the
@@ -238,7 +238,7 @@ PyDoc_STRVAR(through_two_sides_doc,
              "through_two_sides(scores, stages, before, region, first_role) -> float\n\n"
              "Role 0's chance from ``scores`` through ``stages`` (their points before each "
              "in ``before``), over ``region`` of the rotated start table ``first_role``, "
-             "as engine/winprob_model.py's _through_two_sides works it out.");
+             "as engine/odds/model.py's Python twin works it out.");
 
 static PyObject *through_two_sides(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
@@ -336,8 +336,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "engine._forward",
-    "The two-sided forward run of a win bar, in C (engine/winprob_model.py).", -1, methods,
+    PyModuleDef_HEAD_INIT, "engine.odds._forward",
+    "The two-sided forward run of a win bar, in C (engine/odds/model.py).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__forward(void) { return PyModule_Create(&module); }

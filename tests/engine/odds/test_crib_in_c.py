@@ -1,6 +1,6 @@
-"""engine/_crib.c against the Python it stands in for (engine/computer/player.py's
-``_crib_given_starter``): the same crib to the bit, for random throws, starters and cards
-seen; and malformed arguments refused, never read or written past."""
+"""engine/odds/_crib.c against its Python twin (engine/odds/crib.py's ``CRIB``): the same
+crib to the bit, for random throws, starters and cards seen; and malformed arguments refused,
+never read or written past."""
 
 from __future__ import annotations
 
@@ -10,15 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.computer import player as ai
-from engine.computer.player import _crib_given_starter, _crib_given_starter_in_c
+from engine.odds.crib import CRIB
 from engine.odds.hand_tables import RANK_TABLE, load_tables
 from engine.rules.cards import FULL_DECK, parse_cards
 
-pytestmark = pytest.mark.skipif(
-    not ai.CRIBS_IN_C, reason="engine/_crib.c is not in use (not built)"
-)
-crib = ai._CRIB_IN_C
+pytestmark = pytest.mark.skipif(CRIB.compiled is None, reason="engine/odds/_crib.c was not built")
+crib = CRIB.c_module
 
 
 def test_random_cribs_are_the_pythons_to_the_bit() -> None:
@@ -42,8 +39,8 @@ def test_random_cribs_are_the_pythons_to_the_bit() -> None:
             kept = tuple(card for card in kept if card not in discards and card != starter)
         flushes += all(card.suit is starter.suit for card in discards)
         nobs += any(card.rank.letter == "J" and card.suit is starter.suit for card in discards)
-        python = _crib_given_starter(discards, starter, kept, weight)
-        in_c = _crib_given_starter_in_c(discards, starter, kept, weight)
+        python = CRIB.python(discards, starter, kept, weight)
+        in_c = CRIB.compiled(discards, starter, kept, weight)
         assert in_c.tobytes() == python.tobytes(), (discards, starter, kept)
     assert flushes > 400 and nobs > 50
 
@@ -52,8 +49,8 @@ def test_a_crib_the_tests_of_the_computer_know() -> None:
     cards = parse_cards("JH 5H 2C 3D 9S 7H 4H")
     discards, kept, starter = tuple(cards[:2]), tuple(cards[2:6]), cards[6]
     weight = load_tables().throw_weight["pone"]
-    got = _crib_given_starter_in_c(discards, starter, kept, weight)
-    assert got.tobytes() == _crib_given_starter(discards, starter, kept, weight).tobytes()
+    got = CRIB.compiled(discards, starter, kept, weight)
+    assert got.tobytes() == CRIB.python(discards, starter, kept, weight).tobytes()
     # The jack and five thrown make fifteen two whatever comes with them, and the jack is
     # of the starter's suit: three points at least.
     assert got.sum() == pytest.approx(1.0) and not got[:3].any() and got[3] > 0

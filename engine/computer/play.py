@@ -1,0 +1,274 @@
+"""Which card the computer lays on the count, at each level (see ``engine.computer.player``):
+the expert's and the master's search over the cards the opponent may hold, for points or,
+near the end, for the chance to win.
+
+>>> from engine import parse_cards
+>>> from engine.rules.cards import format_cards
+>>> format_cards([choose_play(parse_cards("TD 5S 2C"), parse_cards("KH"))])
+'5S'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+import compiled_parts
+from engine.computer.levels import ENDGAME_FROM, MASTER_PLAY_FROM, check_level
+from engine.computer.opponent import DECLINED, POOL_UNITS, opponent_weights
+from engine.computer.pegging import PegSearch, linear_utility, peg_points, unseen_ranks
+from engine.odds.crib import crib_given_starter
+from engine.odds.hand_tables import load_tables
+from engine.odds.position import GOAL, shipped_position
+from engine.rules.cards import PIPS, Card
+from engine.rules.checks import card_list, distinct_cards
+from engine.rules.errors import IllegalActionError
+from engine.rules.scoring import RUNS_RULES, score_peg, score_show
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+
+
+def choose_play(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    *,
+    played: Sequence[Card] = (),
+    starter: Card | None = None,
+    runs: str = "free",
+    level: str = "expert",
+    my_score: int = 0,
+    opp_score: int = 0,
+    opp_cards_left: int = 4,
+    dealer: bool = False,
+    rng: random.Random | None = None,
+    opp_said_go: bool = False,
+    discards: Sequence[Card] = (),
+    kept: Sequence[Card] | None = None,
+    opp_min_pips: int = 1,
+    opp_played: Sequence[Card] | None = None,
+    opp_declined: Sequence[int] = (),
+) -> Card | None:
+    """The card to lay on the count, or None when no card fits (a go).
+
+    ``hand`` is our unplayed cards, ``count_cards`` the current count in play
+    order, ``played`` every card laid this hand; ``discards`` (our crib cards)
+    and ``kept`` (our four cards for the show) sharpen the expert's view of
+    what is unseen and of the end of the game. ``opp_said_go`` says the
+    opponent has already passed on this count; ``opp_min_pips`` that every
+    card they still hold has at least that many pips (they said go on an
+    earlier count at 31 minus one less). ``opp_played``, the cards the (one) opponent
+    has laid this hand, lets the master weigh the cards they may still hold by what
+    players keep (``opponent_weights``); None leaves every unseen card as likely.
+    ``opp_declined`` lists ranks that would have pegged more than a card they laid this
+    hand (see ``declined_ranks``): the master takes them as most likely not held.
+    Raises IllegalActionError for an unknown level or runs rule, a count past 31, or a
+    repeated card.
+    """
+    check_level(level)
+    if not isinstance(runs, str) or runs not in RUNS_RULES:
+        raise IllegalActionError(f"runs must be 'free' or 'exact', not {runs!r}")
+    hand = card_list(hand, "the hand")
+    count_cards = card_list(count_cards, "the cards on the count")
+    distinct_cards(hand, "the hand")
+    count = sum(card.pips for card in count_cards)
+    if count > 31:
+        raise IllegalActionError(f"the count cannot pass 31 (these cards make {count})")
+    legal = [card for card in hand if card.pips + count <= 31]
+    if not legal:
+        return None
+    if level == "easy":
+        return (rng or random.Random()).choice(legal)
+    exact = runs == "exact"
+    seq = tuple(int(card.rank) for card in count_cards)
+    if level == "normal":
+        # Most points now; among equals keep the low cards for later counts.
+        return max(
+            legal,
+            key=lambda card: (peg_points(seq + (int(card.rank),), count + card.pips, exact), card),
+        )
+    endgame_from = MASTER_PLAY_FROM if level == "master" else ENDGAME_FROM
+    values = play_values(
+        hand,
+        count_cards,
+        played=played,
+        starter=starter,
+        runs=runs,
+        my_score=my_score,
+        opp_score=opp_score,
+        opp_cards_left=opp_cards_left,
+        dealer=dealer,
+        opp_said_go=opp_said_go,
+        discards=discards,
+        kept=kept,
+        opp_min_pips=opp_min_pips,
+        chance=max(my_score, opp_score) >= endgame_from,
+        deep=level == "master",
+        opp_played=opp_played if level == "master" else None,
+        opp_declined=opp_declined,
+    )
+    # Equal values: keep the higher card back (low cards play late in a count).
+    best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
+    return next(card for card in legal if int(card.rank) == best_rank)
+
+
+def play_values(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    *,
+    played: Sequence[Card],
+    starter: Card | None,
+    runs: str,
+    my_score: int,
+    opp_score: int,
+    opp_cards_left: int,
+    dealer: bool,
+    opp_said_go: bool,
+    discards: Sequence[Card],
+    kept: Sequence[Card] | None,
+    opp_min_pips: int,
+    chance: bool,
+    deep: bool = False,
+    opp_played: Sequence[Card] | None = None,
+    opp_declined: Sequence[int] = (),
+) -> dict[int, float]:
+    """The expert's search value of each rank in ``hand`` that fits on the count (the
+    arguments as for ``choose_play``): with ``chance`` the chance to win, otherwise the
+    points we peg less those the opponent pegs over the next few cards. ``deep`` searches
+    the last six cards to the end (the master's depth); ``opp_played`` (see
+    ``choose_play``) and ``opp_declined`` weigh the opponent's possible cards."""
+    seq = tuple(int(card.rank) for card in count_cards)
+    seen = {*hand, *played, *count_cards, *discards}
+    if starter is not None:
+        seen.add(starter)
+    unseen = unseen_ranks([int(card.rank) for card in seen])
+    # The search uses the unseen cards only as the pool the opponent's hand
+    # comes from, so what their go ruled out leaves the pool.
+    unseen = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
+    opp_cards = max(0, min(opp_cards_left, sum(unseen)))
+    search = _pegging_search(
+        runs == "exact",
+        my_score,
+        opp_score,
+        dealer,
+        kept,
+        starter,
+        discards,
+        0 if chance else GOAL + 1,
+    )
+    if opp_played is not None and opp_cards:
+        role = "pone" if dealer else "dealer"
+        ranks = [int(card.rank) for card in opp_played]
+        weight = list(opponent_weights(role, ranks))
+        for rank in set(opp_declined):
+            weight[rank] *= DECLINED
+        unseen = _weigh_pool(search, unseen, weight)
+    mine = tuple(sorted(int(card.rank) for card in hand))
+    depth = _search_depth(mine, opp_cards, deep)
+    return search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
+
+
+def _weigh_pool(search: PegSearch, unseen: list[int], weight: Sequence[float]) -> list[int]:
+    """``unseen`` (cards by rank) in weight units: a card of rank r counts ``weight[r]``
+    times an average one, scaled so that the average card is ``POOL_UNITS`` units."""
+    cards = sum(unseen)
+    mass = sum(n * weight[rank] for rank, n in enumerate(unseen))
+    scale = POOL_UNITS * cards / mass
+    units = (0, *(max(1, round(w * scale)) for w in weight[1:]))
+    search.units = units
+    search.card_units = POOL_UNITS
+    return [n * units[rank] for rank, n in enumerate(unseen)]
+
+
+def _search_depth(mine: tuple[int, ...], opp_cards: int, deep: bool = False) -> int:
+    """Plies to look ahead: four (us, them, us, them), six for the last three cards
+    (the last six, searched to the end, when ``deep``)."""
+    return 6 if len(mine) + opp_cards <= (6 if deep else 3) else 4
+
+
+def _pegging_search(
+    exact: bool,
+    my_score: int,
+    opp_score: int,
+    dealer: bool,
+    kept: Sequence[Card] | None,
+    starter: Card | None,
+    discards: Sequence[Card],
+    endgame_from: int = ENDGAME_FROM,
+) -> PegSearch:
+    if max(my_score, opp_score) < endgame_from:
+        return PegSearch(exact, linear_utility)
+    my_score, opp_score = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
+    known = kept is not None and len(kept) == 4 and starter is not None
+    after = _chances_after_the_play(
+        dealer,
+        tuple(kept) if known and kept is not None else None,
+        starter if known else None,
+        tuple(discards) if known and len(discards) == 2 else None,
+    )
+    # The search stops any line at 121, so the indices stay on the board.
+    mine_from = after[my_score:]
+
+    def chance(mine: int, theirs: int) -> float:
+        return mine_from[mine][opp_score + theirs]
+
+    return PegSearch(exact, chance, my_score, opp_score, goal_mode=True)
+
+
+@lru_cache(maxsize=8)
+def _chances_after_the_play(
+    dealer: bool,
+    kept: tuple[Card, ...] | None,
+    starter: Card | None,
+    discards: tuple[Card, ...] | None,
+) -> tuple[tuple[float, ...], ...]:
+    """Our chance to win once the play ends, by [our score][their score].
+
+    The same for every play of a deal, so it is worked out once. Tuples, not
+    an array: the search reads it thousands of times.
+    """
+    tables = load_tables()
+    dist = tables.distributions
+    if kept is None or starter is None:
+        my_show = dist.dealer_hand if dealer else dist.pone_hand
+    else:
+        my_show = np.zeros(30)
+        my_show[score_show(kept, starter).total] = 1.0
+    if dealer:
+        if kept is None or starter is None or discards is None:
+            crib = dist.crib
+        else:
+            crib = crib_given_starter(discards, starter, kept, tables.throw_weight["pone"])
+        my_show = np.convolve(my_show, crib)
+        opp_show = dist.pone_hand
+    else:
+        opp_show = np.convolve(dist.dealer_hand, dist.crib)
+    after = shipped_position().after_pegging(dealer, my_show, opp_show)
+    return tuple(tuple(row) for row in after.tolist())
+
+
+# The chances kept hold the crib of the twin that made them (engine.odds.crib).
+compiled_parts.forget_on_switch(_chances_after_the_play.cache_clear)
+
+
+def winning_play(game: Game, seat: int) -> Card | None:
+    """A card whose play wins the game outright for ``seat``, if there is one.
+
+    Counted are what the card pegs on the count (fifteen, thirty-one, pairs, runs) and,
+    when it is the last card anyone holds, one for last: points the game awards the
+    moment the card is laid, whatever anyone else holds.
+    """
+    need = GOAL - game.score_of(seat)
+    cards_left = sum(len(game.hand(other)) for other in range(game.players))
+    for card in game.playable(seat):
+        count = [*game.count_cards, card]
+        points = score_peg(count, game.runs)
+        if cards_left == 1 and sum(c.pips for c in count) != 31:
+            points += 1
+        if points >= need:
+            return card
+    return None
