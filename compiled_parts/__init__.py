@@ -23,20 +23,27 @@ import importlib
 import os
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Final, Generic, TypeVar
+from typing import Final, Generic, NamedTuple, TypeVar
 
 PURE_PYTHON: Final = "CRIBBAGE_DOOR_PURE_PYTHON"
 """Set (to anything) in the environment, every part runs its Python twin."""
 
+
+class Part(NamedTuple):
+    twin: str
+    """The module holding the Python twin, which declares the two as a ``Twin``."""
+    work: str
+    """What the part does."""
+
+
 PARTS: Final = {
-    "door.term._record": "door/term/canvas.py: a Recorder's two puts",
-    "door.term._lay": "door/term/layers.py: laying a frame's dirty rows",
-    "door.ui._paint": "door/ui/renderer.py: the row loop that paints a frame's changes",
-    "engine.odds._forward": "engine/odds/model.py: the win bar's two-sided run",
-    "engine.odds._crib": "engine/odds/crib.py: a crib once the starter is cut",
+    "door.term._record": Part("door.term.canvas", "a Recorder's two puts"),
+    "door.term._lay": Part("door.term.layers", "laying a frame's dirty rows"),
+    "door.ui._paint": Part("door.ui.renderer", "the row loop that paints a frame's changes"),
+    "engine.odds._forward": Part("engine.odds.model", "the win bar's two-sided run"),
+    "engine.odds._crib": Part("engine.odds.crib", "a crib once the starter is cut"),
 }
-"""Every compiled part (the C module, built from the .c file of the same path) and the
-module holding its Python twin, which declares the two as a ``Twin``."""
+"""Every compiled part, by its C module (built from the .c file of the same path)."""
 
 T = TypeVar("T")
 
@@ -80,9 +87,8 @@ class Twin(Generic[T]):
 
 def _declared() -> dict[str, Twin[object]]:
     """Every part's Twin, importing the modules that declare them."""
-    for path in PARTS.values():
-        module = path.split(":")[0].removesuffix(".py").replace("/", ".")
-        importlib.import_module(module)
+    for part in PARTS.values():
+        importlib.import_module(part.twin)
     return dict(_TWINS)
 
 
@@ -131,5 +137,6 @@ def main() -> int:
     if any does not."""
     using = in_c()
     for name, running in using.items():
-        print(f"{name:22} {'C' if running else 'Python':8}{PARTS[name]}")
+        part = PARTS[name]
+        print(f"{name:22} {'C' if running else 'Python':8}{part.twin}: {part.work}")
     return 0 if all(using.values()) else 1
