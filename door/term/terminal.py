@@ -22,7 +22,8 @@ from door.metrics.tally import TALLY
 from door.term.ansi import ColorMode, color_mode_for_terminal_type, without_escapes
 from door.term.charset import Charset, charset_for_terminal_type, encode
 from door.term.key_queue import KeyQueue
-from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder
+from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder, KeyName
+from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
 
 logger = logging.getLogger(__name__)
 
@@ -239,6 +240,7 @@ class StreamTerminal:
         self.keys_dropped = 0
         """Keys thrown away because the caller sent them faster than ``key_rate``."""
         self._output_stall_seconds = output_stall_seconds
+        self._mouse_reporting = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -356,10 +358,26 @@ class StreamTerminal:
         if len(self._held_output) > (MAX_HELD_OUTPUT if self._paused else MAX_UNFLUSHED_OUTPUT):
             self._resume_output()
 
+    @property
+    def mouse_reporting(self) -> bool:
+        """The caller's terminal was asked for mouse reports, and clicks come in as keys
+        named MOUSE. Off, reports are dropped here: no screen sees a click it never
+        asked for, whatever bytes a caller sends."""
+        return self._mouse_reporting
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None:
+        if on != self._mouse_reporting:
+            self._mouse_reporting = on
+            self.write(ASK_FOR_REPORTS if on else STOP_REPORTS)
+
     def write_last(self, text: str) -> None:
         """Write ``text`` as the last thing the caller is sent (the door closing):
-        a screen still being redrawn as it closes must not paint over it."""
+        a screen still being redrawn as it closes must not paint over it. A terminal
+        asked for mouse reports is told to stop, so the caller's shell does not get
+        them after the door."""
         self.write(text)
+        self.mouse_reporting = False
         self._said_last = True
 
     async def flush(self) -> None:
@@ -404,6 +422,7 @@ class StreamTerminal:
     def close(self) -> None:
         if self._closed:
             return
+        self.mouse_reporting = False
         if not self._dropped and self._held_output:
             self._resume_output()
         self._closed = True
@@ -462,7 +481,13 @@ class StreamTerminal:
             if self._unanswered_since is None:
                 self._unanswered_since = self._last_key_at
         for key in keys:
-            if key == Key.CTRL_S:
+            if key.name is KeyName.MOUSE:
+                # Only the reports a screen can act on take a place in the queue: a
+                # button going up follows every click and means nothing to the door.
+                wanted = self._mouse_reporting and key.mouse is not None and key.mouse.pressed
+                if wanted and self._keys.qsize() < MAX_TYPEAHEAD:
+                    self._keys.put_nowait(key)
+            elif key == Key.CTRL_S:
                 self._paused = True
             elif key == Key.CTRL_Q:
                 self._resume_output()
