@@ -1,4 +1,5 @@
-"""Run the computer player's slow decisions off the event loop, and its quick ones on it.
+"""The computer at the table: its answers to the table's questions, its slow decisions
+made off the event loop and its quick ones on it.
 
 A decision is pure CPU work over a snapshot of the game, so a small thread pool is
 enough to keep other callers' keys flowing while an expert weighs a discard; the pool
@@ -14,11 +15,13 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
+import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from door.metrics.tally import TALLY
+from door.table.question import Count, Cut, Discard, Play, PlayAgain, Question
 from engine.computer.player import ComputerPlayer
 from engine.rules.cards import Card
 from engine.rules.game import Game
@@ -122,3 +125,40 @@ def checked_throw(thrown: Sequence[Card] | None, game: Game, seat: int) -> Seque
         return thrown
     logger.error("the computer threw %r from %r; throwing the first cards instead", thrown, hand)
     return hand[: game.discard_count]
+
+
+class ComputerSeat:
+    """The computer answering the table's questions (door/table/question.py) for the seat
+    at ``index``, as a caller answers them with keys (door/table/steps.py): a computer's
+    seat, or a caller's seat it took over. ``rng`` stands in for a cut it failed at."""
+
+    def __init__(
+        self, player: ComputerPlayer, index: int, thoughts: Thoughts, rng: random.Random
+    ) -> None:
+        self.player = player
+        self.index = index
+        self.thoughts = thoughts
+        self.rng = rng
+
+    async def answer(self, question: Question[Any], game: Game) -> Any:
+        """The computer's answer, or a legal stand-in where it failed or is wrong."""
+        player, index, decide = self.player, self.index, self.thoughts.decide
+        if isinstance(question, Discard):
+            return list(checked_throw(await decide(player.discard, game, index), game, index))
+        if isinstance(question, Cut):
+            chosen = await decide(player.cut, game, index)
+            valid = isinstance(chosen, int) and 1 <= chosen <= question.size
+            return chosen if chosen is not None and valid else self.rng.randint(1, question.size)
+        if isinstance(question, Play):
+            card = await decide(player.play, game, index)
+            return (
+                card
+                if card is not None and card in game.playable(index)
+                else game.playable(index)[0]
+            )
+        if isinstance(question, Count):
+            claim = await decide(player.claim, game, index)
+            return claim if isinstance(claim, int) else 0
+        if isinstance(question, PlayAgain):
+            return False  # the caller is gone
+        raise ValueError(f"the computer is not asked {question!r}")

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -60,7 +61,7 @@ from door.screens.narration import side_names
 from door.screens.show import ShowPanel, show_title
 from door.table import words
 from door.table.company import Company
-from door.table.computer import Thoughts, checked_throw
+from door.table.computer import ComputerSeat, Thoughts
 from door.table.options import GameOptions, GameResult
 from door.table.question import (
     Answer,
@@ -201,9 +202,7 @@ class Table(Company[Someone]):
                 await asyncio.sleep(EXHIBITION_BREAK * max(self.pause_seconds, 0.5))
             elif match_goes_on and not self.solo:
                 await self.everyone_goes_on(game, f"game {self.match_game_number()} of the match")
-            elif not self.solo or not await self.decide(
-                self.seats[0], self.play_again(), _never_computer
-            ):
+            elif not self.solo or not await self.decide(self.seats[0], self.play_again()):
                 return
             if self.match is not None and self.match.decided:
                 self.match = Match(side_names(self.names, game.sides), self.options.best_of)
@@ -291,16 +290,13 @@ class Table(Company[Someone]):
         throwing = [seat for seat in self.seats if not game.has_discarded(seat.index)]
         computers = [seat for seat in throwing if seat.computer_plays]
         thoughts = {
-            seat: asyncio.ensure_future(
-                self.thoughts.decide(seat.computer.discard, game, seat.index)
-            )
+            seat: asyncio.ensure_future(self.computer(seat).answer(self.discard_of(seat), game))
             for seat in computers
         }
         try:
             await _all(*(self.discard_for(seat) for seat in throwing if seat not in thoughts))
             for seat, thought in thoughts.items():
-                thrown = checked_throw(await thought, game, seat.index)
-                self.log(game.discard(seat.index, thrown))
+                self.log(game.discard(seat.index, await thought))
         finally:
             for thought in thoughts.values():
                 thought.cancel()
@@ -308,17 +304,11 @@ class Table(Company[Someone]):
 
     async def discard_for(self, seat: Seat) -> None:
         game = self.game
-
-        async def computer_throw() -> list[Card]:
-            thrown = await self.thoughts.decide(seat.computer.discard, game, seat.index)
-            return list(checked_throw(thrown, game, seat.index))
-
-        whose = self.crib_owner(seat.index)
-        asked = Discard(self.sorted_hand(seat.index), game.discard_count, whose)
-        cards = await self.decide(seat, asked, computer_throw)
+        asked = self.discard_of(seat)
+        cards = await self.decide(seat, asked)
         events = game.discard(seat.index, cards)
         if seat.person is not None:
-            seat.person.tell(f"You throw {words.faces(cards)} to {whose}.")
+            seat.person.tell(f"You throw {words.faces(cards)} to {asked.whose}.")
         self.log(events)
 
     async def cut(self, game: Game) -> None:
@@ -327,9 +317,7 @@ class Table(Company[Someone]):
         self.panel = CutPanel(size)
 
         async def computer_cut() -> int:
-            chosen = await self.thoughts.decide(cutter.computer.cut, game, cutter.index)
-            valid = isinstance(chosen, int) and 1 <= chosen <= size
-            position = chosen if chosen is not None and valid else self.rng.randint(1, size)
+            position: int = await self.computer(cutter).answer(Cut(size), game)
             self.panel = CutPanel(size, position)
             self.tell(f"{cutter.name} cuts the deck at card {position}.", "Please wait")
             await self.pause()
@@ -346,17 +334,16 @@ class Table(Company[Someone]):
             assert game.turn is not None
             seat = self.seats[game.turn]
 
-            async def computer_play(seat: Seat = seat) -> Card:
-                self.tell(f"{seat.name} is playing...", "Please wait: the computer plays")
-                await self.pause()
-                card = await self.thoughts.decide(seat.computer.play, game, seat.index)
-                if card is None or card not in game.playable(seat.index):
-                    card = game.playable(seat.index)[0]
-                return card
-
             asked = Play(
                 self.sorted_hand(seat.index), frozenset(game.playable(seat.index)), game.count
             )
+
+            async def computer_play(seat: Seat = seat, asked: Play = asked) -> Card:
+                self.tell(f"{seat.name} is playing...", "Please wait: the computer plays")
+                await self.pause()
+                card: Card = await self.computer(seat).answer(asked, game)
+                return card
+
             card = await self.decide(seat, asked, computer_play)
             self.log(game.play(seat.index, card))
         await self.pause()
@@ -371,13 +358,8 @@ class Table(Company[Someone]):
             if game.counting == "auto":
                 events = game.count_hand()
             else:
-
-                async def computer_claim(seat: Seat = seat) -> int:
-                    claim = await self.thoughts.decide(seat.computer.claim, game, seat.index)
-                    return claim if isinstance(claim, int) else 0
-
-                title = show_title(index, is_crib, self.names, index)
-                claim = await self.decide(seat, Count(title, is_crib), computer_claim)
+                asked = Count(show_title(index, is_crib, self.names, index), is_crib)
+                claim = await self.decide(seat, asked)
                 events = game.count_hand(claim)
             scored = next(event for event in events if isinstance(event, ShowScored))
             self.panel = ShowPanel(index, is_crib, tuple(cards), game.starter, scored)
@@ -414,17 +396,28 @@ class Table(Company[Someone]):
                 self.waits.pop(person.seat.index, None)
         self.changed()
 
+    def discard_of(self, seat: Seat) -> Discard:
+        whose = self.crib_owner(seat.index)
+        return Discard(self.sorted_hand(seat.index), self.game.discard_count, whose)
+
+    def computer(self, seat: Seat) -> ComputerSeat:
+        """The computer answering for ``seat``."""
+        return ComputerSeat(seat.computer, seat.index, self.thoughts, self.rng)
+
     # --- asking a seat -------------------------------------------------------------
 
     async def decide(
         self,
         seat: Seat,
         question: Question[Answer],
-        computer_move: Callable[[], Awaitable[Answer]],
+        computer_move: Callable[[], Awaitable[Answer]] | None = None,
     ) -> Answer:
         """A decision for ``seat``: its caller's answer to ``question``, or the
-        computer's move if the computer plays the seat. Waits (boundedly) for a caller
-        whose line dropped."""
+        computer's if the computer plays the seat (``computer_move``, where the table
+        shows the computer's move its own way). Waits (boundedly) for a caller whose
+        line dropped."""
+        if computer_move is None:
+            computer_move = functools.partial(self.computer(seat).answer, question, self.game)
         waiting_for = question.waiting_for
         while True:
             if seat.computer_plays:
@@ -514,11 +507,6 @@ class Table(Company[Someone]):
         """Hold the screens a moment so everyone can follow the computer's moves."""
         self.changed()
         await asyncio.sleep(self.pause_seconds if self.pause_seconds > 0 else 0)
-
-
-async def _never_computer() -> bool:
-    """The "play again?" answer when the caller is gone: no."""
-    return False
 
 
 async def _all(*steps: Coroutine[Any, Any, None]) -> None:

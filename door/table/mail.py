@@ -108,7 +108,7 @@ class MailTable(Table[Someone]):
         self,
         seat: Seat,
         question: Question[Answer],
-        computer_move: Callable[[], Awaitable[Answer]],
+        computer_move: Callable[[], Awaitable[Answer]] | None = None,
     ) -> Answer:
         if seat.person is None:
             self._absent(seat, question.waiting_for)
