@@ -488,7 +488,3 @@ def _make_seats(
 
 async def _nothing_to_save() -> None:
     return None
-
-
-async def _nothing_to_save() -> None:
-    return None

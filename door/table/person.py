@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from door.competition.turn_timer import TurnTimer
 from door.screens import theme
-from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
+from door.screens.chat import MAX_CHAT_LENGTH, Entry, clean_chat
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_status
-from door.screens.game_screen import Entry, Panel, TableView, draw_table, shows_win_bar
+from door.screens.game_screen import Panel, TableView, draw_table, shows_win_bar
 from door.screens.help import HelpOverlay, draw_help
 from door.screens.play_area import HandState
 from door.table.coach import Coach
@@ -74,7 +74,9 @@ class Person:
     the table's questions until the game ends for them.
     """
 
-    def __init__(self, table: Table, name: str, session: Session, seat: Seat | None) -> None:
+    def __init__(
+        self, table: Table[Person], name: str, session: Session, seat: Seat | None
+    ) -> None:
         self.table = table
         self.name = name
         self.session = session

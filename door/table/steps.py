@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final, Protocol
 
 from door.screens.cards import card_face
-from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
+from door.screens.chat import MAX_CHAT_LENGTH, Entry, clean_chat
 from door.screens.cut import CutPanel
-from door.screens.game_screen import Entry, Panel, TableView
+from door.screens.game_screen import Panel, TableView
 from door.screens.play_area import HandState
 from door.table.coach import Coach
 from door.table.question import (
