@@ -15,7 +15,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 from door.competition.turn_timer import TurnTimer
 from door.screens import theme
-from door.table.question import Question
+from door.table.question import Answer, Question
 from door.term.canvas import Style
 from engine.computer.player import ComputerPlayer
 from engine.rules.cards import Card
@@ -28,8 +28,6 @@ DEFAULT_PAUSE: Final = 0.8
 DEFAULT_RECONNECT_WAIT: Final = 120.0
 """Seconds a game waits for a dropped caller before the computer takes their seat."""
 MAX_NAME_LENGTH: Final = 20
-
-Answer = TypeVar("Answer")
 
 
 class SeatAway(Exception):
