@@ -99,7 +99,7 @@ class Person:
         self.own_hand: HandState | None = None
         self.own_panel: Panel | None = None
         self.play_bar = 0
-        self.idle_error = ""
+        self.waiting_error = ""
         """What a key pressed while waiting did not do, until the next key."""
         self.finishing = False
         self.left = False
@@ -191,12 +191,12 @@ class Person:
                 if self.seat is None and key == Key.ESCAPE:
                     raise LeftTheGame
                 if self.table.exhibition and key.char in ("+", "-", "="):
-                    self.idle_error = ""
+                    self.waiting_error = ""
                     self.tell(self.table.change_speed(faster=key.char != "-"), theme.LABEL)
                     continue
-                self.idle_error = wrong_key(key, "wait, or press c to chat")
+                self.waiting_error = wrong_key(key, "wait, or press c to chat")
         finally:
-            self.idle_error = ""
+            self.waiting_error = ""
 
     def _moved_on(self) -> bool:
         """Whether ``attend()`` has more than drawing to do: the game is over, this
@@ -344,7 +344,7 @@ class Person:
             return
         self.wants_win_bar = not self.wants_win_bar
         if table.solo or self.seat is None:
-            self.idle_error = ""
+            self.waiting_error = ""
             table.changed()
             return
         # Said in everyone's log: the message line is a prompt's while they decide.
@@ -529,8 +529,9 @@ class Person:
         if self.running is None and not self.finishing:
             # Waiting, not answering: the table's news, or whom the game waits for.
             watching = self.seat is None or table.people_deciding()
-            view.message = self.idle_error or (table.waiting_text() if watching else table.message)
-            view.error = bool(self.idle_error)
+            news = table.waiting_text() if watching else table.message
+            view.message = self.waiting_error or news
+            view.error = bool(self.waiting_error)
             if self.seat is None:
                 view.status = table.watching_status
             else:
