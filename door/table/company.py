@@ -183,6 +183,34 @@ class Company(Generic[Someone]):
         """Every caller seated at the table asked for the win bar."""
         return all(person.wants_win_bar for person in self.players_present())
 
+    def toggle_win_bar(self, person: Participant) -> bool:
+        """``w`` from ``person``: their win bar on or off; between callers, a request to
+        the others until all agree. False: the bar may not be asked for here (they are
+        told why)."""
+        if refusal := self.win_bar_refusal():
+            person.tell(refusal, theme.DIM)
+            return False
+        person.wants_win_bar = not person.wants_win_bar
+        if self.solo or person.seat is None:
+            self.changed()
+            return True
+        # Said in everyone's log: the message line is a prompt's while they decide.
+        if not person.wants_win_bar:
+            person.tell("Win bar off: w asks for it again.", theme.LABEL)
+            self.announce(f"{person.name} turned the win bar off.", theme.LABEL, exclude=person)
+        elif self.win_bar_agreed():
+            self.announce("Every player asked for the win bar: here it is (w: off).", theme.LABEL)
+        else:
+            players = self.players_present()  # (watchers have no say)
+            waiting = words.and_list([other.name for other in players if not other.wants_win_bar])
+            person.tell(f"Asked {waiting} for the win bar: it shows when they agree.", theme.LABEL)
+            for other in players:
+                if other is not person:
+                    other.tell(
+                        f"{person.name} asks for the win bar: press w to agree.", theme.LABEL
+                    )
+        return True
+
     def win_bar_allowed(self, person: Participant) -> bool:
         """Whether ``person`` may see the win bar now. Against the computer, always. A
         watcher's bar knows every hand, so between callers watchers get none (it could

@@ -26,7 +26,7 @@ from door.table.options import GameResult
 from door.table.question import Answer, Question
 from door.table.seats import Seat, SeatAway, is_over
 from door.table.steps import GO_ON_KEYS, answer
-from door.table.words import EVERYWHERE, WAITING_STATUS, and_list, wrong_key
+from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
 from door.term.canvas import Canvas, Style
 from door.term.keys import Key
 from door.term.layers import Layers
@@ -337,28 +337,9 @@ class Person:
                 return key
 
     def toggle_win_bar(self) -> None:
-        """``w``: the win bar on or off; between callers, a request until all agree."""
-        table = self.table
-        if refusal := table.win_bar_refusal():
-            self.tell(refusal, theme.DIM)
-            return
-        self.wants_win_bar = not self.wants_win_bar
-        if table.solo or self.seat is None:
-            self.waiting_error = ""
-            table.changed()
-            return
-        # Said in everyone's log: the message line is a prompt's while they decide.
-        if not self.wants_win_bar:
-            self.tell("Win bar off: w asks for it again.", theme.LABEL)
-            table.announce(f"{self.name} turned the win bar off.", theme.LABEL, exclude=self)
-        elif table.win_bar_agreed():
-            table.announce("Every player asked for the win bar: here it is (w: off).", theme.LABEL)
-        else:
-            waiting = and_list([p.name for p in table.players_present() if not p.wants_win_bar])
-            self.tell(f"Asked {waiting} for the win bar: it shows when they agree.", theme.LABEL)
-            for other in table.players_present():  # (watchers have no say)
-                if other is not self:
-                    other.tell(f"{self.name} asks for the win bar: press w to agree.", theme.LABEL)
+        """``w``: the win bar on or off (the table says what that means here)."""
+        if self.table.toggle_win_bar(self) and (self.table.solo or self.seat is None):
+            self.waiting_error = ""  # the bar itself answers the key
 
     def toggle_coach(self) -> None:
         """``h``: the coach on or off. Only against the computer: a coach at a table of
