@@ -37,9 +37,10 @@ from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.storage.errors import StoreError
 from door.storage.saver import GameSaver
 from door.storage.store import Account, SavedGame
-from door.table.flow import Table, play_against_computer
+from door.table.flow import Table
 from door.table.options import GameOptions, GameResult
 from door.table.person import Person
+from door.table.solo import play_against_computer
 from door.term.canvas import Canvas
 from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key
@@ -506,6 +507,7 @@ class Lobby:
             options,
             names,
             rng=rng,
+            admit=Person,
             pause=self.config.game.computer_pause_seconds,
             reconnect_wait=self.config.game.reconnect_wait_seconds,
             win_bar=self.config.game.win_bar,
@@ -574,6 +576,7 @@ class Lobby:
             options,
             names,
             rng=random.Random(self.rng.getrandbits(64)),
+            admit=Person,
             pause=self.config.game.computer_pause_seconds,
             reconnect_wait=self.config.game.reconnect_wait_seconds,
             win_bar=self.config.game.win_bar,
@@ -655,6 +658,7 @@ class Lobby:
             options,
             [None] * options.players,
             rng=random.Random(self.rng.getrandbits(64)),
+            admit=Person,
             pause=max(self.config.game.computer_pause_seconds, 0.8),
             win_bar=self.config.game.win_bar,
         )

@@ -31,6 +31,7 @@ from door.storage.errors import StoreError
 from door.storage.store import Account
 from door.table.mail import MailTable
 from door.table.options import GameOptions
+from door.table.person import Person
 from door.term.keys import Key
 from door.ui.bottom_line import read_bottom_line
 from door.ui.session import Drawn, Session
@@ -269,6 +270,7 @@ class MailScreen:
             names,
             mine=seat,
             game=game,
+            admit=Person,
             moves_left=saver.moves_left,
             account_ids=[s.account_id for s in kept.seats],
             pause=self.config.game.computer_pause_seconds,
@@ -278,9 +280,9 @@ class MailScreen:
             f"Your move could not be kept ({why}): the game stands as last kept."
         )
         person = table.sit(seat, self.session)
-        person.log(f"Mail game against {names[1 - seat]}. {COUNTING_NOTE}", theme.TITLE)
+        person.tell(f"Mail game against {names[1 - seat]}. {COUNTING_NOTE}", theme.TITLE)
         for line in since_last_move(kept, seat)[-12:]:
-            person.log(line)
+            person.tell(line)
         table.start()
         try:
             await person.attend()

@@ -15,7 +15,10 @@ UI_AND_TRANSPORT = (
     "door.ui.session",
     "door.ui.renderer",
     "door.table.flow",
+    "door.table.company",
     "door.table.person",
+    "door.table.steps",
+    "door.table.solo",
     "door.transports",
 )
 

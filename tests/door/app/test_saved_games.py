@@ -19,6 +19,7 @@ from door.storage.competition import CompetitionStore
 from door.storage.store import Account, Store
 from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
@@ -263,7 +264,7 @@ async def test_a_guest_may_not_take_a_members_handle(database: Database) -> None
 
 def test_a_dropped_seat_waits_only_for_the_account_that_sat_there() -> None:
     table = Table(
-        GameOptions(), ["Ada", "Carl"], rng=random.Random(1), account_ids=[1, None]
+        GameOptions(), ["Ada", "Carl"], rng=random.Random(1), admit=Person, account_ids=[1, None]
     )  # nobody has sat down: both seats wait
     assert table.waits_for("Ada", 1) is table.seats[0]
     assert table.waits_for("ada", 1) is table.seats[0]

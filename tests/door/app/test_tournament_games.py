@@ -15,6 +15,7 @@ from door.cluster.remote import RemoteMember
 from door.storage.competition import CompetitionStore
 from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from door.term.keys import Key
 from door.ui.session import Session
 from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
@@ -123,7 +124,7 @@ async def test_a_seat_its_caller_never_reached_waits_and_can_go_to_the_computer(
     bob = presence.join("Bob", Session(bob_terminal))
 
     def make_table(options: GameOptions, names: list[str | None]) -> Table:
-        return Table(options, names, rng=random.Random(5), pause=0, reconnect_wait=60)
+        return Table(options, names, rng=random.Random(5), admit=Person, pause=0, reconnect_wait=60)
 
     options = GameOptions(players=2, tournament=1)
     challenge = presence.challenge(ada, [ada, bob], options, make_table)

@@ -24,8 +24,10 @@ import pytest
 from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.config import config_from_mapping
-from door.table.flow import Table, play_against_computer
+from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
+from door.table.solo import play_against_computer
 from door.term.charset import Charset
 from door.term.keys import Key
 from door.ui.session import Session
@@ -89,7 +91,9 @@ async def before_deal_scene(terminal: KeyboardTerminal) -> None:
 async def watcher_scene(terminal: KeyboardTerminal) -> None:
     """A caller watching the computer play itself, held at its first pause (the table
     pauses ten minutes after each move, so the picture stands still)."""
-    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(8), pause=600)
+    table = Table(
+        GameOptions(level="easy"), [None, None], rng=random.Random(8), admit=Person, pause=600
+    )
     person = table.watch("Ada", Session(terminal))
     table.start()
     task = asyncio.ensure_future(person.attend())

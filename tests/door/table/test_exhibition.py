@@ -6,15 +6,19 @@ from __future__ import annotations
 import asyncio
 import random
 
-from door.table.flow import EXHIBITION_PAUSES, Table
+from door.table.company import EXHIBITION_PAUSES
+from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
 
 
 def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
     async def scenario() -> None:
-        table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(4), pause=0)
+        table = Table(
+            GameOptions(level="easy"), [None, None], rng=random.Random(4), admit=Person, pause=0
+        )
         assert table.exhibition and not table.solo
         watcher = table.watch("Ada", Session(FakeTerminal()))
         ended: list[object] = []
@@ -34,7 +38,7 @@ def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
 
 
 def test_plus_and_minus_step_through_the_speeds() -> None:
-    table = Table(GameOptions(), [None, None], rng=random.Random(1), pause=0.8)
+    table = Table(GameOptions(), [None, None], rng=random.Random(1), admit=Person, pause=0.8)
     said = table.change_speed(faster=True)
     assert table.pause_seconds == 0.5 and said.startswith("Speed: 0.5 seconds a move")
     for _ in range(10):

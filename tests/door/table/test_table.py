@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from door.table.flow import play_against_computer
 from door.table.options import GameOptions, GameResult
+from door.table.solo import play_against_computer
 from door.term.ansi import CLEAR_SCREEN
 from door.term.keys import Key
 from door.term.terminal import Disconnected

@@ -9,8 +9,8 @@ import re
 import pytest
 
 import door.table.options
-from door.table.flow import play_against_computer
 from door.table.options import GameOptions
+from door.table.solo import play_against_computer
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.table.test_table import KNOWN_SHOW, log_text, until_status
