@@ -23,7 +23,6 @@ KNOWN_LOOPS: dict[frozenset[str], str] = {
         {"engine.computer.player", "engine.odds.measure", "engine.odds.tables"}
     ): SPLIT_IN_PROGRESS,
     frozenset({"door.app.presence", "door.cluster.link"}): HOUSE_LOOPS,
-    frozenset({"door.cluster.workers", "door.metrics.service", "door.serve"}): HOUSE_LOOPS,
     frozenset({"door.transports.door_mode", "door.transports.hub_relay"}): HOUSE_LOOPS,
 }
 
