@@ -23,14 +23,10 @@ KNOWN_LOOPS: dict[frozenset[str], str] = {
         {"engine.computer.player", "engine.odds.measure", "engine.odds.tables"}
     ): SPLIT_IN_PROGRESS,
     frozenset({"door.app.presence", "door.cluster.link"}): HOUSE_LOOPS,
-    frozenset({"door.transports.door_mode", "door.transports.hub_relay"}): HOUSE_LOOPS,
 }
 
 KNOWN_PRIVATE_IMPORTS: dict[str, str] = {
     "engine.computer.coach takes engine.computer.player._least_pips_left": SPLIT_IN_PROGRESS,
-    "door.transports.hub_relay takes door.transports.door_mode._keep_time": HOUSE_LOOPS,
-    "door.transports.hub_relay takes door.transports.console._TtySink": HOUSE_LOOPS,
-    "door.transports.hub_relay takes door.transports.console._TtySource": HOUSE_LOOPS,
 }
 
 KNOWN_PRIVATE_USES: dict[str, str] = {
