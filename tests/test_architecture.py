@@ -22,7 +22,6 @@ KNOWN_LOOPS: dict[frozenset[str], str] = {
     frozenset(
         {"engine.computer.player", "engine.odds.measure", "engine.odds.tables"}
     ): SPLIT_IN_PROGRESS,
-    frozenset({"door.app.presence", "door.cluster.link"}): HOUSE_LOOPS,
 }
 
 KNOWN_PRIVATE_IMPORTS: dict[str, str] = {
@@ -37,7 +36,6 @@ KNOWN_PRIVATE_USES: dict[str, str] = {
 
 KNOWN_OVERSIZED: dict[str, str] = {
     "door.app.lobby": SPLIT_IN_PROGRESS,
-    "door.app.presence": HOUSE_LOOPS,
     "door.storage.competition": HOUSE_LOOPS,
     "door.table.flow": SPLIT_IN_PROGRESS,
     "door.table.person": SPLIT_IN_PROGRESS,
@@ -49,7 +47,6 @@ KNOWN_UPWARD_IMPORTS: dict[str, str] = {
     "engine.odds.tables -> engine.computer.pegging": SPLIT_IN_PROGRESS,
     "engine.odds.winbar -> engine.computer.player": SPLIT_IN_PROGRESS,
     "engine.rules.gamelog -> engine.odds.winbar": SPLIT_IN_PROGRESS,
-    "door.app.presence -> door.cluster.link": HOUSE_LOOPS,
 }
 
 # Lowest first: a module may import modules of its own layer and of the layers before it,
@@ -97,7 +94,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the terminal seam", ("door.term",)),
     ("widgets and drawing", ("door.ui", "door.screens")),
     ("the table", ("door.table",)),
-    ("who is online", ("door.app.presence", "door.app.called_away")),
+    ("who is online", ("door.app.members", "door.app.presence", "door.app.called_away")),
     ("the cluster's link and relay", ("door.cluster",)),
     ("a caller's session: call, lobby, accounts, the door", ("door.app",)),
     ("transports", ("door.transports",)),

@@ -33,16 +33,8 @@ from door.app.accounts import (
     yes_or_no,
 )
 from door.app.lobby import Lobby, MenuChoices
-from door.app.presence import (
-    CLAIM_WAIT_SECONDS,
-    IN_THE_LOBBY,
-    MAX_NAME_LENGTH,
-    HandedOver,
-    Member,
-    NameInUse,
-    Presence,
-    clean_name,
-)
+from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
+from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, clean_name
 from door.app.records import Records
 from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries

@@ -19,7 +19,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from door.app.mail_games import COUNTING_NOTE, MAX_OPEN_GAMES, MailGames, MailRefusal, mover
-from door.app.presence import IN_THE_LOBBY, Member, Presence
+from door.app.members import IN_THE_LOBBY, Member
+from door.app.presence import Presence
 from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
