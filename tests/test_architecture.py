@@ -29,14 +29,11 @@ KNOWN_PRIVATE_IMPORTS: dict[str, str] = {
 }
 
 KNOWN_PRIVATE_USES: dict[str, str] = {
-    "door.storage.competition uses door.storage.games: _insert_game": HOUSE_LOOPS,
-    "door.storage.competition uses door.storage.games/engine.rules.game: _settle": HOUSE_LOOPS,
     "door.term.layers uses door.term.canvas: _store": HOUSE_LOOPS,
 }
 
 KNOWN_OVERSIZED: dict[str, str] = {
     "door.app.lobby": SPLIT_IN_PROGRESS,
-    "door.storage.competition": HOUSE_LOOPS,
     "door.table.flow": SPLIT_IN_PROGRESS,
     "door.table.person": SPLIT_IN_PROGRESS,
     "engine.computer.player": SPLIT_IN_PROGRESS,
