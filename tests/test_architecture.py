@@ -15,7 +15,6 @@ from pathlib import Path
 from tests import import_graph
 
 SPLIT_IN_PROGRESS = "split in progress (issue #44)"
-HOUSE_LOOPS = "being untied on this branch (issue #44, house-loops)"
 
 KNOWN_LOOPS: dict[frozenset[str], str] = {
     frozenset({"door.table.flow", "door.table.person", "door.table.seats"}): SPLIT_IN_PROGRESS,
@@ -28,9 +27,7 @@ KNOWN_PRIVATE_IMPORTS: dict[str, str] = {
     "engine.computer.coach takes engine.computer.player._least_pips_left": SPLIT_IN_PROGRESS,
 }
 
-KNOWN_PRIVATE_USES: dict[str, str] = {
-    "door.term.layers uses door.term.canvas: _store": HOUSE_LOOPS,
-}
+KNOWN_PRIVATE_USES: dict[str, str] = {}
 
 KNOWN_OVERSIZED: dict[str, str] = {
     "door.app.lobby": SPLIT_IN_PROGRESS,
