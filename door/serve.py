@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from door import gc_policy, version
+from door.app.door import Door
 from door.app.mail_games import MailGames
 from door.app.records import Records
-from door.app.server import Door
 from door.cluster.workers import (
     CONFIG_ERROR_EXIT,
     WORKER_STOP_SECONDS,

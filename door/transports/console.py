@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.config import Config, ConfigError
 from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir

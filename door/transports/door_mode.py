@@ -201,8 +201,8 @@ async def run_door(
     """The caller's session, bounded by their time left, a hang-up and SIGHUP, SIGTERM or
     SIGINT (each tells the caller and saves their game)."""
     from door.app.call import Caller
+    from door.app.door import Door
     from door.app.records import Records
-    from door.app.server import Door
     from door.serve import prepare_computer_player
 
     if config.hub.address:

@@ -7,7 +7,7 @@ import asyncio
 import re
 from pathlib import Path
 
-from door.app.server import Door
+from door.app.door import Door
 from door.config import config_from_mapping
 from door.serve import Listening, run_server
 from tests.door.netclients import TelnetCaller, free_port
