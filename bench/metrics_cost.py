@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from prometheus_client import generate_latest  # noqa: E402
 from prometheus_client.registry import CollectorRegistry  # noqa: E402
 
-from door.app.server import Door  # noqa: E402
+from door.app.door import Door  # noqa: E402
 from door.config import Config  # noqa: E402
 from door.metrics.collect import DoorCollector  # noqa: E402
 from door.metrics.watch import Health  # noqa: E402

@@ -18,16 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from door import gc_policy, version
+from door.app.door import Door
 from door.app.mail_games import MailGames
 from door.app.records import Records
-from door.app.server import Door
 from door.cluster.workers import (
     CONFIG_ERROR_EXIT,
     WORKER_STOP_SECONDS,
     WorkerPlace,
     check_cluster,
     leave_if_stuck,
-    prepare_once,
     supervise,
     worker_count,
 )
@@ -355,6 +354,29 @@ def log_start(config: Config) -> None:
     logger.info("database: %s", redact_url(database_url(config.database, data_path)))
     for name, source in use_texts_dir(config.texts_dir).items():
         logger.info("text %s: %s", name, source)
+
+
+def prepare_once(config: Config) -> None:
+    """What the workers would otherwise race to do: make the data folder and the SSH host
+    keys, and bring the database's schema up to date; and make sure Redis answers (a
+    worker started again later, while Redis is away, carries on without it)."""
+    from door.cluster.link import ClusterUnavailable, check_redis
+    from door.transports.ssh import load_host_keys
+
+    log_start(config)
+    if config.server.ssh_port:
+        load_host_keys(config.server.data_path)
+
+    async def migrate() -> None:
+        if config.cluster.redis_url:
+            try:
+                await check_redis(config.cluster.redis_url)
+            except ClusterUnavailable as error:
+                raise ConfigError(str(error)) from None
+        records = await Records.open(config)
+        await records.close()
+
+    asyncio.run(migrate())
 
 
 def check_something_to_serve(config: Config) -> None:

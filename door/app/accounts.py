@@ -36,7 +36,6 @@ from door.screens.account import (
     rating_line,
 )
 from door.screens.frame import draw_message, draw_status
-from door.storage.competition import CompetitionStore
 from door.storage.errors import (
     AccountLockedError,
     LoginError,
@@ -45,6 +44,7 @@ from door.storage.errors import (
     StorageUnavailableError,
     StoreError,
 )
+from door.storage.ratings import RatingStore
 from door.storage.rules import (
     MAX_HANDLE_LENGTH,
     MAX_PASSWORD_LENGTH,
@@ -402,9 +402,8 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
         with contextlib.suppress(StoreError):  # the statistics stand without the list
             games = await store.recent_games(account_id=stats.account.id, limit=RECORD_GAMES)
         try:
-            competition = CompetitionStore(store)
-            rating = await competition.rating(stats.account.id)
-            history = await competition.rating_history(stats.account.id, limit=6)
+            rating = await RatingStore(store).rating(stats.account.id)
+            history = await RatingStore(store).rating_history(stats.account.id, limit=6)
             rated = rating_line(rating, history)
         except StoreError:
             pass  # the statistics stand without the rating
@@ -430,7 +429,7 @@ async def show_leaderboard(
         while True:
             try:
                 if order == "rating":
-                    rated = await CompetitionStore(store).rating_leaderboard(LEADERBOARD_SIZE)
+                    rated = await RatingStore(store).rating_leaderboard(LEADERBOARD_SIZE)
                     frame.show(draw_rating_board(rated))
                 else:
                     entries = await store.leaderboard(

@@ -33,16 +33,8 @@ from door.app.accounts import (
     yes_or_no,
 )
 from door.app.lobby import Lobby, MenuChoices
-from door.app.presence import (
-    CLAIM_WAIT_SECONDS,
-    IN_THE_LOBBY,
-    MAX_NAME_LENGTH,
-    HandedOver,
-    Member,
-    NameInUse,
-    Presence,
-    clean_name,
-)
+from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
+from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, clean_name
 from door.app.records import Records
 from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries
@@ -327,9 +319,11 @@ async def relay_to_table(
     """Carry the caller's line to ``worker``, whose table has their seat, until it ends:
     True if the caller hung up or their session there ended, False if that worker went
     away first."""
+    from door.cluster.link import ClusterLink
     from door.cluster.relay import relay_line
 
-    if presence.cluster is None:
+    cluster = presence.cluster
+    if not isinstance(cluster, ClusterLink):  # relaying a line takes Redis's own link
         return True
     account = member.account
     hello = {
@@ -342,7 +336,7 @@ async def relay_to_table(
         "paged_by": handed.paged_by,
     }
     logger.info("%s goes on at worker %s", escaped(member.name), handed.worker)
-    return await relay_line(presence.cluster, session.terminal, handed.worker, hello)
+    return await relay_line(cluster, session.terminal, handed.worker, hello)
 
 
 async def watch_game_of(presence: Presence, name: str, lobby: Lobby) -> None:

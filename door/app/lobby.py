@@ -26,7 +26,8 @@ from typing import Any, Final
 from door.app.accounts import show_leaderboard, show_stats
 from door.app.called_away import unless_called
 from door.app.mail_screen import GUESTS, MailScreen
-from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
+from door.app.members import IN_THE_LOBBY, ChatLine, HandedOver, Member
+from door.app.presence import Presence
 from door.app.records import KeptGame, Records, computer_names
 from door.app.table_settings import read_settings, settings_text
 from door.app.tournament_screen import TournamentScreen

@@ -19,15 +19,16 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from door.app.mail_games import COUNTING_NOTE, MAX_OPEN_GAMES, MailGames, MailRefusal, mover
-from door.app.presence import IN_THE_LOBBY, Member, Presence
+from door.app.members import IN_THE_LOBBY, Member
+from door.app.presence import Presence
 from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
-from door.storage.competition import PbmGame
 from door.storage.errors import StoreError
+from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
 from door.table.mail import MailTable
 from door.table.options import GameOptions
@@ -70,11 +71,11 @@ class MailSaver:
             # Past the limit the store refuses the move too, and the table is told then.
             with contextlib.suppress(MoveLimitError):
                 self.clock = self.clock.moved(seat, now)
-        self._then(lambda: self.mail.competition.save_pbm_move(self.pbm_id, recording, seat, now))
+        self._then(lambda: self.mail.pbm_store.save_pbm_move(self.pbm_id, recording, seat, now))
 
     def game_over(self, game: RecordedGame) -> None:
         recording, now = game.recording, self.mail.now()
-        self._then(lambda: self.mail.competition.finish_pbm_game(self.pbm_id, recording, now=now))
+        self._then(lambda: self.mail.pbm_store.finish_pbm_game(self.pbm_id, recording, now=now))
 
     def _then(self, write: Callable[[], Coroutine[Any, Any, Any]]) -> None:
         previous = self._last

@@ -35,8 +35,8 @@ from door.app.tournaments import Tournaments
 from door.competition.pbm import PbmRules
 from door.config import Config
 from door.defence.logins import LoginGuard
-from door.storage.competition import CompetitionStore
 from door.storage.errors import StorageUnavailableError, StoreError
+from door.storage.ratings import RatingStore
 from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
 from door.storage.store import Account, LoginPolicy, SavedGame, Seat, Store
@@ -152,7 +152,7 @@ class Records:
         if self.store is None or outcome is None or len(outcome.scores) != 2:
             return None
         try:
-            change, _ = await CompetitionStore(self.store).rate_game(
+            change, _ = await RatingStore(self.store).rate_game(
                 account.id, level, outcome, dt.datetime.now(dt.UTC)
             )
         except StoreError as failure:
@@ -169,7 +169,7 @@ class Records:
         if self.store is None or outcome is None or len(outcome.scores) != 2:
             return None
         try:
-            mine, theirs = await CompetitionStore(self.store).rate_game(
+            mine, theirs = await RatingStore(self.store).rate_game(
                 first.id, second.id, outcome, dt.datetime.now(dt.UTC)
             )
         except StoreError as failure:

@@ -6,6 +6,8 @@
     ├── StorageUnavailableError   the database cannot be opened, read or written:
     │                             callers can still play as guests
     ├── GameNotFoundError
+    ├── CompetitionNotFoundError  no such match, tournament or play-by-mail game
+    │   └── PbmGameChangedError   (door/storage/pbm_games.py) it moved on meanwhile
     └── AccountError
         ├── HandleError           a handle that breaks the rules
         │   └── HandleTakenError  ...or that someone already has (in any case)
@@ -33,6 +35,10 @@ class StorageUnavailableError(StoreError):
 
 class GameNotFoundError(StoreError):
     """No game has that number (or it is no longer open to save)."""
+
+
+class CompetitionNotFoundError(StoreError):
+    """No match, tournament or play-by-mail game has that number (or it is over)."""
 
 
 class AccountError(StoreError):

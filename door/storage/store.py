@@ -58,5 +58,7 @@ class Store(AccountStore, GameStore, RecordStore):
 
     Each part lives in its own module: the connection and its transactions
     (door/storage/database.py), accounts and SSH keys (accounts.py), games (games.py),
-    statistics and the leaderboard (records.py); competition (competition.py) wraps it.
+    statistics and the leaderboard (records.py). Ratings, matches, tournaments and
+    play-by-mail games have stores of their own beside it (ratings.py, matches.py,
+    tournaments.py, pbm_games.py), each taking this one.
     """

@@ -20,7 +20,7 @@ from door.app.account_checks import (
     ssh_password_login,
 )
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.app.sysop import verify_password
 from door.config import ConfigError, SysopConfig
 from door.defence.guard import AddressGuard, address_of

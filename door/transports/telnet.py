@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import telnetlib3
 
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.defence.guard import AddressGuard, address_of
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.logtext import escaped

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from door.app.server import Door
+from door.app.door import Door
 from door.config import config_from_mapping
 from door.serve import Listening, run_server
 from door.table.flow import Table

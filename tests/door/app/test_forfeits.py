@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from door.storage.competition import CompetitionStore
+from door.storage.ratings import RatingStore
 from door.term.keys import Key
 from tests.door.app.test_lobby import challenge, in_lobby, screen, until
 from tests.door.app.test_saved_games import account_door
@@ -54,9 +54,8 @@ async def test_quitting_a_rated_match_between_members_forfeits_it_and_says_so(
         # Bob is told in the lobby, with his rating; the store has the loss.
         await in_lobby(bob_terminal)
         await until(lambda: "Bob left and forfeits the match to Ada. Rating" in flat(bob_terminal))
-        competition = CompetitionStore(door.store)
-        assert (await competition.rating(ada.id)).rating > 1500
-        assert (await competition.rating(bob.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(ada.id)).rating > 1500
+        assert (await RatingStore(door.store).rating(bob.id)).rating < 1500
 
         async def losses() -> int:
             stats = await door.store.stats_for("Bob")

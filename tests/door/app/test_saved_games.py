@@ -15,7 +15,7 @@ from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.app.records import Records
 from door.config import Config, config_from_mapping
-from door.storage.competition import CompetitionStore
+from door.storage.ratings import RatingStore
 from door.storage.store import Account, Store
 from door.table.flow import Table
 from door.table.options import GameOptions
@@ -173,7 +173,7 @@ async def test_quitting_a_saved_game_is_a_loss_and_nothing_is_left_to_resume(
         assert stats is not None and (stats.total.games, stats.total.losses) == (1, 1)
         # A quit is rated as the loss it is, and the member is told their new rating.
         await until(lambda: "Rating " in screen(terminal))
-        assert (await CompetitionStore(door.store).rating(ada.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(ada.id)).rating < 1500
 
 
 @run_async
@@ -192,9 +192,9 @@ async def test_a_saved_game_abandoned_when_offered_is_a_loss(database: Database)
         await until(lambda: "Your saved game is abandoned" in screen(terminal))
         stats = await door.store.stats_for("Ada")
         assert stats is not None and (stats.total.games, stats.total.losses) == (1, 1)
-        history = await CompetitionStore(door.store).rating_history(ada.id)
+        history = await RatingStore(door.store).rating_history(ada.id)
         assert [entry.opponent for entry in history] == ["computer-easy"]
-        assert (await CompetitionStore(door.store).rating(ada.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(ada.id)).rating < 1500
 
 
 @run_async
@@ -240,10 +240,9 @@ async def test_a_rated_challenge_between_members_moves_both_ratings(database: Da
             await until(lambda terminal=terminal: "Rating " in screen(terminal))
         outcome = table.game.outcome()
         assert outcome is not None
-        competition = CompetitionStore(door.store)
         winner, loser = (ada, bob) if outcome.winner_side == 0 else (bob, ada)
-        assert (await competition.rating(winner.id)).rating > 1500
-        assert (await competition.rating(loser.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(winner.id)).rating > 1500
+        assert (await RatingStore(door.store).rating(loser.id)).rating < 1500
 
 
 @run_async

@@ -8,7 +8,7 @@ import gc
 import weakref
 from pathlib import Path
 
-from door.app.server import Door
+from door.app.door import Door
 from door.serve import Listening, run_server
 from tests.door.netclients import SSHCaller, TelnetCaller, server_config
 

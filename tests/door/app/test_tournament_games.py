@@ -12,7 +12,7 @@ import random
 
 from door.app.presence import Presence
 from door.cluster.remote import RemoteMember
-from door.storage.competition import CompetitionStore
+from door.storage.tournaments import TournamentStore
 from door.table.flow import Table
 from door.table.options import GameOptions
 from door.table.person import Person
@@ -71,7 +71,7 @@ async def test_both_on_the_tournaments_page_challenge_accept_and_are_seated(
         await play_together([alice, bert], stop=lambda: table.over)
         await in_lobby_after_game(alice, bert)
         await until(lambda: "Tournament game recorded in Friday Cup" in words(alice))
-        tournament = await CompetitionStore(door.store).tournament(number)
+        tournament = await TournamentStore(door.store).tournament(number)
         assert tournament.status == "finished"
 
 
@@ -177,7 +177,7 @@ async def test_quitting_a_tournament_game_forfeits_it_in_the_standings(
         await until(lambda: "Bob left and forfeits the game to Ada" in words(alice))
         # The pairing no longer reads "to play": the game is in, a win for Ada.
         await until(lambda: "Tournament game recorded in Friday Cup" in words(bert))
-        tournament = await CompetitionStore(door.store).tournament(number)
+        tournament = await TournamentStore(door.store).tournament(number)
         (pairing,) = tournament.round(1)
         assert len(pairing.games) == 1
         assert tournament.standings()[0].entrant == ada.id

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from door.app.call import Caller
+from door.app.door import Door
 from door.app.records import Records
-from door.app.server import Door
 from door.cluster.link import MEMBER_TTL_SECONDS, SYNC_SECONDS
 from door.config import Config, config_from_mapping
 from door.serve import join_cluster

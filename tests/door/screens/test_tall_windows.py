@@ -10,7 +10,7 @@ import random
 from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.config import config_from_mapping
-from door.screens.chat import GameLog
+from door.screens.chat import PaneLog
 from door.screens.game_screen import TableView, draw_table
 from door.screens.side_pane import draw_side_pane
 from door.term.canvas import Canvas
@@ -80,7 +80,7 @@ async def test_the_lobby_in_a_tall_wide_window_types_where_its_cursor_is() -> No
 
 
 def test_the_pane_wraps_the_log_to_its_own_width() -> None:
-    log = GameLog()
+    log = PaneLog()
     log.add(LONG)
     assert len(log.lines) == 2  # wrapped for the 80-column log
     canvas = Canvas(200, 30)

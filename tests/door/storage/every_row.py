@@ -18,9 +18,12 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from door.competition.pbm import PbmRules
 from door.competition.tournament import Tournament
 from door.competition.turns import play_automatic
-from door.storage.competition import CompetitionStore
+from door.storage.matches import MatchStore
+from door.storage.pbm_games import PbmGameStore
+from door.storage.ratings import RatingStore
 from door.storage.schema import metadata
 from door.storage.store import Seat, Store
+from door.storage.tournaments import TournamentStore
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
 from tests.door.competition.outcomes import won
@@ -36,7 +39,6 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
     """Put every kind of row into the database at ``url``; the numbers of what it made."""
     store = await Store.open(url, hasher=FAST_HASHER, **options)
     try:
-        competition = CompetitionStore(store)
         seats = []
         for handle in ("Ada", "Bob", "Cy", "Di"):
             account = await store.create_account(handle, PASSWORD)
@@ -51,21 +53,23 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
         )
         saved = played_game(6, actions=12)
         saved_id = await store.start_game(saved.recording, [bob, cy], "people")
-        await competition.rate_game(ada.account_id, bob.account_id, won(0, 80), START)
-        match_id = await competition.start_match(ada, bob, 3, START, rated=True)
-        await competition.add_match_game(match_id, won(0, 85), START, game_id=finished_id)
+        await RatingStore(store).rate_game(ada.account_id, bob.account_id, won(0, 80), START)
+        match_id = await MatchStore(store).start_match(ada, bob, 3, START, rated=True)
+        await MatchStore(store).add_match_game(match_id, won(0, 85), START, game_id=finished_id)
         cup = Tournament("Spring Swiss", "swiss", 1, START, rounds=2)
-        cup_id = await competition.create_tournament(cup, START)
+        cup_id = await TournamentStore(store).create_tournament(cup, START)
         for seat in seats:
             assert seat.account_id is not None
-            await competition.sign_up(cup_id, seat.account_id)
-        await competition.start_tournament(cup_id, START)
+            await TournamentStore(store).sign_up(cup_id, seat.account_id)
+        await TournamentStore(store).start_tournament(cup_id, START)
         mail = RecordedGame(seed=2026)
         play_automatic(mail)
-        pbm_id = await competition.start_pbm_game(cy, di, mail.recording, PbmRules(3), START)
+        pbm_id = await PbmGameStore(store).start_pbm_game(
+            cy, di, mail.recording, PbmRules(3), START
+        )
         whole = played_game(9)
         assert whole.game.phase is Phase.OVER
-        await competition.finish_pbm_game(pbm_id, whole.recording)
+        await PbmGameStore(store).finish_pbm_game(pbm_id, whole.recording)
         return {
             "finished_game": finished_id,
             "saved_game": saved_id,

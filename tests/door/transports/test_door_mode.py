@@ -314,7 +314,7 @@ def test_a_caller_arriving_with_one_minute_left_is_told(tmp_path: Path) -> None:
 
 
 def test_the_clock_warns_at_once_under_five_minutes_and_at_each_mark_after() -> None:
-    from door.transports.door_mode import _keep_time
+    from door.transports.bbs_line import keep_time
 
     async def told_within(seconds_left: float, wait: float) -> list[str]:
         told: list[str] = []
@@ -322,7 +322,7 @@ def test_the_clock_warns_at_once_under_five_minutes_and_at_each_mark_after() -> 
         async def warn(text: str) -> None:
             told.append(text)
 
-        clock = asyncio.create_task(_keep_time(seconds_left, warn))
+        clock = asyncio.create_task(keep_time(seconds_left, warn))
         await asyncio.sleep(wait)
         clock.cancel()
         return told

@@ -19,7 +19,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from door.app.server import Door
+from door.app.door import Door
 from door.config import config_from_mapping
 from door.transports import web
 from tests.door.caller import run_async

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.transports.web_guard import refusal_response
 from tests.door.caller import run_async
 from tests.door.transports.test_web_defence import closed_by_server, until, web_door
