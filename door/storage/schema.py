@@ -14,6 +14,10 @@ matches       matches of one game or the best of 3, 5 or 7; match_games holds th
 tournaments   round-robin and Swiss tournaments; tournament_entrants and
               tournament_pairings hold who plays and who met whom, with the games
 pbm_games     play-by-mail games: the recording (as in games) and the clock
+password_resets  the one-time code a sysop gave a member to set a new password (a hash)
+account_addresses  the addresses a member called from lately, a few per member
+held_handles  a renamed member's old handle, kept from everyone else for a while
+audit         what the sysop (at the door or the shell) did: append-only
 """
 
 from __future__ import annotations
@@ -87,6 +91,13 @@ accounts = Table(
     _counter("failed_logins"),
     Column("first_failed_at", UTCDateTime),
     Column("locked_until", UTCDateTime),
+    # Locked by the sysop (not the wrong-password lock-out above): since when, why, and
+    # until when (None: until unlocked).
+    Column("sysop_locked_at", UTCDateTime),
+    Column("sysop_lock_reason", String(200)),
+    Column("sysop_lock_ends", UTCDateTime),
+    # The sysop's own note on the member; never shown to the member.
+    Column("sysop_note", Text),
 )
 
 ssh_keys = Table(
@@ -347,4 +358,54 @@ pbm_games = Table(
     Column("game_id", Integer, ForeignKey("games.id", ondelete="SET NULL")),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+)
+
+password_resets = Table(
+    "password_resets",
+    metadata,
+    # One code per member at a time: a new code replaces the old.
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    # The code's SHA-256 in hex; the code itself is never kept (it is random and long,
+    # so a fast hash is enough).
+    Column("code_hash", String(64), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+)
+
+account_addresses = Table(
+    "account_addresses",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    # An IPv4 or IPv6 address as text (45 characters hold the longest IPv6 form).
+    Column("address", String(45), primary_key=True),
+    Column("first_seen", UTCDateTime, nullable=False),
+    Column("last_seen", UTCDateTime, nullable=False),
+    _counter("calls"),
+)
+
+held_handles = Table(
+    "held_handles",
+    metadata,
+    # As accounts.handle_key: the old handle lowercased.
+    Column("handle_key", String(20), primary_key=True),
+    Column("handle", String(20), nullable=False),
+    # Who had it (None once that member is deleted): they may take it back.
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
+    Column("held_until", UTCDateTime, nullable=False),
+)
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", UTCDateTime, nullable=False, index=True),
+    # The sysop's handle for an action at the door, "shell:<unix user>" for the shell's.
+    Column("actor", String(60), nullable=False),
+    # What was done: "user.lock", "user.reset-password", "ban.add" ...
+    Column("action", String(40), nullable=False),
+    # On whom or what: a handle, an address, a network, a ban's number.
+    Column("target", String(100), index=True),
+    Column("reason", String(500)),
+    # Anything else worth keeping (an end, an old handle); never a secret.
+    Column("detail", String(1000)),
 )

@@ -19,7 +19,7 @@ from door.competition.pbm import PbmRules
 from door.competition.tournament import Tournament
 from door.competition.turns import play_automatic
 from door.storage.competition import CompetitionStore
-from door.storage.schema import metadata
+from door.storage.schema import account_addresses, held_handles, metadata, password_resets
 from door.storage.store import Seat, Store
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
@@ -66,6 +66,8 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
         whole = played_game(9)
         assert whole.game.phase is Phase.OVER
         await competition.finish_pbm_game(pbm_id, whole.recording)
+        await store.record_action("shell:root", "user.lock", "Bob", "spam", "for 24 hours")
+        await _sysop_rows(store, ada.account_id)
         return {
             "finished_game": finished_id,
             "saved_game": saved_id,
@@ -75,6 +77,32 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
         }
     finally:
         await store.close()
+
+
+async def _sysop_rows(store: Store, account_id: int) -> None:
+    """A reset code, an address and a held handle (written straight into their tables
+    until the store makes them)."""
+    later = START + dt.timedelta(days=1)
+    async with store.transaction() as connection:
+        await connection.execute(
+            password_resets.insert().values(
+                account_id=account_id, code_hash="0" * 64, created_at=START, expires_at=later
+            )
+        )
+        await connection.execute(
+            account_addresses.insert().values(
+                account_id=account_id,
+                address="2001:db8::1",
+                first_seen=START,
+                last_seen=later,
+                calls=2,
+            )
+        )
+        await connection.execute(
+            held_handles.insert().values(
+                handle_key="adele", handle="Adele", account_id=account_id, held_until=later
+            )
+        )
 
 
 async def table_rows(url: str, **connect_args: Any) -> dict[str, list[tuple[Any, ...]]]:
