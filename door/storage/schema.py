@@ -18,6 +18,8 @@ password_resets  the one-time code a sysop gave a member to set a new password (
 account_addresses  the addresses a member called from lately, a few per member
 held_handles  a renamed member's old handle, kept from everyone else for a while
 audit         what the sysop (at the door or the shell) did: append-only
+bans          addresses, networks and handles the sysop turned away (lifted ones kept)
+mutes         callers the sysop silenced in chat for a while
 """
 
 from __future__ import annotations
@@ -408,4 +410,35 @@ audit = Table(
     Column("reason", String(500)),
     # Anything else worth keeping (an end, an old handle); never a secret.
     Column("detail", String(1000)),
+)
+
+bans = Table(
+    "bans",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # door.defence.bans.BanTarget as it prints: an address, a network or handle:NAME.
+    Column("target", String(60), nullable=False),
+    Column("reason", String(200), nullable=False),
+    Column("actor", String(60), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("ends_at", UTCDateTime),
+    # Lifted by the sysop: kept, for the record and so that the door's cheap check of
+    # whether anything changed (the highest id, how many lifted) sees it.
+    Column("lifted_at", UTCDateTime),
+    Column("lifted_by", String(60)),
+)
+
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # The caller's name (a member's handle or a guest's name) and its look (skeleton).
+    Column("name", String(40), nullable=False),
+    Column("name_look", String(80), nullable=False, index=True),
+    Column("reason", String(200), nullable=False),
+    Column("actor", String(60), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("ends_at", UTCDateTime, nullable=False),
+    Column("lifted_at", UTCDateTime),
+    Column("lifted_by", String(60)),
 )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from door.storage.accounts import AccountStore
 from door.storage.audit import AuditEntry, AuditStore
+from door.storage.bans import BanStore
 from door.storage.games import GameStore
 from door.storage.records import RecordStore
 from door.storage.values import (
@@ -56,11 +57,11 @@ __all__ = [
 ]
 
 
-class Store(AccountStore, AuditStore, GameStore, RecordStore):
+class Store(AccountStore, AuditStore, GameStore, RecordStore, BanStore):
     """The database behind the door. Create with ``await Store.open(url)``.
 
     Each part lives in its own module: the connection and its transactions
     (door/storage/database.py), accounts and SSH keys (accounts.py), games (games.py),
     statistics and the leaderboard (records.py), the audit of what the sysop did
-    (audit.py); competition (competition.py) wraps it.
+    (audit.py), bans and mutes (bans.py); competition (competition.py) wraps it.
     """

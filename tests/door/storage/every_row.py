@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from door.competition.pbm import PbmRules
 from door.competition.tournament import Tournament
 from door.competition.turns import play_automatic
+from door.defence.bans import BanTarget
 from door.storage.competition import CompetitionStore
 from door.storage.schema import account_addresses, held_handles, metadata, password_resets
 from door.storage.store import Seat, Store
@@ -68,6 +69,7 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
         await competition.finish_pbm_game(pbm_id, whole.recording)
         await store.record_action("shell:root", "user.lock", "Bob", "spam", "for 24 hours")
         await _sysop_rows(store, ada.account_id)
+        await _bans_and_mutes(store)
         return {
             "finished_game": finished_id,
             "saved_game": saved_id,
@@ -103,6 +105,15 @@ async def _sysop_rows(store: Store, account_id: int) -> None:
                 handle_key="adele", handle="Adele", account_id=account_id, held_until=later
             )
         )
+
+
+async def _bans_and_mutes(store: Store) -> None:
+    """A ban lifted, one in force, and a mute (door/storage/bans.py)."""
+    lasting = dt.datetime.now(dt.UTC) + dt.timedelta(days=400)
+    lifted = await store.add_ban(BanTarget.parse("203.0.113.0/24"), "spam", None, "shell:root")
+    await store.lift_ban(lifted.id, "Sysop")
+    await store.add_ban(BanTarget.parse("handle:Mallory"), "abuse", lasting, "Sysop")
+    await store.add_mute("Eve", "flooding the lobby", lasting, "Sysop")
 
 
 async def table_rows(url: str, **connect_args: Any) -> dict[str, list[tuple[Any, ...]]]:
