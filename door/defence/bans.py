@@ -228,3 +228,19 @@ def _shown(text: str) -> str:
     """``text`` fit for a one-line error: printable, and not the whole of a long one."""
     printable = "".join(char if char.isprintable() else "?" for char in text)
     return repr(printable if len(printable) <= 60 else printable[:57] + "...")
+
+
+class BansInForce:
+    """The bans one worker turns callers away by: the list is replaced whole when the
+    sysop bans or lifts a ban (door/app/moderation.py), and read at every connection."""
+
+    def __init__(self, bans: BanList | None = None) -> None:
+        self.list = bans or BanList()
+
+    def refusal(self, address: str) -> str | None:
+        """What a caller from ``address`` is told if it is banned, else None."""
+        ban = self.list.covering(address)
+        return ban.refusal() if ban is not None else None
+
+    def naming(self, name: str) -> Ban | None:
+        return self.list.naming(name)

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Final
 
+from door.defence.bans import BansInForce
 from door.defence.log_limit import SourceLog
 from door.metrics.tally import TALLY
 
@@ -38,8 +39,14 @@ class AddressGuard:
     """Counts connections per address; ``admit`` says why one is refused, or None."""
 
     def __init__(
-        self, max_at_once: int, per_minute: int, clock: Callable[[], float] = time.monotonic
+        self,
+        max_at_once: int,
+        per_minute: int,
+        clock: Callable[[], float] = time.monotonic,
+        bans: BansInForce | None = None,
     ) -> None:
+        self.bans = bans or BansInForce()
+        """The sysop's bans, checked before the limits (door/defence/bans.py)."""
         self.max_at_once = max_at_once
         self.per_minute = per_minute
         self._clock = clock
@@ -61,6 +68,10 @@ class AddressGuard:
         self.arrived += 1
         if self.arrived % PRUNE_EVERY == 0:
             self._prune(now)
+        banned = self.bans.refusal(address)
+        if banned is not None:
+            self.closed += 1
+            return banned
         if self._open.get(address, 0) >= self.max_at_once:
             self.closed += 1
             TALLY.refused["limits"] += 1

@@ -14,7 +14,11 @@ from door.defence.lookalike import skeleton
 from door.defence.mutes import Mute
 from door.storage.database import StoreBase
 from door.storage.errors import StoreError
-from door.storage.schema import bans, mutes
+from door.storage.rules import handle_key
+from door.storage.schema import account_addresses, accounts, bans, mutes
+
+RECENT_DAYS = 30
+"""How far back a member's addresses count as theirs when a ban is checked against them."""
 
 Fingerprint = tuple[int, int, int, int]
 """(highest ban id, bans lifted, highest mute id, mutes lifted): changes whenever a ban
@@ -140,6 +144,21 @@ class BanStore(StoreBase):
                 .order_by(mutes.c.id)
             )
             return [_mute(row) for row in rows]
+
+    async def recent_addresses_of(self, handle: str) -> list[str]:
+        """The addresses the member ``handle`` called from in the last ``RECENT_DAYS``
+        days (none for a name that is no member's, the sysop's usually)."""
+        since = self._clock() - dt.timedelta(days=RECENT_DAYS)
+        async with self._transaction() as connection:
+            rows = await connection.execute(
+                select(account_addresses.c.address)
+                .join(accounts, accounts.c.id == account_addresses.c.account_id)
+                .where(
+                    accounts.c.handle_key == handle_key(handle),
+                    account_addresses.c.last_seen >= since,
+                )
+            )
+            return [str(row.address) for row in rows]
 
     async def moderation_fingerprint(self) -> Fingerprint:
         """Changes whenever a ban or mute is made or lifted (see ``Fingerprint``)."""
