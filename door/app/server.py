@@ -22,6 +22,7 @@ from door.config import Config
 from door.defence.bans import BanList, BansInForce
 from door.defence.chat_mask import WordMask
 from door.defence.guard import AddressGuard
+from door.logtext import escaped
 from door.metrics.tally import TALLY
 from door.storage.values import Account
 from door.table.flow import Table
@@ -172,12 +173,16 @@ class Door:
                 continue
             ban = bans.covering(caller.address)
             if ban is not None:
+                logger.info(
+                    "%s caller from %s turned away: ban #%d", caller.transport, caller.peer, ban.id
+                )
                 self._hang_up(terminal, f"\r\n\x1b[0m\r\n{ban.refusal()}\r\n")
         for member in list(self.presence.members.values()):
             if member.sysop or isinstance(member, RemoteMember):
                 continue  # the sysop is never turned away; a remote one by their worker
             ban = bans.naming(member.name)
             if ban is not None:
+                logger.info("%s turned away: ban #%d", escaped(member.name), ban.id)
                 self._spawn(member.line.hang_up(f"\r\n\x1b[0m\r\n{ban.refusal()}\r\n"))
 
     def tell(self, name: str, note: str) -> None:
