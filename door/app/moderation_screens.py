@@ -257,7 +257,7 @@ async def recent_chat_screen(place: ToolPlace) -> None:
 
 
 SCREENS: Final[tuple[tuple[str, str, Callable[[ToolPlace], Awaitable[None]]], ...]] = (
-    ("b", "Bans", bans_screen),
-    ("c", "Recent chat", recent_chat_screen),
+    ("b", "Bans: addresses, networks and handles turned away; add, lift", bans_screen),
+    ("c", "Recent chat: who said what, where; mute a speaker", recent_chat_screen),
 )
 """The entries for the sysop's tools menu (key, label, screen)."""
