@@ -135,7 +135,10 @@ class HeardLine:
     at: dt.datetime
     speaker: str
     where: str
+    """Where in the door it was said ("lobby")."""
     text: str
+    address: str = ""
+    """Where the speaker calls from ("" when the door does not know)."""
 
 
 class Lines(Protocol):
@@ -146,6 +149,9 @@ class Lines(Protocol):
 
     def tell(self, name: str, note: str) -> None:
         """Tell the caller here named ``name`` (if there is one) ``note``."""
+
+    def address_of(self, name: str) -> str:
+        """The address the caller here named ``name`` calls from ("" if unknown)."""
 
 
 class Notices(Protocol):
@@ -284,5 +290,6 @@ class Moderation:
     def heard(self, speaker: str, where: str, line: str) -> str:
         """A chat line going out: masked, and kept for the sysop's recent-chat screen."""
         shown = self.mask.masked(line)
-        self.recent.append(HeardLine(dt.datetime.now(dt.UTC), speaker, where, shown))
+        address = self.lines.address_of(speaker) if self.lines is not None else ""
+        self.recent.append(HeardLine(dt.datetime.now(dt.UTC), speaker, where, shown, address))
         return shown

@@ -76,6 +76,8 @@ class Door:
         self._turning_away: set[asyncio.Task[None]] = set()
         self._callers: dict[Terminal, Caller] = {}
         """Each caller's terminal and who they are, for turning away the newly banned."""
+        self._callers_by_line: dict[Terminal, Caller] = {}
+        """The same by the terminal their session draws on (behind the idle guard)."""
         self._relayed: set[asyncio.Task[None]] = set()
         self._sessions: set[asyncio.Future[None]] = set()
         """One future per session in progress, done when it has ended."""
@@ -127,6 +129,7 @@ class Door:
             )
         self.terminals.add(terminal)
         self._callers[terminal] = caller
+        self._callers_by_line[session_terminal] = caller
         if caller.sysop and caller.address:
             self.moderation.sysop_seen.append(caller.address)
         self.transports[caller.transport] += 1
@@ -142,6 +145,7 @@ class Door:
         finally:
             self.terminals.discard(terminal)
             self._callers.pop(terminal, None)
+            self._callers_by_line.pop(session_terminal, None)
             self.transports[caller.transport] -= 1
             session_terminal.close()  # the guard's timer too, not left to run out
             self._sessions.discard(ended)
@@ -189,6 +193,12 @@ class Door:
         member = self.presence.members.get(name.casefold())
         if member is not None:
             member.tell(note)
+
+    def address_of(self, name: str) -> str:
+        member = self.presence.members.get(name.casefold())
+        line_terminal = getattr(member.line, "terminal", None) if member is not None else None
+        caller = self._callers_by_line.get(line_terminal) if line_terminal is not None else None
+        return caller.address if caller is not None else ""
 
     def _hang_up(self, terminal: Terminal, message: str) -> None:
         say_last = getattr(terminal, "write_last", terminal.write)

@@ -89,12 +89,21 @@ def draw_bans(view: BansView) -> tuple[Canvas, tuple[int, int] | None]:
     return _finish(canvas, view)
 
 
-CHAT_HEADING: Final = f"{'#':>3}  {'When':<11}  {'Who':<16}  {'Where':<8}  Said"
+CHAT_HEADING: Final = f"{'#':>3}  {'When':<5}  {'Who':<15}  {'From':<18}  Said"
+ADDRESS_WIDTH: Final = 18
+"""An IPv4 address whole; an IPv6 one's first part, then "~" (the sysop bans its /64)."""
+
+
+def _address(address: str) -> str:
+    if len(address) <= ADDRESS_WIDTH:
+        return address
+    return address[: ADDRESS_WIDTH - 1] + "~"
 
 
 def chat_row(number: int, line: HeardLine, muted: bool) -> str:
-    who = sanitize(line.speaker, 16) + ("*" if muted else "")
-    row = f"{number:>3}  {_moment(line.at):<11}  {who:<16}  {line.where[:8]:<8}  {line.text}"
+    who = sanitize(line.speaker, 14) + ("*" if muted else "")
+    when = line.at.astimezone(dt.UTC).strftime("%H:%M")
+    row = f"{number:>3}  {when:<5}  {who:<15}  {_address(line.address or '-'):<18}  {line.text}"
     return row[: SCREEN_COLS - 2]
 
 
@@ -102,7 +111,7 @@ def draw_recent_chat(view: RecentChatView) -> tuple[Canvas, tuple[int, int] | No
     canvas = Canvas()
     draw_title(canvas, view.title)
     muted = {mute.name.casefold() for mute in view.mutes}
-    _rule(canvas, TOP - 1, "Recent chat, newest first (* muted)")
+    _rule(canvas, TOP - 1, "Recent lobby chat here, newest first, times UTC (* muted)")
     canvas.put(TOP, 1, CHAT_HEADING, theme.LABEL)
     if not view.lines:
         canvas.put(TOP + 2, 6, "Nobody has said anything yet.", theme.DIM)

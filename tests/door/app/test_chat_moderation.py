@@ -48,6 +48,9 @@ class ModeratedLobby:
     def turn_away(self, bans: object) -> None:
         pass
 
+    def address_of(self, name: str) -> str:
+        return "2001:db8:1234:5678::9" if name == "Eve" else "192.0.2.7"
+
     def tell(self, name: str, note: str) -> None:
         member = self.presence.members.get(name.casefold())
         if member is not None:
@@ -102,10 +105,11 @@ async def test_masked_words_are_starred_out_whole_in_any_case_and_lookalike_spel
         ann.press("c", "DARN it, what the h\u0435ck, darning socks", Key.ENTER)  # Cyrillic е
         await until(lambda: "Ann: **** it, what the ****, darning socks" in screen(bob))
         [heard] = lobby.moderation.recent
-        assert (heard.speaker, heard.where, heard.text) == (
+        assert (heard.speaker, heard.where, heard.text, heard.address) == (
             "Ann",
             "lobby",
             "**** it, what the ****, darning socks",
+            "192.0.2.7",
         )
     finally:
         await lobby.close()

@@ -145,6 +145,14 @@ async def test_a_caller_already_on_from_a_newly_banned_address_is_told_and_disco
             await caller.connect(listening.telnet[1])
             await caller.come_as_guest(name)
             await caller.wait_for(f"Welcome, {name}!")
+        await banned.send("chello from .2\r")
+        await spared.wait_for("Spammer: hello from .2")
+        [heard] = door.moderation.recent
+        assert (heard.speaker, heard.address, heard.text) == (
+            "Spammer",
+            "127.0.0.2",
+            "hello from .2",
+        )
         door.moderation.apply([Ban(1, BanTarget.parse("127.0.0.0/30"), "flooding", UNTIL)], [])
         await banned.wait_for(TOLD, timeout=5)
         await banned.wait_for_close(timeout=5)
