@@ -130,7 +130,7 @@ def ban_command(args: argparse.Namespace) -> int:
 
 
 async def _add(store: Store, args: argparse.Namespace, config: Config) -> None:
-    from door.app.moderation import LOOPBACK, ModerationError, add_ban
+    from door.app.moderation import LOOPBACK, CoversOwnAddress, ModerationError, add_ban
     from door.defence.bans import ending
 
     own = [*LOOPBACK, *shell_addresses(), *await store.recent_addresses_of(config.sysop.name)]
@@ -144,9 +144,10 @@ async def _add(store: Store, args: argparse.Namespace, config: Config) -> None:
             own_addresses=own,
             force=args.force,
         )
+    except CoversOwnAddress as error:
+        raise CommandFailed(f"{error} --force bans it anyway.") from None
     except ModerationError as error:
-        covers = "covers" in str(error)
-        raise CommandFailed(str(error), 1 if covers else 2) from None
+        raise CommandFailed(str(error), 2) from None
     print(f"ban #{ban.id}: {ban.target} {ending(ban.until)} ({ban.reason})")
 
 

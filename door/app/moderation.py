@@ -49,6 +49,10 @@ class ModerationError(ValueError):
     """A ban or mute that cannot be made as asked; the message is one line."""
 
 
+class CoversOwnAddress(ModerationError):
+    """A ban that would turn the sysop away too (the shell may force it)."""
+
+
 # --- making bans and mutes (the shell's and the door's) --------------------------------
 
 
@@ -87,9 +91,8 @@ async def add_ban(
     until = ban_end(hours, dt.datetime.now(dt.UTC))
     own = covered_own_address(target, own_addresses)
     if own is not None and not force:
-        raise ModerationError(
-            f"{target} covers {own}, an address of the sysop's own: "
-            "it would lock you out (--force to ban it anyway)"
+        raise CoversOwnAddress(
+            f"Not banned: {target} covers {own}, one of the sysop's own addresses."
         )
     ban = await store.add_ban(target, reason, until, actor)
     detail = f"ban #{ban.id}, {ending(until)}" + (f", covers the sysop's {own}" if own else "")
