@@ -379,10 +379,14 @@ def check_something_to_serve(config: Config) -> None:
 
 
 def quiet_library_loggers() -> None:
-    """asyncssh logs every channel and packet exchange at INFO, and alembic each step of
-    checking the schema: too much for a door log."""
+    """asyncssh logs every channel and packet exchange at INFO, alembic each step of
+    checking the schema, telnetlib3 every connection: too much for a door log."""
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    # telnetlib3 logs every connection's coming and going: a banned or throttled address
+    # calling a thousand times would be two thousand lines, where the door logs one
+    # refusal per address and minute (door/defence/log_limit.py).
+    logging.getLogger("telnetlib3").setLevel(logging.WARNING)
 
 
 def config_from_args(args: argparse.Namespace) -> Config:

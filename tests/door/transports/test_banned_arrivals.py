@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import asyncssh
+import pytest
 
 from door.app.server import Door
 from door.config import config_from_mapping
 from door.defence.bans import Ban, BanTarget
-from door.serve import Listening, run_server
+from door.serve import Listening, quiet_library_loggers, run_server
 from tests.door.app.test_moderation import TelnetCallerFrom
 from tests.door.caller import run_async
 from tests.door.netclients import SSHCaller, free_port
@@ -181,6 +183,29 @@ async def test_a_banned_name_cannot_be_a_guests_name(tmp_path: Path) -> None:
         await guest.send("Carol\r")
         await guest.wait_for("Welcome, Carol!")
         guest.hang_up()
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 20)
+
+
+@run_async
+async def test_a_banned_address_calling_again_and_again_is_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    quiet_library_loggers()  # as serve does
+    stop, task, listening, _door = await serving(tmp_path)
+    try:
+        assert listening.telnet
+        with caplog.at_level(logging.INFO):
+            for _ in range(20):
+                telnet = TelnetCallerFrom("127.0.0.2")
+                await telnet.connect(listening.telnet[1])
+                await telnet.wait_for_close(timeout=5)
+                assert TOLD in telnet.words  # every one is told
+        # The door's lines (the test's own telnet client logs in this process too).
+        served = [r for r in caplog.records if not r.name.startswith("telnetlib3.client")]
+        lines = [f"{r.name}: {r.getMessage()}" for r in served]
+        assert len(lines) == 1, lines  # before: telnetlib3's two a connection besides
     finally:
         stop.set()
         await asyncio.wait_for(task, 20)
