@@ -66,15 +66,22 @@ def _finish(canvas: Canvas, view: ModerationView) -> tuple[Canvas, tuple[int, in
     return canvas, cursor
 
 
+TARGET_WIDTH: Final = 22
 BAN_HEADING: Final = (
-    f"{'#':>4}  {'Address, network or handle':<27} {'Ends (UTC)':<11}  {'By':<12} Reason"
+    f"{'#':>4}  {'Banned':<{TARGET_WIDTH}} {'Ends (UTC)':<11}  {'By':<10} Reason (told them)"
 )
 
 
 def ban_row(ban: Ban) -> str:
     ends = _moment(ban.until) if ban.until else "never"
-    row = f"{ban.id:>4}  {str(ban.target)[:27]:<27} {ends:<11}  {ban.actor[:12]:<12} {ban.reason}"
-    return row[: SCREEN_COLS - 2]
+    target = _cut(str(ban.target), TARGET_WIDTH)
+    row = f"{ban.id:>4}  {target:<{TARGET_WIDTH}} {ends:<11}  {ban.actor[:10]:<10} {ban.reason}"
+    return _cut(row, SCREEN_COLS - 2)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in ``width`` columns, a cut one ending in "~"."""
+    return text if len(text) <= width else text[: width - 1] + "~"
 
 
 def draw_bans(view: BansView) -> tuple[Canvas, tuple[int, int] | None]:
@@ -95,16 +102,14 @@ ADDRESS_WIDTH: Final = 18
 
 
 def _address(address: str) -> str:
-    if len(address) <= ADDRESS_WIDTH:
-        return address
-    return address[: ADDRESS_WIDTH - 1] + "~"
+    return _cut(address, ADDRESS_WIDTH)
 
 
 def chat_row(number: int, line: HeardLine, muted: bool) -> str:
     who = sanitize(line.speaker, 14) + ("*" if muted else "")
     when = line.at.astimezone(dt.UTC).strftime("%H:%M")
     row = f"{number:>3}  {when:<5}  {who:<15}  {_address(line.address or '-'):<18}  {line.text}"
-    return row[: SCREEN_COLS - 2]
+    return _cut(row, SCREEN_COLS - 2)
 
 
 def draw_recent_chat(view: RecentChatView) -> tuple[Canvas, tuple[int, int] | None]:
