@@ -209,3 +209,25 @@ async def test_a_banned_address_calling_again_and_again_is_one_log_line(
     finally:
         stop.set()
         await asyncio.wait_for(task, 20)
+
+
+@run_async
+async def test_a_member_whose_handle_is_banned_cannot_log_in(tmp_path: Path) -> None:
+    stop, task, listening, door = await serving(tmp_path)
+    try:
+        assert listening.telnet
+        member = TelnetCallerFrom("127.0.0.3")
+        await member.connect(listening.telnet[1])
+        await member.sign_up("Mallory", "correct horse battery")
+        await member.wait_for("Welcome, Mallory!")
+        member.hang_up()
+        door.moderation.apply([Ban(2, BanTarget.parse("handle:mallory"), "abuse", None)], [])
+        again = TelnetCallerFrom("127.0.0.3")
+        await again.connect(listening.telnet[1])
+        await again.log_in("Mallory", "correct horse battery")
+        await again.wait_for("Your name is banned from this door: abuse (for good).")
+        assert "Welcome, Mallory!" not in again.text
+        again.hang_up()
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 20)
