@@ -105,6 +105,13 @@ async def test_a_banned_address_is_told_and_closed_on_every_transport(tmp_path: 
         ):
             page = await response.text()
         assert page.strip() == TOLD and response.status == 403  # not 429: waiting will not help
+        # Through a trusted proxy (loopback, by default) the caller it names is banned.
+        forwarded = {"X-Forwarded-For": "127.0.0.2"}
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(web_page, headers=forwarded) as response,
+        ):
+            assert (response.status, (await response.text()).strip()) == (403, TOLD)
 
         # Everyone else comes in as before, on each transport.
         welcome = TelnetCallerFrom("127.0.0.3")
