@@ -133,7 +133,7 @@ async def _add(store: Store, args: argparse.Namespace, config: Config) -> None:
     from door.app.moderation import LOOPBACK, CoversOwnAddress, ModerationError, add_ban
     from door.defence.bans import ending
 
-    own = [*LOOPBACK, *shell_addresses(), *await store.recent_addresses_of(config.sysop.name)]
+    own = [*LOOPBACK, *shell_addresses(), *await store.sysop_addresses(config.sysop.name)]
     try:
         ban = await add_ban(
             store,

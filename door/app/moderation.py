@@ -187,6 +187,7 @@ class Moderation:
         self._told_mutes: set[int] = set()
         self._failing = False
         self._reading = asyncio.Lock()
+        self._keeping: set[asyncio.Task[None]] = set()
 
     # --- keeping up with the store ------------------------------------------------
 
@@ -248,6 +249,22 @@ class Moderation:
 
     # --- the sysop's actions at the door ------------------------------------------
 
+    def sysop_came_from(self, address: str) -> None:
+        """The sysop's session began from ``address``: a ban must not cover it, here or
+        from the shell (the store keeps it)."""
+        self.sysop_seen.append(address)
+        if self.store is not None:
+            task = asyncio.get_running_loop().create_task(self._keep_sysop_address(address))
+            self._keeping.add(task)
+            task.add_done_callback(self._keeping.discard)
+
+    async def _keep_sysop_address(self, address: str) -> None:
+        assert self.store is not None
+        try:
+            await self.store.sysop_came_from(address)
+        except StoreError as error:
+            logger.warning("the sysop's address is not kept: %s", error)
+
     def own_addresses(self, also: Iterable[str] = ()) -> list[str]:
         return [*LOOPBACK, *self.sysop_seen, *also]
 
@@ -255,7 +272,7 @@ class Moderation:
         self, text: str, reason: str, hours: float | None, actor: str, *, force: bool = False
     ) -> Ban:
         store = self._store()
-        own = self.own_addresses(await store.recent_addresses_of(actor))
+        own = self.own_addresses(await store.sysop_addresses(actor))
         ban = await add_ban(store, text, reason, hours, actor, own_addresses=own, force=force)
         logger.info("%s banned %s: %s", escaped(actor), ban.target, escaped(ban.reason))
         await self.changed_here()

@@ -131,7 +131,7 @@ class Door:
         self._callers[terminal] = caller
         self._callers_by_line[session_terminal] = caller
         if caller.sysop and caller.address:
-            self.moderation.sysop_seen.append(caller.address)
+            self.moderation.sysop_came_from(caller.address)
         self.transports[caller.transport] += 1
         ended = asyncio.get_running_loop().create_future()
         self._sessions.add(ended)

@@ -4,10 +4,12 @@ cheap fingerprint of both tables that tells a running door whether to read them 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from typing import Any
 
 from sqlalchemy import Row, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from door.defence.bans import Ban, BanTarget
 from door.defence.lookalike import skeleton
@@ -15,7 +17,7 @@ from door.defence.mutes import Mute
 from door.storage.database import StoreBase
 from door.storage.errors import StoreError
 from door.storage.rules import handle_key
-from door.storage.schema import account_addresses, accounts, bans, mutes
+from door.storage.schema import account_addresses, accounts, bans, mutes, sysop_addresses
 
 RECENT_DAYS = 30
 """How far back a member's addresses count as theirs when a ban is checked against them."""
@@ -145,20 +147,39 @@ class BanStore(StoreBase):
             )
             return [_mute(row) for row in rows]
 
-    async def recent_addresses_of(self, handle: str) -> list[str]:
-        """The addresses the member ``handle`` called from in the last ``RECENT_DAYS``
-        days (none for a name that is no member's, the sysop's usually)."""
+    async def sysop_came_from(self, address: str) -> None:
+        """The sysop called in from ``address`` (kept for ``sysop_addresses``)."""
+        now = self._clock()
+        async with self._transaction() as connection:
+            updated = await connection.execute(
+                update(sysop_addresses)
+                .where(sysop_addresses.c.address == address)
+                .values(last_seen=now)
+            )
+            if not updated.rowcount:
+                with contextlib.suppress(IntegrityError):  # another worker, just now
+                    async with connection.begin_nested():
+                        await connection.execute(
+                            sysop_addresses.insert().values(address=address, last_seen=now)
+                        )
+
+    async def sysop_addresses(self, sysop: str) -> list[str]:
+        """Where the sysop called in from in the last ``RECENT_DAYS`` days: as the sysop,
+        and as the member of the sysop's name, if there is one."""
         since = self._clock() - dt.timedelta(days=RECENT_DAYS)
         async with self._transaction() as connection:
-            rows = await connection.execute(
+            as_member = await connection.execute(
                 select(account_addresses.c.address)
                 .join(accounts, accounts.c.id == account_addresses.c.account_id)
                 .where(
-                    accounts.c.handle_key == handle_key(handle),
+                    accounts.c.handle_key == handle_key(sysop),
                     account_addresses.c.last_seen >= since,
                 )
             )
-            return [str(row.address) for row in rows]
+            as_sysop = await connection.execute(
+                select(sysop_addresses.c.address).where(sysop_addresses.c.last_seen >= since)
+            )
+            return [str(row.address) for row in [*as_member, *as_sysop]]
 
     async def moderation_fingerprint(self) -> Fingerprint:
         """Changes whenever a ban or mute is made or lifted (see ``Fingerprint``)."""

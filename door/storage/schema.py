@@ -20,6 +20,7 @@ held_handles  a renamed member's old handle, kept from everyone else for a while
 audit         what the sysop (at the door or the shell) did: append-only
 bans          addresses, networks and handles the sysop turned away (lifted ones kept)
 mutes         callers the sysop silenced in chat for a while
+sysop_addresses  where the sysop called in from lately (a ban must not cover them)
 """
 
 from __future__ import annotations
@@ -441,4 +442,12 @@ mutes = Table(
     Column("ends_at", UTCDateTime, nullable=False),
     Column("lifted_at", UTCDateTime),
     Column("lifted_by", String(60)),
+)
+
+sysop_addresses = Table(
+    "sysop_addresses",
+    metadata,
+    # An IPv4 or IPv6 address as text (45 characters hold the longest IPv6 form).
+    Column("address", String(45), primary_key=True),
+    Column("last_seen", UTCDateTime, nullable=False),
 )

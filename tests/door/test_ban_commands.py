@@ -93,3 +93,18 @@ def test_add_list_remove_and_the_audit(data_dir: Path, capsys: pytest.CaptureFix
 def test_a_missing_database_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert ban(tmp_path, "list") == 1
     assert "there is no database at" in capsys.readouterr().err
+
+
+def test_an_address_the_sysop_called_from_needs_force(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def sysop_called() -> None:
+        store = await Store.open(f"sqlite+aiosqlite:///{data_dir / 'cribbage.sqlite3'}")
+        try:
+            await store.sysop_came_from("203.0.113.9")  # as the door keeps it
+        finally:
+            await store.close()
+
+    asyncio.run(sysop_called())
+    assert ban(data_dir, "add", "203.0.113.0/24", "--reason", "x") == 1
+    assert "covers 203.0.113.9, one of the sysop's own addresses" in capsys.readouterr().err

@@ -155,3 +155,36 @@ async def test_a_lifted_ban_lets_the_address_in_again(tmp_path: Path) -> None:
                 break
         await welcome.wait_for("G guest")
         welcome.hang_up()
+
+
+@run_async
+async def test_the_sysops_address_at_the_door_is_kept_and_cannot_be_banned(
+    tmp_path: Path,
+) -> None:
+    from door.app.call import Caller
+    from door.app.moderation import CoversOwnAddress
+    from door.app.records import Records
+    from door.app.server import Door
+    from tests.door.caller import KeyboardTerminal
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'door.sqlite3'}")
+    door = Door(server_config(tmp_path), records=Records(store))
+    terminal = KeyboardTerminal()
+    session = asyncio.ensure_future(
+        door.serve_caller(terminal, Caller("Sysop", "ssh", peer="203.0.113.9:4444", sysop=True))
+    )
+    try:
+        for _ in range(200):
+            if await store.sysop_addresses("Sysop"):
+                break
+            await asyncio.sleep(0.02)
+        assert await store.sysop_addresses("Sysop") == ["203.0.113.9"]
+        try:
+            await door.moderation.ban("203.0.113.0/24", "x", None, "Sysop")
+            raise AssertionError("the sysop banned their own address")
+        except CoversOwnAddress as refused:
+            assert "covers 203.0.113.9" in str(refused)
+    finally:
+        session.cancel()
+        await asyncio.gather(session, return_exceptions=True)
+        await store.close()

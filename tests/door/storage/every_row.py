@@ -114,6 +114,7 @@ async def _bans_and_mutes(store: Store) -> None:
     await store.lift_ban(lifted.id, "Sysop")
     await store.add_ban(BanTarget.parse("handle:Mallory"), "abuse", lasting, "Sysop")
     await store.add_mute("Eve", "flooding the lobby", lasting, "Sysop")
+    await store.sysop_came_from("2001:db8::5")
 
 
 async def table_rows(url: str, **connect_args: Any) -> dict[str, list[tuple[Any, ...]]]:

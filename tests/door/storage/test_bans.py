@@ -80,3 +80,16 @@ async def test_the_fingerprint_changes_with_every_ban_or_mute_made_or_lifted(
         seen.add(await store.moderation_fingerprint())
         assert len(seen) == 5
         assert await store.moderation_fingerprint() in seen  # and nothing else moves it
+
+
+@run_async
+async def test_the_sysops_recent_addresses_are_kept_for_a_month(database: Database) -> None:
+    clock = FakeClock()
+    async with database.store(clock=clock) as store:
+        await store.sysop_came_from("203.0.113.9")
+        clock.advance(days=20)
+        await store.sysop_came_from("2001:db8::5")
+        await store.sysop_came_from("2001:db8::5")  # again: one row, seen later
+        assert sorted(await store.sysop_addresses("Sysop")) == ["2001:db8::5", "203.0.113.9"]
+        clock.advance(days=11)
+        assert await store.sysop_addresses("Sysop") == ["2001:db8::5"]

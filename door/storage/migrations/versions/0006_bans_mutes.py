@@ -1,4 +1,5 @@
-"""The sysop's bans (an address, a network or a handle) and chat mutes (#45).
+"""The sysop's bans (an address, a network or a handle), chat mutes, and the addresses
+the sysop called in from lately, which a ban must not cover (#45).
 
 Revision ID: 0006
 Revises: 0005
@@ -43,9 +44,16 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name="pk_mutes"),
     )
     op.create_index("ix_mutes_name_look", "mutes", ["name_look"])
+    op.create_table(
+        "sysop_addresses",
+        sa.Column("address", sa.String(45), nullable=False),
+        sa.Column("last_seen", sa.DateTime(), nullable=False),
+        sa.PrimaryKeyConstraint("address", name="pk_sysop_addresses"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("sysop_addresses")
     op.drop_index("ix_mutes_name_look", table_name="mutes")
     op.drop_table("mutes")
     op.drop_table("bans")
