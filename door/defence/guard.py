@@ -87,6 +87,16 @@ class AddressGuard:
         self._open[address] = self._open.get(address, 0) + 1
         return None
 
+    def hold(self, address: str) -> bool:
+        """Count a connection that ``admit`` refused but that stays open a moment to be
+        told why (a banned SSH caller waits for its banner): within the at-once limit,
+        so that refusing cannot be turned into holding; released as any other."""
+        if self._open.get(address, 0) >= self.max_at_once:
+            self.closed += 1
+            return False
+        self._open[address] = self._open.get(address, 0) + 1
+        return True
+
     def release(self, address: str) -> None:
         """A connection ``admit`` counted has closed."""
         self.closed += 1

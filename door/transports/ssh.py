@@ -150,9 +150,13 @@ class DoorSSHServer(asyncssh.SSHServer):
         banned = self.guard.bans.refusal(self.address) if self.guard is not None else None
         if banned is not None and self.guard is not None:
             # Told at the first moment SSH lets a server say something: the banner
-            # before authentication (``begin_auth``); not counted, and cut off soon.
+            # before authentication (``begin_auth``); counted meanwhile against the
+            # address's connections at once, and cut off soon.
             self.guard.refusals.info(self.address, "SSH connection refused: %s", banned)
-            self.banned = banned
+            if not self.guard.hold(self.address):
+                conn.abort()
+                return
+            self.admitted, self.banned = True, banned
             asyncio.get_running_loop().call_later(BANNED_LINGER_SECONDS, conn.abort)
             return
         refusal = self.guard.admit(self.address) if self.guard is not None else None

@@ -238,3 +238,41 @@ async def test_a_member_whose_handle_is_banned_cannot_log_in(tmp_path: Path) -> 
     finally:
         stop.set()
         await asyncio.wait_for(task, 20)
+
+
+@run_async
+async def test_banned_ssh_connections_waiting_for_their_banner_are_held_to_the_limit(
+    tmp_path: Path,
+) -> None:
+    stop, task, listening, door = await serving(tmp_path)
+    try:
+        assert listening.ssh
+        limit = door.guard.max_at_once
+        lines = [
+            await asyncio.open_connection(
+                "127.0.0.1", listening.ssh[1], local_addr=("127.0.0.2", 0)
+            )
+            for _ in range(limit + 12)
+        ]
+        await asyncio.sleep(1.0)  # none of them says a word
+
+        async def closed(reader: asyncio.StreamReader) -> bool:
+            try:
+                while await asyncio.wait_for(reader.read(4096), 0.5):
+                    pass
+            except TimeoutError:
+                return False
+            except OSError:
+                pass
+            return True
+
+        held = [not await closed(reader) for reader, _ in lines]
+        assert sum(held) == limit  # the rest closed at once, not held for their banner
+        assert door.guard.open_from("127.0.0.2") == limit
+        for _, writer in lines:
+            writer.close()
+        await asyncio.sleep(0.5)
+        assert door.guard.open_from("127.0.0.2") == 0
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 20)
