@@ -110,6 +110,7 @@ class Command(argparse.ArgumentParser):
 
 def build_parser() -> CommandLine:
     from door import version
+    from door.ban_commands import add_ban_commands
     from door.db_commands import add_db_commands
     from door.metrics.status import add_status_arguments
     from door.replay import add_replay_arguments
@@ -180,6 +181,7 @@ def build_parser() -> CommandLine:
         help="seats at the table (default: one per score; 4 takes two partnership scores)",
     )
     add_db_commands(functools.partial(parser.add_command, commands))
+    add_ban_commands(functools.partial(parser.add_command, commands))
     selfplay = parser.add_command(
         commands, "selfplay", help="play whole games between computer players"
     )
@@ -320,6 +322,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from door.db_commands import db_command
 
         return db_command(args)
+    if args.command == "ban":
+        from door.ban_commands import ban_command
+
+        return ban_command(args)
     if args.command == "replay":
         from door.replay import replay_command
 

@@ -31,6 +31,7 @@ from door.cluster.workers import (
     worker_count,
 )
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.defence.bans import BansInForce
 from door.defence.guard import AddressGuard
 from door.file_limit import raise_open_file_limit
 from door.logtext import escape_log_lines
@@ -134,7 +135,9 @@ async def _start_rlogin(door: Door, config: Config) -> Any:
     from door.transports.rlogin import start_rlogin
 
     rlogin = config.rlogin
-    return await start_rlogin(door, config.server.host, rlogin.port, rlogin.system_by_address)
+    return await start_rlogin(
+        door, config.server.host, rlogin.port, rlogin.system_by_address, door.bans
+    )
 
 
 async def _start_web(door: Door, config: Config) -> Any:
@@ -214,12 +217,16 @@ async def run_server(
     door = Door(config, records=records)
     door.shares_ports = worker is not None and worker.count > 1
     if worker is not None and worker.count > 1:
-        door.guard = worker_guard(config, worker.count)
+        door.guard = worker_guard(config, worker.count, door.bans)
+    # The bans are in force before the first caller arrives, and kept up to date.
+    await door.moderation.refresh()
+    moderation = asyncio.get_running_loop().create_task(door.moderation.run(), name="bans")
     try:
         # A worker of several is started again while the door runs on (the parent has
         # checked Redis once): it must come up even while Redis is away.
         link = await join_cluster(door, config, must_reach=worker is None or worker.count == 1)
     except BaseException:
+        await _cancelled(moderation)
         await records.close()
         await metrics.close()
         raise
@@ -237,6 +244,7 @@ async def run_server(
     except BaseException:
         await _cancelled(backups)
         await _cancelled(forfeits)
+        await _cancelled(moderation)
         if link is not None:
             await link.close()
         await records.close()
@@ -285,6 +293,7 @@ async def run_server(
         await door.shut_down()
         await _cancelled(backups)
         await _cancelled(forfeits)
+        await _cancelled(moderation)
         if link is not None:
             await link.close()
         for server in listening.servers:
@@ -301,7 +310,7 @@ async def run_server(
                 loop.remove_signal_handler(signum)
 
 
-def worker_guard(config: Config, workers: int) -> AddressGuard:
+def worker_guard(config: Config, workers: int, bans: BansInForce | None = None) -> AddressGuard:
     """Per-address limits for one of ``workers`` workers. The kernel spreads one
     address's connections over the workers by their ports, so each worker allows its
     share of the limits (at least two at once): together they allow about the limit."""
@@ -309,6 +318,7 @@ def worker_guard(config: Config, workers: int) -> AddressGuard:
     return AddressGuard(
         max(2, math.ceil(server.max_connections_per_address / workers)),
         max(2, math.ceil(server.connections_per_minute_per_address / workers)),
+        bans=bans,
     )
 
 
@@ -319,6 +329,7 @@ async def join_cluster(
     (raises ConfigError if Redis cannot be used and it ``must_reach`` it); None without."""
     if not config.cluster.redis_url:
         return None
+    from door.cluster import moderation as moderation_notices
     from door.cluster import relay, remote
     from door.cluster.link import ClusterLink, ClusterUnavailable
 
@@ -326,6 +337,7 @@ async def join_cluster(
     remote.install(link, door.presence)
     remote.share_logins(link, door.records.logins)
     relay.install(link, door.serve_relayed)
+    moderation_notices.install(link, door.moderation)
     try:
         await link.start(must_reach=must_reach)
     except ClusterUnavailable as error:
@@ -389,10 +401,14 @@ def check_something_to_serve(config: Config) -> None:
 
 
 def quiet_library_loggers() -> None:
-    """asyncssh logs every channel and packet exchange at INFO, and alembic each step of
-    checking the schema: too much for a door log."""
+    """asyncssh logs every channel and packet exchange at INFO, alembic each step of
+    checking the schema, telnetlib3 every connection: too much for a door log."""
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    # telnetlib3 logs every connection's coming and going: a banned or throttled address
+    # calling a thousand times would be two thousand lines, where the door logs one
+    # refusal per address and minute (door/defence/log_limit.py).
+    logging.getLogger("telnetlib3").setLevel(logging.WARNING)
 
 
 def config_from_args(args: argparse.Namespace) -> Config:

@@ -206,6 +206,11 @@ async def sign_in(
         await show_notice(session, "The door is full", FULL_FOR_GUESTS)
         return None
     if account is not None:
+        banned = _banned_name(presence, account.handle)
+        if banned is not None:
+            logger.info("%s caller from %s: a banned handle", caller.transport, caller.peer)
+            await show_notice(session, "Banned", banned)
+            return None
         if records.store is not None and caller.offered_keys:
             # An SSH log-in by password (only those leave keys on offer): next time the
             # key could do instead.
@@ -222,7 +227,10 @@ async def sign_in(
         )
     while True:
         if name:
-            if not caller.sysop and await name_is_an_account(records.store, name):
+            banned = None if caller.sysop else _banned_name(presence, name)
+            if banned is not None:
+                message = f"{banned} Please choose another name."
+            elif not caller.sysop and await name_is_an_account(records.store, name):
                 message = f"{name} is a member's handle: please choose another name."
             else:
                 try:
@@ -230,6 +238,12 @@ async def sign_in(
                 except NameInUse as taken:
                     message = f"Sorry, {taken}. Please choose another name."
         name = await ask_name(session, config, message)
+
+
+def _banned_name(presence: Presence, name: str) -> str | None:
+    """What a caller is told if the sysop banned ``name`` (or one that looks the same)."""
+    ban = presence.moderation.bans.naming(name) if presence.moderation is not None else None
+    return ban.refusal() if ban is not None else None
 
 
 def _longer_than_a_name(text: str) -> bool:

@@ -43,6 +43,7 @@ from door.term.ansi import sanitize
 
 if TYPE_CHECKING:
     # Types only: presence lists tables and seats; it never runs or draws them.
+    from door.app.moderation import Moderation
     from door.storage.store import Account
     from door.table.flow import Table
 
@@ -92,6 +93,8 @@ class Presence:
         self.tables: list[Table] = []
         self.cluster: Peers | None = None
         """The other workers (door/cluster), when there are any."""
+        self.moderation: Moderation | None = None
+        """The sysop's mutes and the masked words, which the lobby chat goes through."""
         self.remote: Roster = Roster()
         """Callers of other workers, by their name casefolded (door/cluster/remote.py)."""
         self._online: tuple[Member, ...] = ()
@@ -255,6 +258,12 @@ class Presence:
     def say(self, member: Member, text: str) -> None:
         """A line in the lobby chat, cleaned of anything a terminal would act on."""
         line = clean_chat(text)
+        if line and self.moderation is not None:
+            refusal = self.moderation.chat_refusal(member.name)
+            if refusal is not None:
+                member.tell(refusal)
+                return
+            line = self.moderation.heard(member.name, "lobby", line)
         if line:
             self._add_chat(ChatLine(member.name, line))
 

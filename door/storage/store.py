@@ -1,4 +1,5 @@
-"""The door's database: accounts, SSH keys, statistics, saved games and game logs.
+"""The door's database: accounts, SSH keys, statistics, saved games and game logs, and the
+audit of what the sysop did.
 
 One ``Store`` serves the whole server; every method is a coroutine and one transaction.
 Open it with ``Store.open(url)`` (which also brings the schema up to date) and close it
@@ -15,6 +16,8 @@ each call keeps serving its caller, and the server keeps serving everyone else.
 from __future__ import annotations
 
 from door.storage.accounts import AccountStore
+from door.storage.audit import AuditEntry, AuditStore
+from door.storage.bans import BanStore
 from door.storage.games import GameStore
 from door.storage.records import RecordStore
 from door.storage.values import (
@@ -39,6 +42,7 @@ __all__ = [
     "MAX_OPPONENT_LENGTH",
     "WRONG_LOGIN",
     "Account",
+    "AuditEntry",
     "Clock",
     "GameSummary",
     "LeaderboardEntry",
@@ -53,12 +57,13 @@ __all__ = [
 ]
 
 
-class Store(AccountStore, GameStore, RecordStore):
+class Store(AccountStore, AuditStore, GameStore, RecordStore, BanStore):
     """The database behind the door. Create with ``await Store.open(url)``.
 
     Each part lives in its own module: the connection and its transactions
     (door/storage/database.py), accounts and SSH keys (accounts.py), games (games.py),
-    statistics and the leaderboard (records.py). Ratings, matches, tournaments and
+    statistics and the leaderboard (records.py), the audit of what the sysop did
+    (audit.py), bans and mutes (bans.py). Ratings, matches, tournaments and
     play-by-mail games have stores of their own beside it (ratings.py, matches.py,
     tournaments.py, pbm_games.py), each taking this one.
     """

@@ -44,6 +44,9 @@ LEGACY_CIPHERS = (b"aes128-cbc", b"aes256-cbc", b"3des-cbc")
 INPUT_WINDOW = 64 * 1024
 RESIZES_PER_SECOND = 20
 RESIZE_BURST = 100
+BANNED_LINGER_SECONDS = 10.0
+"""How long a banned address's SSH connection may take to reach authentication, where
+it is told why it is refused: not counted against the address's limits, so short."""
 """Window changes a caller dragging a window corner makes, with room to spare."""
 
 
@@ -125,6 +128,8 @@ class DoorSSHServer(asyncssh.SSHServer):
         self.logins = logins or LoginGuard()
         self.attempts: LoginAttempts | None = None
         self.address = ""
+        self.banned = ""
+        """What a banned caller is told (door/defence/bans.py); "" for everyone else."""
         self.admitted = False
         self.connected_at: float | None = None
         self.sysop = sysop
@@ -142,6 +147,18 @@ class DoorSSHServer(asyncssh.SSHServer):
         self._connection = conn
         self.connected_at = asyncio.get_running_loop().time()
         self.address = address_of(conn.get_extra_info("peername"))
+        banned = self.guard.bans.refusal(self.address) if self.guard is not None else None
+        if banned is not None and self.guard is not None:
+            # Told at the first moment SSH lets a server say something: the banner
+            # before authentication (``begin_auth``); counted meanwhile against the
+            # address's connections at once, and cut off soon.
+            self.guard.refusals.info(self.address, "SSH connection refused: %s", banned)
+            if not self.guard.hold(self.address):
+                conn.abort()
+                return
+            self.admitted, self.banned = True, banned
+            asyncio.get_running_loop().call_later(BANNED_LINGER_SECONDS, conn.abort)
+            return
         refusal = self.guard.admit(self.address) if self.guard is not None else None
         if refusal is not None:
             self.guard.refusals.info(self.address, "SSH connection refused: %s", refusal)
@@ -159,6 +176,10 @@ class DoorSSHServer(asyncssh.SSHServer):
         return username.casefold() == self.sysop.name.casefold()
 
     def begin_auth(self, username: str) -> bool:
+        if self.banned and self._connection is not None:
+            self._connection.send_auth_banner(f"{self.banned}\r\n")
+            self._connection.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, self.banned)
+            return True
         if self._is_sysop(username):
             return True
         if self.store is None or not ssh_needs_auth(username):

@@ -84,7 +84,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         refusal = self.guard.admit(self.address) if self.guard is not None else None
         if refusal is not None:
             self.guard.refusals.info(self.address, "telnet connection refused: %s", refusal)
-            transport.write(f"\r\n{refusal}\r\n".encode("ascii"))
+            transport.write(f"\r\n{refusal}\r\n".encode("ascii", "replace"))
             transport.close()
             return
         self.admitted = True

@@ -40,6 +40,7 @@ def loaded_by(module: str) -> list[str]:
         "door.app.records",
         "door.app.mail_games",
         "door.app.account_checks",
+        "door.app.moderation",
         "door.storage.store",
         "door.storage.ratings",
         "door.storage.matches",

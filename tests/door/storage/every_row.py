@@ -18,10 +18,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from door.competition.pbm import PbmRules
 from door.competition.tournament import Tournament
 from door.competition.turns import play_automatic
+from door.defence.bans import BanTarget
 from door.storage.matches import MatchStore
 from door.storage.pbm_games import PbmGameStore
 from door.storage.ratings import RatingStore
-from door.storage.schema import metadata
+from door.storage.schema import account_addresses, held_handles, metadata, password_resets
 from door.storage.store import Seat, Store
 from door.storage.tournaments import TournamentStore
 from engine.rules.game import Phase
@@ -70,6 +71,9 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
         whole = played_game(9)
         assert whole.game.phase is Phase.OVER
         await PbmGameStore(store).finish_pbm_game(pbm_id, whole.recording)
+        await store.record_action("shell:root", "user.lock", "Bob", "spam", "for 24 hours")
+        await _sysop_rows(store, ada.account_id)
+        await _bans_and_mutes(store)
         return {
             "finished_game": finished_id,
             "saved_game": saved_id,
@@ -79,6 +83,42 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
         }
     finally:
         await store.close()
+
+
+async def _sysop_rows(store: Store, account_id: int) -> None:
+    """A reset code, an address and a held handle (written straight into their tables
+    until the store makes them)."""
+    later = START + dt.timedelta(days=1)
+    async with store.transaction() as connection:
+        await connection.execute(
+            password_resets.insert().values(
+                account_id=account_id, code_hash="0" * 64, created_at=START, expires_at=later
+            )
+        )
+        await connection.execute(
+            account_addresses.insert().values(
+                account_id=account_id,
+                address="2001:db8::1",
+                first_seen=START,
+                last_seen=later,
+                calls=2,
+            )
+        )
+        await connection.execute(
+            held_handles.insert().values(
+                handle_key="adele", handle="Adele", account_id=account_id, held_until=later
+            )
+        )
+
+
+async def _bans_and_mutes(store: Store) -> None:
+    """A ban lifted, one in force, and a mute (door/storage/bans.py)."""
+    lasting = dt.datetime.now(dt.UTC) + dt.timedelta(days=400)
+    lifted = await store.add_ban(BanTarget.parse("203.0.113.0/24"), "spam", None, "shell:root")
+    await store.lift_ban(lifted.id, "Sysop")
+    await store.add_ban(BanTarget.parse("handle:Mallory"), "abuse", lasting, "Sysop")
+    await store.add_mute("Eve", "flooding the lobby", lasting, "Sysop")
+    await store.sysop_came_from("2001:db8::5")
 
 
 async def table_rows(url: str, **connect_args: Any) -> dict[str, list[tuple[Any, ...]]]:

@@ -80,7 +80,7 @@ async def test_a_second_copy_into_the_now_full_database_is_refused(
     await fill(source)
     await copy_database(source, postgres)
     before = await table_rows(postgres)
-    with pytest.raises(TransferError, match=r"not empty \(accounts, games, tournaments and"):
+    with pytest.raises(TransferError, match=r"not empty \(accounts, audit, bans and"):
         await copy_database(source, postgres)
     assert await table_rows(postgres) == before
 
