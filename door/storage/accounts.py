@@ -22,10 +22,12 @@ from door.storage.errors import (
     AccountLockedError,
     HandleTakenError,
     LoginError,
+    PasswordResetRequired,
     SshKeyError,
     StorageUnavailableError,
 )
 from door.storage.handle_index import FRESH_SECONDS, HandleIndex
+from door.storage.members import held_handle_like, held_refusal, valid_reset_code
 from door.storage.rules import (
     check_handle,
     check_password,
@@ -104,6 +106,10 @@ class AccountStore(StoreBase):
             raise HandleTakenError(
                 f"{handle} looks too much like {lookalike}: please choose another handle."
             )
+        async with self._transaction() as connection:
+            held = await held_handle_like(connection, handle, self._clock())
+        if held is not None:  # a renamed or deleted member's, for a while
+            raise held_refusal(handle, held)
         return handle
 
     async def lookalike_handle(self, name: str, *, reserved: bool = True) -> str | None:
@@ -240,6 +246,10 @@ class AccountStore(StoreBase):
         if row.locked_until is not None and row.locked_until > now:
             raise _locked(row.handle, row.locked_until - now)
         if not await self._hashing(self._password_matches, row.password_hash, password):
+            async with self._transaction() as connection:
+                code = await valid_reset_code(connection, row.id, password, now)
+            if code:  # the sysop's one-time code: a new password is chosen next
+                raise PasswordResetRequired(row.id, row.handle)
             await self._count_failure(row.id, row.handle, now)
             raise LoginError(WRONG_LOGIN)
         values: dict[str, Any] = {
