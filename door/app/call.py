@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from door.app import member_gate
 from door.app.account_checks import name_is_an_account
 from door.app.accounts import (
     choose_arrival,
@@ -214,6 +215,10 @@ async def sign_in(
         await show_notice(session, "The door is full", FULL_FOR_GUESTS)
         return None
     if account is not None:
+        locked = await member_gate.refusal(records.store, account, caller.address)
+        if locked is not None:
+            await show_notice(session, "Account locked", locked)
+            return None
         if records.store is not None and caller.offered_keys:
             # An SSH log-in by password (only those leave keys on offer): next time the
             # key could do instead.
