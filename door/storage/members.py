@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -239,6 +240,33 @@ class MemberStore(StoreBase):
         lock = await self.sysop_lock(account.id)
         if lock is not None:
             raise MemberLockedError(lock.refusal(account.handle))
+
+    async def refusals(self, account_ids: Collection[int]) -> dict[int, str]:
+        """Of the accounts ``account_ids`` (members online), those that may no longer be
+        online, with what to tell them: locked by the sysop, or deleted."""
+        wanted = set(account_ids)
+        if not wanted:
+            return {}
+        now = self._clock()
+        async with self._transaction() as connection:
+            rows = (
+                await connection.execute(
+                    select(
+                        accounts.c.id,
+                        accounts.c.handle,
+                        accounts.c.sysop_locked_at,
+                        accounts.c.sysop_lock_reason,
+                        accounts.c.sysop_lock_ends,
+                    ).where(accounts.c.id.in_(wanted))
+                )
+            ).all()
+        found = {row.id: row for row in rows}
+        told = {number: "The sysop has removed your account." for number in wanted - set(found)}
+        for number, row in found.items():
+            lock = _lock_of(row, now)
+            if lock is not None:
+                told[number] = lock.refusal(row.handle)
+        return told
 
     # --- what a log-in leaves -----------------------------------------------------------
 

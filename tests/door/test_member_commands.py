@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from door.app.member_watch import WATCH_SECONDS
 from door.cli import main
 from door.config import load_config
 from tests.door.caller import run_async
@@ -89,7 +90,7 @@ def test_a_member_logs_in_with_the_sysops_reset_code_and_chooses_a_new_password(
     scenario()
 
 
-def test_a_locked_member_is_told_why_and_until_when_and_comes_in_once_unlocked(
+def test_a_member_locked_from_the_shell_is_hung_up_on_refused_and_let_in_once_unlocked(
     tmp_path: Path,
 ) -> None:
     config_path = write_config(tmp_path / "board")
@@ -99,13 +100,16 @@ def test_a_locked_member_is_told_why_and_until_when_and_comes_in_once_unlocked(
         async with running(load_config(config_path)) as listening:
             assert listening.telnet
             port = listening.telnet[1]
-            member = TelnetCaller()
-            await member.connect(port)
-            await member.sign_up("Ada", PASSWORD)
-            await member.wait_for("Welcome, Ada!")
-            member.hang_up()
+            ada = TelnetCaller()
+            await ada.connect(port)
+            await ada.sign_up("Ada", PASSWORD)
+            await ada.wait_for("Welcome, Ada!")
             lock = ["user", "lock", "Ada", "--reason", "spam in chat", "--hours", "2"]
             assert await asyncio.to_thread(main, [*lock, "--config", str(config_path)]) == 0
+            # Online when locked: told why within seconds, and hung up on.
+            await ada.wait_for("The sysop has locked Ada until", timeout=WATCH_SECONDS + 5)
+            await ada.wait_for_close()
+            assert "Reason: spam in chat" in ada.words
             caller = await log_in(port, "Ada", PASSWORD)
             await caller.wait_for("The sysop has locked Ada until")
             await caller.wait_for("Reason: spam in chat")
@@ -114,7 +118,11 @@ def test_a_locked_member_is_told_why_and_until_when_and_comes_in_once_unlocked(
             assert await asyncio.to_thread(main, unlock) == 0
             caller = await log_in(port, "Ada", PASSWORD)
             await caller.wait_for("Welcome, Ada!")
-            caller.hang_up()
+            # Deleted while online: told and hung up on too.
+            delete = ["user", "delete", "Ada", "--yes", "--config", str(config_path)]
+            assert await asyncio.to_thread(main, delete) == 0
+            await caller.wait_for("The sysop has removed your account.", timeout=WATCH_SECONDS + 5)
+            await caller.wait_for_close()
 
     scenario()
 
