@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from door.cli import main
 from door.config import load_config
 from tests.door.caller import run_async
 from tests.door.netclients import TelnetCaller
-from tests.door.storage.every_row import table_rows
+from tests.door.storage.every_row import fresh_postgres_database, table_rows
 from tests.door.test_db_commands import PASSWORD, board, cribbage_door, running, write_config
 
 __all__ = ["board"]  # the fixture, for the table of bad input
@@ -33,10 +34,20 @@ async def log_in(port: int, handle: str, password: str) -> TelnetCaller:
     return caller
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The door's database: SQLite in its data folder (""), or a fresh PostgreSQL one."""
+    if request.param == "sqlite":
+        yield ""
+        return
+    with fresh_postgres_database() as url:
+        yield url
+
+
 def test_a_member_logs_in_with_the_sysops_reset_code_and_chooses_a_new_password(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, database_url: str
 ) -> None:
-    config_path = write_config(tmp_path / "board")
+    config_path = write_config(tmp_path / "board", database_url)
     caplog.set_level(logging.INFO)
 
     @run_async
