@@ -205,7 +205,7 @@ def detail_lines(detail: MemberDetail) -> list[str]:
     if detail.reset_code_until is not None:
         lines.append(f"reset code   given, valid until {moment(detail.reset_code_until)} UTC")
     lines.append(f"note         {detail.note or '-'}")
-    lines.append("addresses    " + ("-" if not detail.addresses else ""))
+    lines.append("addresses    -" if not detail.addresses else "addresses")
     for seen in detail.addresses:
         calls = f"{seen.calls} call{'s' if seen.calls != 1 else ''}"
         lines.append(f"  {seen.address:<40}  last {moment(seen.last_seen)}  {calls}")

@@ -45,7 +45,6 @@ logger = logging.getLogger(__name__)
 
 REFRESH_SECONDS: Final = 30.0
 MAX_LOCK_HOURS: Final = 24 * 366 * 10
-USING_THE_TOOLS: Final = "at the sysop's tools"
 MENU_STATUS: Final = "Press a tool's key  Esc back to the lobby  ^L redraw"
 MEMBERS_STATUS: Final = "1-99/O open  / search  N next  P previous  Esc back  ^L redraw"
 MEMBER_STATUS: Final = "L lock  U unlock  C reset code  E note  R rename  D delete  Esc back"

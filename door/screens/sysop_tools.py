@@ -22,7 +22,8 @@ TOP: Final = 2
 LAST_ROW: Final = 20
 MEMBER_ROWS: Final = LAST_ROW - TOP - 1
 """Members a page of the list shows (below its heading)."""
-AUDIT_ROWS: Final = LAST_ROW - TOP - 1
+AUDIT_ROWS: Final = (LAST_ROW - TOP - 1) // 2
+"""Audit entries a page shows, two rows each."""
 ADDRESS_ROWS: Final = 6
 """Addresses the member screen shows (the store keeps a few more)."""
 
@@ -78,7 +79,8 @@ def _rule(canvas: Canvas, row: int, title: str) -> None:
 
 def _finish(canvas: Canvas, view: ToolsView) -> tuple[Canvas, tuple[int, int] | None]:
     cursor = draw_entry(canvas, view.entry) if view.entry is not None else None
-    draw_message(canvas, view.message, error=view.error)
+    # A long message (a reset code and its end) wraps onto the typing row when it is free.
+    draw_message(canvas, view.message, error=view.error, spare=0 if view.entry else 1)
     draw_status(canvas, view.status)
     return canvas, cursor
 
@@ -133,7 +135,7 @@ def member_lines(detail: MemberDetail) -> list[tuple[str, str]]:
     ]
     if detail.lock is not None:
         ends = f"until {_moment(detail.lock.ends)} UTC" if detail.lock.ends else "until unlocked"
-        lines.append(("Locked", f"by the sysop since {_moment(detail.lock.since)} UTC, {ends}"))
+        lines.append(("Locked", f"since {_moment(detail.lock.since)} UTC, {ends}"))
         lines.append(("Reason", detail.lock.reason))
     if detail.locked_out_until is not None:
         lines.append(
@@ -171,26 +173,25 @@ def draw_member(view: MemberView) -> tuple[Canvas, tuple[int, int] | None]:
     return _finish(canvas, view)
 
 
-def audit_row(entry: AuditEntry) -> str:
-    what = " ".join(
-        part
-        for part in (
-            entry.target or "",
-            f"({entry.reason})" if entry.reason else "",
-            entry.detail or "",
-        )
-        if part
-    )
-    return f"{_moment(entry.at)}  {entry.actor[:14]:<14}  {entry.action[:19]:<19}  {what}"
+def audit_rows(entry: AuditEntry) -> tuple[str, str]:
+    """An entry's two rows: when, who, what and on whom; then why and what else."""
+    first = f"{_moment(entry.at)}  {entry.actor[:20]:<20}  {entry.action[:20]:<20}  "
+    why = f"reason: {entry.reason}" if entry.reason else ""
+    second = "   ".join(part for part in (why, entry.detail or "") if part)
+    return first + (entry.target or "-"), second
 
 
 def draw_audit(view: AuditView) -> tuple[Canvas, tuple[int, int] | None]:
     canvas = Canvas()
     draw_title(canvas, view.title)
     _rule(canvas, TOP - 1, "Audit: what the sysop did, newest first")
-    canvas.put(TOP, 1, f"{'When (UTC)':<16}  {'Who':<14}  {'What':<19}  On whom, why", theme.LABEL)
+    heading = f"{'When (UTC)':<16}  {'Who':<20}  {'What':<20}  On whom"
+    canvas.put(TOP, 1, heading, theme.LABEL)
     if not view.entries:
         canvas.put(TOP + 2, 6, "Nothing yet.", theme.DIM)
     for offset, entry in enumerate(view.entries[:AUDIT_ROWS]):
-        canvas.put(TOP + 1 + offset, 1, audit_row(entry)[: SCREEN_COLS - 2], theme.TEXT)
+        first, second = audit_rows(entry)
+        row = TOP + 1 + 2 * offset
+        canvas.put(row, 1, first[: SCREEN_COLS - 2], theme.TEXT)
+        canvas.put(row + 1, 5, second[: SCREEN_COLS - 6], theme.DIM)
     return _finish(canvas, view)

@@ -583,7 +583,7 @@ def _line(row: Row[Any], now: dt.datetime) -> MemberLine:
     return MemberLine(
         row.handle,
         row.created_at,
-        row.last_login_at,
+        row.last_login_at or row.created_at,  # signing up is a call
         int(row.games or 0),
         float(row.rating) if row.rating is not None else None,
         _status(row, now),
