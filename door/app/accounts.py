@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from door.app.account_checks import key_fingerprint
+from door.app.account_checks import PendingReset, key_fingerprint
 from door.defence.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
 from door.screens import theme
 from door.screens.account import (
@@ -213,7 +213,8 @@ async def log_in(
                 await _notice(frame, session, view.title, str(locked))
                 return None
             except PasswordResetRequired as reset:
-                return await _choose_new_password(frame, session, store, reset, password_text)
+                pending = PendingReset(reset.account_id, reset.handle, password_text)
+                return await _choose_new_password(frame, session, store, pending)
             except LoginError as wrong:
                 # Back to the handle, in case that was the typo: offered whole, so that
                 # RETURN keeps it and typing it again replaces it (not "AdaAda").
@@ -247,8 +248,20 @@ LOGIN_NOTES: Final = (
 )
 
 
+async def choose_new_password(
+    session: Session, store: Store, reset: PendingReset
+) -> Account | None:
+    """A new password for a member who came in with the sysop's reset code (over SSH);
+    the account, or None if they went back or the code no longer works."""
+    frame = session.push(Frame())
+    try:
+        return await _choose_new_password(frame, session, store, reset)
+    finally:
+        session.pop(frame)
+
+
 async def _choose_new_password(
-    frame: Frame, session: Session, store: Store, reset: PasswordResetRequired, code: str
+    frame: Frame, session: Session, store: Store, reset: PendingReset
 ) -> Account | None:
     """The member typed the reset code the sysop gave them: a new password, typed twice,
     logs them in and the old one stops working. None if they go back (Esc; the code
@@ -268,7 +281,7 @@ async def _choose_new_password(
     )
     try:
         await _ask_new_password(frame, session, view, reset.handle)
-        account = await store.reset_password(reset.account_id, code, view.fields[1].text)
+        account = await store.reset_password(reset.account_id, reset.code, view.fields[1].text)
     except _Back:
         await _notice(
             frame, session, view.title, "No new password yet: your code works until it expires."

@@ -533,7 +533,6 @@ class MemberStore(StoreBase):
                     locked_until=None,
                 )
             )
-        logger.info("%r chose a new password with a reset code", row.handle)
         return Account(row.id, row.handle, row.created_at, now)
 
 

@@ -1,18 +1,25 @@
 """The sysop's tools in the door, on the real server over loopback: the sysop (over SSH)
 opens the tools from the lobby, searches the members, opens one, makes a reset code,
 locks a member who is online (they are told why and hung up on, and refused when they
-call back), reads the audit; nobody else reaches the tools."""
+call back), reads the audit; nobody else reaches the tools. A member given a code uses it
+as their SSH password and chooses a new one."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import asyncssh
+import pytest
+
 from door.app.sysop import hash_password
 from door.config import Config, config_from_mapping
+from door.storage.settings import SQLITE_FILE_NAME
+from door.storage.store import Store
 from tests.door.app.test_accounts_server import running
 from tests.door.caller import run_async
 from tests.door.netclients import SSHCaller, TelnetCaller, free_port
+from tests.door.storage.conftest import FAST_HASHER
 
 PASSWORD = "correct horse"
 
@@ -106,5 +113,41 @@ def test_the_sysop_finds_a_member_makes_a_code_locks_them_and_reads_the_audit(
             assert code.group(1) not in sysop.text  # the audit never holds the code
             bob.hang_up()
             sysop.hang_up()
+
+    scenario()
+
+
+def test_a_member_uses_the_reset_code_as_their_ssh_password_and_chooses_a_new_one(
+    tmp_path: Path,
+) -> None:
+    @run_async
+    async def scenario() -> None:
+        async with running(door_config(tmp_path)) as listening:
+            assert listening.telnet and listening.ssh
+            (await member_online(listening.telnet[1], "Ada")).hang_up()
+            store = await Store.open(
+                f"sqlite+aiosqlite:///{tmp_path / SQLITE_FILE_NAME}", hasher=FAST_HASHER
+            )
+            try:
+                _, code, _ = await store.make_reset_code("Ada")
+            finally:
+                await store.close()
+            ada = SSHCaller()
+            await ada.connect(listening.ssh[1], "Ada", password=code)
+            await ada.wait_for("Your reset code is right. Choose a new password")
+            await ada.send("a brand new secret\r")
+            await ada.wait_for("Password again:")
+            await ada.send("a brand new secret\r")
+            await ada.wait_for("Your new password is set, Ada")
+            await ada.send("\r")
+            await ada.wait_for("Welcome, Ada!")
+            ada.hang_up()
+            for password in (PASSWORD, code):
+                with pytest.raises(asyncssh.PermissionDenied):
+                    await SSHCaller().connect(listening.ssh[1], "Ada", password=password)
+            again = SSHCaller()
+            await again.connect(listening.ssh[1], "Ada", password="a brand new secret")
+            await again.wait_for("Welcome, Ada!")
+            again.hang_up()
 
     scenario()
