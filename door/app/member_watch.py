@@ -18,8 +18,9 @@ logger = logging.getLogger(__name__)
 
 WATCH_SECONDS: Final = 5.0
 """How long a locked member may stay on at most. One query of the members online per
-look (an indexed IN over their ids), so at 1,200 callers a look every 5 s is nothing to
-the database."""
+look (by their ids): with 1,200 members online a look took 4.6 ms of the worker's CPU on
+SQLite and 6.8 ms on PostgreSQL (bench/member_watch.py, on a loaded two-core machine),
+so looking every 5 s costs a worker about 0.1% of its CPU."""
 
 
 async def hang_up_refused(store: Store, presence: Presence) -> list[str]:
