@@ -27,7 +27,12 @@ from door.storage.errors import (
     StorageUnavailableError,
 )
 from door.storage.handle_index import FRESH_SECONDS, HandleIndex
-from door.storage.members import held_handle_like, held_refusal, valid_reset_code
+from door.storage.members import (
+    held_handle_like,
+    held_handles_now,
+    held_refusal,
+    valid_reset_code,
+)
 from door.storage.rules import (
     check_handle,
     check_password,
@@ -101,15 +106,15 @@ class AccountStore(StoreBase):
             )
         if taken is not None:
             raise _taken(handle)
+        async with self._transaction() as connection:
+            held = await held_handle_like(connection, handle, self._clock())
+        if held is not None:  # a renamed or deleted member's, for a while
+            raise held_refusal(handle, held)
         lookalike = await self.lookalike_handle(handle)
         if lookalike is not None:
             raise HandleTakenError(
                 f"{handle} looks too much like {lookalike}: please choose another handle."
             )
-        async with self._transaction() as connection:
-            held = await held_handle_like(connection, handle, self._clock())
-        if held is not None:  # a renamed or deleted member's, for a while
-            raise held_refusal(handle, held)
         return handle
 
     async def lookalike_handle(self, name: str, *, reserved: bool = True) -> str | None:
@@ -133,8 +138,10 @@ class AccountStore(StoreBase):
             if self._handle_index is not None and now - self._handle_index_read < FRESH_SECONDS:
                 return self._handle_index
             async with self._transaction() as connection:
-                handles = (await connection.scalars(select(accounts.c.handle))).all()
-            self._handle_index = HandleIndex(str(handle) for handle in handles)
+                members = (await connection.scalars(select(accounts.c.handle))).all()
+                # A renamed or deleted member's old handle is held from guests too.
+                held = (await connection.scalars(held_handles_now(self._clock()))).all()
+            self._handle_index = HandleIndex(str(handle) for handle in (*members, *held))
             self._handle_index_read = time.monotonic()
             return self._handle_index
 

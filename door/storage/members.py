@@ -16,7 +16,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from sqlalchemy import Row, delete, func, select, update
+from sqlalchemy import Row, Select, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from door.storage import reset_codes
@@ -568,6 +568,11 @@ async def held_handle_like(
         if (account_id is None or owner != account_id) and skeleton(held) == wanted:
             return str(held)
     return None
+
+
+def held_handles_now(now: dt.datetime) -> Select[tuple[str]]:
+    """The handles held at ``now``, for the index of handles guests may not take."""
+    return select(held_handles.c.handle).where(held_handles.c.held_until > now)
 
 
 def held_refusal(handle: str, held: str) -> HandleTakenError:
