@@ -27,7 +27,7 @@ from door.storage.errors import (
     StorageUnavailableError,
 )
 from door.storage.handle_index import FRESH_SECONDS, HandleIndex
-from door.storage.members import (
+from door.storage.member_checks import (
     held_handle_like,
     held_handles_now,
     held_refusal,

@@ -16,17 +16,19 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from sqlalchemy import Row, Select, delete, func, select, update
+from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from door.defence.lookalike import skeleton
 from door.storage import reset_codes
-from door.storage.database import StoreBase
+from door.storage.accounts import AccountStore
 from door.storage.errors import (
     HandleTakenError,
     LoginError,
     MemberLockedError,
     UnknownMemberError,
 )
+from door.storage.member_checks import held_handle_like, held_refusal, valid_reset_code
 from door.storage.rules import check_handle, check_password, handle_key
 from door.storage.schema import (
     account_addresses,
@@ -115,7 +117,7 @@ def _moment(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _lock_of(row: Row[Any], now: dt.datetime) -> SysopLock | None:
+def _lock_of(row: Any, now: dt.datetime) -> SysopLock | None:
     if row.sysop_locked_at is None:
         return None
     if row.sysop_lock_ends is not None and row.sysop_lock_ends <= now:
@@ -154,8 +156,9 @@ def _like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-class MemberStore(StoreBase):
-    """The sysop's tools for members (part of ``Store``)."""
+class MemberStore(AccountStore):
+    """The sysop's tools for members (part of ``Store``): accounts, as the sysop sees
+    and changes them."""
 
     # --- reading ----------------------------------------------------------------------
 
@@ -401,8 +404,6 @@ class MemberStore(StoreBase):
                 select(accounts.c.handle).where(accounts.c.id != account_id)
             )
             names = [str(name) for (name,) in others]
-        from door.defence.lookalike import skeleton
-
         wanted = skeleton(handle)
         lookalike = next(
             (n for n in (*self.reserved_handles, *names) if skeleton(n) == wanted), None
@@ -534,53 +535,6 @@ class MemberStore(StoreBase):
                 )
             )
         return Account(row.id, row.handle, row.created_at, now)
-
-
-async def valid_reset_code(
-    connection: AsyncConnection, account_id: int, typed: str, now: dt.datetime
-) -> bool:
-    """Whether ``typed`` is the account's reset code and still valid (a password that
-    cannot be a code costs no database read)."""
-    if reset_codes.normalized(typed) is None:
-        return False
-    stored = await connection.scalar(
-        select(password_resets.c.code_hash).where(
-            password_resets.c.account_id == account_id, password_resets.c.expires_at > now
-        )
-    )
-    return stored is not None and reset_codes.matches(stored, typed)
-
-
-async def held_handle_like(
-    connection: AsyncConnection, handle: str, now: dt.datetime, account_id: int | None = None
-) -> str | None:
-    """A handle held now (for someone other than ``account_id``) that ``handle`` is, or
-    looks like to a reader (door/defence/lookalike.py)."""
-    from door.defence.lookalike import skeleton
-
-    rows = await connection.execute(
-        select(held_handles.c.handle, held_handles.c.account_id).where(
-            held_handles.c.held_until > now
-        )
-    )
-    wanted = skeleton(handle)
-    for held, owner in rows:
-        if (account_id is None or owner != account_id) and skeleton(held) == wanted:
-            return str(held)
-    return None
-
-
-def held_handles_now(now: dt.datetime) -> Select[tuple[str]]:
-    """The handles held at ``now``, for the index of handles guests may not take."""
-    return select(held_handles.c.handle).where(held_handles.c.held_until > now)
-
-
-def held_refusal(handle: str, held: str) -> HandleTakenError:
-    if handle_key(handle) == handle_key(held):
-        return HandleTakenError(
-            f'"{handle}" was a member\'s handle until lately and is held: choose another.'
-        )
-    return HandleTakenError(f"{handle} looks too much like {held}: please choose another handle.")
 
 
 def _line(row: Row[Any], now: dt.datetime) -> MemberLine:

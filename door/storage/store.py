@@ -15,7 +15,6 @@ each call keeps serving its caller, and the server keeps serving everyone else.
 
 from __future__ import annotations
 
-from door.storage.accounts import AccountStore
 from door.storage.audit import AuditEntry, AuditStore
 from door.storage.games import GameStore
 from door.storage.members import MemberStore
@@ -57,12 +56,12 @@ __all__ = [
 ]
 
 
-class Store(AccountStore, AuditStore, MemberStore, GameStore, RecordStore):
+class Store(MemberStore, AuditStore, GameStore, RecordStore):
     """The database behind the door. Create with ``await Store.open(url)``.
 
     Each part lives in its own module: the connection and its transactions
-    (door/storage/database.py), accounts and SSH keys (accounts.py), games (games.py),
-    statistics and the leaderboard (records.py), the sysop's tools for members
-    (members.py), the audit of what the sysop did
+    (door/storage/database.py), accounts and SSH keys (accounts.py) with the sysop's
+    tools for members (members.py), games (games.py), statistics and the leaderboard
+    (records.py), the audit of what the sysop did
     (audit.py); competition (competition.py) wraps it.
     """
