@@ -29,6 +29,8 @@ if TYPE_CHECKING:  # the store is loaded only when a command runs, not for every
     from door.storage.store import LoginPolicy, Store
 
 PROGRAM: Final = "cribbage-door"
+MAX_LISTED: Final = 500
+"""The most members ``user list`` prints (the store's bound)."""
 MAX_LOCK_HOURS: Final = 24 * 366 * 10
 """Ten years: anything longer is a lock until unlocked (leave out --hours)."""
 
@@ -213,13 +215,15 @@ def detail_lines(detail: MemberDetail) -> list[str]:
 
 
 async def _list(args: argparse.Namespace, store: Store) -> None:
-    if args.limit < 1:
-        raise CommandFailed("--limit must be 1 or more", 2)
-    members = await store.members(args.search, limit=args.limit)
+    if not 1 <= args.limit <= MAX_LISTED:
+        raise CommandFailed(f"--limit must be 1 to {MAX_LISTED}", 2)
+    members = await store.members(args.search, limit=args.limit + 1)
     if not members:
         print("no member's handle holds that" if args.search else "no members yet")
         return
-    print("\n".join(member_lines(members)))
+    print("\n".join(member_lines(members[: args.limit])))
+    if len(members) > args.limit:
+        print(f"... and more: --limit N lists more, --search TEXT fewer (at most {MAX_LISTED})")
 
 
 async def _show(args: argparse.Namespace, store: Store) -> None:

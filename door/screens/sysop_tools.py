@@ -5,6 +5,7 @@ being typed, the message and the keys, as every screen has them)."""
 from __future__ import annotations
 
 import datetime as dt
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -24,8 +25,6 @@ MEMBER_ROWS: Final = LAST_ROW - TOP - 1
 """Members a page of the list shows (below its heading)."""
 AUDIT_ROWS: Final = (LAST_ROW - TOP - 1) // 2
 """Audit entries a page shows, two rows each."""
-ADDRESS_ROWS: Final = 6
-"""Addresses the member screen shows (the store keeps a few more)."""
 
 
 @dataclass
@@ -147,6 +146,24 @@ def member_lines(detail: MemberDetail) -> list[tuple[str, str]]:
     return lines
 
 
+VALUE_COL: Final = 15
+VALUE_WIDTH: Final = SCREEN_COLS - VALUE_COL - 1
+LONG_VALUE_ROWS: Final = 3
+"""Rows a lock's reason or the note may take (most are one line); past them it ends in
+"..." (``cribbage-door user show`` prints it whole). With both at three rows, four
+addresses still fit above the typing row."""
+
+
+def _value_rows(label: str, value: str) -> list[str]:
+    if label not in ("Reason", "Note"):
+        return [value[:VALUE_WIDTH]]
+    rows = textwrap.wrap(value, VALUE_WIDTH, break_long_words=True) or [""]
+    if len(rows) > LONG_VALUE_ROWS:
+        rows = rows[:LONG_VALUE_ROWS]
+        rows[-1] = rows[-1][: VALUE_WIDTH - 3] + "..."
+    return rows
+
+
 def draw_member(view: MemberView) -> tuple[Canvas, tuple[int, int] | None]:
     canvas = Canvas()
     draw_title(canvas, view.title)
@@ -159,17 +176,23 @@ def draw_member(view: MemberView) -> tuple[Canvas, tuple[int, int] | None]:
     row = TOP
     for label, value in member_lines(detail):
         canvas.put(row, 2, f"{label}:", theme.LABEL)
-        canvas.put(row, 15, value[: SCREEN_COLS - 16], theme.TEXT)
-        row += 1
+        for text in _value_rows(label, value):
+            canvas.put(row, VALUE_COL, text, theme.TEXT)
+            row += 1
     _rule(canvas, row + 1, "Addresses seen lately")
     row += 2
     if not detail.addresses:
         canvas.put(row, 4, "None kept yet.", theme.DIM)
-    for seen in detail.addresses[:ADDRESS_ROWS]:
+    room = LAST_ROW + 1 - row
+    shown = detail.addresses if len(detail.addresses) <= room else detail.addresses[: room - 1]
+    for seen in shown:
         calls = f"{seen.calls} call{'s' if seen.calls != 1 else ''}"
         text = f"{seen.address:<39}  last {_moment(seen.last_seen)}  {calls}"
         canvas.put(row, 4, text[: SCREEN_COLS - 5], theme.TEXT)
         row += 1
+    if len(shown) < len(detail.addresses):
+        more = len(detail.addresses) - len(shown)
+        canvas.put(row, 4, f"and {more} more (cribbage-door user show prints them all)", theme.DIM)
     return _finish(canvas, view)
 
 

@@ -57,7 +57,7 @@ ADDRESSES_KEPT: Final = 10
 on one screen and to keep a member's row count bounded."""
 MAX_NOTE_LENGTH: Final = 500
 MAX_REASON_LENGTH: Final = 200
-MAX_LISTED: Final = 500
+MAX_LISTED: Final = 1000
 
 Status = Literal["active", "locked", "locked out"]
 

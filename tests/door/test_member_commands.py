@@ -156,6 +156,10 @@ def test_every_action_is_printed_and_audited(
     ]
     assert [line.split()[0] for line in listed[1:]] == ["Ada", "Fay"]
     assert listed[1].endswith("active") and listed[2].endswith("locked")
+    assert main(["user", "list", "--limit", "2", *config]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listed] == ["handle", "Ada", "Bob", "..."]
+    assert listed[-1].startswith("... and more: --limit N lists more")
     assert main(["user", "note", "bob", "calls late at night", *config]) == 0
     assert main(["user", "rename", "Bob", "Robert", "--reason", "asked to", *config]) == 0
     assert main(["user", "delete", "Eve", "--yes", *config]) == 0
@@ -195,6 +199,7 @@ def test_every_action_is_printed_and_audited(
         (["user", "delete", "Bob", "--yes"], 1, "entered in the tournament 'Spring Swiss'"),
         (["audit", "--since", "yesterday"], 2, "--since 'yesterday' is not a date"),
         (["audit", "--limit", "0"], 2, "--limit must be 1 or more"),
+        (["user", "list", "--limit", "501"], 2, "--limit must be 1 to 500"),
         (["user", "list", "--data-dir", "{tmp}/empty"], 1, "there is no database at"),
     ],
 )
