@@ -318,6 +318,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return init_command(args) if args.command == "init" else systemd_unit_command(args)
     if args.command == "sysop-password":
         return sysop_password_command()
+    if args.command in ("audit", "user"):
+        from door.member_commands import MEMBER_ACTIONS, member_command
+
+        if args.command == "audit" or args.user_command in MEMBER_ACTIONS:
+            return member_command(args)
     if args.command in ("db", "user"):
         from door.db_commands import db_command
 

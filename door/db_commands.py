@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.member_commands import add_audit_command, add_member_actions
 from door.paths import DataDirError, ensure_writable_dir
 from door.storage.settings import (
     DatabaseSettings,
@@ -103,6 +104,9 @@ def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None
         "--text", metavar="FILE", help="also write every game as `replay` prints it"
     )
     _add_place_arguments(export)
+    # The sysop's tools for members (door/member_commands.py).
+    add_member_actions(user_actions, _add_place_arguments)
+    add_audit_command(new_command, _add_place_arguments)
 
 
 def db_command(args: argparse.Namespace) -> int:

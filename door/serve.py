@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from door import gc_policy, version
 from door.app.door import Door
 from door.app.mail_games import MailGames
+from door.app.member_watch import start_member_watch
 from door.app.records import Records
 from door.cluster.workers import (
     CONFIG_ERROR_EXIT,
@@ -239,9 +240,11 @@ async def run_server(
             forfeit_overdue_mail_games(records.mail, FORFEIT_CHECK_SECONDS), name="mail forfeits"
         )
     backups = start_scheduled_backups(config) if worker is None or worker.index == 0 else None
+    member_watch = start_member_watch(records.store, door.presence)  # each worker its own
     try:
         listening = await start_listeners(door, config)
     except BaseException:
+        await _cancelled(member_watch)
         await _cancelled(backups)
         await _cancelled(forfeits)
         await _cancelled(moderation)
@@ -291,6 +294,7 @@ async def run_server(
             leave_if_stuck(stop_within)
         logger.info("shutting down: telling %d caller(s)", door.caller_count)
         await door.shut_down()
+        await _cancelled(member_watch)
         await _cancelled(backups)
         await _cancelled(forfeits)
         await _cancelled(moderation)

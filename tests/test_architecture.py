@@ -89,6 +89,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "door.replay",
             "door.db_commands",
             "door.ban_commands",
+            "door.member_commands",
             "door.setup_files",
         ),
     ),

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from door.app.account_checks import key_fingerprint
+from door.app.account_checks import PendingReset, key_fingerprint
 from door.defence.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
 from door.screens import theme
 from door.screens.account import (
@@ -39,6 +39,7 @@ from door.screens.frame import draw_message, draw_status
 from door.storage.errors import (
     AccountLockedError,
     LoginError,
+    PasswordResetRequired,
     PasswordRuleError,
     SshKeyError,
     StorageUnavailableError,
@@ -181,7 +182,7 @@ async def log_in(
     TooManyTries ends the call."""
     handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, initial=handle)
     password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
-    view = FormView("Log in", [handle_field, password_field], status=FORM_KEYS)
+    view = FormView("Log in", [handle_field, password_field], notes=LOGIN_NOTES, status=FORM_KEYS)
     frame = session.push(Frame())
     try:
         view.active = 1 if handle_field.text else 0
@@ -211,6 +212,9 @@ async def log_in(
             except AccountLockedError as locked:
                 await _notice(frame, session, view.title, str(locked))
                 return None
+            except PasswordResetRequired as reset:
+                pending = PendingReset(reset.account_id, reset.handle, password_text)
+                return await _choose_new_password(frame, session, store, pending)
             except LoginError as wrong:
                 # Back to the handle, in case that was the typo: offered whole, so that
                 # RETURN keeps it and typing it again replaces it (not "AdaAda").
@@ -236,6 +240,65 @@ async def log_in(
         return None
     finally:
         session.pop(frame)
+
+
+LOGIN_NOTES: Final = (
+    "Forgot your password? Ask the sysop for a reset code",
+    "and type the code here as your password.",
+)
+
+
+async def choose_new_password(
+    session: Session, store: Store, reset: PendingReset
+) -> Account | None:
+    """A new password for a member who came in with the sysop's reset code (over SSH);
+    the account, or None if they went back or the code no longer works."""
+    frame = session.push(Frame())
+    try:
+        return await _choose_new_password(frame, session, store, reset)
+    finally:
+        session.pop(frame)
+
+
+async def _choose_new_password(
+    frame: Frame, session: Session, store: Store, reset: PendingReset
+) -> Account | None:
+    """The member typed the reset code the sysop gave them: a new password, typed twice,
+    logs them in and the old one stops working. None if they go back (Esc; the code
+    still works until it expires) or the code is no longer valid."""
+    view = FormView(
+        "Choose a new password",
+        [
+            FormField("Handle:", MAX_HANDLE_LENGTH, initial=reset.handle),
+            FormField("New password:", MAX_PASSWORD_LENGTH, secret=True),
+            FormField("Password again:", MAX_PASSWORD_LENGTH, secret=True),
+        ],
+        notes=(
+            "Your reset code is right. Choose a new password:",
+            f"at least {MIN_PASSWORD_LENGTH} characters, typed twice.",
+        ),
+        status=FORM_KEYS,
+    )
+    try:
+        await _ask_new_password(frame, session, view, reset.handle)
+        account = await store.reset_password(reset.account_id, reset.code, view.fields[1].text)
+    except _Back:
+        await _notice(
+            frame, session, view.title, "No new password yet: your code works until it expires."
+        )
+        return None
+    except StoreError as refused:
+        await _notice(frame, session, view.title, str(refused))
+        return None
+    await _notice(
+        frame,
+        session,
+        view.title,
+        f"Your new password is set, {account.handle}: the old one no longer works.",
+        error=False,
+    )
+    logger.info("%r logged in with a reset code and chose a new password", account.handle)
+    return account
 
 
 # --- sign up ------------------------------------------------------------------------------

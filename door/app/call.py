@@ -22,9 +22,11 @@ import random
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from door.app.account_checks import name_is_an_account
+from door.app import member_gate
+from door.app.account_checks import PendingReset, name_is_an_account
 from door.app.accounts import (
     choose_arrival,
+    choose_new_password,
     log_in,
     offer_resume,
     offer_ssh_key,
@@ -103,6 +105,8 @@ class Caller:
     """A caller sent here by another worker to watch this caller's game."""
     paged_by: str = ""
     """A caller sent here by another worker because this sysop paged them."""
+    pending_reset: PendingReset | None = None
+    """A member in by the sysop's reset code (over SSH): a new password comes first."""
 
     @property
     def address(self) -> str:
@@ -211,6 +215,10 @@ async def sign_in(
             logger.info("%s caller from %s: a banned handle", caller.transport, caller.peer)
             await show_notice(session, "Banned", banned)
             return None
+        locked = await member_gate.refusal(records.store, account, caller.address)
+        if locked is not None:
+            await show_notice(session, "Account locked", locked)
+            return None
         if records.store is not None and caller.offered_keys:
             # An SSH log-in by password (only those leave keys on offer): next time the
             # key could do instead.
@@ -258,6 +266,10 @@ async def arrive(
     now; None for a guest (and for a caller the transport already named)."""
     if caller.sysop or caller.name or caller.arriving_as == "guest":
         return None
+    if caller.pending_reset is not None:
+        if records.store is None:
+            return None
+        return await choose_new_password(session, records.store, caller.pending_reset)
     if caller.arriving_as == "new" and records.store is not None:
         return await sign_up(session, records.store)
     attempts = LoginAttempts(records.logins, caller.address)

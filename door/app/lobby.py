@@ -29,6 +29,7 @@ from door.app.mail_screen import GUESTS, MailScreen
 from door.app.members import IN_THE_LOBBY, ChatLine, HandedOver, Member
 from door.app.presence import Presence
 from door.app.records import KeptGame, Records, computer_names
+from door.app.sysop_tools import open_tools
 from door.app.table_settings import read_settings, settings_text
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
@@ -226,7 +227,7 @@ class Lobby:
             await self.tournament_screen()
         elif char == "l" and self.records.store is not None:
             await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
-        elif member.sysop and char in ("o", "h", "k", "b"):
+        elif member.sysop and char in ("o", "h", "k", "b", "x"):
             await self.sysop_key(char)
         else:
             name = repr(key.char) if key.is_printable else key.name.value
@@ -676,6 +677,10 @@ class Lobby:
 
     async def sysop_key(self, char: str) -> None:
         member, presence = self.member, self.presence
+        if char == "x":  # door/app/sysop_tools.py
+            store, name = self.records.store, self.config.door.bbs_name
+            await self.away_from_lobby(open_tools(self.session, presence, member, store, name))
+            return
         if char == "b":
             text = await self.read_line("Broadcast: ")
             if text:

@@ -214,7 +214,7 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
         else:
             rows.append(view.competition_keys)
     if view.sysop:
-        rows.append("Sysop: O page into chat   H host a game   K disconnect   B broadcast")
+        rows.append("Sysop: O page into chat  H host a game  K disconnect  B broadcast  X tools")
     for offset, text in enumerate(rows):
         _put_keys(canvas, KEYS_TOP + offset, text)
 

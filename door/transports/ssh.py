@@ -15,6 +15,7 @@ from asyncssh.kex import get_default_kex_algs
 from door.app.account_checks import (
     GUEST_USER,
     NEW_USER,
+    PendingReset,
     ssh_key_login,
     ssh_needs_auth,
     ssh_password_login,
@@ -28,7 +29,7 @@ from door.defence.hash_pool import HashPoolFull, password_checks
 from door.defence.logins import LoginAttempts, LoginGuard, TooManyTries
 from door.defence.ratelimit import TokenBucket
 from door.logtext import escaped
-from door.storage.errors import LoginError
+from door.storage.errors import LoginError, PasswordResetRequired
 from door.storage.rules import handle_key
 from door.storage.store import Account, Store
 from door.term.terminal import StreamTerminal
@@ -138,6 +139,7 @@ class DoorSSHServer(asyncssh.SSHServer):
         self.account: Account | None = None
         """The account the last password or key checked belongs to."""
         self.by_password = False
+        self.pending_reset: PendingReset | None = None
         self.offered_keys: list[tuple[str, str]] = []
         """(user name, OpenSSH public key line) for each key the client offered that
         logs nobody in."""
@@ -199,6 +201,10 @@ class DoorSSHServer(asyncssh.SSHServer):
             if self._is_sysop(username):
                 return await attempts.verify(username, lambda: self._sysop_password(password))
             self.account = await ssh_password_login(self.store, username, password, attempts)
+        except PasswordResetRequired as reset:
+            # The sysop's reset code: in, to choose a new password before anything else.
+            self.pending_reset = PendingReset(reset.account_id, reset.handle, password)
+            return True
         except LoginError:
             self.account = None
         except TooManyTries:
@@ -260,6 +266,9 @@ class DoorSSHServer(asyncssh.SSHServer):
         if self.store is None:
             # Accounts are off: the user name is the name.
             return Caller(username, "ssh", peer, connected_at=when)
+        reset = self.pending_reset
+        if reset is not None and handle_key(reset.handle) == key:
+            return Caller(None, "ssh", peer, pending_reset=reset, connected_at=when)
         account = self.account
         if account is None or handle_key(account.handle) != key:
             # Cannot happen (asyncssh let in a handle only with its password or key), but

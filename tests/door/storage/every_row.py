@@ -1,7 +1,8 @@
 """A database holding every kind of row the door keeps, made through the store as the door
-makes them: members with an SSH key and a BBS link, a finished game, a saved game, a
-rated match, a started tournament and a finished mail game, for the copy, backup and
-check tests. ``table_rows`` reads every table back for comparing two databases."""
+makes them: members with an SSH key and a BBS link (one renamed and locked, one with a
+reset code, an address and a note), a finished game, a saved game, a rated match, a
+started tournament, a finished mail game and the audit, for the copy, backup and check
+tests. ``table_rows`` reads every table back for comparing two databases."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from door.defence.bans import BanTarget
 from door.storage.matches import MatchStore
 from door.storage.pbm_games import PbmGameStore
 from door.storage.ratings import RatingStore
-from door.storage.schema import account_addresses, held_handles, metadata, password_resets
+from door.storage.schema import metadata
 from door.storage.store import Seat, Store
 from door.storage.tournaments import TournamentStore
 from engine.rules.game import Phase
@@ -86,29 +87,14 @@ async def fill(url: str, **options: Any) -> dict[str, int]:
 
 
 async def _sysop_rows(store: Store, account_id: int) -> None:
-    """A reset code, an address and a held handle (written straight into their tables
-    until the store makes them)."""
-    later = START + dt.timedelta(days=1)
-    async with store.transaction() as connection:
-        await connection.execute(
-            password_resets.insert().values(
-                account_id=account_id, code_hash="0" * 64, created_at=START, expires_at=later
-            )
-        )
-        await connection.execute(
-            account_addresses.insert().values(
-                account_id=account_id,
-                address="2001:db8::1",
-                first_seen=START,
-                last_seen=later,
-                calls=2,
-            )
-        )
-        await connection.execute(
-            held_handles.insert().values(
-                handle_key="adele", handle="Adele", account_id=account_id, held_until=later
-            )
-        )
+    """What the sysop's tools for members leave: a reset code, an address seen, a note, a
+    lock, and a renamed member's held handle."""
+    await store.make_reset_code("Ada")
+    await store.note_address(account_id, "2001:db8::1")
+    await store.set_member_note("Ada", "plays on Tuesdays")
+    await store.create_account("Flo", PASSWORD)
+    await store.rename_member("Flo", "Fay")
+    await store.lock_member("Fay", "asked to be locked", START + dt.timedelta(days=400))
 
 
 async def _bans_and_mutes(store: Store) -> None:

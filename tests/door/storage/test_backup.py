@@ -71,7 +71,7 @@ async def test_a_backup_taken_while_the_door_writes_is_whole_and_restores(
     # seats are one transaction) or not at all, and what came after is not there.
     assert len(rows["games"]) == len(rows["game_logs"]) + 1  # fill's one saved game
     assert len(rows["game_seats"]) == 2 * len(rows["games"])
-    made_here = len(rows["accounts"]) - 5  # fill's four members and a BBS caller
+    made_here = len(rows["accounts"]) - 6  # fill's five members and a BBS caller
     assert made_here - 1 <= len(rows["game_logs"]) - 2 <= made_here
     assert len(rows["accounts"]) < len((await table_rows(live))["accounts"])
     assert sorted(path.name for path in tmp_path.iterdir()) == [
