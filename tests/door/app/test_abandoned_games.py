@@ -15,11 +15,12 @@ from door.storage.store import Seat
 from door.term.keys import Key
 from engine.computer.selfplay import RandomPlayer, _next_action
 from engine.rules.record import RecordedGame
-from tests.door.app.test_lobby import challenge, in_lobby, screen, until
+from tests.door.app.test_lobby import challenge, in_lobby, screen
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.test_saver import FlakyStore
+from tests.door.waiting import until
 
 
 async def quit_table(terminal: KeyboardTerminal) -> None:

@@ -10,10 +10,11 @@ import asyncio
 
 from door.storage.competition import CompetitionStore
 from door.term.keys import Key
-from tests.door.app.test_lobby import challenge, in_lobby, screen, until
+from tests.door.app.test_lobby import challenge, in_lobby, screen
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 
 def flat(terminal: object) -> str:

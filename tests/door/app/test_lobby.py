@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from door.config import Config, config_from_mapping
 from door.table.flow import Table
 from door.term.keys import Key
 from tests.door.caller import KeyboardTerminal, play_together, run_async
+from tests.door.waiting import until
 
 # A chat line with everything a terminal would act on: a title-setting OSC, a clear
 # screen, a colour, an 8-bit CSI, a bell, a backspace, a bidi override, and far too long.
@@ -55,14 +55,6 @@ class Callers:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-
-
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("the door never got there")
-        await asyncio.sleep(0.002)
 
 
 async def settled(*terminals: KeyboardTerminal) -> None:

@@ -21,9 +21,10 @@ from door.storage.competition import CompetitionStore, PbmGame
 from door.storage.store import Account, Store
 from door.term.keys import Key
 from engine.rules.game import Phase
-from tests.door.app.test_lobby import in_lobby, until
+from tests.door.app.test_lobby import in_lobby
 from tests.door.caller import KeyboardTerminal, answer, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.waiting import until
 
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
 MAIL_STATUS = "N new game"

@@ -17,10 +17,11 @@ from door.screens.tournaments import TournamentsView, draw_tournaments
 from door.storage.competition import CompetitionStore
 from door.term.keys import Key
 from engine.rules.outcome import Outcome
-from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
+from tests.door.app.test_lobby import in_lobby, in_lobby_after_game
 from tests.door.app.test_mail_games import START, mail_door, words
 from tests.door.caller import KeyboardTerminal, play_together, run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 PASSWORD = "correct horse"
 LIST = "1-9 open"

@@ -15,11 +15,12 @@ from door.cluster.link import MEMBER_TTL_SECONDS, RETURN_GRACE_SECONDS, SYNC_SEC
 from door.table.flow import Table
 from door.term.keys import Key
 from engine.rules.game import Phase
-from tests.door.app.test_lobby import flat, log_text, until
+from tests.door.app.test_lobby import flat, log_text
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together
 from tests.door.cluster.conftest import RedisProcess
 from tests.door.cluster.test_two_workers import a_game_under_way, two_workers
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 OUTAGE_SECONDS = 10.0
 """How long Redis stays down: what the attack of issue #52 did."""

@@ -29,8 +29,9 @@ from door.table.options import GameOptions
 from door.term.charset import Charset
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.app.test_lobby import in_lobby, until
+from tests.door.app.test_lobby import in_lobby
 from tests.door.caller import KeyboardTerminal
+from tests.door.waiting import until
 
 GOLDEN = Path(__file__).parent / "screens"
 REGENERATE = os.environ.get("CRIBBAGE_REGEN_GOLDEN") == "1"
