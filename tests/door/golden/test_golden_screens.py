@@ -95,7 +95,8 @@ async def watcher_scene(terminal: KeyboardTerminal) -> None:
     table.start()
     task = asyncio.ensure_future(person.attend())
     try:
-        await asyncio.sleep(0.3)
+        # The computer's first move, the cut, then the ten-minute pause.
+        await until(lambda: "cuts the deck at card" in " ".join(terminal.display))
         await settle(terminal)
     finally:
         task.cancel()
