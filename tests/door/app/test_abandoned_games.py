@@ -83,8 +83,7 @@ async def test_a_game_set_aside_while_the_store_refuses_writes_is_closed_once_it
         assert await store.load_unfinished_game(ada.id) is not None
         flaky.broken = True  # a full disk, say, as everyone leaves
         saver.set_aside()
-        await asyncio.sleep(0.05)
-        assert flaky.failed_writes > 0
+        await until(lambda: flaky.failed_writes > 0, what="a write to the broken store")
         flaky.broken = False
         await until(lambda: saver.failure is None)  # the retry went through
         await saver.flush()

@@ -422,7 +422,7 @@ async def test_q_in_the_lobby_asks_before_leaving() -> None:
     await until(lambda: "Leave the door? Press Y to leave, N to stay." in screen(alice))
     alice.press("n")
     await until(lambda: "Leave the door?" not in screen(alice))
-    await asyncio.sleep(0.05)
+    await settled(alice)  # the lobby took N and waits for the next key
     assert not task.done() and door.presence.find("Alice") is not None
     alice.press("q", "y")
     await until(lambda: task.done())

@@ -154,10 +154,7 @@ async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
             tournament = await CompetitionStore(door.store).tournament(number)
             return bool(tournament.round(1)[0].games)
 
-        for _ in range(500):
-            if await recorded():
-                break
-            await asyncio.sleep(0.01)
+        await until(recorded, what="the round's game in the store")
         tournament = await CompetitionStore(door.store).tournament(number)
         (pairing,) = tournament.round(1)
         assert len(pairing.games) == 1
