@@ -279,7 +279,8 @@ async def test_three_callers_a_three_handed_game_with_the_computer_and_a_watcher
     # The three-handed board: every side's pegs, and the header names all three.
     winner = table.names[table.game.winner_side or 0]
     assert "Game over" in screen(carol) or "Press a key from the menu" in carol.status
-    assert winner in screen(alice)
+    told = "You won" if winner == "Alice" else f"{winner} won"
+    assert f"{told} {max(table.game.scores)} to " in flat(alice)  # the lobby's note of it
     await door.close()
 
 
