@@ -50,10 +50,11 @@ async def say_at_table(terminal: KeyboardTerminal, text: str) -> None:
 
 async def reaches(terminal: KeyboardTerminal, line: str, within: float = 10.0) -> None:
     """Until ``line`` shows in the game log of ``terminal``; the screen, if it never does."""
-    try:
-        await until(lambda: line in log_text(terminal), within)
-    except AssertionError:
-        raise AssertionError(f"{line!r} never showed:\n" + "\n".join(terminal.display)) from None
+    await until(
+        lambda: line in log_text(terminal),
+        within,
+        what=lambda: f"{line!r} in the log; the screen:\n" + "\n".join(terminal.display),
+    )
 
 
 async def play_on(ada: KeyboardTerminal, bob: KeyboardTerminal, table: Table, actions: int) -> None:
@@ -108,10 +109,11 @@ async def test_a_game_across_workers_goes_on_after_redis_is_killed_and_started_e
         await first.presence.cluster.sync()
 
         # Bob's screen is brought up to date without his pressing a key.
-        try:
-            await until(lambda: "Ada holds 4" in flat(bob), BACK_WITHIN_SECONDS)
-        except AssertionError:
-            raise AssertionError("Bob's screen is stale:\n" + "\n".join(bob.display)) from None
+        await until(
+            lambda: "Ada holds 4" in flat(bob),
+            BACK_WITHIN_SECONDS,
+            what=lambda: "Bob's screen brought up to date:\n" + "\n".join(bob.display),
+        )
         # Table chat crosses both ways: Ada's line reaches Bob's screen (relayed from the
         # first worker), and Bob's keys reach the table (relayed to it).
         await say_at_table(ada, "ada after the outage")
