@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-import socket
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +35,7 @@ from tests.door.app.test_lobby import (
     screen,
 )
 from tests.door.caller import KeyboardTerminal, play_together, run_async
+from tests.door.cluster.conftest import until_port
 from tests.door.netclients import free_port
 from tests.door.storage.conftest import FAST_HASHER, Database
 from tests.door.waiting import until
@@ -224,12 +224,14 @@ async def test_a_dead_workers_callers_vanish_and_its_game_goes_on_from_the_store
 async def games_recorded(store: Store, handles: tuple[str, ...]) -> list[PlayerStats]:
     """Each handle's statistics once one finished game is written for every one of them
     (the saver writes in the background)."""
-    for _ in range(200):
-        records = [await store.stats_for(handle) for handle in handles]
-        if all(r is not None and r.total.games == 1 for r in records):
-            return [r for r in records if r is not None]
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the game was not recorded: {records}")
+    records: list[PlayerStats | None] = []
+
+    async def recorded() -> bool:
+        records[:] = [await store.stats_for(handle) for handle in handles]
+        return all(r is not None and r.total.games == 1 for r in records)
+
+    await until(recorded, what=lambda: f"the game recorded: {records}")
+    return [r for r in records if r is not None]
 
 
 @run_async
@@ -305,15 +307,6 @@ async def test_the_workers_carry_on_through_a_redis_restart(tmp_path: Path) -> N
     finally:
         redis.terminate()
         redis.wait()
-
-
-async def until_port(port: int) -> None:
-    for _ in range(200):
-        with contextlib.suppress(OSError):
-            socket.create_connection(("127.0.0.1", port), 0.1).close()
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("redis-server did not start")
 
 
 @run_async
