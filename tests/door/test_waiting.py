@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.door.waiting import until, until_now
+from tests.door.waiting import until
 
 
 def test_until_returns_once_the_condition_holds_not_at_the_deadline() -> None:
@@ -37,4 +37,4 @@ def test_until_fails_at_its_deadline_naming_what_never_happened() -> None:
     with pytest.raises(AssertionError, match=r"within 0.05 s, never: Ada in the lobby"):
         asyncio.run(until(lambda: False, 0.05, what=lambda: "Ada in the lobby"))
     with pytest.raises(AssertionError, match=r"never: the backup"):
-        until_now(lambda: False, 0.05, what="the backup")
+        asyncio.run(until(lambda: False, 0.05, what="the backup"))

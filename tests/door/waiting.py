@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import time
 from collections.abc import Awaitable, Callable
 
 POLL_SECONDS = 0.002
@@ -40,19 +39,3 @@ async def until(
         if loop.time() > deadline:
             raise AssertionError(f"within {timeout:g} s, never: {_describe(what)}")
         await asyncio.sleep(every)
-
-
-def until_now(
-    condition: Callable[[], bool],
-    timeout: float = 10.0,
-    *,
-    what: str | Callable[[], str] = "the condition",
-    every: float = 0.01,
-) -> None:
-    """``until`` for code outside an event loop (threads, a process, a loop driven by
-    hand): polls with a blocking sleep."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"within {timeout:g} s, never: {_describe(what)}")
-        time.sleep(every)
