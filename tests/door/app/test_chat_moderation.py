@@ -44,7 +44,7 @@ class ModeratedLobby:
         self.tasks.append(asyncio.ensure_future(session))
         return terminal
 
-    # What the Door does for moderation (door/app/server.py), for these sessions.
+    # What the Door does for moderation (door/app/door.py), for these sessions.
     def turn_away(self, bans: object) -> None:
         pass
 

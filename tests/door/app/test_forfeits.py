@@ -6,14 +6,13 @@ CRIBBAGE_TEST_POSTGRES_URL names a server)."""
 
 from __future__ import annotations
 
-import asyncio
-
 from door.storage.ratings import RatingStore
 from door.term.keys import Key
-from tests.door.app.test_lobby import challenge, in_lobby, screen, until
+from tests.door.app.test_lobby import challenge, in_lobby, screen
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 
 def flat(terminal: object) -> str:
@@ -62,10 +61,7 @@ async def test_quitting_a_rated_match_between_members_forfeits_it_and_says_so(
             assert stats is not None
             return sum(line.losses for line in stats.modes if line.opponent == "people")
 
-        for _ in range(200):
-            if await losses():
-                break
-            await asyncio.sleep(0.01)  # the saver writes off the game's path
+        await until(losses, what="Bob's loss in the store")  # the saver writes off the game's path
         assert await losses() == 1
         ada_terminal.press(Key.ENTER)
         await in_lobby(ada_terminal)

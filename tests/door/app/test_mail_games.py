@@ -21,9 +21,10 @@ from door.storage.pbm_games import PbmGame, PbmGameStore
 from door.storage.store import Account, Store
 from door.term.keys import Key
 from engine.rules.game import Phase
-from tests.door.app.test_lobby import in_lobby, until
+from tests.door.app.test_lobby import in_lobby
 from tests.door.caller import KeyboardTerminal, answer, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.waiting import until
 
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
 MAIL_STATUS = "N new game"
@@ -121,13 +122,14 @@ async def kept_game(
 ) -> PbmGame:
     """The mail game as the store keeps it, once ``done`` holds of it: a move is written
     by the saver's task after the table has gone on, so a read at once can come first."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while True:
-        game = await PbmGameStore(store).pbm_game(pbm_id)
-        if done(game) or loop.time() > deadline:
-            return game
-        await asyncio.sleep(0.01)
+    kept: list[PbmGame] = []
+
+    async def written() -> bool:
+        kept[:] = [await PbmGameStore(store).pbm_game(pbm_id)]
+        return done(kept[0])
+
+    await until(written, seconds, what=lambda: f"the move written: {kept}")
+    return kept[0]
 
 
 async def back_to_mail(terminal: KeyboardTerminal) -> None:
@@ -174,7 +176,7 @@ async def test_a_mail_game_is_played_turn_by_turn_with_the_other_seat_empty(
         await take_turn(terminal)
         # The deal and the throw are made; the other player is still to throw.
         assert f"It is {other}'s turn to throw to the crib" in words(terminal)
-        saved = await PbmGameStore(door.store).pbm_game(game.pbm_id)
+        saved = await kept_game(door.store, game.pbm_id, lambda g: len(g.recording.actions) == 3)
         assert saved.waiting_on() == (1 - first,)
         assert [a.name for a in saved.recording.actions] == ["cut_for_deal", "deal", "discard"]
         assert saved.clock.last_moved[first] == START
@@ -239,7 +241,7 @@ async def test_the_move_limit_stops_a_turn_until_the_next_day(database: Database
         await until(lambda: "blank line: deal" in terminal.status)
         await take_turn(terminal)
         assert "You have made today's moves in this game" in words(terminal)
-        saved = await PbmGameStore(door.store).pbm_game(pbm_id)
+        saved = await kept_game(door.store, pbm_id, lambda g: len(g.recording.actions) == 2)
         assert saved.resume().phase is Phase.DISCARD and not saved.resume().has_discarded(dealer)
         await back_to_mail(terminal)
         assert "today's moves made" in words(terminal)
@@ -272,13 +274,16 @@ async def test_a_player_out_of_time_forfeits_and_both_see_it(database: Database)
         door.clock.advance(days=2, seconds=-1)
         task = asyncio.ensure_future(forfeit_overdue_mail_games(mail, every=0.01))
         try:
+            # A second short of the deadline, ten of the check's rounds forfeit nothing
+            # (that nothing happens has no event to wait for: the time is the point).
             await asyncio.sleep(0.1)
             assert not (await PbmGameStore(door.store).pbm_game(pbm_id)).finished
             door.clock.advance(seconds=1)
-            for _ in range(200):
-                if (await PbmGameStore(door.store).pbm_game(pbm_id)).finished:
-                    break
-                await asyncio.sleep(0.02)
+
+            async def forfeited() -> bool:
+                return (await PbmGameStore(door.store).pbm_game(pbm_id)).finished
+
+            await until(forfeited, what="the late player's forfeit")
         finally:
             task.cancel()
         finished = await PbmGameStore(door.store).pbm_game(pbm_id)

@@ -23,9 +23,10 @@ from door.table.person import Person
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
-from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, until
+from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game
 from tests.door.caller import KeyboardTerminal, answer, play_together, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.waiting import until
 
 RAIL_ROW, HAND_ROW = 4, 14
 

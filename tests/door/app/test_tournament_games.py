@@ -18,10 +18,11 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
+from tests.door.app.test_lobby import in_lobby, in_lobby_after_game
 from tests.door.app.test_mail_games import START, MailDoor, mail_door, words
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together, run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 TABLE_KEYS = "P play"
 AT_THE_TABLE = "Type to chat"

@@ -17,10 +17,11 @@ from door.screens.tournaments import TournamentsView, draw_tournaments
 from door.storage.tournaments import TournamentStore
 from door.term.keys import Key
 from engine.rules.outcome import Outcome
-from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
+from tests.door.app.test_lobby import in_lobby, in_lobby_after_game
 from tests.door.app.test_mail_games import START, mail_door, words
 from tests.door.caller import KeyboardTerminal, play_together, run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 PASSWORD = "correct horse"
 LIST = "1-9 open"
@@ -153,10 +154,7 @@ async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
             tournament = await TournamentStore(door.store).tournament(number)
             return bool(tournament.round(1)[0].games)
 
-        for _ in range(500):
-            if await recorded():
-                break
-            await asyncio.sleep(0.01)
+        await until(recorded, what="the round's game in the store")
         tournament = await TournamentStore(door.store).tournament(number)
         (pairing,) = tournament.round(1)
         assert len(pairing.games) == 1

@@ -58,9 +58,17 @@ def test_keys_come_in_order_and_typed_ahead_ones_can_be_dropped() -> None:
 def test_a_screen_waiting_for_a_key_or_news_hears_the_relay_end() -> None:
     async def scenario() -> None:
         terminal = _terminal()
+        watching = asyncio.Event()
+        watch_keys = terminal.watch_keys
+
+        def watched(waiter: asyncio.Future[None]) -> None:
+            watch_keys(waiter)
+            watching.set()
+
+        terminal.watch_keys = watched  # type: ignore[method-assign]
         inbox = Inbox(terminal)
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.01)
+        await watching.wait()  # the screen waits for a key or news
         terminal.received({"op": "hangup"})
         with pytest.raises(Disconnected):
             await waiting

@@ -31,8 +31,9 @@ from door.table.solo import play_against_computer
 from door.term.charset import Charset
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.app.test_lobby import in_lobby, until
+from tests.door.app.test_lobby import in_lobby
 from tests.door.caller import KeyboardTerminal
+from tests.door.waiting import until
 
 GOLDEN = Path(__file__).parent / "screens"
 REGENERATE = os.environ.get("CRIBBAGE_REGEN_GOLDEN") == "1"
@@ -98,7 +99,8 @@ async def watcher_scene(terminal: KeyboardTerminal) -> None:
     table.start()
     task = asyncio.ensure_future(person.attend())
     try:
-        await asyncio.sleep(0.3)
+        # The computer's first move, the cut, then the ten-minute pause.
+        await until(lambda: "cuts the deck at card" in " ".join(terminal.display))
         await settle(terminal)
     finally:
         task.cancel()

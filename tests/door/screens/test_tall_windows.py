@@ -17,8 +17,9 @@ from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.ui.session import Frame, Session
 from engine.rules.game import Game
-from tests.door.app.test_lobby import in_lobby, settled, until
+from tests.door.app.test_lobby import in_lobby, settled
 from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.waiting import until
 
 LONG = (
     "Computer cuts 7♦, Computer 2 cuts 3♥, Computer 3 cuts 9♣, Ada cuts K♠: low card deals, "

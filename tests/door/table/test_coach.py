@@ -40,6 +40,8 @@ async def test_without_the_coach_nothing_is_weighed() -> None:
     task = start(terminal, StackedRandom(*KNOWN_SHOW))
     await until_status(terminal, task, "RETURN mark")
     await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)
+    # The coach weighs off the event loop, and that it says nothing has no event to
+    # wait for: the time is the point, a moment in which a coach left on would speak.
     await asyncio.sleep(0.3)
     assert "Coach" not in log_text(terminal)
     task.cancel()

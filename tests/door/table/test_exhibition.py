@@ -12,6 +12,7 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
+from tests.door.waiting import until
 
 
 def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
@@ -24,10 +25,11 @@ def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
         ended: list[object] = []
         table.on_game_over = ended.append
         table.start()
-        for _ in range(3000):
-            if len(ended) >= 1 and table.game.hand_number >= 1:
-                break
-            await asyncio.sleep(0.005)
+        await until(
+            lambda: len(ended) >= 1 and table.game.hand_number >= 1,
+            15,
+            what="a game over and the next one dealt",
+        )
         assert ended, "no game was finished"
         assert not table.over  # a finished game is followed by the next one
         assert watcher.win_chances() is not None  # a watcher of the computer sees the bar

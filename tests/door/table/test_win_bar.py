@@ -16,10 +16,10 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.app.test_lobby import until
 from tests.door.caller import KeyboardTerminal, play_together, run_async
 from tests.door.fake_terminal import FakeTerminal
 from tests.door.table.test_table import KNOWN_SHOW, log_text, press, start, until_status
+from tests.door.waiting import until
 from tests.stacked import StackedRandom
 
 RULE_ROW = 16

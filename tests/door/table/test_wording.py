@@ -16,6 +16,7 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from engine.rules.events import Discarded
 from engine.rules.game import Phase
+from tests.door.waiting import until
 from tests.engine.rules.test_edges import at_play
 
 
@@ -62,10 +63,7 @@ def test_a_match_is_played_game_after_game_until_a_side_wins_it() -> None:
         standings: list[Match] = []
         table.on_game_over = lambda result: standings.append(table.match)  # type: ignore[arg-type]
         table.start()
-        for _ in range(4000):
-            if standings and standings[-1].decided:
-                break
-            await asyncio.sleep(0.005)
+        await until(lambda: bool(standings) and standings[-1].decided, 20, what="a match won")
         table.close()
         return standings
 

@@ -422,7 +422,7 @@ def test_an_ascii_caller_plays_on_plain_lines_without_one_escape(tmp_path: Path)
         await caller.wait_for("Leave the door?", timeout=10)
         await caller.send("y")
         code = await asyncio.wait_for(caller.process.wait(), 10)
-        await asyncio.sleep(0.2)
+        await caller.wait_for_close()  # every byte the door sent is read
         return bytes(caller.raw), code
 
     raw, code = asyncio.run(scenario())

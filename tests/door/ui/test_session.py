@@ -66,6 +66,8 @@ def test_a_resize_is_one_repaint_of_the_top_screen() -> None:
         before = len(terminal.output)
         for cols in (100, 90, 120, 80):
             terminal.resize(cols, 24)
+        # Resizes coalesce on a timer (the renderer's repaint interval, 50 ms): wait it
+        # out several times over, so that a repaint too many would be counted.
         await asyncio.sleep(0.2)
         repaint = terminal.output[before:].decode()
         assert repaint.count("\x1b[2J") <= 2  # the first resize, and the storm's last
