@@ -145,7 +145,7 @@ class HeardLine:
 
 
 class Lines(Protocol):
-    """What moderation needs of the door's connected callers (door/app/server.py)."""
+    """What moderation needs of the door's connected callers (door/app/door.py)."""
 
     def turn_away(self, bans: BanList) -> None:
         """Tell every caller here whom ``bans`` cover why, and disconnect them."""
