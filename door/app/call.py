@@ -44,6 +44,7 @@ from door.app.presence import (
     clean_name,
 )
 from door.app.records import Records
+from door.app.table_service import TableService
 from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
@@ -125,14 +126,18 @@ async def run_session(
     rng: random.Random | None = None,
     presence: Presence | None = None,
     records: Records | None = None,
+    tables: TableService | None = None,
 ) -> None:
     """Serve one caller until they quit or the line drops; always closes the terminal.
 
     ``presence`` is the door's registry of who is online (a session alone gets its own);
-    ``records`` its accounts and saved games (none given: accounts are off)."""
+    ``records`` its accounts and saved games (none given: accounts are off); ``tables``
+    the door's table service (door/app/table_service.py; none given: one for this
+    session, with ``presence`` and ``records``)."""
     rng = rng or random.Random()
     presence = presence or Presence(config.sysop.name)
     records = records or Records()
+    tables = tables or TableService(config, presence, records)
     member: Member | None = None
     session = Session(terminal)
     try:
@@ -162,7 +167,15 @@ async def run_session(
         )
         while True:
             lobby = Lobby(
-                session, presence, member, config, choices, rng, lambda: show_help(session), records
+                session,
+                presence,
+                member,
+                config,
+                choices,
+                rng,
+                lambda: show_help(session),
+                records,
+                tables,
             )
             try:
                 if not await rejoin_game(presence, member, lobby):
@@ -425,7 +438,7 @@ async def resume_game_between_callers(
             saved = await records.game_between_callers_to_resume(member.account)
             if saved is None:
                 return
-    table = lobby.resumed_table(saved)
+    table = lobby.tables.resumed(saved, rng=lobby.rng)
     presence.add_table(table)
     table.start()
     logger.info("game %d of %s resumed from the store", saved.game_id, table.title)

@@ -14,10 +14,6 @@ The screen is redrawn whenever anything in the shared ``Presence`` changes (each
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-import datetime as dt
-import logging
 import random
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -27,16 +23,14 @@ from door.app.accounts import show_leaderboard, show_stats
 from door.app.called_away import unless_called
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
-from door.app.records import KeptGame, Records, computer_names
-from door.app.table_settings import read_settings, settings_text
+from door.app.records import Records
+from door.app.table_service import TableService
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import CHAT_ROWS, WHO_ROWS, ChatText, LobbyView, WhoLine, draw_lobby
 from door.screens.side_pane import WIDE_COLS, canvas_size
-from door.storage.errors import StoreError
-from door.storage.saver import GameSaver
-from door.storage.store import Account, SavedGame
+from door.storage.store import SavedGame
 from door.table.flow import Table, play_against_computer
 from door.table.options import GameOptions, GameResult
 from door.table.person import Person
@@ -48,12 +42,6 @@ from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Session
-from engine.rules.outcome import Outcome
-
-logger = logging.getLogger(__name__)
-
-_UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
-"""When the account of a seat in a game set again from the store was made (unused)."""
 
 CHARSET_NAMES: Final = {
     Charset.UTF8: "UTF-8",
@@ -105,6 +93,7 @@ class Lobby:
         rng: random.Random,
         show_help: Callable[[], Awaitable[None]],
         records: Records | None = None,
+        tables: TableService | None = None,
     ) -> None:
         self.session = session
         self.presence = presence
@@ -114,6 +103,8 @@ class Lobby:
         self.rng = rng
         self.show_help = show_help
         self.records = records or Records()
+        self.tables = tables or TableService(config, presence, self.records)
+        """The door's tables: the lobby asks there for one (door/app/table_service.py)."""
         self.screen = Drawn(self.frame)
         self.view = LobbyView(
             config.door.bbs_name,
@@ -123,8 +114,6 @@ class Lobby:
         self.picked: list[Member] = []
         self.mail_note = ""
         """Mail games waiting for this member's move, for the notice line."""
-        self._background: set[asyncio.Task[None]] = set()
-        """Ratings being written: kept so that they finish."""
 
     async def run(self) -> None:
         """Until the caller quits; raises Disconnected if the line drops."""
@@ -366,31 +355,6 @@ class Lobby:
         names = _and([m.name for m in challenge.invitees])
         return f"You challenge {names} to your tournament game: the game starts when they accept."
 
-    async def record_tournament_game(self, number: int, first: Account, table: Table) -> None:
-        """A tournament game is over: into its match, and the players told how it stands."""
-        tournaments, outcome = self.records.tournaments, table.game.outcome()
-        if tournaments is None or outcome is None:
-            return
-        try:
-            after = await tournaments.record(number, first.id, outcome)
-        except StoreError as failure:
-            logger.error("tournament %d: a game was not recorded: %s", number, failure)
-            return
-        if after is None:
-            return
-        pairing = after.pairing_of(first.id, after.current_round)
-        line = f"Tournament game recorded in {after.name}"
-        if after.status == "finished":
-            line += ": the tournament is over (U shows the standings)."
-        elif pairing is None or first.id not in pairing.entrants or after.settled(pairing):
-            line += ": your match is complete (U shows the standings)."
-        else:
-            line += f": game {len(pairing.games) + 1} of {after.games_per_match} is next."
-        for name in table.names:
-            other = self.presence.find(name) if name is not None else None
-            if other is not None:
-                other.tell(line)
-
     async def note_mail_games(self) -> None:
         """Whether mail games wait for this member's move ("Your move against Ada (2 days
         left): press F."), for the notice line, where it stays while it is true (once
@@ -405,11 +369,7 @@ class Lobby:
         first. A caller who logged in has each game saved as it goes (door/app/records.py)."""
         member, choices = self.member, self.choices
         rng = random.Random(self.rng.getrandbits(64))
-        kept: KeptGame | None = None
-        if saved is not None:
-            kept = self.records.resume(saved)
-        elif member.account is not None:
-            kept = self.records.computer_game(member.account, choices.options, rng)
+        keeper = self.tables.against_computer(member, choices.options, rng=rng, saved=saved)
         self.presence.set_place(member, "playing the computer")
         tables: list[Table] = []
         quit_rating: str | None = None
@@ -421,182 +381,33 @@ class Lobby:
             if saved is not None:
                 hand = max(table.game.hand_number, 1)
                 table.announce(f"Your saved game goes on where it stopped, in hand {hand}.")
-            if kept is not None:
-                # A full disk or a database that is down: the player is told, once.
-                kept.saver.on_trouble = table.announce
-                saver = kept.saver
-                table.saved_as = lambda: saver.game_id  # its number, shown at game over
+            keeper.seated(table)
 
-        options = kept.options if kept is not None else choices.options
         try:
             result = await play_against_computer(
                 self.session,
-                options,
+                keeper.options,
                 member.name,
                 rng=rng,
                 pause=self.config.game.computer_pause_seconds,
                 win_bar=self.config.game.win_bar,
-                on_game_over=lambda result: self.computer_game_over(result, options),
+                listener=keeper,
                 on_table=on_table,
-                game=kept.game if kept is not None else None,
+                game=keeper.game,
             )
         finally:
             for table in tables:
                 self.presence.remove_table(table)
             self.presence.set_place(member, IN_THE_LOBBY)
-            if kept is not None:
-                # Only a caller who chose to quit loses the game; a dropped line or the
-                # door closing leaves it saved, to resume on the next call.
-                if tables and tables[0].given_up:
-                    await kept.saver.forfeit(0)
-                    # Quitting is a loss in the record, so it is a loss in the rating too.
-                    quit_rating = await self.rating_against_computer(
-                        options, tables[0].game.outcome()
-                    )
-                await kept.saver.flush()
+            for finished in keeper.results:
+                choices.count(finished, "The computer")
+            quit_rating = await keeper.left(tables[0] if tables else None)
         if result.quit:
             choices.notes.append(" ".join(filter(None, ("Game abandoned.", quit_rating))))
 
-    def computer_game_over(self, result: GameResult, options: GameOptions) -> None:
-        """A game against the computer ended: a line for the lobby and, for a member,
-        the game rated against the computer's level (told when the store has it)."""
-        self.choices.count(result, "The computer")
-        if result.quit:
-            return  # rated where the quit is settled, in play_computer
-
-        async def rate() -> None:
-            line = await self.rating_against_computer(options, result.outcome)
-            if line is not None:
-                self.member.tell(line)
-
-        self._in_background(rate())
-
-    async def rating_against_computer(
-        self, options: GameOptions, outcome: Outcome | None
-    ) -> str | None:
-        """A member's two-handed game against the computer ended (won, lost or quit):
-        rated against the computer's level; the line telling the new rating, if any."""
-        account = self.member.account
-        if account is None or outcome is None or options.players != 2:
-            return None
-        return await self.records.rate_against_computer(account, options.level, outcome)
-
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        """Store work the caller need not wait for (a rating), kept until it is done."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def rate_members(self, first: Account, second: Account, table: Table) -> None:
-        """A rated game between two members is over: each is told their new rating."""
-        lines = await self.records.rate_between_members(first, second, table.game.outcome())
-        if lines is None:
-            return
-        for name, line in zip(table.names, lines, strict=True):
-            other = self.presence.find(name)
-            if other is not None:
-                # The last line the lobby shows: the forfeit is said with the rating.
-                other.tell(f"{table.forfeit_text} {line}".lstrip())
-
     def make_table(self, options: GameOptions, names: list[str | None]) -> Table:
-        accounts = [self.account_of(name) for name in names]
-        rng = random.Random(self.rng.getrandbits(64))
-        game = self.records.game_between_callers(options, accounts, rng)
-        table = Table(
-            options,
-            names,
-            rng=rng,
-            pause=self.config.game.computer_pause_seconds,
-            reconnect_wait=self.config.game.reconnect_wait_seconds,
-            win_bar=self.config.game.win_bar,
-            game=game,
-            account_ids=[account.id if account is not None else None for account in accounts],
-        )
-        table.on_game_over = self._game_over_at(table, accounts)
-        self.keep(table, sum(name is not None for name in names))
-        return table
-
-    def _game_over_at(
-        self, table: Table, accounts: list[Account | None]
-    ) -> Callable[[GameResult], None]:
-        """What a finished game between callers leads to: a rated game moves ratings,
-        a tournament's counts in its match there."""
-        options = table.options
-        first, second = (accounts + [None, None])[:2]
-
-        def game_over(result: GameResult) -> None:
-            if first is None or second is None:
-                return
-            if options.rated:
-                self._in_background(self.rate_members(first, second, table))
-            if options.tournament:
-                self._in_background(self.record_tournament_game(options.tournament, first, table))
-
-        return game_over
-
-    def keep(self, table: Table, callers: int) -> None:
-        """Save the table's game after every action (when someone at it logged in)."""
-        account_ids = [seat.account_id for seat in table.seats]
-        saver = self.records.keep_game_between_callers(
-            table.game, table.names, account_ids, callers
-        )
-        if saver is not None:
-            self._saved_by(table, saver)
-
-    def _saved_by(self, table: Table, saver: GameSaver) -> None:
-        saver.on_trouble = table.announce
-        table.saved_as = lambda: saver.game_id
-        table.until_saved = saver.flush
-        saver.table_settings = lambda: settings_text(
-            table.options, table.match.games if table.match is not None else ()
-        )
-
-        # Everyone left: nothing to resume, and nobody to count it against.
-        table.on_abandoned = saver.set_aside
-
-    def resumed_table(self, saved: SavedGame) -> Table:
-        """A game between callers that a stopped door (or worker) left in the store, set
-        again as it stood; every caller's seat waits for them to come back."""
-        game, saver = self.records.resume_between_callers(saved)
-        computers = set(computer_names(game.players))
-        names = [
-            None if seat.account_id is None and seat.name in computers else seat.name
-            for seat in saved.seats
-        ]
-        kept, match_games = read_settings(saved.table_settings)
-        options = kept or GameOptions(
-            runs=game.runs,
-            counting=game.counting,
-            level=self.config.game.level,  # type: ignore[arg-type]
-            players=game.players,
-        )
-        table = Table(
-            options,
-            names,
-            rng=random.Random(self.rng.getrandbits(64)),
-            pause=self.config.game.computer_pause_seconds,
-            reconnect_wait=self.config.game.reconnect_wait_seconds,
-            win_bar=self.config.game.win_bar,
-            game=game,
-            account_ids=[seat.account_id for seat in saved.seats],
-        )
-        if table.match is not None and match_games:
-            table.match = dataclasses.replace(table.match, games=match_games)
-        accounts = [
-            Account(seat.account_id, seat.name, _UNKNOWN_TIME) if seat.account_id else None
-            for seat in saved.seats
-        ]
-        table.on_game_over = self._game_over_at(table, accounts)
-        for seat in table.seats:
-            seat.sat_down = seat.human  # they come back to it
-        table.back_text = "The door stopped during this game: it goes on where it was saved."
-        self._saved_by(table, saver)
-        return table
-
-    def account_of(self, name: str | None) -> Account | None:
-        """The account of the caller online as ``name`` (None: a guest, the computer)."""
-        member = self.presence.find(name) if name is not None else None
-        return member.account if member is not None else None
+        """A table for a challenge this caller sends or accepts, from the door's tables."""
+        return self.tables.between_callers(options, names, rng=self.rng)
 
     async def challenge(self) -> None:
         member = self.member
@@ -650,14 +461,7 @@ class Lobby:
     async def watch_computer(self) -> None:
         """The computer plays itself at the caller's chosen options, with the win bar,
         as long as someone watches; + and - set its speed. Others may watch too."""
-        options = self.choices.options
-        table = Table(
-            options,
-            [None] * options.players,
-            rng=random.Random(self.rng.getrandbits(64)),
-            pause=max(self.config.game.computer_pause_seconds, 0.8),
-            win_bar=self.config.game.win_bar,
-        )
+        table = self.tables.exhibition(self.choices.options, rng=self.rng)
         person = table.watch(self.member.name, self.session)
         self.presence.add_table(table)
         table.start()

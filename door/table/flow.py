@@ -62,6 +62,7 @@ from door.screens.show import ShowPanel, show_title
 from door.table.computer import is_quick, think
 from door.table.forfeits import counts, forfeit_line, quit_warning
 from door.table.light_random import light_random
+from door.table.listener import TableListener
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
 from door.table.person import Person
 from door.table.seats import (
@@ -108,22 +109,22 @@ async def play_against_computer(
     rng: random.Random,
     pause: float = DEFAULT_PAUSE,
     help_text: str | None = None,
-    on_game_over: Callable[[GameResult], None] | None = None,
+    listener: TableListener[Table] | None = None,
     on_table: Callable[[Table], None] | None = None,
     game: Game | None = None,
     win_bar: str = "on",
 ) -> GameResult:
     """Play games of cribbage against the computer until the caller stops.
 
-    The caller is seat 0 ("player 1"). After each finished game ``on_game_over`` (if
-    given) receives its result and the caller is asked whether to play again; the
-    result returned is that of the last game, with ``quit`` set if the caller left it
-    unfinished. ``rng`` shuffles every deck (and seeds the computer's choices); ``pause``
-    is how long the computer's moves are held on screen; ``help_text`` defaults to the
-    contents of config/help.txt; ``on_table`` is told the table once it is set (so it can
-    be listed and watched). ``game``, if given, is played instead of a new one: a game
-    being recorded, or a saved game to resume where it stands. ``win_bar`` is the
-    sysop's setting (``door.table.win_bars.WIN_BAR_SETTINGS``). Raises
+    The caller is seat 0 ("player 1"). After each finished game ``listener`` (if
+    given) hears its result (door/table/listener.py) and the caller is asked whether to
+    play again; the result returned is that of the last game, with ``quit`` set if the
+    caller left it unfinished. ``rng`` shuffles every deck (and seeds the computer's
+    choices); ``pause`` is how long the computer's moves are held on screen;
+    ``help_text`` defaults to the contents of config/help.txt; ``on_table`` is told the
+    table once it is set (so it can be listed and watched). ``game``, if given, is
+    played instead of a new one: a game being recorded, or a saved game to resume where
+    it stands. ``win_bar`` is the sysop's setting (``door.table.win_bars.WIN_BAR_SETTINGS``). Raises
     ``door.term.terminal.Disconnected`` if the line drops.
     """
     table = Table(
@@ -132,7 +133,7 @@ async def play_against_computer(
         rng=rng,
         pause=pause,
         help_text=help_text,
-        on_game_over=on_game_over,
+        listener=listener,
         game=game,
         win_bar=win_bar,
     )
@@ -157,7 +158,8 @@ class Table:
     ``game`` is the game to play (by default a new one shuffled by ``rng``); it may be
     one under way. ``account_ids`` holds, per seat, the account of the caller sitting
     there (None for a guest or the computer). ``win_bar`` is the sysop's setting for the
-    win bar (``door.table.win_bars.WIN_BAR_SETTINGS``).
+    win bar (``door.table.win_bars.WIN_BAR_SETTINGS``). ``listener`` is whoever keeps the
+    table, told when a game ends and asked whether it is saved (door/table/listener.py).
     """
 
     def __init__(
@@ -169,8 +171,7 @@ class Table:
         pause: float = DEFAULT_PAUSE,
         help_text: str | None = None,
         reconnect_wait: float = DEFAULT_RECONNECT_WAIT,
-        on_game_over: Callable[[GameResult], None] | None = None,
-        on_change: Callable[[], None] | None = None,
+        listener: TableListener[Table] | None = None,
         game: Game | None = None,
         account_ids: Sequence[int | None] | None = None,
         win_bar: str = "on",
@@ -187,8 +188,8 @@ class Table:
         self.pause_seconds = pause
         self.reconnect_wait = reconnect_wait
         self.help_text = help_text if help_text is not None else default_help()
-        self.on_game_over = on_game_over
-        self.on_change = on_change
+        self.listener: TableListener[Table] = listener or TableListener()
+        """Whoever keeps the table (saves its game, rates it): door/table/listener.py."""
         self.chat_rng = light_random(rng)
         self.last_reply = ""
         self.seats = _make_seats(names, options.level, rng, account_ids)
@@ -233,14 +234,6 @@ class Table:
         self._thinking: list[asyncio.Future[Any]] = []
         self.back_text = "You are back at the table, where the game stands."
         """What a caller reads on coming back to their seat."""
-        self.on_abandoned: Callable[[], None] | None = None
-        """Called when the game ends with nobody left to play it."""
-        self.saved_as: Callable[[], int | None] = lambda: None
-        """The game's number in the store once it has been saved (None: not saved), so
-        the workers of a cluster know which of them holds it (door/cluster/link.py)."""
-        self.until_saved: Callable[[], Awaitable[None]] = _nothing_to_save
-        """Waits until everything the game has done so far is in the store (or a write
-        has failed): a stopping worker hands its games on only then."""
 
     # --- who is here ----------------------------------------------------------------
 
@@ -417,8 +410,7 @@ class Table:
             if self.match is not None and outcome is not None:
                 self.match = self.match.add(outcome)
             self.panel = self.game_over_panel()
-            if self.on_game_over is not None:
-                self.on_game_over(self.result_for(None))  # rated, or into the tournament
+            self.listener.game_over(self, self.result_for(None))  # rated, or into the tournament
         self.announce(self.forfeit_text, theme.TITLE)
         self.close()
 
@@ -481,8 +473,8 @@ class Table:
         if self.over:
             return
         self.over = True
-        if self.abandoned and self.on_abandoned is not None:
-            self.on_abandoned()
+        if self.abandoned:
+            self.listener.abandoned(self)
         for person in self.people():
             person.inbox.wake()
         self.changed()
@@ -511,8 +503,7 @@ class Table:
                 self.announce(f"{self.match.line()}.", theme.TITLE)
             self.panel = self.game_over_panel()
             result = self.result_for(0 if self.solo else None)
-            if self.on_game_over is not None:
-                self.on_game_over(result)
+            self.listener.game_over(self, result)
             match_goes_on = self.match is not None and not self.match.decided
             if self.exhibition:
                 # The computer plays itself for as long as someone watches.
@@ -933,8 +924,15 @@ class Table:
         """Something at the table changed: everyone redraws."""
         for person in self.people():
             person.inbox.wake()
-        if self.on_change is not None:
-            self.on_change()
+        self.listener.changed(self)
+
+    def saved_as(self) -> int | None:
+        """The game's number in the store, if its keeper saved it (TableListener)."""
+        return self.listener.saved_as()
+
+    async def until_saved(self) -> None:
+        """Until the game as it stands is in the store, if its keeper saves it."""
+        await self.listener.until_saved()
 
     async def pause(self) -> None:
         """Hold the screens a moment so everyone can follow the computer's moves."""
@@ -1006,10 +1004,6 @@ def _make_seats(
             shown = sanitize(name, MAX_NAME_LENGTH).strip() or f"Player {index + 1}"
             seats.append(Seat(index, shown, True, computer, accounts[index]))
     return seats
-
-
-async def _nothing_to_save() -> None:
-    return None
 
 
 async def _never_computer() -> bool:

@@ -10,15 +10,18 @@ from door.table.flow import EXHIBITION_PAUSES, Table
 from door.table.options import GameOptions
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
+from tests.door.table.heard import Heard
 
 
 def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
     async def scenario() -> None:
-        table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(4), pause=0)
+        heard = Heard()
+        table = Table(
+            GameOptions(level="easy"), [None, None], rng=random.Random(4), pause=0, listener=heard
+        )
         assert table.exhibition and not table.solo
         watcher = table.watch("Ada", Session(FakeTerminal()))
-        ended: list[object] = []
-        table.on_game_over = ended.append
+        ended = heard.results
         table.start()
         for _ in range(3000):
             if len(ended) >= 1 and table.game.hand_number >= 1:
@@ -29,6 +32,7 @@ def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
         assert watcher.win_chances() is not None  # a watcher of the computer sees the bar
         table.person_quit(watcher)
         assert table.over and table.abandoned
+        assert heard.abandoned_count == 1  # its keeper is told, once
 
     asyncio.run(scenario())
 

@@ -15,6 +15,7 @@ from door.table.flow import Table
 from door.table.options import GameOptions
 from engine.rules.events import Discarded
 from engine.rules.game import Phase
+from tests.door.table.heard import Heard
 from tests.test_edges import at_play
 
 
@@ -57,9 +58,9 @@ def test_a_match_is_played_game_after_game_until_a_side_wins_it() -> None:
     async def scenario() -> list[Match]:
         options = GameOptions(level="easy", best_of=3)
         # The computer against itself, so the games play out with nobody to answer.
-        table = Table(options, [None, None], rng=random.Random(8), pause=0)
-        standings: list[Match] = []
-        table.on_game_over = lambda result: standings.append(table.match)  # type: ignore[arg-type]
+        heard = Heard()
+        table = Table(options, [None, None], rng=random.Random(8), pause=0, listener=heard)
+        standings = heard.matches
         table.start()
         for _ in range(4000):
             if standings and standings[-1].decided:
