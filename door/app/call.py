@@ -32,7 +32,8 @@ from door.app.accounts import (
     sign_up,
     yes_or_no,
 )
-from door.app.lobby import Lobby, MenuChoices
+from door.app.lobby import Lobby
+from door.app.menu_choices import MenuChoices
 from door.app.presence import (
     CLAIM_WAIT_SECONDS,
     IN_THE_LOBBY,

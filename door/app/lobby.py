@@ -14,16 +14,30 @@ The screen is redrawn whenever anything in the shared ``Presence`` changes (each
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from door.app.accounts import show_leaderboard, show_stats
 from door.app.called_away import unless_called
+from door.app.lobby_keys import (
+    CHARSET_NAMES,
+    LOBBY_KEYS,
+    LOBBY_MENU,
+    LOBBY_STATUS,
+    OPTION_KEYS,
+    OptionKeys,
+    account_row,
+    competition_row,
+    lobby_holds,
+    options_row,
+)
 from door.app.mail_screen import GUESTS, MailScreen
+from door.app.menu_choices import MenuChoices
 from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
 from door.app.records import Records
+from door.app.sysop_keys import SYSOP_KEYS, SYSOP_MENU, SysopKeys
 from door.app.table_service import TableService
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
@@ -32,48 +46,22 @@ from door.screens.lobby import CHAT_ROWS, WHO_ROWS, ChatText, LobbyView, WhoLine
 from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.storage.store import SavedGame
 from door.table.flow import Table, play_against_computer
-from door.table.options import GameOptions, GameResult
+from door.table.options import GameOptions
 from door.table.person import Person
 from door.term.canvas import Canvas
-from door.term.charset import Charset
 from door.term.keys import DESELECT_KEYS, Key
+from door.ui.bindings import Bindings
 from door.ui.bottom_line import read_bottom_line
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
 from door.ui.session import Drawn, Session
 
-CHARSET_NAMES: Final = {
-    Charset.UTF8: "UTF-8",
-    Charset.CP437: "CP437 (BBS)",
-    Charset.ASCII: "plain ASCII",
-}
-CHARSET_CYCLE: Final = (Charset.UTF8, Charset.CP437, Charset.ASCII)
 REFRESH_SECONDS: Final = 15.0
 """How often the lobby redraws by itself, for the idle times."""
-KICK_MESSAGE: Final = "\r\n\x1b[0m\r\n*** The sysop has disconnected you. Goodbye! ***\r\n"
-_STATUS: Final = "Press a key from the menu  c chat  ? help  q quit"
+_STATUS: Final = LOBBY_STATUS.text
 LEAVING_KEYS: Final = frozenset("ptvf")
 """Keys that take a caller to another table or game: not while their challenge is out."""
-
-
-@dataclass
-class MenuChoices:
-    """The game options a caller has chosen, and what happened in this call."""
-
-    options: GameOptions = field(default_factory=GameOptions)
-    notes: list[str] = field(default_factory=list)
-
-    def count(self, result: GameResult, opponent: str) -> None:
-        """Keep a line about how the game went, for the lobby."""
-        if result.quit:
-            self.notes.append("Game abandoned.")
-            return
-        skunk = f" ({result.skunk})" if result.skunk else ""
-        outcome = "You won" if result.caller_won else f"{opponent} won"
-        high = max(result.caller_score, result.computer_score)
-        low = min(result.caller_score, result.computer_score)
-        self.notes.append(f"{outcome} {high} to {low}{skunk}.")
 
 
 class _Called(Exception):
@@ -110,7 +98,10 @@ class Lobby:
             config.door.bbs_name,
             member.name,
             sysop=member.sysop,
+            menu_keys=LOBBY_MENU.text,
+            sysop_keys=SYSOP_MENU.text if member.sysop else "",
         )
+        self.option_keys = OptionKeys(choices, member, session)
         self.picked: list[Member] = []
         self.mail_note = ""
         """Mail games waiting for this member's move, for the notice line."""
@@ -141,84 +132,70 @@ class Lobby:
             self.session.pop(self.screen)
 
     async def menu_key(self, key: Key) -> bool | None:
-        """Act on a key at the lobby; False means the caller is leaving."""
-        member, choices, char = self.member, self.choices, key.char.lower()
-        if char == "q" or key == Key.CTRL_C:
-            if not await self.confirm("Leave the door? Press Y to leave, N to stay."):
-                return None
-            if member.challenge is not None:
-                self.presence.withdraw(member.challenge)
-            return False
-        if char in LEAVING_KEYS and member.challenge is not None:
+        """Act on a key at the lobby (door/app/lobby_keys.py, door/app/sysop_keys.py);
+        False means the caller is leaving."""
+        member = self.member
+        if key.char.lower() in LEAVING_KEYS and member.challenge is not None:
             # A game, or a game's moves, would keep them from the seat the answer gives.
             member.tell(
                 "Your challenge is still out: wait here for the answer, or Esc withdraws it."
             )
-        elif char == "p":
-            await self.play_computer()
-        elif char == "c":
-            text = await self.read_line("Say: ")
-            if text:
-                self.presence.say(member, text)
-        elif char == "w":
-            await self.challenge()
-        elif char == "y" and member.invitation is not None:
-            self.presence.accept(member.invitation, member, self.make_table)
-        elif char == "n" and member.invitation is not None:
-            self.presence.decline(member.invitation, member)
-        elif key == Key.ESCAPE and member.challenge is not None:
-            self.presence.withdraw(member.challenge)
-        elif char == "v":
-            await self.watch()
-        elif char == "t":
-            await self.watch_computer()
-        elif char in ("1", "2"):
-            choices.options = choices.options.with_(runs="free" if char == "1" else "exact")
-        elif char == "a":
-            counting = "manual" if choices.options.counting == "auto" else "auto"
-            choices.options = choices.options.with_(counting=counting)
-        elif char == "d":
-            choices.options = choices.options.with_next_level()
-        elif char == "g":
-            choices.options = choices.options.with_next_players()
-        elif char == "e":
-            if member.account is None:
-                member.tell("Rated games are between members: log in next time to play one.")
-            elif choices.options.players != 2:
-                member.tell("A rated game is between two players: press G for 2 players.")
-            else:
-                choices.options = choices.options.with_(rated=not choices.options.rated)
-        elif char == "i":
-            choices.options = choices.options.with_next_turn_timer()
-        elif char == "m":
-            if choices.options.players == 3:
-                member.tell("Three players play single games: a match is between two sides.")
-            else:
-                choices.options = choices.options.with_next_match_length()
-        elif char == "s":
-            position = CHARSET_CYCLE.index(self.session.charset)
-            self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
-        elif char == "?" or key == Key.F1:
-            await unless_called(member, self.show_help())
-        elif char == "r" and self.records.store is not None:
-            if member.account is None:
-                member.tell("Guests have no record: log in next time to keep yours.")
-            else:
-                await self.away_from_lobby(
-                    show_stats(self.session, self.records.store, member.name)
-                )
-        elif char == "f" and self.records.mail is not None:
-            await self.mail_games()
-        elif char == "u" and self.records.tournaments is not None:
-            await self.tournament_screen()
-        elif char == "l" and self.records.store is not None:
-            await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
-        elif member.sysop and char in ("o", "h", "k", "b"):
-            await self.sysop_key(char)
-        else:
-            name = repr(key.char) if key.is_printable else key.name.value
-            self.member.tell(f"The {name} key does nothing here: see the keys above.")
+            return None
+        # What runs each group's actions: made here, not kept, as the lobby kept in a
+        # group would be a cycle, never freed once frozen (door/gc_policy.py).
+        groups: tuple[tuple[Bindings, object], ...] = (
+            (LOBBY_KEYS, self),
+            (OPTION_KEYS, self.option_keys),
+            (SYSOP_KEYS, SysopKeys(self)),
+        )
+        for keys, actions in groups:
+            binding = keys.find(key, lambda when: lobby_holds(when, member, self.records))
+            if binding is not None:
+                done = getattr(actions, binding.action)()
+                return await done if inspect.isawaitable(done) else done
+        name = repr(key.char) if key.is_printable else key.name.value
+        member.tell(f"The {name} key does nothing here: see the keys above.")
         return None
+
+    # --- the lobby's keys (LOBBY_KEYS) -----------------------------------------------
+
+    async def leave(self) -> bool | None:
+        if not await self.confirm("Leave the door? Press Y to leave, N to stay."):
+            return None
+        if self.member.challenge is not None:
+            self.presence.withdraw(self.member.challenge)
+        return False
+
+    async def chat(self) -> None:
+        text = await self.read_line("Say: ")
+        if text:
+            self.presence.say(self.member, text)
+
+    async def help(self) -> None:
+        await unless_called(self.member, self.show_help())
+
+    def accept(self) -> None:
+        if self.member.invitation is not None:
+            self.presence.accept(self.member.invitation, self.member, self.make_table)
+
+    def decline(self) -> None:
+        if self.member.invitation is not None:
+            self.presence.decline(self.member.invitation, self.member)
+
+    def withdraw(self) -> None:
+        if self.member.challenge is not None:
+            self.presence.withdraw(self.member.challenge)
+
+    async def show_record(self) -> None:
+        store = self.records.store
+        if self.member.account is None:
+            self.member.tell("Guests have no record: log in next time to keep yours.")
+        elif store is not None:
+            await self.away_from_lobby(show_stats(self.session, store, self.member.name))
+
+    async def leaderboard(self) -> None:
+        if self.records.store is not None:
+            await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
 
     # --- moving the caller to where they are wanted ------------------------------------
 
@@ -471,33 +448,6 @@ class Lobby:
             table.close()
             self.presence.remove_table(table)
 
-    # --- the sysop's keys --------------------------------------------------------------
-
-    async def sysop_key(self, char: str) -> None:
-        member, presence = self.member, self.presence
-        if char == "b":
-            text = await self.read_line("Broadcast: ")
-            if text:
-                presence.broadcast(member, text)
-            return
-        prompts = {
-            "o": "Page whom into chat? ",
-            "h": "Host a game with whom? ",
-            "k": "Disconnect whom? ",
-        }
-        chosen = await self.pick(prompts[char], 1, lambda other: other is not member)
-        if not chosen:
-            return
-        target = chosen[0]
-        if char == "o":
-            presence.page(member, target)
-        elif char == "h":
-            # The caller is player 1 and the sysop player 2, as the door has always had it.
-            self.send_challenge([target, member])
-        elif await self.confirm(f"Disconnect {target.name}? Press Y to disconnect, N not to."):
-            await disconnect(target)
-            presence.notice(f"{member.name} disconnected {target.name}.")
-
     # --- typing and picking ------------------------------------------------------------
 
     async def confirm(self, question: str) -> bool:
@@ -643,14 +593,10 @@ class Lobby:
             lines = lines[-CHAT_ROWS:]
         view.chat = [_chat_text(line) for line in lines]
         options = choices.options
-        view.options = (
-            f"1/2 runs: {options.runs}  A count: {options.counting}  G players: "
-            f"{options.players}  D level: {options.level}  M {options.match_text}"
-        )
-        view.account_keys = _account_keys(
-            self.records, member, options, CHARSET_NAMES[self.session.charset]
-        )
-        view.competition_keys = _competition_keys(self.records, member)
+        view.options = options_row(options)
+        charset = CHARSET_NAMES[self.session.charset]
+        view.account_keys = account_row(self.records, member, options, charset)
+        view.competition_keys = competition_row(self.records, member)
         view.notice, view.notice_urgent = "", False
         if member.invitation is not None:
             challenge = member.invitation
@@ -674,38 +620,6 @@ class Lobby:
         if self.choices.notes:
             return self.choices.notes[-1]
         return "Choose from the menu above."
-
-
-async def disconnect(member: Member) -> None:
-    """Tell a caller the sysop is hanging up on them, and do it."""
-    await member.line.hang_up(KICK_MESSAGE)
-
-
-def _account_keys(records: Records, member: Member, options: GameOptions, charset: str) -> str:
-    """The lobby's third line of keys: the record and leaderboard (when accounts are on),
-    rated games (members), the turn timer and the character set."""
-    shared = f"I {options.timer_text}  S {charset}"
-    if records.store is None:
-        return shared
-    if member.sysop and member.account is None:
-        return f"L Leaderboard  {shared}"  # the sysop at the console: no guest, no record
-    if member.account is None:
-        return f"L Leaderboard  {shared}  (a guest's games are not kept)"
-    rated = "rated" if options.rated else "unrated"
-    return f"R Record  L Leaderboard  E {rated}  {shared}"
-
-
-def _competition_keys(records: Records, member: Member) -> str:
-    """Mail games are a member's own; tournaments are members' too, but the sysop makes
-    them (U then N), account or not."""
-    if records.store is None:
-        return ""
-    keys = []
-    if member.account is not None and records.mail is not None:
-        keys.append("F Mail games")
-    if records.tournaments is not None and (member.account is not None or member.sysop):
-        keys.append("U Tournaments")
-    return "  ".join(keys)
 
 
 def _pick_prompt(most: int) -> str:
