@@ -33,28 +33,30 @@ from door.app.lobby_keys import (
     lobby_holds,
     options_row,
 )
+from door.app.lobby_view import and_names, chat_texts, notice, who_lines, winner_name
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.menu_choices import MenuChoices
-from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
+from door.app.presence import IN_THE_LOBBY, HandedOver, Member, Presence
 from door.app.records import Records
 from door.app.sysop_keys import SYSOP_KEYS, SYSOP_MENU, SysopKeys
 from door.app.table_service import TableService
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
-from door.screens.lobby import CHAT_ROWS, WHO_ROWS, ChatText, LobbyView, WhoLine, draw_lobby
+from door.screens.lobby import CHAT_ROWS, LobbyView, draw_lobby
 from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.storage.store import SavedGame
 from door.table.flow import Table, play_against_computer
 from door.table.options import GameOptions
 from door.table.person import Person
 from door.term.canvas import Canvas
-from door.term.keys import DESELECT_KEYS, Key
+from door.term.keys import Key
 from door.ui.bindings import Bindings
 from door.ui.bottom_line import read_bottom_line
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
+from door.ui.picker import Picker
 from door.ui.session import Drawn, Session
 
 REFRESH_SECONDS: Final = 15.0
@@ -225,7 +227,7 @@ class Lobby:
         assert person is not None and person.seat is not None
         table = person.table
         others = [name for name in table.names if name != member.name]
-        await self.attend(person, f"playing {_and(others)}", table)
+        await self.attend(person, f"playing {and_names(others)}", table)
 
     async def attend(self, person: Person, place: str, table: Table) -> None:
         self.presence.set_place(self.member, place, table)
@@ -238,7 +240,7 @@ class Lobby:
         if person.seat is not None and table.forfeit_text:
             self.choices.notes.append(table.forfeit_text)  # both are told who forfeited
         elif person.seat is not None:
-            self.choices.count(result, _winner_name(table))
+            self.choices.count(result, winner_name(table))
 
     async def private_chat(self) -> None:
         member = self.member
@@ -252,7 +254,7 @@ class Lobby:
         error = ""
         try:
             while member.private_chat is room:
-                view.private_lines = [_chat_text(line) for line in room.lines]
+                view.private_lines = chat_texts(room.lines)
                 view.message = error or f"You are talking with {other.name}."
                 view.error = bool(error)
                 view.status = "Type and RETURN to send  Esc leave the chat  ^L redraw"
@@ -329,7 +331,7 @@ class Lobby:
             )
         except ValueError as refusal:
             return str(refusal)
-        names = _and([m.name for m in challenge.invitees])
+        names = and_names([m.name for m in challenge.invitees])
         return f"You challenge {names} to your tournament game: the game starts when they accept."
 
     async def note_mail_games(self) -> None:
@@ -402,7 +404,7 @@ class Lobby:
         member = self.member
         guests = [other.name for other in seating if other.account is None]
         if self.choices.options.rated and guests:
-            member.tell(f"A rated game is between members: {_and(guests)} came as a guest.")
+            member.tell(f"A rated game is between members: {and_names(guests)} came as a guest.")
             return
         try:
             challenge = self.presence.challenge(
@@ -411,7 +413,7 @@ class Lobby:
         except ValueError as refusal:
             member.tell(str(refusal))
             return
-        names = _and([m.name for m in challenge.invitees])
+        names = and_names([m.name for m in challenge.invitees])
         member.tell(f"You challenge {names}: {challenge.describe()}. Esc withdraws it.")
 
     async def watch(self) -> None:
@@ -491,54 +493,30 @@ class Lobby:
     ) -> list[Member] | None:
         """Up to ``most`` people chosen by their numbers in the list; None if cancelled."""
         view = self.view
-        picked: list[Member] = []
+
+        def refusal(other: Member) -> str:
+            if allowed(other):
+                return ""
+            return "That is you." if other is self.member else f"Not {other.name}: {other.place}."
+
+        picker = Picker(most, refusal)
         entry = view.entry = Entry(prompt, 12)
-        error = ""
         try:
             while True:
                 online = self.presence.online()
-                picked = [member for member in picked if member in online]
-                self.picked = picked
-                entry.text = " ".join(str(online.index(m) + 1) for m in picked)
-                view.message = error or _pick_prompt(most)
-                view.error = bool(error)
-                view.status = (
-                    "1-9 choose  Esc cancel"
-                    if most == 1
-                    else "1-9 choose  RETURN done  BS unchoose  Esc cancel"
-                )
+                picker.keep_listed(online)
+                self.picked = picker.chosen
+                entry.text = picker.numbers(online)
+                view.message = picker.error or picker.prompt
+                view.error = bool(picker.error)
+                view.status = picker.status
                 key = await self.next_key()
-                error = ""
+                picker.error = ""
                 if key is None:
                     continue
-                digit = key.char if key.is_printable and key.char in "123456789" else ""
-                if digit:
-                    index = int(digit) - 1
-                    if index >= len(online):
-                        error = f"There is no number {digit} in the list."
-                    elif online[index] in picked:
-                        picked.remove(online[index])
-                    elif not allowed(online[index]):
-                        error = f"Not {online[index].name}: {online[index].place}."
-                        if online[index] is self.member:
-                            error = "That is you."
-                    elif len(picked) >= most:
-                        error = f"Choose at most {most}: BS unchooses."
-                    else:
-                        picked.append(online[index])
-                        if most == 1:
-                            return picked
-                elif key == Key.ENTER:
-                    if picked:
-                        return picked
-                    error = "Choose someone first, or press Esc."
-                elif key in DESELECT_KEYS:
-                    if picked:
-                        picked.pop()
-                elif key == Key.ESCAPE:
-                    return None
-                else:
-                    error = "Press a number from the list, RETURN when done, Esc to cancel."
+                done = picker.feed(key, online)
+                if done is not None:
+                    return picker.chosen if done else None
         except _Called:
             return None
         finally:
@@ -571,47 +549,21 @@ class Lobby:
             self.view.who, self.view.chat = (), ()
 
     def compose(self) -> None:
-        presence, member, view, choices = self.presence, self.member, self.view, self.choices
+        presence, member, view = self.presence, self.member, self.view
         online = presence.online()
-        # Only the lines the list shows (a page), and the chat lines the screen has room
-        # for: with a thousand callers on, a line for each was most of a lobby frame.
-        view.who = [
-            WhoLine(
-                other.name,
-                other.place,
-                other.idle,
-                you=other is member,
-                sysop=other.sysop,
-                chosen=other in self.picked,
-            )
-            for other in online[:WHO_ROWS]
-        ]
+        view.who = who_lines(online, member, self.picked)
         view.who_count = len(online)
         view.size = self.session.size
         lines = list(presence.chat)
         if canvas_size(view.size)[0] < WIDE_COLS:  # (a wide window shows every line kept)
-            lines = lines[-CHAT_ROWS:]
-        view.chat = [_chat_text(line) for line in lines]
-        options = choices.options
+            lines = lines[-CHAT_ROWS:]  # only the chat lines the screen has room for
+        view.chat = chat_texts(lines)
+        options = self.choices.options
         view.options = options_row(options)
         charset = CHARSET_NAMES[self.session.charset]
         view.account_keys = account_row(self.records, member, options, charset)
         view.competition_keys = competition_row(self.records, member)
-        view.notice, view.notice_urgent = "", False
-        if member.invitation is not None:
-            challenge = member.invitation
-            view.notice = (
-                f"{challenge.sender.name} challenges you: {challenge.describe()}. "
-                "Y accept  N decline"
-            )
-            view.notice_urgent = True
-        elif member.challenge is not None:
-            waiting = [
-                m.name for m in member.challenge.invitees if m.name not in member.challenge.accepted
-            ]
-            view.notice = f"Waiting for {_and(waiting)} to answer your challenge. Esc withdraws."
-        elif self.mail_note:
-            view.notice = self.mail_note
+        view.notice, view.notice_urgent = notice(member, self.mail_note)
 
     def last_note(self) -> str:
         member = self.member
@@ -620,30 +572,3 @@ class Lobby:
         if self.choices.notes:
             return self.choices.notes[-1]
         return "Choose from the menu above."
-
-
-def _pick_prompt(most: int) -> str:
-    """One person is chosen by their number alone; several are chosen, then RETURN."""
-    if most == 1:
-        return "Press the number of a person in the list."
-    return f"Press the number of each person in the list (up to {most}), then RETURN."
-
-
-def _winner_name(table: Table) -> str:
-    """Who won, as the lobby tells it: the player, or both partners."""
-    game = table.game
-    outcome = game.outcome()
-    side = outcome.winner_side if outcome is not None else 0
-    return " & ".join(
-        table.names[seat] for seat in range(game.players) if game.side_of(seat) == side
-    )
-
-
-def _chat_text(line: ChatLine) -> ChatText:
-    return ChatText(line.speaker, line.text, line.kind)
-
-
-def _and(names: list[str]) -> str:
-    if not names:
-        return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

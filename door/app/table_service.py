@@ -103,7 +103,7 @@ class TableService:
         options = kept or GameOptions(
             runs=game.runs,
             counting=game.counting,
-            level=self.config.game.level,  # type: ignore[arg-type]
+            level=self.config.game.level,
             players=game.players,
         )
         accounts = [

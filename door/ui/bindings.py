@@ -94,7 +94,8 @@ class Bindings:
     bindings: tuple[Binding, ...]
 
     def __post_init__(self) -> None:
-        # A key may be bound twice only where both bindings hold at different times.
+        # A key may be bound twice only by two bindings with conditions (which say when
+        # each works).
         seen: dict[str, Binding] = {}
         for binding in self.bindings:
             taken = [binding.key.lower()] if binding.key else []
@@ -123,7 +124,7 @@ class Bindings:
 
 
 def _line(prefix: str, separator: str, bindings: Iterable[Binding], *, capitals: bool) -> KeyLine:
-    text, places = prefix, []
+    text, places = prefix, list[tuple[int, int, Binding]]()
     for binding in bindings:
         if places:
             text += separator
