@@ -759,6 +759,11 @@ class Table:
         while True:
             if seat.computer_plays:
                 return await computer_move()
+            if seat.person is None and not seat.away:
+                # Its caller left a game that counts and nobody plays the seat: the table
+                # is closing (_forfeited_by). Waiting for their return would return at
+                # once, a loop with no await that froze the whole door.
+                raise GameAbandoned
             if seat.person is None:
                 self.waits[seat.index] = waiting_for
                 await self.wait_for_return(seat)
