@@ -22,9 +22,7 @@ KNOWN_PRIVATE_IMPORTS: dict[str, str] = {}
 
 KNOWN_PRIVATE_USES: dict[str, str] = {}
 
-KNOWN_OVERSIZED: dict[str, str] = {
-    "door.app.lobby": SPLIT_IN_PROGRESS,
-}
+KNOWN_OVERSIZED: dict[str, str] = {}
 
 KNOWN_UPWARD_IMPORTS: dict[str, str] = {}
 

@@ -34,10 +34,12 @@ from door.app.accounts import (
     sign_up,
     yes_or_no,
 )
-from door.app.lobby import Lobby, MenuChoices
+from door.app.lobby import Lobby
 from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
+from door.app.menu_choices import MenuChoices
 from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, clean_name
 from door.app.records import Records
+from door.app.table_service import TableService
 from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
@@ -121,14 +123,18 @@ async def run_session(
     rng: random.Random | None = None,
     presence: Presence | None = None,
     records: Records | None = None,
+    tables: TableService | None = None,
 ) -> None:
     """Serve one caller until they quit or the line drops; always closes the terminal.
 
     ``presence`` is the door's registry of who is online (a session alone gets its own);
-    ``records`` its accounts and saved games (none given: accounts are off)."""
+    ``records`` its accounts and saved games (none given: accounts are off); ``tables``
+    the door's table service (door/app/table_service.py; none given: one for this
+    session, with ``presence`` and ``records``)."""
     rng = rng or random.Random()
     presence = presence or Presence(config.sysop.name)
     records = records or Records()
+    tables = tables or TableService(config, presence, records)
     member: Member | None = None
     session = Session(terminal)
     try:
@@ -158,7 +164,15 @@ async def run_session(
         )
         while True:
             lobby = Lobby(
-                session, presence, member, config, choices, rng, lambda: show_help(session), records
+                session,
+                presence,
+                member,
+                config,
+                choices,
+                rng,
+                lambda: show_help(session),
+                records,
+                tables,
             )
             try:
                 if not await rejoin_game(presence, member, lobby):
@@ -445,7 +459,7 @@ async def resume_game_between_callers(
             saved = await records.game_between_callers_to_resume(member.account)
             if saved is None:
                 return
-    table = lobby.resumed_table(saved)
+    table = lobby.tables.resumed(saved, rng=lobby.rng)
     presence.add_table(table)
     table.start()
     logger.info("game %d of %s resumed from the store", saved.game_id, table.title)

@@ -16,6 +16,7 @@ from door.app.call import Caller, run_session
 from door.app.moderation import Moderation
 from door.app.presence import Presence
 from door.app.records import Records
+from door.app.table_service import TableService
 from door.cluster.relay import RelayTerminal
 from door.cluster.remote import RemoteMember
 from door.config import Config
@@ -43,8 +44,9 @@ SAVE_WAIT_SECONDS = 2.0
 
 class Door:
     """Holds the sessions in progress, so they can be counted, told and closed, the
-    ``Presence`` they share (who is online, the lobby, the tables) and the ``Records``
-    (accounts and saved games; without any given, accounts are off)."""
+    ``Presence`` they share (who is online, the lobby, the tables), the ``Records``
+    (accounts and saved games; without any given, accounts are off) and the
+    ``TableService`` that makes the tables and keeps their games."""
 
     def __init__(
         self, config: Config, rng: random.Random | None = None, records: Records | None = None
@@ -56,6 +58,8 @@ class Door:
         self.transports: Counter[str] = Counter()
         """Sessions in progress by their caller's transport (door/metrics reads it)."""
         self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
+        self.tables = TableService(config, self.presence, self.records)
+        """Makes the door's tables and keeps their games (saved, rated, recorded)."""
         self.closing = False
         self.shares_ports = False
         """A worker of several (door/cluster/workers.py): its listeners share their ports
@@ -138,7 +142,7 @@ class Door:
         try:
             rng = random.Random(self.rng.getrandbits(64))
             await run_session(
-                session_terminal, self.config, caller, rng, self.presence, self.records
+                session_terminal, self.config, caller, rng, self.presence, self.records, self.tables
             )
         except Exception:
             logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)

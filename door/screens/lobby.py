@@ -71,8 +71,12 @@ class LobbyView:
     who_count: int = 0
     """How many are on (``who`` is only the first of them)."""
     chat: Sequence[ChatText] = ()
+    menu_keys: str = ""
+    """The first row of keys (door/app/lobby_keys.py makes it from the lobby's keys)."""
     options: str = ""
     sysop: bool = False
+    sysop_keys: str = ""
+    """The sysop's row of keys ("" for a caller)."""
     account_keys: str = ""
     competition_keys: str = ""
     size: tuple[int, int] = (SCREEN_COLS, 24)
@@ -201,10 +205,7 @@ def _draw_chat(canvas: Canvas, chat: Sequence[ChatText]) -> None:
 
 def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
     canvas.fill(KEYS_TOP - 1, 0, SCREEN_COLS, "─", theme.DIM)
-    rows = [
-        "P Play the computer  T Self-play  W Challenge  V Watch  C Chat  ? Help  Q Quit",
-        view.options,
-    ]
+    rows = [view.menu_keys, view.options]
     if view.account_keys:
         rows.append(view.account_keys)
     if view.competition_keys:
@@ -213,8 +214,8 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
             rows[-1] += "  " + view.competition_keys
         else:
             rows.append(view.competition_keys)
-    if view.sysop:
-        rows.append("Sysop: O page into chat  H host a game  K disconnect  B broadcast  X tools")
+    if view.sysop_keys:
+        rows.append(view.sysop_keys)
     for offset, text in enumerate(rows):
         _put_keys(canvas, KEYS_TOP + offset, text)
 

@@ -9,8 +9,8 @@ watchers, arrivals and departures, the log, the chat and the message line, the r
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Final, Generic
+from collections.abc import Sequence
+from typing import Any, Final, Generic
 
 from door.competition.match import Match
 from door.screens import theme
@@ -23,6 +23,7 @@ from door.table import words
 from door.table.before_deal import BeforeDeal, before_deal
 from door.table.forfeits import counts, forfeit_line, quit_warning
 from door.table.light_random import light_random
+from door.table.listener import TableListener
 from door.table.options import COMPUTER_NAME, GameOptions, GameResult
 from door.table.question import PlayAgain
 from door.table.seats import (
@@ -63,8 +64,7 @@ class Company(Generic[Someone]):
         pause: float = DEFAULT_PAUSE,
         help_text: str | None = None,
         reconnect_wait: float = DEFAULT_RECONNECT_WAIT,
-        on_game_over: Callable[[GameResult], None] | None = None,
-        on_change: Callable[[], None] | None = None,
+        listener: TableListener[Any] | None = None,
         game: Game | None = None,
         account_ids: Sequence[int | None] | None = None,
         win_bar: str = "on",
@@ -82,8 +82,8 @@ class Company(Generic[Someone]):
         self.pause_seconds = pause
         self.reconnect_wait = reconnect_wait
         self.help_text = help_text if help_text is not None else default_help()
-        self.on_game_over = on_game_over
-        self.on_change = on_change
+        self.listener: TableListener[Any] = listener or TableListener()
+        """Whoever keeps the table (saves its game, rates it): door/table/listener.py."""
         self.chat_rng = light_random(rng)
         self.last_reply = ""
         self.seats = _make_seats(names, options.level, rng, account_ids)
@@ -121,14 +121,6 @@ class Company(Generic[Someone]):
         """Set when a caller forfeited a game that counts by leaving it (forfeits.py)."""
         self.back_text = "You are back at the table, where the game stands."
         """What a caller reads on coming back to their seat."""
-        self.on_abandoned: Callable[[], None] | None = None
-        """Called when the game ends with nobody left to play it."""
-        self.saved_as: Callable[[], int | None] = lambda: None
-        """The game's number in the store once it has been saved (None: not saved), so
-        the workers of a cluster know which of them holds it (door/cluster/link.py)."""
-        self.until_saved: Callable[[], Awaitable[None]] = _nothing_to_save
-        """Waits until everything the game has done so far is in the store (or a write
-        has failed): a stopping worker hands its games on only then."""
 
     # --- who is here ----------------------------------------------------------------
 
@@ -341,8 +333,7 @@ class Company(Generic[Someone]):
             if self.match is not None and outcome is not None:
                 self.match = self.match.add(outcome)
             self.panel = self.game_over_panel()
-            if self.on_game_over is not None:
-                self.on_game_over(self.result_for(None))  # rated, or into the tournament
+            self.listener.game_over(self, self.result_for(None))  # rated, or into the tournament
         self.announce(self.forfeit_text, theme.TITLE)
         self.close()
 
@@ -468,8 +459,15 @@ class Company(Generic[Someone]):
         """Something at the table changed: everyone redraws."""
         for person in self.people():
             person.wake()
-        if self.on_change is not None:
-            self.on_change()
+        self.listener.changed(self)
+
+    def saved_as(self) -> int | None:
+        """The game's number in the store, if its keeper saved it (TableListener)."""
+        return self.listener.saved_as()
+
+    async def until_saved(self) -> None:
+        """Until the game as it stands is in the store, if its keeper saves it."""
+        await self.listener.until_saved()
 
     # --- results --------------------------------------------------------------------
 
@@ -512,7 +510,3 @@ def _make_seats(
             shown = sanitize(name, MAX_NAME_LENGTH).strip() or f"Player {index + 1}"
             seats.append(Seat(index, shown, True, computer, accounts[index]))
     return seats
-
-
-async def _nothing_to_save() -> None:
-    return None

@@ -62,7 +62,8 @@ from door.screens.show import ShowPanel, show_title
 from door.table import words
 from door.table.company import Company
 from door.table.computer import ComputerSeat, Thoughts
-from door.table.options import GameOptions, GameResult
+from door.table.listener import TableListener
+from door.table.options import GameOptions
 from door.table.question import (
     Answer,
     Count,
@@ -122,8 +123,7 @@ class Table(Company[Someone]):
         pause: float = DEFAULT_PAUSE,
         help_text: str | None = None,
         reconnect_wait: float = DEFAULT_RECONNECT_WAIT,
-        on_game_over: Callable[[GameResult], None] | None = None,
-        on_change: Callable[[], None] | None = None,
+        listener: TableListener[Any] | None = None,
         game: Game | None = None,
         account_ids: Sequence[int | None] | None = None,
         win_bar: str = "on",
@@ -136,8 +136,7 @@ class Table(Company[Someone]):
             pause=pause,
             help_text=help_text,
             reconnect_wait=reconnect_wait,
-            on_game_over=on_game_over,
-            on_change=on_change,
+            listener=listener,
             game=game,
             account_ids=account_ids,
             win_bar=win_bar,
@@ -164,8 +163,8 @@ class Table(Company[Someone]):
         if self.over:
             return
         self.over = True
-        if self.abandoned and self.on_abandoned is not None:
-            self.on_abandoned()
+        if self.abandoned:
+            self.listener.abandoned(self)
         for person in self.people():
             person.wake()
         self.changed()
@@ -194,8 +193,7 @@ class Table(Company[Someone]):
                 self.announce(f"{self.match.line()}.", theme.TITLE)
             self.panel = self.game_over_panel()
             result = self.result_for(0 if self.solo else None)
-            if self.on_game_over is not None:
-                self.on_game_over(result)
+            self.listener.game_over(self, result)
             match_goes_on = self.match is not None and not self.match.decided
             if self.exhibition:
                 # The computer plays itself for as long as someone watches.
@@ -422,6 +420,11 @@ class Table(Company[Someone]):
         while True:
             if seat.computer_plays:
                 return await computer_move()
+            if seat.person is None and not seat.away:
+                # Its caller left a game that counts and nobody plays the seat: the table
+                # is closing (_forfeited_by). Waiting for their return would return at
+                # once, a loop with no await that froze the whole door.
+                raise GameAbandoned
             if seat.person is None:
                 self.waits[seat.index] = waiting_for
                 await self.wait_for_return(seat)

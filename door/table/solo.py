@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from door.table.flow import Table
+from door.table.listener import TableListener
 from door.table.options import GameOptions, GameResult
 from door.table.person import Person
 from door.table.seats import DEFAULT_PAUSE
@@ -22,21 +24,21 @@ async def play_against_computer(
     rng: random.Random,
     pause: float = DEFAULT_PAUSE,
     help_text: str | None = None,
-    on_game_over: Callable[[GameResult], None] | None = None,
+    listener: TableListener[Any] | None = None,
     on_table: Callable[[Table[Person]], None] | None = None,
     game: Game | None = None,
     win_bar: str = "on",
 ) -> GameResult:
     """Play games of cribbage against the computer until the caller stops.
 
-    The caller is seat 0 ("player 1"). After each finished game ``on_game_over`` (if
-    given) receives its result and the caller is asked whether to play again; the
-    result returned is that of the last game, with ``quit`` set if the caller left it
-    unfinished. ``rng`` shuffles every deck (and seeds the computer's choices); ``pause``
-    is how long the computer's moves are held on screen; ``help_text`` defaults to the
-    contents of config/help.txt; ``on_table`` is told the table once it is set (so it can
-    be listed and watched). ``game``, if given, is played instead of a new one: a game
-    being recorded, or a saved game to resume where it stands. ``win_bar`` is the
+    The caller is seat 0 ("player 1"). After each finished game ``listener`` (if
+    given) hears its result (door/table/listener.py) and the caller is asked whether to
+    play again; the result returned is that of the last game, with ``quit`` set if the
+    caller left it unfinished. ``rng`` shuffles every deck (and seeds the computer's
+    choices); ``pause`` is how long the computer's moves are held on screen; ``help_text``
+    defaults to the contents of config/help.txt; ``on_table`` is told the table once it is
+    set (so it can be listed and watched). ``game``, if given, is played instead of a new
+    one: a game being recorded, or a saved game to resume where it stands. ``win_bar`` is the
     sysop's setting (``door.table.win_bars.WIN_BAR_SETTINGS``). Raises
     ``door.term.terminal.Disconnected`` if the line drops.
     """
@@ -47,7 +49,7 @@ async def play_against_computer(
         admit=Person,
         pause=pause,
         help_text=help_text,
-        on_game_over=on_game_over,
+        listener=listener,
         game=game,
         win_bar=win_bar,
     )

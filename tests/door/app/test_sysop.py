@@ -9,8 +9,8 @@ from typing import Any
 
 import asyncssh
 import pytest
-from door.app.door import Door
 
+from door.app.door import Door
 from door.app.sysop import hash_password, verify_password
 from door.config import ConfigError, config_from_mapping
 from door.serve import Listening, run_server

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from door.app.door import Door
 
 import door.defence.guard
 import door.logtext
 import door.transports.subneg
+from door.app.door import Door
 from door.defence.guard import AT_ONCE_MESSAGE, PER_MINUTE_MESSAGE, AddressGuard
 from door.logtext import escaped
 from door.serve import Listening, run_server

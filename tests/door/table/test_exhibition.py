@@ -12,18 +12,24 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
+from tests.door.table.heard import Heard
 from tests.door.waiting import until
 
 
 def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
     async def scenario() -> None:
+        heard = Heard()
         table = Table(
-            GameOptions(level="easy"), [None, None], rng=random.Random(4), admit=Person, pause=0
+            GameOptions(level="easy"),
+            [None, None],
+            rng=random.Random(4),
+            admit=Person,
+            pause=0,
+            listener=heard,
         )
         assert table.exhibition and not table.solo
         watcher = table.watch("Ada", Session(FakeTerminal()))
-        ended: list[object] = []
-        table.on_game_over = ended.append
+        ended = heard.results
         table.start()
         await until(
             lambda: len(ended) >= 1 and table.game.hand_number >= 1,
@@ -35,6 +41,7 @@ def test_the_computer_plays_itself_until_the_last_watcher_leaves() -> None:
         assert watcher.win_chances() is not None  # a watcher of the computer sees the bar
         table.person_quit(watcher)
         assert table.over and table.abandoned
+        assert heard.abandoned_count == 1  # its keeper is told, once
 
     asyncio.run(scenario())
 

@@ -16,6 +16,7 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from engine.rules.events import Discarded
 from engine.rules.game import Phase
+from tests.door.table.heard import Heard
 from tests.door.waiting import until
 from tests.engine.rules.test_edges import at_play
 
@@ -59,9 +60,11 @@ def test_a_match_is_played_game_after_game_until_a_side_wins_it() -> None:
     async def scenario() -> list[Match]:
         options = GameOptions(level="easy", best_of=3)
         # The computer against itself, so the games play out with nobody to answer.
-        table = Table(options, [None, None], rng=random.Random(8), admit=Person, pause=0)
-        standings: list[Match] = []
-        table.on_game_over = lambda result: standings.append(table.match)  # type: ignore[arg-type]
+        heard = Heard()
+        table = Table(
+            options, [None, None], rng=random.Random(8), admit=Person, pause=0, listener=heard
+        )
+        standings = heard.matches
         table.start()
         await until(lambda: bool(standings) and standings[-1].decided, 20, what="a match won")
         table.close()
