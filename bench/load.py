@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_bot import KEY_TIMEOUT, Bot, run_ssh, run_telnet  # noqa: E402
 
 P99_TARGET_MS = 50.0
+CHECKOUT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -129,6 +130,8 @@ class Server:
         workers: int = 1,
         redis_url: str | None = None,
         metrics: bool = False,
+        win_bar: str | None = None,
+        code: Path = CHECKOUT,
     ) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="cribbage-load-"))
         self.redis: subprocess.Popen[bytes] | None = None
@@ -148,6 +151,7 @@ class Server:
         ]
         if self.metrics_port:
             command += ["--metrics-port", str(self.metrics_port)]
+        settings = f'[game]\nwin_bar = "{win_bar}"\n' if win_bar is not None else ""
         if workers > 1:
             # Several workers share the ports and, through Redis, the lobby (README).
             if redis_url is None:
@@ -158,12 +162,22 @@ class Server:
                     stdout=subprocess.DEVNULL,
                 )  # fmt: skip
                 redis_url = f"redis://127.0.0.1:{redis_port}/0"
+            settings += f'[cluster]\nredis_url = "{redis_url}"\n'
+            command += ["--workers", str(workers)]
+        if settings:
             config = self.folder / "door.toml"
-            config.write_text(f'[cluster]\nredis_url = "{redis_url}"\n')
-            command += ["--config", str(config), "--workers", str(workers)]
+            config.write_text(settings)
+            command += ["--config", str(config)]
         if cpu is not None and shutil.which("taskset"):
             command = ["taskset", "-c", str(cpu), *command]
-        env = {**os.environ, "CRIBBAGE_GC_REPORT": str(self.gc_report), "HOME": str(self.folder)}
+        env = {
+            **os.environ,
+            "CRIBBAGE_GC_REPORT": str(self.gc_report),
+            "HOME": str(self.folder),
+            # The door of this checkout (or --code), not whichever one is installed: the
+            # server runs in its own folder, where ``-m door.cli`` would find the latter.
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(code), os.environ.get("PYTHONPATH")])),
+        }
         self.log = (self.folder / "server.log").open("wb")
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=self.log, env=env, cwd=self.folder
@@ -314,7 +328,9 @@ async def scrape_metrics(port: int, every: float, until: float) -> None:
 
 
 def run_once(args: argparse.Namespace, telnet: int, ssh: int) -> Figures:
-    server = Server(args.server_cpu, args.workers, args.redis_url, args.metrics)
+    server = Server(
+        args.server_cpu, args.workers, args.redis_url, args.metrics, args.win_bar, args.code
+    )
     try:
         server.wait_ready()
         figures = asyncio.run(measure(args, telnet, ssh, server))
@@ -383,6 +399,17 @@ def main() -> int:
     parser.add_argument("--generator-cpu", type=int, help="pin this process to this CPU")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--win-bar",
+        choices=("on", "off", "never"),
+        help="the door's [game] win_bar (default: the shipped setting, on)",
+    )
+    parser.add_argument(
+        "--code",
+        type=Path,
+        default=CHECKOUT,
+        help="the checkout whose door is measured (default: this one)",
+    )
+    parser.add_argument(
         "--full-gc",
         action="store_true",
         help="make the server run a full collection half-way through the window, to time it",
@@ -417,7 +444,8 @@ def main() -> int:
     else:
         counts = [(args.telnet, args.ssh)]
     print(
-        f"Shipped settings; {args.seconds:.0f} s measured after a {args.ramp:.0f} s+ ramp; "
+        f"Shipped settings (win_bar {args.win_bar or 'shipped'}, the door of {args.code}); "
+        f"{args.seconds:.0f} s measured after a {args.ramp:.0f} s+ ramp; "
         f"think {args.think} s; server on CPU {args.server_cpu}, generator on CPU "
         f"{args.generator_cpu}; a key unanswered in {KEY_TIMEOUT:.0f} s is a failure"
     )

@@ -283,6 +283,16 @@ def counted(tally: Tally) -> Iterator[Metric]:
         "Time spent working out win bars (on the event loop)",
         value=tally.win_bar_seconds,
     )
+    yield CounterMetricFamily(
+        "cribbage_door_win_bar_skipped",
+        "Moments of a game whose win bar was never worked out (the game moved on first)",
+        value=tally.win_bar_skipped,
+    )
+    yield CounterMetricFamily(
+        "cribbage_door_win_bar_lag_seconds",
+        "Time win bars waited, after the frame answering a key, to be worked out",
+        value=tally.win_bar_lag_seconds,
+    )
 
 
 def _bound_text(bound: float) -> str:

@@ -36,6 +36,10 @@ class Tally:
         self.computer_seconds = 0.0
         self.win_bar_updates = 0
         self.win_bar_seconds = 0.0
+        self.win_bar_skipped = 0
+        """Moments whose bar was never worked out: the game moved on first."""
+        self.win_bar_lag_seconds = 0.0
+        """From asking for a moment's bar (its key's frame) to its being worked out."""
         self.gc_pauses = 0
         self.gc_seconds = 0.0
 

@@ -70,6 +70,8 @@ class TableView:
     panel: Panel | None = None
     overlay: Overlay | None = None
     win_chances: tuple[float, ...] | None = None
+    win_bar_current: bool = True
+    """False: ``win_chances`` are an earlier moment's, drawn dimmed until the new ones."""
     clock: str = ""
     """A turn timer's time left ("0:42"), at the right end of the entry row."""
     """Each side's chance to win, when this person's win bar is on."""
@@ -168,7 +170,8 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS)))
         if view.win_chances is not None:
             bar_names = tuple(_bar_names(sides, game, viewer))
-            layers.append(_layer("win bar", draw_win_bar, bar_names, view.win_chances))
+            bar = (bar_names, view.win_chances, view.win_bar_current)
+            layers.append(_layer("win bar", draw_win_bar, *bar))
         if isinstance(panel, GameOverPanel):
             over = (panel, sides, _side_of(game, viewer))
             layers.append(_layer("game over", draw_game_over, *over))

@@ -32,8 +32,12 @@ def percent(chance: float) -> str:
     return f"{shown}%"
 
 
-def draw_win_bar(canvas: Canvas, names: Sequence[str], chances: Sequence[float]) -> None:
-    """Right-aligned on the log's rule: ``Win: You 62% ██████░░░ 38% Computer``."""
+def draw_win_bar(
+    canvas: Canvas, names: Sequence[str], chances: Sequence[float], current: bool = True
+) -> None:
+    """Right-aligned on the log's rule: ``Win: You 62% ██████░░░ 38% Computer``. Chances
+    that are not ``current`` (an earlier moment's, while the new ones are worked out) are
+    drawn dimmed: a figure the caller can read as old, never a wrong one in colour."""
     if len(names) == 2:
         filled = round(chances[0] * BAR_CELLS)
         parts = [
@@ -50,4 +54,4 @@ def draw_win_bar(canvas: Canvas, names: Sequence[str], chances: Sequence[float])
     width = sum(len(text) for text, _ in parts)
     col = max(0, SCREEN_COLS - 2 - width)
     for text, style in parts:
-        col = canvas.put(LOG_RULE_ROW, col, text, style)
+        col = canvas.put(LOG_RULE_ROW, col, text, style if current else theme.DIM)

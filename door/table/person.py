@@ -26,6 +26,7 @@ from door.table.options import GameResult
 from door.table.question import Answer, Question
 from door.table.seats import Seat, SeatAway, is_over
 from door.table.steps import GO_ON_KEYS, answer
+from door.table.win_bars import Shown
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
 from door.term.canvas import Canvas, Style
 from door.term.keys import Key
@@ -369,17 +370,31 @@ class Person:
 
     def win_chances(self) -> tuple[float, ...] | None:
         """Each side's chance to win as this person may know it, when the bar is on;
-        worked out again only when the game has moved."""
+        worked out now unless it is known for this moment."""
         table, game = self.table, self.table.game
         if not self.wants_win_bar or not table.win_bar_allowed(self):
             return None
-        seat = self.seat.index if self.seat is not None else None
-        thrown = tuple(card for card in self.thrown if card in game.crib)
         try:
-            return table.win_bars.chances(game, seat, thrown)
+            return table.win_bars.chances(game, self.index, self.thrown_to_crib())
         except CribbageError:
             logger.exception("no win bar for %s", self.name)
             return None
+
+    def win_bar_shown(self) -> Shown | None:
+        """The bar to draw in this frame, never worked out in it: this moment's, or the
+        last one dimmed while this moment's waits (door/table/win_bars.py)."""
+        table, game = self.table, self.table.game
+        if not self.wants_win_bar or not table.win_bar_allowed(self):
+            return None
+        try:
+            return table.win_bars.shown(game, self.index, self.thrown_to_crib())
+        except CribbageError:
+            logger.exception("no win bar for %s", self.name)
+            return None
+
+    def thrown_to_crib(self) -> tuple[Card, ...]:
+        crib = self.table.game.crib
+        return tuple(card for card in self.thrown if card in crib)
 
     def interrupted(self) -> bool:
         if self.finishing:
@@ -504,7 +519,9 @@ class Person:
             view.hand = HandState()
         # A bar the screen has no room for is not worked out (a fifth of the bars
         # were, during the show).
-        view.win_chances = self.win_chances() if shows_win_bar(view.panel) else None
+        bar = self.win_bar_shown() if shows_win_bar(view.panel) else None
+        view.win_chances = bar.chances if bar is not None else None
+        view.win_bar_current = bar is None or bar.current
         timer = self.timer
         view.clock = timer.label(asyncio.get_running_loop().time()) if timer is not None else ""
         if self.running is None and not self.finishing:

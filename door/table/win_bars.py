@@ -1,26 +1,49 @@
-"""The win bar for everyone at one table, worked out once per moment of the game.
+"""The win bar for everyone at one table, worked out once per moment of the game, after
+the frame that answers a key.
 
 Each person sees the chances as their seat may know them (their own hand and the cards
 they threw; a watcher sees every hand). People who see the game the same way (every
 watcher, say) share one computation, and nothing is worked out again until the game
 moves: a play, a count, a cut, a new hand.
+
+A caller's key is answered first: the frame it causes shows the bar the person saw last,
+dimmed, and asks for the new moment's bar, which the event loop works out when the keys
+ready to run have run (``BarQueue``), then wakes the table to draw it (one row). A table
+whose game moves on before its bar was worked out skips that moment: only the newest is
+worked out, so under overload the bar lags and says so, and keys never wait for it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
-from collections.abc import Hashable
+import weakref
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Final
 
 from door.metrics.tally import TALLY
 from engine.odds.winbar import win_bar
 from engine.rules.cards import Card
+from engine.rules.errors import CribbageError
 from engine.rules.game import Game
+
+logger = logging.getLogger(__name__)
 
 WIN_BAR_SETTINGS = ("on", "off", "never")
 """The sysop's ``[game] win_bar``: the bar on from the start where it may show (against
 the computer, for watchers), off until a caller presses w, or never (w is refused). A
 bar costs about a sixth of the processor time a key, so "never" is the setting for a
 board that needs every caller it can seat on one core (README)."""
+
+BAR_SLICE_SECONDS: Final = 0.002
+"""The most a turn of the event loop spends on waiting bars before the keys that came in
+meanwhile run: a bar takes 0.05 to 0.5 ms (bench/win_bar_cost.py), so a turn works out a
+few, and a key behind them waits at most about 2.5 ms."""
+
+View = tuple[int | None, tuple[Card, ...]]
+"""A way of seeing the game: the seat (None: a watcher) and what it threw to the crib."""
 
 
 def moment_of(game: Game) -> Hashable:
@@ -37,28 +60,150 @@ def moment_of(game: Game) -> Hashable:
     )
 
 
-class WinBars:
-    """One table's win bars for the game's present moment, by view."""
+@dataclass(frozen=True)
+class Shown:
+    """The bar to draw: each side's chance, and whether they are this moment's (False:
+    the last figure this seat saw, to be drawn dimmed until the new one is worked out)."""
 
-    def __init__(self) -> None:
+    chances: tuple[float, ...]
+    current: bool
+
+
+class WinBars:
+    """One table's win bars for the game's present moment, by view.
+
+    ``ready`` is called when bars asked for with ``shown`` have been worked out (the
+    table wakes its people to draw them)."""
+
+    def __init__(self, ready: Callable[[], None] | None = None) -> None:
+        self._ready = ready
+        self._game: Game | None = None
         self._moment: Hashable = None
-        self._known: dict[tuple[int | None, tuple[Card, ...]], tuple[float, ...]] = {}
+        self._known: dict[View, tuple[float, ...]] = {}
+        self._last: dict[int | None, tuple[float, ...]] = {}
+        """The newest figure each seat has seen, shown dimmed while its next one waits."""
+        self._waiting: dict[View, float] = {}
+        """Views of the present moment asked for and not worked out: when first asked."""
         self.worked_out = 0
         """How many bars have been computed (for tests and benches)."""
+        self.skipped = 0
+        """Moments whose bar was asked for but never worked out: the game moved on first."""
+
+    def _follow(self, game: Game) -> None:
+        moment = moment_of(game)
+        if moment != self._moment:
+            if self._waiting:
+                self.skipped += 1
+                TALLY.win_bar_skipped += 1
+                self._waiting.clear()
+            self._known.clear()
+            self._moment = moment
+            self._game = game
 
     def chances(self, game: Game, seat: int | None, thrown: tuple[Card, ...]) -> tuple[float, ...]:
         """Each side's chance as ``seat`` (None: a watcher) sees it, having thrown
-        ``thrown`` to the crib. Raises CribbageError as ``engine.odds.winbar.win_bar`` does."""
-        moment = moment_of(game)
-        if moment != self._moment:
-            self._known.clear()
-            self._moment = moment
+        ``thrown`` to the crib, worked out now if it is not known. Raises CribbageError
+        as ``engine.odds.winbar.win_bar`` does."""
+        self._follow(game)
         view = (seat, thrown)
         known = self._known.get(view)
         if known is None:
-            started = time.perf_counter()
-            known = self._known[view] = win_bar(game, seat, thrown=thrown)
-            TALLY.win_bar_seconds += time.perf_counter() - started
-            TALLY.win_bar_updates += 1
-            self.worked_out += 1
+            known = self._work_out(game, view)
         return known
+
+    def shown(self, game: Game, seat: int | None, thrown: tuple[Card, ...]) -> Shown | None:
+        """What to draw now without working anything out: this moment's bar if known,
+        else the seat's last one (not current; the new one is asked for), else None.
+        Outside a running event loop (a script, a test drawing one frame) the bar is
+        worked out at once: there is no key to put first. Raises CribbageError then."""
+        self._follow(game)
+        view = (seat, thrown)
+        known = self._known.get(view)
+        if known is not None:
+            return Shown(known, current=True)
+        try:
+            queue = bar_queue()
+        except RuntimeError:
+            return Shown(self._work_out(game, view), current=True)
+        if view not in self._waiting:
+            self._waiting[view] = time.perf_counter()
+            queue.add(self)
+        last = self._last.get(seat)
+        return Shown(last, current=False) if last is not None else None
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self._waiting)
+
+    def work_out_one(self) -> bool:
+        """Work out the oldest waiting view of the present moment; whether more wait.
+        A view the engine refuses is dropped (the person's frame shows no new bar)."""
+        if not self._waiting or self._game is None:
+            return False
+        view = next(iter(self._waiting))
+        asked = self._waiting.pop(view)
+        try:
+            self._work_out(self._game, view)
+        except CribbageError:
+            logger.exception("no win bar for the view %r", view)
+        else:
+            TALLY.win_bar_lag_seconds += time.perf_counter() - asked
+            if self._ready is not None:
+                self._ready()
+        return bool(self._waiting)
+
+    def _work_out(self, game: Game, view: View) -> tuple[float, ...]:
+        seat, thrown = view
+        started = time.perf_counter()
+        known = self._known[view] = win_bar(game, seat, thrown=thrown)
+        self._last[seat] = known
+        TALLY.win_bar_seconds += time.perf_counter() - started
+        TALLY.win_bar_updates += 1
+        self.worked_out += 1
+        return known
+
+
+class BarQueue:
+    """The tables with bars waiting, on one event loop: worked out oldest table first,
+    after the callbacks ready when they were asked for (the key's own frame among them),
+    for at most ``BAR_SLICE_SECONDS`` a turn of the loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._tables: dict[WinBars, None] = {}  # an ordered set
+        self._scheduled = False
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def add(self, bars: WinBars) -> None:
+        self._tables[bars] = None
+        if not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self._run)
+
+    def _run(self) -> None:
+        self._scheduled = False
+        deadline = time.perf_counter() + BAR_SLICE_SECONDS
+        while self._tables and time.perf_counter() < deadline:
+            bars = next(iter(self._tables))
+            del self._tables[bars]
+            if bars.work_out_one():
+                self._tables[bars] = None  # its next view after the other tables'
+        if self._tables:
+            self._scheduled = True
+            self._loop.call_soon(self._run)
+
+
+_QUEUES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, BarQueue] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def bar_queue() -> BarQueue:
+    """The running event loop's queue of waiting bars. Raises RuntimeError outside one."""
+    loop = asyncio.get_running_loop()
+    queue = _QUEUES.get(loop)
+    if queue is None:
+        queue = _QUEUES[loop] = BarQueue(loop)
+    return queue

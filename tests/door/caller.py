@@ -11,11 +11,13 @@ from typing import Any
 
 import pyte
 
+from door.table.win_bars import bar_queue
 from door.term.canvas import picture_top
 from door.term.keys import Key
 from tests.door.fake_terminal import FakeTerminal
 
 TIMEOUT = 60.0
+BAR_DRAWN_TURNS = 10
 
 
 def run_async(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
@@ -81,9 +83,17 @@ class KeyboardTerminal(FakeTerminal):
 
     async def until_waiting(self, task: asyncio.Future[Any]) -> None:
         """Return once every key pressed has been read and the door waits for another
-        (or the game has ended)."""
-        while not (self.reading and self.read == self.pressed) and not task.done():
-            await asyncio.sleep(0.001)
+        (or the game has ended), with the win bars the keys asked for drawn."""
+        while True:
+            while not (self.reading and self.read == self.pressed) and not task.done():
+                await asyncio.sleep(0.001)
+            if task.done() or not bar_queue():
+                break
+            while bar_queue():
+                await asyncio.sleep(0.001)
+            # The bar's table wakes its people, who draw it a few turns of the loop later.
+            for _ in range(BAR_DRAWN_TURNS):
+                await asyncio.sleep(0)
         if task.done() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
 

@@ -1,0 +1,128 @@
+"""The win bar comes after the key (issue #48): the frame answering a key is sent without
+working out a new bar; the bar is worked out when the loop has run what was ready, and
+drawn as its own update. Until then the last figure shows dimmed; a moment the game
+leaves before its bar was worked out is skipped; watchers share one computation."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from door.screens import theme
+from door.screens.layout import LOG_RULE_ROW
+from door.table import win_bars
+from door.table.flow import Table
+from door.table.options import GameOptions
+from door.table.person import Person
+from door.term.canvas import Canvas, Style
+from door.term.keys import Key
+from door.ui.session import Session
+from engine.rules.game import Game
+from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.fake_terminal import FakeTerminal
+from tests.door.table.test_table import KNOWN_SHOW, press, start, until_status
+from tests.stacked import StackedRandom
+
+
+async def loop_turns(turns: int = 5) -> None:
+    for _ in range(turns):
+        await asyncio.sleep(0)
+
+
+def bar_cells(canvas: Canvas) -> list[tuple[str, Style]]:
+    """The rule row's cells from the bar's "Win:" to its last name: (character, style)."""
+    row = canvas.text(LOG_RULE_ROW)
+    start_col, end_col = row.index("Win:"), len(row.rstrip("─ "))
+    return [canvas.cell(LOG_RULE_ROW, col) for col in range(start_col, end_col)]
+
+
+def watched_table(watchers: int = 1) -> tuple[Table[Person], list[Person], Game]:
+    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3), admit=Person)
+    people = [table.watch(f"W{n}", Session(FakeTerminal())) for n in range(watchers)]
+    table.game.cut_for_deal()
+    return table, people, table.game
+
+
+@run_async
+async def test_a_frame_is_composed_without_working_out_the_bar_which_follows() -> None:
+    table, (watcher,), _ = watched_table()
+    watcher.compose()
+    assert table.win_bars.worked_out == 0 and watcher.view.win_chances is None
+    await loop_turns()
+    assert table.win_bars.worked_out == 1
+    watcher.compose()
+    assert watcher.view.win_chances is not None and watcher.view.win_bar_current
+
+
+@run_async
+async def test_while_the_new_bar_waits_the_last_figure_shows_dimmed() -> None:
+    table, (watcher,), game = watched_table()
+    watcher.compose()
+    await loop_turns()
+    watcher.compose()
+    before = watcher.view.win_chances
+    game.deal()  # the game moves: the frame shows the old figure, dimmed
+    canvas, _ = watcher.frame()
+    assert watcher.view.win_chances == before and not watcher.view.win_bar_current
+    cells = bar_cells(canvas)
+    assert "%" in "".join(char for char, _ in cells)
+    assert {style for char, style in cells if char.strip()} == {theme.DIM}
+    await loop_turns()
+    canvas, _ = watcher.frame()
+    assert watcher.view.win_bar_current and watcher.view.win_chances != before
+    assert theme.DIM not in {style for char, style in bar_cells(canvas) if char == "%"}
+
+
+@run_async
+async def test_only_the_newest_moment_is_worked_out_the_ones_passed_are_skipped() -> None:
+    table, (watcher,), game = watched_table()
+    watcher.compose()  # asks for the bar after the cut
+    game.deal()
+    watcher.compose()  # the game moved before the loop turned: only this one counts
+    await loop_turns()
+    assert table.win_bars.worked_out == 1 and table.win_bars.skipped == 1
+
+
+@run_async
+async def test_watchers_share_one_computation_and_all_are_woken_to_draw_it() -> None:
+    table, watchers, _ = watched_table(watchers=5)
+    for watcher in watchers:
+        watcher.compose()
+        watcher.inbox.forget_wake()
+    await loop_turns()
+    assert table.win_bars.worked_out == 1
+    for watcher in watchers:
+        assert await asyncio.wait_for(watcher.inbox.wait_woken(), 1) is None
+        watcher.compose()
+    assert len({watcher.view.win_chances for watcher in watchers}) == 1
+
+
+@run_async
+async def test_the_caller_sees_the_answer_to_a_key_before_its_bar_is_worked_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    terminal = KeyboardTerminal()
+    status_when_worked_out: list[str] = []
+    work_out = win_bars.win_bar
+
+    def watched_win_bar(*args: object, **kwargs: object) -> tuple[float, ...]:
+        terminal.output  # noqa: B018  (what was written counts as sent)
+        status_when_worked_out.append(terminal.status)
+        return work_out(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(win_bars, "win_bar", watched_win_bar)
+    task = start(terminal, StackedRandom(*KNOWN_SHOW))
+    await until_status(terminal, task, "RETURN mark")
+    status_when_worked_out.clear()
+    # Two cards thrown to the crib: the game moves, and its chances with it.
+    await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)
+    assert status_when_worked_out, "no bar was worked out for the throw"
+    # The caller's screen had moved on from the throw when its bar was worked out.
+    assert all("RETURN throw" not in status for status in status_when_worked_out)
+    assert "Win: You" in terminal.display[LOG_RULE_ROW]
+    assert terminal.cell(LOG_RULE_ROW, terminal.display[LOG_RULE_ROW].index("%") - 1).fg != (
+        "black"
+    )
+    task.cancel()
