@@ -17,10 +17,14 @@ Reported for the measured window (after everyone has signed in): key to screen p
 p99, p99.9 and max; keys a second per caller; the server's CPU per key; its RSS per
 session; the longest garbage-collection pause in the server while measured (door/gc_watch.py);
 sign-in failures; the generator's own CPU (near 100% means the bench, not the server,
-is the limit). With ``--sweep`` the server is started afresh for each count and the
-largest count with p99 under 50 ms is named. ``--full-gc`` has the server run a full
-collection half-way through the window (the shipped thresholds make one rare), so the
-GC figures show what it costs at that load; its pause is then in the key latencies too.
+is the limit); the win bar's lag as the callers saw it (from a screen that showed the
+bar dimmed, its new moment's figure not worked out yet, to the bar shown current: p50,
+p99, and how many screens showed it dimmed) and the share of moments whose bar the door skipped
+because the game moved on first (from its metrics, which the bench always serves). With
+``--sweep`` the server is started afresh for each count and the largest count with p99
+under 50 ms is named. ``--full-gc`` has the server run a full collection half-way
+through the window (the shipped thresholds make one rare), so the GC figures show what
+it costs at that load; its pause is then in the key latencies too.
 """
 
 from __future__ import annotations
@@ -109,6 +113,14 @@ class Figures:
     problems: list[str]
     window: tuple[float, float]
     """When the measured window began and ended (time.monotonic())."""
+    bar_lag_ms: dict[str, float]
+    """From a screen that showed the win bar dimmed (a new moment, its bar not worked out
+    yet) to the bar shown current, as the callers saw it."""
+    bar_waits: int
+    """Screens that showed the bar dimmed (bar_lag_ms has those that ended current)."""
+    bar_skipped_share: float | None
+    """Of the moments whose bar was asked for, the share skipped (the game moved on
+    first), from the door's counts; None for a door that does not count them."""
 
     @property
     def p99_ok(self) -> bool:
@@ -136,7 +148,9 @@ class Server:
         self.folder = Path(tempfile.mkdtemp(prefix="cribbage-load-"))
         self.redis: subprocess.Popen[bytes] | None = None
         self.telnet_port, self.ssh_port = free_port(), free_port()
-        self.metrics_port = free_port() if metrics else 0
+        # Always served, read at the window's start and end for the win bar's counts;
+        # ``metrics`` scrapes it every few seconds besides, as Prometheus would.
+        self.metrics_port = free_port()
         self.gc_report = self.folder / "gc.json"
         command = [
             sys.executable,
@@ -149,8 +163,7 @@ class Server:
             "--data-dir",
             str(self.folder / "data"),
         ]
-        if self.metrics_port:
-            command += ["--metrics-port", str(self.metrics_port)]
+        command += ["--metrics-port", str(self.metrics_port)]
         settings = f'[game]\nwin_bar = "{win_bar}"\n' if win_bar is not None else ""
         if workers > 1:
             # Several workers share the ports and, through Redis, the lobby (README).
@@ -258,9 +271,10 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
         time.process_time(),
         time.monotonic(),
     )
+    bars_before = await asyncio.to_thread(bar_counts, server.metrics_port)
     scraping = (
         asyncio.create_task(scrape_metrics(server.metrics_port, args.scrape_every, until))
-        if server.metrics_port
+        if args.metrics
         else None
     )
     if args.full_gc:
@@ -272,6 +286,7 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
     generator_used = time.process_time() - generator_before
     wall = time.monotonic() - wall_before
     rss_loaded = tree_rss_kib(pid)
+    bars_after = await asyncio.to_thread(bar_counts, server.metrics_port)
     if scraping is not None:
         await scraping
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -288,6 +303,12 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
     answered = keys - sum(bot.failures for bot in bots)
     sign_ins = sorted(bot.signed_in for bot in bots if bot.signed_in is not None)
     key_bytes = [size for bot in bots for size in bot.key_bytes]
+    bar_lags = sorted(lag for bot in bots for lag in bot.bar_lags)
+    bar_skipped_share = None
+    if bars_before is not None and bars_after is not None:
+        worked_out = bars_after[0] - bars_before[0]
+        skipped = bars_after[1] - bars_before[1]
+        bar_skipped_share = skipped / max(1, worked_out + skipped)
     return Figures(
         callers=callers,
         telnet=telnet,
@@ -310,7 +331,29 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
         bytes_per_key=sum(key_bytes) / max(1, len(key_bytes)),
         problems=problems,
         window=(measure_from, until),
+        bar_lag_ms={name: percentile(bar_lags, share) * 1000 for name, share in BAR_SHARES},
+        bar_waits=sum(bot.bar_waits for bot in bots),
+        bar_skipped_share=bar_skipped_share,
     )
+
+
+BAR_SHARES = (("p50", 0.5), ("p99", 0.99))
+_BAR_COUNTS = ("cribbage_door_win_bar_updates_total", "cribbage_door_win_bar_skipped_total")
+
+
+def bar_counts(port: int) -> tuple[float, float] | None:
+    """The door's win bars worked out and skipped so far (None: it does not say)."""
+    url = f"http://127.0.0.1:{port}/metrics"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        text = response.read().decode()
+    values = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in _BAR_COUNTS:
+            values[name] = float(value)
+    if len(values) < len(_BAR_COUNTS):
+        return None
+    return values[_BAR_COUNTS[0]], values[_BAR_COUNTS[1]]
 
 
 async def scrape_metrics(port: int, every: float, until: float) -> None:
@@ -360,13 +403,16 @@ HEADER = (
     f"{'callers':>8} {'telnet':>6} {'ssh':>5} {'keys':>7} {'fail':>5} "
     f"{'p50':>7} {'p95':>7} {'p99':>7} {'p99.9':>7} {'max':>7} "
     f"{'keys/s':>6} {'cpu/key':>8} {'cpu':>5} {'KiB/ses':>7} {'gc max':>7} "
-    f"{'sign-in':>7} {'B/key':>6} {'gen cpu':>7}"
+    f"{'sign-in':>7} {'B/key':>6} {'gen cpu':>7} {'bar p50':>7} {'bar p99':>7} "
+    f"{'bar waits':>9} {'bar skip':>8}"
 )
 
 
 def row(figures: Figures) -> str:
     p = figures.percentiles_ms
     gc_pause = "n/a" if figures.gc_max_pause_ms is None else f"{figures.gc_max_pause_ms:.0f}ms"
+    b = figures.bar_lag_ms
+    skip = "n/a" if figures.bar_skipped_share is None else f"{figures.bar_skipped_share:.1%}"
     return (
         f"{figures.callers:>8} {figures.telnet:>6} {figures.ssh:>5} {figures.keys:>7} "
         f"{figures.failures:>5} {p['p50']:>5.1f}ms {p['p95']:>5.1f}ms {p['p99']:>5.1f}ms "
@@ -374,7 +420,8 @@ def row(figures: Figures) -> str:
         f"{figures.cpu_ms_per_key:>6.2f}ms {figures.server_cpu_share:>5.0%} "
         f"{figures.rss_kib_per_session:>7.0f} {gc_pause:>7} "
         f"{figures.sign_in_failures:>4} bad {figures.bytes_per_key:>6.0f} "
-        f"{figures.generator_cpu_share:>7.0%}"
+        f"{figures.generator_cpu_share:>7.0%} {b['p50']:>5.0f}ms {b['p99']:>5.0f}ms "
+        f"{figures.bar_waits:>9} {skip:>8}"
     )
 
 

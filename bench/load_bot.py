@@ -41,13 +41,21 @@ _SEQUENCE = re.compile(r"\x1b\[([0-9;?]*)([A-Za-z])|\x1b[^\[]|[\r\n\b]")
 _COMPLETE = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[^\[])")
 
 
+RULE_ROW: Final = 16
+"""The row of an 80x24 table screen where the win bar stands (door/screens/layout.py)."""
+
+
 class BottomRows:
-    """The text of an 80x24 screen's last two rows, kept from the door's output."""
+    """The text of an 80x24 screen's last two rows, and the win bar's row with which of
+    its cells are dimmed (bold black: a bar not worked out yet), kept from the door's
+    output."""
 
     def __init__(self, cols: int = 80, rows: int = 24) -> None:
         self.cols, self.rows = cols, rows
         self.row, self.col = 0, 0
-        self.kept = {rows - 2: [" "] * cols, rows - 1: [" "] * cols}
+        self.kept = {rows - 2: [" "] * cols, rows - 1: [" "] * cols, RULE_ROW: [" "] * cols}
+        self.rule_dim = [False] * cols
+        self._bold, self._fg = False, 39
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._pending = ""
 
@@ -58,6 +66,16 @@ class BottomRows:
     @property
     def message(self) -> str:
         return "".join(self.kept[self.rows - 2])
+
+    @property
+    def bar(self) -> str:
+        """The win bar as shown: "" (none on screen), "dim" (an earlier moment's, while the
+        new one is worked out) or "current"."""
+        row = "".join(self.kept[RULE_ROW])
+        percent = row.find("%")
+        if "Win:" not in row or percent < 1:
+            return ""
+        return "dim" if self.rule_dim[percent - 1] else "current"
 
     def feed(self, data: bytes) -> None:
         text = self._pending + self._decoder.decode(data)
@@ -78,8 +96,11 @@ class BottomRows:
             return
         line = self.kept.get(self.row)
         if line is not None:
+            dim = self._bold and self._fg in (30, 90) if self.row == RULE_ROW else False
             for char in text[: max(0, self.cols - self.col)]:
                 line[self.col] = char
+                if self.row == RULE_ROW:
+                    self.rule_dim[self.col] = dim
                 self.col += 1
         else:
             self.col = min(self.cols, self.col + len(text))
@@ -100,6 +121,9 @@ class BottomRows:
             return  # cursor shown or hidden
         numbers = [int(part) if part else 0 for part in params.split(";")] if params else []
         first = numbers[0] if numbers else 0
+        if final == "m":
+            self._style(numbers or [0])
+            return
         if final in "Hf":
             row = numbers[0] if numbers else 1
             col = numbers[1] if len(numbers) > 1 else 1
@@ -123,6 +147,17 @@ class BottomRows:
         elif final == "J" and first == 2:
             for line in self.kept.values():
                 line[:] = [" "] * self.cols
+
+    def _style(self, numbers: list[int]) -> None:
+        for number in numbers:
+            if number == 0:
+                self._bold, self._fg = False, 39
+            elif number == 1:
+                self._bold = True
+            elif number == 22:
+                self._bold = False
+            elif 30 <= number <= 39 or 90 <= number <= 97:
+                self._fg = number
 
 
 def keys_for(status: str, rng: random.Random, message: str = "") -> list[bytes] | None:
@@ -169,6 +204,12 @@ class Bot:
     signed_in: float | None = None
     failed: str = ""
     measuring: bool = False
+    bar_lags: list[float] = field(default_factory=list)
+    """From a screen showing the win bar dimmed (a new moment, its bar not worked out
+    yet) to the bar shown current."""
+    bar_waits: int = 0
+    """Times the bar showed dimmed while measuring (each lag above ended one)."""
+    _bar_since: float | None = None
     _arrived: asyncio.Event = field(default_factory=asyncio.Event)
     _received: int = 0
     _seen: bytearray = field(default_factory=bytearray)
@@ -176,6 +217,16 @@ class Bot:
     def feed(self, data: bytes) -> None:
         self.screen.feed(data)
         self._received += len(data)
+        bar = self.screen.bar
+        if bar == "dim" and self._bar_since is None and self.measuring:
+            # Timed from the screen that showed the moment, not from the last key: the
+            # computer's plays move the game (and the bar) seconds after a key.
+            self._bar_since = time.perf_counter()
+            self.bar_waits += 1
+        elif bar != "dim" and self._bar_since is not None:
+            if bar == "current":
+                self.bar_lags.append(time.perf_counter() - self._bar_since)
+            self._bar_since = None
         if self.signed_in is None:
             self._seen += data[-4096:]
             del self._seen[:-8192]

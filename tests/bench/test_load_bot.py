@@ -7,13 +7,18 @@ import random
 import sys
 from pathlib import Path
 
+from door.screens.chat import draw_log_rule
+from door.screens.win_bar import draw_win_bar
+from door.term.canvas import Canvas
 from door.term.keys import Key
+from door.ui.renderer import Renderer
 from tests.door.caller import KeyboardTerminal, answer, run_async
+from tests.door.fake_terminal import FakeTerminal
 from tests.door.table.test_table import start
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from load_bot import BottomRows, keys_for  # noqa: E402
+from load_bot import RULE_ROW, BottomRows, keys_for  # noqa: E402
 
 
 @run_async
@@ -50,3 +55,26 @@ def test_the_bot_presses_what_the_status_line_offers() -> None:
     assert refused is not None and refused.count(b"\x1b[C") >= 1
     assert keys_for(" y play again  n leave", rng) == [b"y"]
     assert Key.ENTER  # the door's RETURN is the bot's b"\r"
+
+
+@run_async
+async def test_the_bot_tells_a_dimmed_win_bar_from_a_current_one_as_pyte_shows_them() -> None:
+    terminal = FakeTerminal()
+    renderer = Renderer(terminal)
+    rows = BottomRows()
+    for current, shown in ((False, "dim"), (True, "current"), (False, "dim")):
+        canvas = Canvas()
+        draw_log_rule(canvas)
+        draw_win_bar(canvas, ("You", "Computer"), (0.62, 0.38), current)
+        fed = len(terminal.output)
+        renderer.render(canvas, None)
+        await terminal.flush()
+        rows.feed(terminal.output[fed:])
+        percent = terminal.display[RULE_ROW].index("%")
+        dimmed = terminal.screen.buffer[RULE_ROW][percent - 1].fg == "black"
+        assert rows.bar == shown and dimmed is not current
+    fed = len(terminal.output)
+    renderer.render(Canvas(), None)  # the bar gone (the show's panel over it, say)
+    await terminal.flush()
+    rows.feed(terminal.output[fed:])
+    assert rows.bar == ""
