@@ -7,8 +7,8 @@ watcher, say) share one computation, and nothing is worked out again until the g
 moves: a play, a count, a cut, a new hand.
 
 A caller's key is answered first: the frame it causes shows the bar the person saw last,
-dimmed, and asks for the new moment's bar, which the event loop works out when the keys
-ready to run have run (``BarQueue``), then wakes the table to draw it (one row). A table
+dimmed, and asks for the new moment's bar, which the event loop works out on a turn with
+nothing more urgent (``BarQueue``), then wakes the table to draw it (one row). A table
 whose game moves on before its bar was worked out skips that moment: only the newest is
 worked out, so under overload the bar lags and says so, and keys never wait for it.
 """
@@ -37,10 +37,20 @@ the computer, for watchers), off until a caller presses w, or never (w is refuse
 bar costs about a sixth of the processor time a key, so "never" is the setting for a
 board that needs every caller it can seat on one core (README)."""
 
-BAR_SLICE_SECONDS: Final = 0.002
-"""The most a turn of the event loop spends on waiting bars before the keys that came in
-meanwhile run: a bar takes 0.05 to 0.5 ms (bench/win_bar_cost.py), so a turn works out a
-few, and a key behind them waits at most about 2.5 ms."""
+QUIET_TURN_SECONDS: Final = 0.0003
+"""A turn of the event loop shorter than this ran nothing but the queue's own look (an
+idle loop's turn takes 0.02-0.05 ms; a key's hop through the door 0.1 ms and more): the
+loop has nothing more urgent, and one bar is worked out."""
+OVERDUE_SECONDS: Final = 0.25
+"""A bar asked for this long ago is worked out even on a busy turn, but only one every
+``OVERDUE_GAP_SECONDS``: a loop that is never quiet (overload) still shows bars, late,
+and lets a key's every hop through the loop wait for a bar only that often. A first
+version worked bars out every turn (2 ms of them at most): with 240 callers, each hop of
+a key waited behind bars, and keys took 8-57 ms at p50 where they had taken 2 ms."""
+OVERDUE_GAP_SECONDS: Final = 0.05
+"""At most a twentieth of a second's bar (0.1-3 ms, the throw's the dearest) in every
+twentieth of a second: under overload the bars take no more than a few percent of the
+core, and the tables whose bar waits longest are skipped to their newest moment."""
 
 View = tuple[int | None, tuple[Card, ...]]
 """A way of seeing the game: the seat (None: a watcher) and what it threw to the crib."""
@@ -135,6 +145,11 @@ class WinBars:
     def waiting(self) -> bool:
         return bool(self._waiting)
 
+    @property
+    def asked_at(self) -> float:
+        """When the oldest waiting view was asked for (``time.perf_counter``)."""
+        return next(iter(self._waiting.values()), time.perf_counter())
+
     def work_out_one(self) -> bool:
         """Work out the oldest waiting view of the present moment; whether more wait.
         A view the engine refuses is dropped (the person's frame shows no new bar)."""
@@ -164,14 +179,17 @@ class WinBars:
 
 
 class BarQueue:
-    """The tables with bars waiting, on one event loop: worked out oldest table first,
-    after the callbacks ready when they were asked for (the key's own frame among them),
-    for at most ``BAR_SLICE_SECONDS`` a turn of the loop."""
+    """The tables with bars waiting, on one event loop, worked out oldest table first,
+    one bar a turn of the loop and only when the loop has nothing more urgent: the queue
+    looks once a turn (``call_soon``) and works a bar out when the turn since its last
+    look was quiet (``QUIET_TURN_SECONDS``), or when the oldest bar is overdue."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._tables: dict[WinBars, None] = {}  # an ordered set
         self._scheduled = False
+        self._looked = 0.0
+        self._forced = 0.0
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -179,20 +197,29 @@ class BarQueue:
     def add(self, bars: WinBars) -> None:
         self._tables[bars] = None
         if not self._scheduled:
-            self._scheduled = True
-            self._loop.call_soon(self._run)
+            self._look_next_turn()
+
+    def _look_next_turn(self) -> None:
+        self._scheduled = True
+        self._looked = time.perf_counter()
+        self._loop.call_soon(self._run)
 
     def _run(self) -> None:
         self._scheduled = False
-        deadline = time.perf_counter() + BAR_SLICE_SECONDS
-        while self._tables and time.perf_counter() < deadline:
-            bars = next(iter(self._tables))
+        if not self._tables:
+            return
+        now = time.perf_counter()
+        bars = next(iter(self._tables))
+        quiet = now - self._looked < QUIET_TURN_SECONDS
+        overdue = now - bars.asked_at > OVERDUE_SECONDS
+        if quiet or (overdue and now - self._forced > OVERDUE_GAP_SECONDS):
+            if not quiet:
+                self._forced = now
             del self._tables[bars]
             if bars.work_out_one():
                 self._tables[bars] = None  # its next view after the other tables'
         if self._tables:
-            self._scheduled = True
-            self._loop.call_soon(self._run)
+            self._look_next_turn()
 
 
 _QUEUES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, BarQueue] = (

@@ -87,13 +87,16 @@ class KeyboardTerminal(FakeTerminal):
         while True:
             while not (self.reading and self.read == self.pressed) and not task.done():
                 await asyncio.sleep(0.001)
-            if task.done() or not bar_queue():
+            if task.done():
                 break
             while bar_queue():
                 await asyncio.sleep(0.001)
-            # The bar's table wakes its people, who draw it a few turns of the loop later.
+            # A bar worked out (maybe before the first look) wakes its table, whose people
+            # draw it a few turns of the loop later.
             for _ in range(BAR_DRAWN_TURNS):
                 await asyncio.sleep(0)
+            if self.reading and self.read == self.pressed and not bar_queue():
+                break
         if task.done() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
 
@@ -126,3 +127,50 @@ async def test_the_caller_sees_the_answer_to_a_key_before_its_bar_is_worked_out(
         "black"
     )
     task.cancel()
+
+
+@run_async
+async def test_a_bar_waits_while_the_loop_is_busy_and_follows_on_a_quiet_turn() -> None:
+    table, (watcher,), _ = watched_table()
+    loop = asyncio.get_running_loop()
+    busy_until = time.perf_counter() + 0.1  # well under OVERDUE_SECONDS
+
+    def busy_turn() -> None:
+        # Every turn of the loop has other work (callers' keys, say): 1 ms of it.
+        started = time.perf_counter()
+        while time.perf_counter() - started < 0.001:
+            pass
+        if started < busy_until:
+            loop.call_soon(busy_turn)
+
+    loop.call_soon(busy_turn)
+    watcher.compose()
+    while time.perf_counter() < busy_until:
+        await asyncio.sleep(0)
+        assert table.win_bars.worked_out == 0
+    await loop_turns(10)
+    assert table.win_bars.worked_out == 1
+
+
+@run_async
+async def test_under_overload_an_overdue_bar_is_still_worked_out() -> None:
+    table, (watcher,), _ = watched_table()
+    loop = asyncio.get_running_loop()
+    busy = True
+
+    def busy_turn() -> None:
+        started = time.perf_counter()
+        while time.perf_counter() - started < 0.001:
+            pass
+        if busy:
+            loop.call_soon(busy_turn)
+
+    loop.call_soon(busy_turn)
+    watcher.compose()
+    started = time.perf_counter()
+    while table.win_bars.worked_out == 0 and time.perf_counter() - started < 5:
+        await asyncio.sleep(0)
+    busy = False
+    waited = time.perf_counter() - started
+    assert table.win_bars.worked_out == 1
+    assert win_bars.OVERDUE_SECONDS <= waited < win_bars.OVERDUE_SECONDS + 0.5
