@@ -1,6 +1,6 @@
 """The door's tables: made here, and their games kept (saved, rated, recorded).
 
-One ``TableService`` belongs to the door (door/app/server.py's ``Door``), beside the
+One ``TableService`` belongs to the door (door/app/door.py's ``Door``), beside the
 ``Presence`` that lists the tables and the ``Records`` that store their games. A session
 asks it for a table and plays at it; it never builds one itself:
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from door.app.server import Door
+from door.app.door import Door
 
 from door.app.presence import Presence
 from door.app.records import Records
