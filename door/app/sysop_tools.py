@@ -366,8 +366,15 @@ class MemberActions:
         old, renamed = await self.place.store.rename_member(self.handle, new)
         await self.place.store.record_action(self.actor, "user.rename", renamed, None, f"was {old}")
         self.handle = renamed
-        online = self.place.presence.find(old)
-        note = f" They are online as {old} until they call again." if online else ""
+        # Online under the old handle, they would sit in the lobby, at tables and in
+        # saved games as someone who no longer exists: the door hangs up and says how
+        # to call again, as a lock does.
+        told = await self._hang_up(
+            old,
+            f"The sysop renamed your account to {renamed}: call again and log in as "
+            f"{renamed} (your password is unchanged).",
+        )
+        note = " They were online: hung up." if told else ""
         self.say(f"{old} is now {renamed}; {old} is held from others for 30 days.{note}")
 
     async def delete(self) -> None:
