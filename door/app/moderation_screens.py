@@ -1,14 +1,13 @@
 """The sysop's bans screen and recent-chat screen, two of the sysop's tools (door/app/
-sysop_tools.py lists them: ``Tool("b", "Bans", bans_screen)`` and ``Tool("c", "Recent
-chat", recent_chat_screen)``).
+sysop_tools.py lists them from ``SCREENS``: key, words, screen).
 
 Bans: the bans in force, a page at a time; A bans an address, a network or handle:NAME
 (the reason, then hours or none for good), R lifts one by its number. Recent chat: the
-last lines said in the lobby at this door, newest first, with who and where; M mutes the
-speaker of a line for a number of minutes, U lifts a mute. Every action goes through
-door/app/moderation.py, which writes the audit under the sysop's name and puts it in
-force at every worker at once. Each screen declares its keys once (``KEYS``, door/ui/
-bindings.py): the key bar is made from the same declarations.
+last lines said in the lobby and at the tables of this door, newest first, with who and
+where; M mutes the speaker of a line for a number of minutes, U lifts a mute. Every
+action goes through door/app/moderation.py, which writes the audit under the sysop's
+name and puts it in force at every worker at once. Each screen declares its keys once
+(``KEYS``, door/ui/bindings.py): the key bar is made from the same declarations.
 
 >>> BansScreen.KEYS.menu_line().text + BACK
 'A add  R remove  N next  P previous  Esc back'
@@ -253,7 +252,8 @@ async def bans_screen(place: ToolPlace) -> None:
 
 
 async def recent_chat_screen(place: ToolPlace) -> None:
-    """The last lines said in the lobby here, with who and where; mute from there."""
+    """The last lines said in the lobby and at tables here, with who and where; mute
+    from there."""
     moderation = _moderation(place)
     if moderation is not None:
         view = RecentChatView(f"{place.bbs_name} · Recent chat")

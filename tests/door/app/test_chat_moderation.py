@@ -16,6 +16,7 @@ from door.app.records import Records
 from door.config import config_from_mapping
 from door.defence.bans import BansInForce
 from door.defence.chat_mask import WordMask
+from door.screens.moderation import RecentChatView, draw_recent_chat
 from door.storage.store import Store
 from door.term.keys import Key
 from tests.door.app.test_lobby import challenge, in_lobby, log_text, screen, until
@@ -142,6 +143,10 @@ async def test_at_a_table_a_muted_caller_is_refused_and_masked_words_are_starred
         assert "buy my stuff" not in screen(bob) + screen(eve)
         said = [(line.speaker, line.where, line.text) for line in lobby.moderation.recent]
         assert said == [("Bob", "table Bob vs Eve", "**** it, Eve")]
+        view = RecentChatView("Recent chat", lines=list(lobby.moderation.recent))
+        canvas, _ = draw_recent_chat(view)
+        (row,) = [canvas.text(r) for r in range(24) if "Bob" in canvas.text(r)]
+        assert row.rstrip().endswith("[table] **** it, Eve")
     finally:
         await lobby.close()
         await store.close()
