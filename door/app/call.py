@@ -26,7 +26,6 @@ from door.app import member_gate
 from door.app.account_checks import PendingReset, name_is_an_account
 from door.app.accounts import (
     choose_arrival,
-    choose_new_password,
     log_in,
     offer_resume,
     offer_ssh_key,
@@ -37,6 +36,7 @@ from door.app.accounts import (
 from door.app.lobby import Lobby
 from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
 from door.app.menu_choices import MenuChoices
+from door.app.new_password import choose_new_password
 from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, clean_name
 from door.app.records import Records
 from door.app.table_service import TableService

@@ -478,7 +478,9 @@ class Person:
             view.entry, view.message, view.error, view.status = saved
 
     def say(self, text: str) -> None:
-        self.table.chat(self.name, text, self.style)
+        refusal = self.table.chat(self.name, text, self.style)
+        if refusal is not None:
+            self.tell(refusal, theme.ERROR)
 
     # --- drawing ------------------------------------------------------------------
 
