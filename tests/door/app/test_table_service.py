@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 from door.app.door import Door
-
 from door.app.presence import Presence
 from door.app.records import Records
 from door.app.table_service import RESUMED_TEXT, CallersGame, TableService
