@@ -25,6 +25,7 @@ from typing import Final, Protocol, TypeVar
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
 from door.term.canvas import Canvas, picture
 from door.term.charset import Charset
+from door.term.clicks import NO_HITS, ClickKeys, HitMap
 from door.term.inbox import Inbox
 from door.term.keys import Key
 from door.term.terminal import Disconnected, Display, Terminal, display_mode_of
@@ -45,6 +46,13 @@ class Screen(Protocol):
     opaque: bool
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]: ...
+
+
+def hits_of(screen: Screen) -> HitMap:
+    """What a click on ``screen``'s frame means: its ``hits``, if it has any (a screen
+    without them is not clicked: a click on it does nothing)."""
+    hits = getattr(screen, "hits", None)
+    return hits if isinstance(hits, HitMap) else NO_HITS
 
 
 ScreenT = TypeVar("ScreenT", bound=Screen)
@@ -75,15 +83,36 @@ class Drawn:
     a full collection frees, and the door freezes what lives long (``door.gc_policy``),
     so such a cycle would never be freed. An owner gone draws an empty frame."""
 
-    def __init__(self, draw: Callable[[], tuple[Canvas, Cursor]], *, opaque: bool = True) -> None:
-        self._draw: Callable[[], Callable[[], tuple[Canvas, Cursor]] | None] = (
-            weakref.WeakMethod(draw) if isinstance(draw, types.MethodType) else lambda: draw
-        )
+    def __init__(
+        self,
+        draw: Callable[[], tuple[Canvas, Cursor]],
+        *,
+        opaque: bool = True,
+        hits: Callable[[], HitMap] | None = None,
+    ) -> None:
+        self._draw = _held_weakly(draw)
+        self._hits = None if hits is None else _held_weakly(hits)
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         draw = self._draw()
         return draw() if draw is not None else (Canvas(), None)
+
+    @property
+    def hits(self) -> HitMap:
+        """What a click on the frame last drawn means (asked after ``frame``)."""
+        hits = None if self._hits is None else self._hits()
+        return hits() if hits is not None else NO_HITS
+
+
+T = TypeVar("T")
+
+
+def _held_weakly(function: Callable[[], T]) -> Callable[[], Callable[[], T] | None]:
+    """``function`` back, or None once its owner is gone (a bound method is held weakly)."""
+    if isinstance(function, types.MethodType):
+        return weakref.WeakMethod(function)
+    return lambda: function
 
 
 class Overlay:
@@ -92,8 +121,9 @@ class Overlay:
 
     opaque = False
 
-    def __init__(self, draw: Callable[[Canvas], None]) -> None:
+    def __init__(self, draw: Callable[[Canvas], None], hits: HitMap = NO_HITS) -> None:
         self.draw = draw
+        self.hits = hits
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         canvas = below.copy() if below is not None else Canvas()
@@ -111,7 +141,8 @@ class Session:
         self.renderer: Renderer | LineRenderer = (
             LineRenderer(terminal) if self.lines else Renderer(terminal)
         )
-        self.inbox = Inbox(terminal)
+        self.clicks = ClickKeys()
+        self.inbox = Inbox(terminal, self.clicks)
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,
         # so that a screen laid out for the size (a side pane from 110 columns) is drawn
@@ -160,6 +191,8 @@ class Session:
         cursor: Cursor = None
         for screen in self._stack[start:]:
             canvas, cursor = screen.frame(canvas)
+        # A click means what the frame about to be sent shows where it lands.
+        self.clicks.hits = hits_of(self._stack[-1]) if self._stack else NO_HITS
         return (canvas if canvas is not None else Canvas()), cursor
 
     async def paint(self) -> None:
@@ -184,7 +217,9 @@ class Session:
         """The caller's next key, Ctrl-L answered here (a whole repaint). Raises
         ``Disconnected``."""
         while True:
-            key = await self.terminal.read_key()
+            key = self.clicks.pending() or self.clicks.translate(await self.terminal.read_key())
+            if key is None:
+                continue  # a click on nothing
             if key != Key.CTRL_L:
                 return key
             self.redraw_all()
