@@ -50,6 +50,7 @@ from door.storage.store import Account
 from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
 from door.term.canvas import Canvas
+from door.term.mouse import offers_mouse
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
 from door.ui.line_editor import Edit, LineEditor
@@ -157,6 +158,9 @@ async def run_session(
         if member is None:
             await session.say_goodbye("Goodbye!")
             return
+        session.mouse = offers_mouse(
+            terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
+        )
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(

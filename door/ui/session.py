@@ -253,6 +253,16 @@ class Session:
         return self.terminal.size
 
     @property
+    def mouse(self) -> bool:
+        """Whether the caller's terminal reports clicks (asked for, or told to stop)."""
+        return self.terminal.mouse_reporting
+
+    @mouse.setter
+    def mouse(self, on: bool) -> None:
+        self.terminal.mouse_reporting = on and not self.lines
+        self.clicks.forget()
+
+    @property
     def charset(self) -> Charset:
         return self.terminal.charset
 

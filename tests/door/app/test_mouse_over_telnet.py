@@ -1,0 +1,74 @@
+"""Clicks over a real telnet line: an xterm caller is asked for SGR mouse reports,
+plays the discard by clicking, and is told to stop reporting when the call ends."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from door.serve import Listening, run_server
+from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
+from tests.door.netclients import TelnetCaller, server_config
+
+HAND_CARDS, STATUS, CARDS_COL, STEP = 13, 23, 11, 6
+
+
+class RecordingCaller(TelnetCaller):
+    """A telnet caller that keeps every byte it was sent."""
+
+    def __init__(self, term: str = "xterm-256color") -> None:
+        super().__init__()
+        self.raw = bytearray()
+        self.term = term
+
+    def feed(self, data: bytes) -> None:
+        self.raw += data
+        super().feed(data)
+
+    async def click(self, row: int, col: int) -> None:
+        """A left click as xterm reports it in SGR form: 1-based, press then release."""
+        await self.send(f"\x1b[<0;{col + 1};{row + 1}M\x1b[<0;{col + 1};{row + 1}m")
+
+
+def test_an_xterm_caller_throws_to_the_crib_by_clicks_and_reports_stop_at_the_end(
+    tmp_path: Path,
+) -> None:
+    config = server_config(tmp_path / "data")
+
+    async def scenario() -> RecordingCaller:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+        listening = await asyncio.wait_for(ready, 10)
+        caller = RecordingCaller()
+        await caller.connect(listening.telnet[1])
+        await caller.come_as_guest("Dave")
+        await caller.wait_for("P Play the computer")
+        assert ASK_FOR_REPORTS.encode() in caller.raw
+        await caller.send("p")
+        while "RETURN mark" not in caller.screen.display[STATUS]:
+            await caller.wait_for("RETURN")
+            if "RETURN mark" not in caller.screen.display[STATUS]:
+                await caller.send("\r")  # the deal (and any cut for it)
+                await asyncio.sleep(0.05)
+        await caller.click(HAND_CARDS + 1, CARDS_COL + 2)
+        await caller.click(HAND_CARDS + 1, CARDS_COL + STEP + 2)
+        await caller.wait_for("RETURN throw")
+        status = caller.screen.display[STATUS]
+        await caller.click(STATUS, status.index("RETURN throw") + 2)
+        await caller.wait_for("You throw")
+        await caller.send("q")
+        await caller.wait_for("Quit this game?")
+        await caller.send("y")
+        await caller.wait_for("P Play the computer")
+        await caller.send("q")
+        await caller.wait_for("Leave the door?")
+        await caller.send("y")
+        await caller.wait_for_close()
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return caller
+
+    caller = asyncio.run(scenario())
+    raw = bytes(caller.raw)
+    assert raw.rfind(STOP_REPORTS.encode()) > raw.rfind(ASK_FOR_REPORTS.encode())
