@@ -22,7 +22,7 @@ from door.screens.layout import (
 )
 from door.screens.side_pane import canvas_size
 from door.term.canvas import picture_top
-from door.term.clicks import Hit, HitMap, status_hits
+from door.term.clicks import Hit, HitMap, key_line_hits
 from door.term.keys import Key
 
 _HAND_ROWS = range(HAND_LABEL_ROW, HAND_CARDS_ROW + CARD_HEIGHT)
@@ -33,7 +33,7 @@ _CUT_ROWS = range(PLAY_CARDS_ROW, PLAY_CARDS_ROW + CARD_HEIGHT)
 def table_hits(view: TableView, *, hand: bool = False, cut: bool = False) -> HitMap:
     """The hit map of ``view``'s frame: its status line always, the hand's cards while
     ``hand`` (a step is choosing from it), the cut's fan while ``cut`` (this caller cuts)."""
-    hits = list(status_hits(view.status, STATUS_ROW))
+    hits = list(key_line_hits(view.status, STATUS_ROW))
     if hand:
         hits += _hand_hits(view)
     if cut and isinstance(view.panel, CutPanel):

@@ -12,7 +12,7 @@ the screens go on reading keys, and a click elsewhere is dropped without a word.
 (Key.ENTER,)
 >>> hits.keys_for(Mouse(MouseButton.LEFT, column=14, row=23))
 ()
->>> [hit.keys for hit in status_hits("RETURN throw  DEL unmark  <- -> move  c chat", 23)]
+>>> [hit.keys for hit in key_line_hits("RETURN throw  DEL unmark  <- -> move  c chat", 23)]
 [(Key.ENTER,), (Key.DELETE,), (Key.LEFT,), (Key.RIGHT,), (Key.printable('c'),)]
 """
 
@@ -92,6 +92,9 @@ _KEY_WORDS: Final = {
 
 _SEGMENT: Final = re.compile(r"\S+(?: \S+)*")
 """A status line's offers are separated by two spaces or more; words within one by one."""
+_SENTENCE_SEGMENT: Final = re.compile(r"\S+(?: (?<!\. )\S+)*")
+"""In a sentence that ends with offers (``... auto count. Y accept  N decline``) the end
+of a sentence separates them too."""
 _WORD: Final = re.compile(r"\S+")
 
 
@@ -105,13 +108,17 @@ def key_named(word: str) -> Key | None:
     return None
 
 
-def status_hits(text: str, row: int, column: int = 1) -> tuple[Hit, ...]:
-    """The offers of a status line drawn at ``row`` from ``column``: each ``KEY words``
+def key_line_hits(
+    text: str, row: int, column: int = 1, *, in_sentences: bool = False
+) -> tuple[Hit, ...]:
+    """The offers of a line of keys (the status line, a menu row) drawn at ``row`` from
+    ``column``: each ``KEY words``
     (``RETURN throw``, ``c chat``) stands for its key over all its words; the arrows of
     ``<- -> move`` for one arrow each. Words that name no key (``Waiting``, ``1-6``)
-    stand for nothing."""
+    stand for nothing. ``in_sentences``: a line of words that offers keys after them
+    (a notice), where only a capital (``Y accept``) or a named key offers one."""
     hits: list[Hit] = []
-    for segment in _SEGMENT.finditer(text):
+    for segment in (_SENTENCE_SEGMENT if in_sentences else _SEGMENT).finditer(text):
         words = list(_WORD.finditer(segment.group()))
         arrows = [word for word in words if word.group() in ("<-", "->")]
         if arrows:
@@ -119,7 +126,10 @@ def status_hits(text: str, row: int, column: int = 1) -> tuple[Hit, ...]:
                 start = column + segment.start() + word.start()
                 hits.append(Hit(row, start, start + 2, (_KEY_WORDS[word.group()],)))
             continue
-        key = key_named(words[0].group())
+        first = words[0].group()
+        key = key_named(first)
+        if in_sentences and not (first.isupper() and len(words) > 1):
+            key = None  # "2 players": a word of the sentence, not a key
         if key is not None:
             hits.append(Hit(row, column + segment.start(), column + segment.end(), (key,)))
     return tuple(hits)
