@@ -45,7 +45,7 @@ from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
 from door.screens import theme
 from door.screens.frame import draw_status
-from door.screens.help import HelpOverlay, default_help, draw_help
+from door.screens.help import HelpOverlay, default_help, draw_help, with_mouse_help
 from door.storage.store import Account
 from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
@@ -158,9 +158,10 @@ async def run_session(
         if member is None:
             await session.say_goodbye("Goodbye!")
             return
-        session.mouse = offers_mouse(
+        session.mouse_offered = offers_mouse(
             terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
         )
+        session.mouse = session.mouse_offered
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(
@@ -514,7 +515,7 @@ async def ask_name(session: Session, config: Config, message: str = "") -> str:
 
 async def show_help(session: Session) -> None:
     """The same help pages as in a game, over a blank screen."""
-    overlay = HelpOverlay.from_text(default_help())
+    overlay = HelpOverlay.from_text(with_mouse_help(default_help(), session.mouse))
     with session.showing(Frame()) as frame:
         while True:
             canvas = Canvas()

@@ -25,6 +25,7 @@ from door.app.lobby_keys import (
     CHARSET_NAMES,
     LOBBY_KEYS,
     LOBBY_MENU,
+    LOBBY_MOUSE_STATUS,
     LOBBY_STATUS,
     OPTION_KEYS,
     OptionKeys,
@@ -582,7 +583,10 @@ class Lobby:
         options = self.choices.options
         view.options = options_row(options)
         charset = CHARSET_NAMES[self.session.charset]
-        view.account_keys = account_row(self.records, member, options, charset)
+        mouse = ("on" if self.session.mouse else "off") if self.session.mouse_offered else ""
+        if view.status in (_STATUS, LOBBY_MOUSE_STATUS.text):  # the lobby's own line says so
+            view.status = LOBBY_MOUSE_STATUS.text if self.session.mouse else _STATUS
+        view.account_keys = account_row(self.records, member, options, charset, mouse)
         view.competition_keys = competition_row(self.records, member)
         view.notice, view.notice_urgent = notice(member, self.mail_note)
 

@@ -20,7 +20,7 @@ from door.screens.cut import CutPanel
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_status
 from door.screens.game_screen import Panel, TableView, draw_table, shows_win_bar
-from door.screens.help import HelpOverlay, draw_help
+from door.screens.help import HelpOverlay, draw_help, with_mouse_help
 from door.screens.play_area import HandState
 from door.screens.table_hits import table_hits
 from door.table.coach import Coach
@@ -416,7 +416,7 @@ class Person:
 
     async def help(self) -> None:
         """The help pages, over the table, until a key closes them."""
-        await self.pages(self.table.help_text)
+        await self.pages(with_mouse_help(self.table.help_text, self.session.mouse))
 
     async def pages(self, text: str, title: str = "Help") -> None:
         """Pages of text (help, the coach's review) over the table until a key closes them."""

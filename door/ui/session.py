@@ -142,6 +142,9 @@ class Session:
             LineRenderer(terminal) if self.lines else Renderer(terminal)
         )
         self.clicks = ClickKeys()
+        self.mouse_offered = False
+        """The caller's terminal can report clicks and may be asked (door/term/mouse.py):
+        the lobby's O turns them on and off."""
         self.inbox = Inbox(terminal, self.clicks)
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,

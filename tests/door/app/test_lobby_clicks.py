@@ -4,6 +4,8 @@ and a click on anything else does nothing."""
 
 from __future__ import annotations
 
+from door.term.keys import Key
+from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
 from tests.door.app.test_lobby import Callers, in_lobby, screen, settled
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.waiting import until
@@ -63,4 +65,46 @@ async def test_a_name_in_the_list_is_no_key_unless_the_lobby_picks() -> None:
     click_on(alice, "Bob ")
     await settled(alice)
     assert alice.display[15:] == before
+    await door.close()
+
+
+@run_async
+async def test_z_turns_the_mouse_off_and_on_and_the_screens_say_so() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")
+    await in_lobby(alice)
+    assert alice.mouse_reporting
+    assert "Z mouse" in screen(alice)
+    assert "Press a key from the menu or click one" in alice.status
+    alice.press("z")
+    await until(lambda: "Z no mouse" in screen(alice))
+    assert not alice.mouse_reporting
+    sent = alice.output
+    assert sent.rfind(STOP_REPORTS.encode()) > sent.rfind(ASK_FOR_REPORTS.encode())
+    assert "or click one" not in alice.status
+    alice.press("?")
+    await until(lambda: "CRIBBAGE DOOR HELP" in screen(alice))
+    alice.press(Key.END)  # any other key: back to the menu
+    await until(lambda: "Z no mouse" in screen(alice))
+    alice.press("z")
+    await until(lambda: "Z mouse" in screen(alice))
+    assert alice.mouse_reporting
+    sent = alice.output
+    assert sent.rfind(ASK_FOR_REPORTS.encode()) > sent.rfind(STOP_REPORTS.encode())
+    await door.close()
+
+
+@run_async
+async def test_the_help_has_a_page_on_the_mouse_while_it_is_on() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")
+    await in_lobby(alice)
+    alice.press("?")
+    await until(lambda: "CRIBBAGE DOOR HELP" in screen(alice))
+    for _ in range(12):
+        if "The mouse" in screen(alice):
+            break
+        alice.press(Key.PGDN)
+        await settled(alice)
+    assert "Your terminal reports mouse clicks" in screen(alice)
     await door.close()
