@@ -161,7 +161,8 @@ async def run_session(
         session.mouse_offered = offers_mouse(
             terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
         )
-        session.mouse = session.mouse_offered
+        kept = await records.member_settings(member.account)
+        session.mouse = session.mouse_offered and kept.get("mouse") != "off"
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(

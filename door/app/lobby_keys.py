@@ -97,10 +97,13 @@ class OptionKeys:
     """The actions of ``OPTION_KEYS``: each sets the next game's options (kept in
     ``choices``) or the caller's character set; one that cannot be set says why."""
 
-    def __init__(self, choices: MenuChoices, member: Member, session: Session) -> None:
+    def __init__(
+        self, choices: MenuChoices, member: Member, session: Session, records: Records
+    ) -> None:
         self.choices = choices
         self.member = member
         self.session = session
+        self.records = records
 
     def _set(self, options: GameOptions) -> None:
         self.choices.options = options
@@ -145,6 +148,7 @@ class OptionKeys:
             self.member.tell("Your terminal is not asked for mouse clicks here: keys only.")
             return
         session.mouse = not session.mouse
+        self.records.keep_setting(self.member.account, "mouse", "on" if session.mouse else "off")
         self.member.tell("Clicks work now." if session.mouse else "The mouse is off: keys only.")
 
     def next_charset(self) -> None:

@@ -19,6 +19,8 @@ class RecordingCaller(TelnetCaller):
     def __init__(self, term: str = "xterm-256color") -> None:
         super().__init__()
         self.raw = bytearray()
+        self.arrival = b""
+        """What it was sent until the lobby showed (for a test to keep)."""
         self.term = term
 
     def feed(self, data: bytes) -> None:
@@ -72,3 +74,41 @@ def test_an_xterm_caller_throws_to_the_crib_by_clicks_and_reports_stop_at_the_en
     caller = asyncio.run(scenario())
     raw = bytes(caller.raw)
     assert raw.rfind(STOP_REPORTS.encode()) > raw.rfind(ASK_FOR_REPORTS.encode())
+
+
+def test_a_member_who_turned_the_mouse_off_is_not_asked_on_their_next_call(
+    tmp_path: Path,
+) -> None:
+    config = server_config(tmp_path / "data")
+
+    async def scenario() -> tuple[RecordingCaller, RecordingCaller]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+        listening = await asyncio.wait_for(ready, 10)
+        first = RecordingCaller()
+        await first.connect(listening.telnet[1])
+        await first.sign_up("Ada", "correct horse battery")
+        await first.wait_for("Z mouse")
+        await first.send("z")
+        await first.wait_for("Z no mouse")
+        await first.send("q")
+        await first.wait_for("Leave the door?")
+        await first.send("y")
+        await first.wait_for_close()
+        second = RecordingCaller()
+        await second.connect(listening.telnet[1])
+        await second.log_in("Ada", "correct horse battery")
+        await second.wait_for("Z no mouse")
+        second.arrival = bytes(second.raw)
+        await second.send("z")  # and on again, for the next call
+        await second.wait_for("Clicks work now.")
+        second.hang_up()
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return first, second
+
+    first, second = asyncio.run(scenario())
+    assert ASK_FOR_REPORTS.encode() in first.raw
+    assert ASK_FOR_REPORTS.encode() not in second.arrival
+    assert ASK_FOR_REPORTS.encode() in second.raw  # once z turned it on
