@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from door.competition.turn_timer import TurnTimer
@@ -426,8 +426,9 @@ class Person:
             draw_help(canvas, pages)
             draw_status(canvas, pages.status("the game"))
 
-        with self.session.showing(Overlay(draw)):
+        with self.session.showing(overlay := Overlay(draw)):
             while True:
+                overlay.hits = self.status_hits(pages.status("the game"))
                 turned = pages.after(await self.overlay_key())
                 if turned is None:
                     return
@@ -443,7 +444,7 @@ class Person:
             draw_dialog(canvas, Dialog(confirm.question, (*confirm.lines, error)))
             draw_status(canvas, CONFIRM_STATUS)
 
-        with self.session.showing(Overlay(draw)):
+        with self.session.showing(Overlay(draw, self.status_hits(CONFIRM_STATUS))):
             while True:
                 key = await self.overlay_key()
                 answer = confirm.answer(key)
@@ -523,6 +524,10 @@ class Person:
 
     async def refresh(self) -> None:
         await self.session.paint()
+
+    def status_hits(self, status: str) -> HitMap:
+        """What a click on an overlay's status line means (help, the quit dialog)."""
+        return table_hits(replace(self.view, status=status))
 
     def hits(self) -> HitMap:
         """What a click on the frame just drawn means: the cards are clicked only by the

@@ -103,6 +103,9 @@ def key_named(word: str) -> Key | None:
     key = _KEY_WORDS.get(word.upper())
     if key is not None:
         return key
+    first, slash, _ = word.partition("/")
+    if slash and first.upper() in _KEY_WORDS:  # PgDn/RETURN: two keys that do the same
+        return _KEY_WORDS[first.upper()]
     if len(word) == 1 and word.isprintable() and word != " ":
         return Key.printable(word)
     return None

@@ -8,6 +8,7 @@ from typing import Any
 
 from door.table.options import GameOptions, GameResult
 from door.table.solo import play_against_computer
+from door.term.keys import Key
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, play_through, run_async
 from tests.stacked import StackedRandom
@@ -113,4 +114,25 @@ async def test_clicks_are_ignored_where_the_caller_did_not_ask_for_reports() -> 
     await asyncio.sleep(0)
     await terminal.until_waiting(task)
     assert terminal.screen.buffer[HAND_CARDS + 1][hand_card(0) + 1].fg != "brown"
+    task.cancel()
+
+
+@run_async
+async def test_the_quit_dialog_and_the_help_are_answered_by_clicks_on_their_key_lines() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    await click(terminal, task, STATUS, where(terminal, "? help"))
+    assert "PgUp back" in terminal.status
+    await click(terminal, task, STATUS, where(terminal, "PgDn/RETURN next page") + 3)
+    assert terminal.shows("Before each hand")  # the second page
+    await click(terminal, task, STATUS, where(terminal, "PgUp back"))
+    assert terminal.shows("Keys that work at any time")  # the first again
+    terminal.press(Key.ESCAPE)  # any other key: back to the game
+    await terminal.until_waiting(task)
+    await click(terminal, task, STATUS, where(terminal, "q quit"))
+    assert terminal.shows("Quit this game?")
+    await click(terminal, task, STATUS, where(terminal, "N no"))
+    assert not terminal.shows("Quit this game?")
+    assert "RETURN mark" in terminal.status
     task.cancel()
