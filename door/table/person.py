@@ -525,6 +525,10 @@ class Person:
     async def refresh(self) -> None:
         await self.session.paint()
 
+    @property
+    def clicks(self) -> bool:
+        return self.session.mouse
+
     def status_hits(self, status: str) -> HitMap:
         """What a click on an overlay's status line means (help, the quit dialog)."""
         return table_hits(replace(self.view, status=status))

@@ -53,6 +53,9 @@ async def test_two_clicked_cards_are_marked_and_a_click_on_return_throw_throws_t
     terminal = KeyboardTerminal()
     task = start(terminal)
     await until_status(terminal, task, "RETURN mark")
+    assert terminal.message == (
+        "Choose 2 cards for Computer's crib: click them, or use the bar and RETURN."
+    )
     await click(terminal, task, HAND_CARDS + 1, hand_card(1) + 2)  # 3♣
     await click(terminal, task, HAND_LABELS, hand_card(4) + 1)  # 9♥, on its number
     assert "RETURN throws 3♣ 9♥ to Computer's crib" in terminal.message
@@ -95,6 +98,7 @@ async def test_a_click_on_the_cut_picks_that_card_and_on_return_cut_cuts() -> No
     terminal = KeyboardTerminal()
     task = start(terminal)
     await until_status(terminal, task, "RETURN cut")
+    assert terminal.message == "You cut: click a card of the deck, or type its number from 1 to 40."
     await click(terminal, task, PLAY_CARDS + 1, CARDS_COL + 28)  # card 29
     assert terminal.display[21].startswith(" Cut the deck at card number (1-40): 29")
     await click(terminal, task, PLAY_CARDS, CARDS_COL)  # card 1
@@ -110,6 +114,7 @@ async def test_clicks_are_ignored_where_the_caller_did_not_ask_for_reports() -> 
     task = start(terminal)
     terminal.mouse_reporting = False
     await until_status(terminal, task, "RETURN mark")
+    assert "click" not in terminal.message  # the prompt offers what works
     terminal.push_bytes(f"\x1b[<0;{hand_card(0) + 2};{HAND_CARDS + 2}M")
     await asyncio.sleep(0)
     await terminal.until_waiting(task)
