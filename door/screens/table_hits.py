@@ -10,6 +10,8 @@ offers on the status line are their keys.
 
 from __future__ import annotations
 
+import functools
+
 from door.screens.cards import CARD_HEIGHT, CARD_STEP, CARD_WIDTH
 from door.screens.cut import CutPanel
 from door.screens.game_screen import TableView
@@ -24,10 +26,11 @@ from door.screens.side_pane import canvas_size
 from door.term.canvas import picture_top
 from door.term.clicks import Hit, HitMap, key_line_hits
 from door.term.keys import Key
+from engine.rules.cards import Card
 
-_HAND_ROWS = range(HAND_LABEL_ROW, HAND_CARDS_ROW + CARD_HEIGHT)
+_HAND_TOP = HAND_LABEL_ROW
+_HAND_HEIGHT = HAND_CARDS_ROW + CARD_HEIGHT - HAND_LABEL_ROW
 """A card of the hand is clicked on its label (number, bar, mark) or its face."""
-_CUT_ROWS = range(PLAY_CARDS_ROW, PLAY_CARDS_ROW + CARD_HEIGHT)
 
 
 def table_hits(view: TableView, *, hand: bool = False, cut: bool = False) -> HitMap:
@@ -37,27 +40,34 @@ def table_hits(view: TableView, *, hand: bool = False, cut: bool = False) -> Hit
     if hand:
         hits += _hand_hits(view)
     if cut and isinstance(view.panel, CutPanel):
-        hits += _cut_hits(view.panel)
+        hits += _cut_hits(view.panel.stock_size)
     top = picture_top(canvas_size(view.size)[1])
     return HitMap(tuple(hits)).moved_down(top)
 
 
-def _hand_hits(view: TableView) -> list[Hit]:
+def _hand_hits(view: TableView) -> tuple[Hit, ...]:
+    return _hand_hits_of(view.hand.cards, view.hand.marked)
+
+
+@functools.lru_cache(maxsize=256)
+def _hand_hits_of(cards: tuple[Card, ...], marked: frozenset[Card]) -> tuple[Hit, ...]:
+    """(Cached: the bar moves over the same hand and marks many frames running.)"""
     hits = []
-    for index, card in enumerate(view.hand.cards):
-        choose = Key.DELETE if card in view.hand.marked else Key.ENTER
-        keys = (Key.printable(str(index + 1)), choose)
+    for index, card in enumerate(cards):
+        choose = Key.DELETE if card in marked else Key.ENTER
         start = CARDS_COL + index * CARD_STEP
-        hits += [Hit(row, start, start + CARD_WIDTH, keys) for row in _HAND_ROWS]
-    return hits
+        keys = (Key.printable(str(index + 1)), choose)
+        hits.append(Hit(_HAND_TOP, start, start + CARD_WIDTH, keys, rows=_HAND_HEIGHT))
+    return tuple(hits)
 
 
-def _cut_hits(panel: CutPanel) -> list[Hit]:
+@functools.lru_cache(maxsize=8)
+def _cut_hits(stock_size: int) -> tuple[Hit, ...]:
     hits = []
-    for number in range(1, panel.stock_size + 1):
+    for number in range(1, stock_size + 1):
         # The number typed afresh: the line holds two digits at most, so two erasures
         # empty it whatever it held.
         keys = (Key.BACKSPACE, Key.BACKSPACE, *(Key.printable(digit) for digit in str(number)))
         column = CARDS_COL + number - 1
-        hits += [Hit(row, column, column + 1, keys) for row in _CUT_ROWS]
-    return hits
+        hits.append(Hit(PLAY_CARDS_ROW, column, column + 1, keys, rows=CARD_HEIGHT))
+    return tuple(hits)

@@ -18,9 +18,10 @@ the screens go on reading keys, and a click elsewhere is dropped without a word.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from door.term.keys import Key, KeyName, Mouse, MouseButton  # noqa: F401  (the doctest)
@@ -31,12 +32,14 @@ MAX_CLICK_KEYS: Final = 4
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """Row ``row``, columns ``start`` up to (not including) ``end``, stand for ``keys``."""
+    """Columns ``start`` up to (not including) ``end`` of ``rows`` rows from ``row`` stand
+    for ``keys``."""
 
     row: int
     start: int
     end: int
     keys: tuple[Key, ...]
+    rows: int = 1
 
     def __post_init__(self) -> None:
         if not 0 < len(self.keys) <= MAX_CLICK_KEYS:
@@ -57,7 +60,7 @@ class HitMap:
         if not mouse.is_click:
             return ()
         for hit in self.hits:
-            if hit.row == mouse.row and hit.start <= mouse.column < hit.end:
+            if hit.row <= mouse.row < hit.row + hit.rows and hit.start <= mouse.column < hit.end:
                 return hit.keys
         return ()
 
@@ -68,7 +71,7 @@ class HitMap:
         """The same regions ``rows`` lower (a picture drawn in the middle of a tall window)."""
         if not rows:
             return self
-        return HitMap(tuple(Hit(h.row + rows, h.start, h.end, h.keys) for h in self.hits))
+        return HitMap(tuple(replace(hit, row=hit.row + rows) for hit in self.hits))
 
 
 NO_HITS: Final = HitMap()
@@ -111,13 +114,15 @@ def key_named(word: str) -> Key | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def key_line_hits(
     text: str, row: int, column: int = 1, *, in_sentences: bool = False
 ) -> tuple[Hit, ...]:
     """The offers of a line of keys (the status line, a menu row) drawn at ``row`` from
     ``column``: each ``KEY words``
     (``RETURN throw``, ``c chat``) stands for its key over all its words; the arrows of
-    ``<- -> move`` for one arrow each. Words that name no key (``Waiting``, ``1-6``)
+    ``<- -> move`` for one arrow each (cached: a screen offers the same few lines at
+    every frame). Words that name no key (``Waiting``, ``1-6``)
     stand for nothing. ``in_sentences``: a line of words that offers keys after them
     (a notice), where only a capital (``Y accept``) or a named key offers one."""
     hits: list[Hit] = []

@@ -194,8 +194,10 @@ class Session:
         cursor: Cursor = None
         for screen in self._stack[start:]:
             canvas, cursor = screen.frame(canvas)
-        # A click means what the frame about to be sent shows where it lands.
-        self.clicks.hits = hits_of(self._stack[-1]) if self._stack else NO_HITS
+        # A click means what the frame about to be sent shows where it lands (worked
+        # out only for a caller whose clicks come in at all).
+        clicked = self._stack and self.terminal.mouse_reporting
+        self.clicks.hits = hits_of(self._stack[-1]) if clicked else NO_HITS
         return (canvas if canvas is not None else Canvas()), cursor
 
     async def paint(self) -> None:
