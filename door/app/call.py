@@ -46,10 +46,12 @@ from door.logtext import escaped
 from door.screens import theme
 from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help, with_mouse_help
+from door.screens.layout import STATUS_ROW
 from door.storage.store import Account
 from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
 from door.term.canvas import Canvas
+from door.term.clicks import HitMap, key_line_hits
 from door.term.mouse import offers_mouse
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
@@ -521,8 +523,9 @@ async def show_help(session: Session) -> None:
         while True:
             canvas = Canvas()
             draw_help(canvas, overlay)
-            draw_status(canvas, overlay.status("the menu"))
-            frame.show(canvas)
+            status = overlay.status("the menu")
+            draw_status(canvas, status)
+            frame.show(canvas, hits=HitMap(key_line_hits(status, STATUS_ROW)))
             await session.paint()
             turned = overlay.after(await session.read_key())
             if turned is None:

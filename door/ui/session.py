@@ -66,9 +66,11 @@ class Frame:
     def __init__(self, canvas: Canvas | None = None, cursor: Cursor = None) -> None:
         self.canvas = canvas or Canvas()
         self.cursor = cursor
+        self.hits = NO_HITS
+        """What a click on the frame means (none unless its owner says)."""
 
-    def show(self, canvas: Canvas, cursor: Cursor = None) -> None:
-        self.canvas, self.cursor = canvas, cursor
+    def show(self, canvas: Canvas, cursor: Cursor = None, hits: HitMap = NO_HITS) -> None:
+        self.canvas, self.cursor, self.hits = canvas, cursor, hits
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         return self.canvas, self.cursor

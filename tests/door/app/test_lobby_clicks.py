@@ -107,4 +107,7 @@ async def test_the_help_has_a_page_on_the_mouse_while_it_is_on() -> None:
         alice.press(Key.PGDN)
         await settled(alice)
     assert "Your terminal reports mouse clicks" in screen(alice)
+    click_on(alice, "PgUp back", at=2)  # the help's own key line is clicked too
+    await until(lambda: "The mouse" not in screen(alice))
+    assert "Help: page" in screen(alice)  # a page back, not closed
     await door.close()
