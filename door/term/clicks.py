@@ -166,5 +166,8 @@ class ClickKeys:
         self._pending.extend(keys[1:])
         return keys[0]
 
-    def forget(self) -> None:
+    def forget(self) -> int:
+        """Drop the rest of the last click; how many keys that was."""
+        dropped = len(self._pending)
         self._pending.clear()
+        return dropped

@@ -244,8 +244,9 @@ class Session:
         await self.inbox.wait_woken()
 
     def forget_typeahead(self) -> int:
-        """Drop keys typed before a decision was shown; how many were dropped."""
-        return self.terminal.discard_typeahead()
+        """Drop keys typed before a decision was shown; how many were dropped (the rest of
+        a click among them: a click on the last step's screen is no answer to this one)."""
+        return self.clicks.forget() + self.terminal.discard_typeahead()
 
     # --- the line -------------------------------------------------------------------------
 
