@@ -19,6 +19,7 @@ from typing import Final
 from door.app.members import Member
 from door.app.menu_choices import MenuChoices
 from door.app.records import Records
+from door.screens.layout import TEXT_WIDTH
 from door.table.options import GameOptions
 from door.term.charset import Charset
 from door.term.keys import Key
@@ -47,6 +48,8 @@ LOBBY_KEYS: Final = Bindings(
 )
 LOBBY_MENU: Final = LOBBY_KEYS.menu_line()
 LOBBY_STATUS: Final = LOBBY_KEYS.status_line("Press a key from the menu  ")
+LOBBY_MOUSE_STATUS: Final = LOBBY_KEYS.status_line("Press a key from the menu or click one  ")
+"""The lobby's status line for a caller whose clicks work."""
 
 OPTION_KEYS: Final = Bindings(
     (
@@ -60,6 +63,7 @@ OPTION_KEYS: Final = Bindings(
         Binding("e", "toggle_rated"),
         Binding("i", "next_turn_timer"),
         Binding("s", "next_charset"),
+        Binding("z", "toggle_mouse"),  # (O pages, for the sysop; M is the match)
     )
 )
 
@@ -93,10 +97,13 @@ class OptionKeys:
     """The actions of ``OPTION_KEYS``: each sets the next game's options (kept in
     ``choices``) or the caller's character set; one that cannot be set says why."""
 
-    def __init__(self, choices: MenuChoices, member: Member, session: Session) -> None:
+    def __init__(
+        self, choices: MenuChoices, member: Member, session: Session, records: Records
+    ) -> None:
         self.choices = choices
         self.member = member
         self.session = session
+        self.records = records
 
     def _set(self, options: GameOptions) -> None:
         self.choices.options = options
@@ -135,6 +142,15 @@ class OptionKeys:
         else:
             self._set(self.choices.options.with_next_match_length())
 
+    def toggle_mouse(self) -> None:
+        session = self.session
+        if not session.mouse_offered:
+            self.member.tell("Your terminal is not asked for mouse clicks here: keys only.")
+            return
+        session.mouse = not session.mouse
+        self.records.keep_setting(self.member.account, "mouse", "on" if session.mouse else "off")
+        self.member.tell("Clicks work now." if session.mouse else "The mouse is off: keys only.")
+
     def next_charset(self) -> None:
         position = CHARSET_CYCLE.index(self.session.charset)
         self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
@@ -148,16 +164,22 @@ def options_row(options: GameOptions) -> str:
     )
 
 
-def account_row(records: Records, member: Member, options: GameOptions, charset: str) -> str:
+def account_row(
+    records: Records, member: Member, options: GameOptions, charset: str, mouse: str = ""
+) -> str:
     """The lobby's third row of keys: the record and leaderboard (when accounts are on),
-    rated games (members), the turn timer and the character set."""
+    rated games (members), the turn timer, the character set and the mouse (``mouse``:
+    "on" or "off" where the caller's terminal reports clicks, else "")."""
     shared = f"I {options.timer_text}  S {charset}"
+    if mouse:
+        shared += "  Z mouse" if mouse == "on" else "  Z no mouse"
     if records.store is None:
         return shared
     if member.sysop and member.account is None:
         return f"L Leaderboard  {shared}"  # the sysop at the console: no guest, no record
     if member.account is None:
-        return f"L Leaderboard  {shared}  (a guest's games are not kept)"
+        row = f"L Leaderboard  {shared}  (a guest's games are not kept)"
+        return row if len(row) <= TEXT_WIDTH else f"L Leaderboard  {shared}  (guest: not kept)"
     rated = "rated" if options.rated else "unrated"
     return f"R Record  L Leaderboard  E {rated}  {shared}"
 

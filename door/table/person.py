@@ -10,17 +10,19 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from door.competition.turn_timer import TurnTimer
 from door.screens import theme
 from door.screens.chat import MAX_CHAT_LENGTH, Entry, clean_chat
+from door.screens.cut import CutPanel
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_status
 from door.screens.game_screen import Panel, TableView, draw_table, shows_win_bar
-from door.screens.help import HelpOverlay, draw_help
+from door.screens.help import HelpOverlay, draw_help, with_mouse_help
 from door.screens.play_area import HandState
+from door.screens.table_hits import table_hits
 from door.table.coach import Coach
 from door.table.options import GameResult
 from door.table.question import Answer, Question
@@ -28,6 +30,7 @@ from door.table.seats import Seat, SeatAway, is_over
 from door.table.steps import GO_ON_KEYS, answer
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
 from door.term.canvas import Canvas, Style
+from door.term.clicks import HitMap
 from door.term.keys import Key
 from door.term.layers import Layers
 from door.term.terminal import Disconnected
@@ -82,7 +85,7 @@ class Person:
         self.session = session
         self.seat = seat
         self.inbox = session.inbox
-        self.screen = Drawn(self.frame)
+        self.screen = Drawn(self.frame, hits=self.hits)
         """The table as this person sees it, on their session's stack while they attend."""
         self.layers = Layers()
         """The table screen's parts as last drawn: a frame draws again only what changed."""
@@ -413,7 +416,7 @@ class Person:
 
     async def help(self) -> None:
         """The help pages, over the table, until a key closes them."""
-        await self.pages(self.table.help_text)
+        await self.pages(with_mouse_help(self.table.help_text, self.session.mouse))
 
     async def pages(self, text: str, title: str = "Help") -> None:
         """Pages of text (help, the coach's review) over the table until a key closes them."""
@@ -423,8 +426,9 @@ class Person:
             draw_help(canvas, pages)
             draw_status(canvas, pages.status("the game"))
 
-        with self.session.showing(Overlay(draw)):
+        with self.session.showing(overlay := Overlay(draw)):
             while True:
+                overlay.hits = self.status_hits(pages.status("the game"))
                 turned = pages.after(await self.overlay_key())
                 if turned is None:
                     return
@@ -440,7 +444,7 @@ class Person:
             draw_dialog(canvas, Dialog(confirm.question, (*confirm.lines, error)))
             draw_status(canvas, CONFIRM_STATUS)
 
-        with self.session.showing(Overlay(draw)):
+        with self.session.showing(Overlay(draw, self.status_hits(CONFIRM_STATUS))):
             while True:
                 key = await self.overlay_key()
                 answer = confirm.answer(key)
@@ -522,6 +526,21 @@ class Person:
 
     async def refresh(self) -> None:
         await self.session.paint()
+
+    @property
+    def clicks(self) -> bool:
+        return self.session.mouse
+
+    def status_hits(self, status: str) -> HitMap:
+        """What a click on an overlay's status line means (help, the quit dialog)."""
+        return table_hits(replace(self.view, status=status))
+
+    def hits(self) -> HitMap:
+        """What a click on the frame just drawn means: the cards are clicked only by the
+        step choosing from them, not inside a chat line."""
+        steady = self.nesting == 0
+        cut = steady and isinstance(self.own_panel, CutPanel)
+        return table_hits(self.view, hand=steady and self.own_hand is not None, cut=cut)
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""

@@ -172,6 +172,14 @@ class IdleGuardTerminal:
         return display_mode_of(self.inner)
 
     @property
+    def mouse_reporting(self) -> bool:
+        return self.inner.mouse_reporting
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None:
+        self.inner.mouse_reporting = on
+
+    @property
     def idle(self) -> float:
         return self.inner.idle
 

@@ -98,6 +98,15 @@ class Terminal(Protocol):
     def color_mode(self, mode: ColorMode) -> None: ...
 
     @property
+    def mouse_reporting(self) -> bool:
+        """Whether the caller's terminal is asked for mouse reports (door/term/mouse.py):
+        on, clicks come in as keys named MOUSE; off, none do."""
+        ...
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None: ...
+
+    @property
     def idle(self) -> float:
         """Seconds since the caller last pressed a key."""
         ...
