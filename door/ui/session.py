@@ -27,7 +27,13 @@ from door.term.canvas import Canvas, picture
 from door.term.charset import Charset
 from door.term.inbox import Inbox
 from door.term.keys import Key
-from door.term.terminal import Disconnected, Display, Terminal, display_mode_of
+from door.term.terminal import (
+    PLAIN_DISPLAYS,
+    Disconnected,
+    Display,
+    Terminal,
+    display_mode_of,
+)
 from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
 
@@ -106,7 +112,7 @@ class Session:
 
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
-        self.lines = display_mode_of(terminal) is Display.LINES
+        self.lines = display_mode_of(terminal) in PLAIN_DISPLAYS
         """The terminal shows lines, not a screen: no escape sequence is sent to it."""
         self.renderer: Renderer | LineRenderer = (
             LineRenderer(terminal) if self.lines else Renderer(terminal)
@@ -118,6 +124,21 @@ class Session:
         # again for the new one.
         inbox = self.inbox  # not self: the listener must not hold the session (see Drawn)
         self._stop_listening = terminal.on_resize(lambda cols, rows: inbox.wake())
+
+    @property
+    def speech(self) -> bool:
+        """The caller uses a screen reader: tables tell them sentences (Display.SPEECH)."""
+        return display_mode_of(self.terminal) is Display.SPEECH
+
+    def use_speech(self) -> None:
+        """From now on the caller is sent plain lines for a screen reader (they chose it,
+        or it is their setting): the terminal strips what a reader would read as noise."""
+        if self.speech:
+            return
+        self.terminal.display_mode = Display.SPEECH  # type: ignore[attr-defined]
+        self.renderer.close()
+        self.renderer = LineRenderer(self.terminal)
+        self.lines = True
 
     # --- the stack ----------------------------------------------------------------------
 
@@ -231,6 +252,12 @@ class Session:
         next paint repaints whole."""
         self.terminal.write(text)
         self.redraw_all()
+
+    async def send_lines(self, text: str) -> None:
+        """Lines of plain text sent as they are, for a terminal in ``Display.SPEECH``
+        (a screen reader reads each once: no frame is painted over them)."""
+        self.terminal.write(text)
+        await self.terminal.flush()
 
     async def say_goodbye(self, text: str) -> None:
         if self.lines:
