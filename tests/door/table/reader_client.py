@@ -24,9 +24,7 @@ def sent(terminal: KeyboardTerminal) -> str:
     return bytes(terminal.output).decode("utf-8")
 
 
-def start_game(
-    terminal: KeyboardTerminal, seed: int = 5, **options: Any
-) -> asyncio.Future[Any]:
+def start_game(terminal: KeyboardTerminal, seed: int = 5, **options: Any) -> asyncio.Future[Any]:
     """A game against the computer for ``terminal`` as a screen reader's caller."""
     session = Session(terminal)
     game_options = GameOptions(level="easy", **options)
