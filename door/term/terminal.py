@@ -62,8 +62,8 @@ class Display(enum.Enum):
     """A teletype, or a BBS caller on ASCII emulation: text line after line, ending CR LF,
     and no escape sequence at all (no cursor movement, clearing or colour)."""
     SPEECH = "speech"
-    """A screen reader's: lines as for ``LINES``, and no box-drawing or block character
-    either (read out, they are noise). At a table the caller is told events as sentences
+    """A screen reader's: lines as for ``LINES``, and no box-drawing, block character or
+    suit symbol either (read out, they are noise). At a table the caller is told events as sentences
     (door/table/reader.py), not shown a picture."""
 
 
@@ -554,13 +554,14 @@ async def read_key_watching(terminal: Terminal) -> Key:
 
 
 def without_drawing(text: str) -> str:
-    """``text`` with box-drawing and block characters (U+2500 to U+259F) as spaces."""
+    """``text`` with box-drawing and block characters (U+2500 to U+259F) and suit
+    symbols (the art's, the cards' are named in words by then) as spaces."""
     if not _DRAWING.search(text):
         return text
     return _DRAWING.sub(" ", text)
 
 
-_DRAWING: Final = re.compile("[\u2500-\u259f]")
+_DRAWING: Final = re.compile("[\u2500-\u259f\u2660-\u2667]")
 
 
 def clamp_size(cols: int, rows: int) -> tuple[int, int]:

@@ -100,8 +100,8 @@ async def test_words_that_work_at_any_time() -> None:
 @run_async
 async def test_a_speech_terminal_is_sent_no_escape_and_no_box() -> None:
     terminal = speech_terminal()
-    terminal.write("\x1b[2J\x1b[1;1H┌──┐ hi █\r\n")
-    assert bytes(terminal.output).decode() == "     hi  \r\n"
+    terminal.write("\x1b[2J\x1b[1;1H┌──┐ hi █ ♠\r\n")
+    assert bytes(terminal.output).decode() == "     hi    \r\n"
 
 
 @run_async
