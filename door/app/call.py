@@ -35,6 +35,7 @@ from door.app.accounts import (
     yes_or_no,
 )
 from door.app.lobby import Lobby
+from door.app.lobby_keys import restore_screen_reader
 from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
 from door.app.menu_choices import MenuChoices
 from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, clean_name
@@ -157,6 +158,7 @@ async def run_session(
         if member is None:
             await session.say_goodbye("Goodbye!")
             return
+        await restore_screen_reader(session, member, records)
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(

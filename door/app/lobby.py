@@ -106,7 +106,7 @@ class Lobby:
             menu_keys=LOBBY_MENU.text,
             sysop_keys=SYSOP_MENU.text if member.sysop else "",
         )
-        self.option_keys = OptionKeys(choices, member, session)
+        self.option_keys = OptionKeys(choices, member, session, self.records)
         self.picked: list[Member] = []
         self.mail_note = ""
         """Mail games waiting for this member's move, for the notice line."""

@@ -19,6 +19,7 @@ from typing import Final
 from door.app.members import Member
 from door.app.menu_choices import MenuChoices
 from door.app.records import Records
+from door.storage.errors import StoreError
 from door.table.options import GameOptions
 from door.term.charset import Charset
 from door.term.keys import Key
@@ -60,6 +61,7 @@ OPTION_KEYS: Final = Bindings(
         Binding("e", "toggle_rated"),
         Binding("i", "next_turn_timer"),
         Binding("s", "next_charset"),
+        Binding("z", "toggle_screen_reader"),
     )
 )
 
@@ -69,6 +71,7 @@ CHARSET_NAMES: Final = {
     Charset.ASCII: "plain ASCII",
 }
 CHARSET_CYCLE: Final = (Charset.UTF8, Charset.CP437, Charset.ASCII)
+SCREEN_READER_KEY: Final = "Z screen reader"
 
 
 def lobby_holds(condition: str, member: Member, records: Records) -> bool:
@@ -93,10 +96,13 @@ class OptionKeys:
     """The actions of ``OPTION_KEYS``: each sets the next game's options (kept in
     ``choices``) or the caller's character set; one that cannot be set says why."""
 
-    def __init__(self, choices: MenuChoices, member: Member, session: Session) -> None:
+    def __init__(
+        self, choices: MenuChoices, member: Member, session: Session, records: Records
+    ) -> None:
         self.choices = choices
         self.member = member
         self.session = session
+        self.records = records
 
     def _set(self, options: GameOptions) -> None:
         self.choices.options = options
@@ -139,6 +145,41 @@ class OptionKeys:
         position = CHARSET_CYCLE.index(self.session.charset)
         self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
 
+    async def toggle_screen_reader(self) -> None:
+        """``z``: screen-reader mode on or off (door/table/reader.py), kept for a member's
+        next call."""
+        session = self.session
+        on = not session.speech
+        if on:
+            session.use_speech()
+        else:
+            session.stop_speech()
+        kept = ""
+        account, store = self.member.account, self.records.store
+        if account is not None and store is not None:
+            try:
+                await store.set_screen_reader(account.id, on)
+                kept = ", kept for your next call"
+            except StoreError:
+                kept = " for this call: it could not be kept"
+        if on:
+            self.member.tell(f"Screen reader on{kept}. Plain sentences, one line at a time.")
+        else:
+            self.member.tell(f"Screen reader off{kept}.")
+
+
+async def restore_screen_reader(session: Session, member: Member, records: Records) -> None:
+    """A member who turned screen-reader mode on (``z``) comes back in it."""
+    account, store = member.account, records.store
+    if account is None or store is None or session.speech:
+        return
+    try:
+        on = await store.screen_reader(account.id)
+    except StoreError:
+        return  # the caller is told the store is out elsewhere; the screen stays
+    if on:
+        session.use_speech()
+
 
 def options_row(options: GameOptions) -> str:
     """The lobby's second row of keys: each game option's key and what it is set to."""
@@ -164,12 +205,13 @@ def account_row(records: Records, member: Member, options: GameOptions, charset:
 
 def competition_row(records: Records, member: Member) -> str:
     """Mail games are a member's own; tournaments are members' too, but the sysop makes
-    them (U then N), account or not."""
+    them (U then N), account or not. The screen reader's key ends the row: anyone may
+    turn it on."""
     if records.store is None:
-        return ""
+        return SCREEN_READER_KEY
     keys = []
     if member.account is not None and records.mail is not None:
         keys.append("F Mail games")
     if records.tournaments is not None and (member.account is not None or member.sysop):
         keys.append("U Tournaments")
-    return "  ".join(keys)
+    return "  ".join([*keys, SCREEN_READER_KEY])

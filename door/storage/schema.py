@@ -101,6 +101,8 @@ accounts = Table(
     Column("sysop_lock_ends", UTCDateTime),
     # The sysop's own note on the member; never shown to the member.
     Column("sysop_note", Text),
+    # The member plays in screen-reader mode (plain sentences): set from the lobby.
+    Column("screen_reader", Boolean, nullable=False, server_default=text("false")),
 )
 
 ssh_keys = Table(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any, Final
 
@@ -131,11 +132,15 @@ class Reader:
             return table.result_for(self.index)
         except LeftTheGame:
             table.person_quit(self)
+            with contextlib.suppress(Disconnected):
+                await self.send(EOL + "You leave the game." + EOL)
             return table.result_for(self.index, quit=True)
         except Disconnected:
             table.person_dropped(self)
             raise
         finally:
+            # What comes next (the lobby) is said whole, not only where it changed.
+            self.session.redraw_all()
             if table.over:
                 table.let_go(self)
 

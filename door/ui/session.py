@@ -118,6 +118,7 @@ class Session:
             LineRenderer(terminal) if self.lines else Renderer(terminal)
         )
         self.inbox = Inbox(terminal)
+        self._display_before_speech = Display.SCREEN
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,
         # so that a screen laid out for the size (a side pane from 110 columns) is drawn
@@ -135,10 +136,20 @@ class Session:
         or it is their setting): the terminal strips what a reader would read as noise."""
         if self.speech:
             return
-        self.terminal.display_mode = Display.SPEECH  # type: ignore[attr-defined]
+        self._display_before_speech = display_mode_of(self.terminal)
+        self._use(Display.SPEECH)
+
+    def stop_speech(self) -> None:
+        """Back to the display the caller had before screen-reader mode (a screen, or
+        lines for an ASCII terminal), repainted whole."""
+        if self.speech:
+            self._use(self._display_before_speech)
+
+    def _use(self, display: Display) -> None:
+        self.terminal.display_mode = display  # type: ignore[attr-defined]
         self.renderer.close()
-        self.renderer = LineRenderer(self.terminal)
-        self.lines = True
+        self.lines = display in PLAIN_DISPLAYS
+        self.renderer = LineRenderer(self.terminal) if self.lines else Renderer(self.terminal)
 
     # --- the stack ----------------------------------------------------------------------
 

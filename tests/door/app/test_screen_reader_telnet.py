@@ -104,3 +104,40 @@ async def test_a_guest_plays_the_computer_to_the_end_in_words_over_telnet(
         assert re.search(r"Your hand: 1 \w+ of \w+, 2 \w+ of \w+", sent)
         assert re.search(r"(You win|Computer wins), 121 to \d+", sent)
         caller.hang_up()
+
+
+@run_async
+async def test_a_member_turns_the_screen_reader_on_in_the_lobby_and_comes_back_in_it(
+    tmp_path: Path,
+) -> None:
+    async with running(fast_typist_config(tmp_path)) as listening:
+        assert listening.telnet
+        first = ListeningCaller()
+        await first.connect(listening.telnet[1])
+        await first.sign_up("Ray", "correct horse")
+        await first.wait_for("Z screen reader")
+        mark = len(first.raw)
+        await first.send("z")
+        await first.until_sent("Screen reader on, kept for your next call.", mark)
+        assert b"\x1b" not in first.raw[mark + 1 :]
+        first.hang_up()
+
+        again = ListeningCaller()
+        await again.connect(listening.telnet[1])
+        await again.log_in("Ray", "correct horse")
+        await again.until_sent("Press a key from the menu", len(again.raw))
+        mark = again.raw.index(b"Welcome, Ray!")  # the lobby, from its first byte
+        await again.send("p")
+        await again.until_sent("You sit down at Ray vs Computer.", mark)
+        await again.until_sent("Press RETURN to deal.", mark)
+        await again.send("quit\r")
+        await again.until_sent("Leave the game?", mark)
+        await again.send("yes\r")
+        await again.until_sent("Press a key from the menu", again.raw.index(b"Leave the game?"))
+        after_login = again.since(mark)
+        assert "\x1b" not in after_login and DRAWING.search(after_login) is None
+        off = len(again.raw)
+        await again.send("z")
+        await again.until_sent("Screen reader off, kept for your next call.", off)
+        assert b"\x1b[" in again.raw[off:]  # the screen is painted again
+        again.hang_up()
