@@ -63,16 +63,22 @@ MAX_WAITING_SENTENCES: Final = 200
 """Sentences held for a caller not reading them (output paused): the oldest go first.
 A whole hand against the computer tells about 40."""
 EOL: Final = "\r\n"
+RUB_OUT: Final = "\b \b"
+CURSOR_KEYS: Final = frozenset({Key.LEFT, Key.RIGHT, Key.HOME, Key.END, Key.UP, Key.DOWN})
 
 HELP: Final = (
     "Type a word and press RETURN.",
-    "hand: your cards, numbered. throw 2 5: throw cards 2 and 5 to the crib.",
-    "play 3: play card 3. go: when you cannot play (the door says it for you).",
+    "hand: your cards, numbered. throw 2 5, or just 2 5: throw cards 2 and 5 to the crib.",
+    "play 3, or just 3: play card 3. go: when you cannot play (the door says it for you).",
     "cut 12: cut the deck at card 12. count 8: your count of a hand, in manual counting.",
     "score: both scores. board: where the pegs stand and what is left to 121.",
     "log: the last ten things that happened. repeat: what the game waits for, again.",
     "say TEXT: chat at the table. quit: leave the game. RETURN alone: go on, or deal.",
 )
+
+
+VERBS: Final[dict[type, str]] = {Discard: "throw", Play: "play", Cut: "cut", Count: "count"}
+"""The word a line of bare numbers stands for at each step."""
 
 
 class LeftTheGame(Exception):
@@ -182,23 +188,28 @@ class Reader:
         self.shows_said = len(shows)
 
     def key(self, key: Key) -> str:
-        """What one key typed echoes; RETURN obeys the line."""
+        """What one key typed echoes; RETURN obeys the line. The line is edited at its
+        end only (arrows and Home would move a cursor the caller cannot see)."""
+        editor = self.editor
         if key == Key.CTRL_L:
-            return self.repeat()
-        edit = self.editor.feed(key)
-        if edit is Edit.CHANGED and key.is_printable:
-            return key.char if self.editor.cursor == len(self.editor.text) else ""
+            return EOL + self.repeat() + EOL + editor.text
+        if key in CURSOR_KEYS:
+            return ""
+        before = len(editor.text)
+        edit = editor.feed(key)
         if edit is Edit.CHANGED:
-            return "\b \b"
+            if len(editor.text) > before:
+                return editor.text[before:]
+            return RUB_OUT * (before - len(editor.text))
         if edit is Edit.REFUSED:
             return "\a"
         if edit is Edit.CANCELLED:
-            self.editor.clear()
+            editor.clear()
             return EOL + "Line cleared." + EOL
         if edit is not Edit.DONE:
             return ""
-        line = " ".join(self.editor.text.split())
-        self.editor.clear()
+        line = " ".join(editor.text.split())
+        editor.clear()
         return EOL + "".join(reply + EOL for reply in self.obey(line) if reply)
 
     # --- what the caller types ------------------------------------------------------
@@ -214,6 +225,9 @@ class Reader:
             return ["You stay in the game."]
         request = self.current_request()
         question = request.question if request is not None else None
+        if word.isdigit() and isinstance(question, Discard | Play | Cut | Count):
+            # "2 5" throws, "3" plays: the verb of the step is understood.
+            word, rest = VERBS[type(question)], line
         anytime = {
             "hand": self.hand,
             "score": self.score,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from door.term.keys import Key
 from door.term.terminal import Display
 from door.ui.session import Session
 from tests.door.caller import run_async
@@ -114,3 +115,20 @@ async def test_a_session_turned_to_speech_sends_lines_from_then_on() -> None:
     assert session.speech and session.lines
     session.write_text("\x1b[H╔═╗ Welcome")
     assert bytes(terminal.output).decode() == "    Welcome"
+
+
+@run_async
+async def test_bare_numbers_answer_the_step_and_the_line_is_edited_at_its_end() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal)
+    await play_in_words(terminal, task, stop="type throw and 2 numbers")
+    await terminal.until_waiting(task)
+    before = len(sent(terminal))
+    terminal.press("throw 9", Key.BACKSPACE, Key.LEFT, Key.HOME, Key.CTRL_U)
+    await terminal.until_waiting(task)
+    # Typed, one rubbed out, arrows ignored, the rest rubbed out: nothing left to obey.
+    assert sent(terminal)[before:] == "throw 9" + "\b \b" + "\b \b" * 6
+    thrown = await typed(terminal, task, "1 2")
+    assert "You throw " in thrown and " to Computer's crib." in thrown
+    assert "Cut the deck" in thrown or "Cut the deck" in sent(terminal)
+    task.cancel()
