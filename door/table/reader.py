@@ -73,6 +73,7 @@ HELP: Final = (
     "cut 12: cut the deck at card 12. count 8: your count of a hand, in manual counting.",
     "score: both scores. board: where the pegs stand and what is left to 121.",
     "log: the last ten things that happened. repeat: what the game waits for, again.",
+    "who: who is at the table. chances: each side's chance to win.",
     "say TEXT: chat at the table. quit: leave the game. RETURN alone: go on, or deal.",
 )
 
@@ -114,6 +115,8 @@ class Reader:
         self.confirming_quit = False
         self.left = False
         self.timer: TurnTimer | None = None
+        self.thrown: tuple[Card, ...] = ()
+        """The cards this caller threw to the crib this hand: their chances know them."""
 
     @property
     def index(self) -> int | None:
@@ -236,6 +239,8 @@ class Reader:
             "help": lambda: " ".join(HELP),
             "?": lambda: " ".join(HELP),
             "repeat": self.repeat,
+            "who": self.who,
+            "chances": self.chances,
         }
         if word in anytime:
             return [anytime[word]()]
@@ -253,6 +258,8 @@ class Reader:
             answer = self.answer(question, word, rest)
         except WrongLine as wrong:
             return [str(wrong)]
+        if isinstance(question, Discard):
+            self.thrown = tuple(answer)
         if not request.future.done():
             request.future.set_result(answer)
         self.forget(request.future)
@@ -327,6 +334,34 @@ class Reader:
 
     def board(self) -> str:
         return board_line(self.sides(), self.table.game.scores)
+
+    def who(self) -> str:
+        names = [
+            "you" if index == self.index else name for index, name in enumerate(self.table.names)
+        ]
+        watching = [person.name for person in self.table.watchers]
+        line = f"At the table: {', '.join(names)}."
+        return line + (f" Watching: {', '.join(watching)}." if watching else "")
+
+    def chances(self) -> str:
+        """The win bar, said: each side's chance to win as this caller may know it."""
+        table, game = self.table, self.table.game
+        if refusal := table.win_bar_refusal():
+            return refusal
+        if not table.win_bar_allowed(self):
+            return "The chances are said once every player at the table asks for them."
+        seat = self.index
+        thrown = tuple(card for card in self.thrown if card in game.crib)
+        try:
+            chances = table.win_bars.chances(game, seat, thrown)
+        except CribbageError:
+            logger.exception("no chances for %s", self.name)
+            return "The chances cannot be worked out just now."
+        said = [
+            f"{name} {round(100 * chance)} percent"
+            for name, chance in zip(self.sides(), chances, strict=True)
+        ]
+        return f"Chances to win: {', '.join(said)}."
 
     def log(self) -> str:
         if not self.said:
@@ -438,8 +473,9 @@ class Reader:
         self.timer = timer
 
     def new_hand(self) -> None:
-        """Nothing to forget: a reader keeps no picture of the last hand (the score is
-        said before each deal, with the question to deal)."""
+        """A hand is dealt: what they threw to the last crib is gone (the score is said
+        before each deal, with the question to deal)."""
+        self.thrown = ()
 
 
 class WrongLine(Exception):

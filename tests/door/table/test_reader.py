@@ -132,3 +132,16 @@ async def test_bare_numbers_answer_the_step_and_the_line_is_edited_at_its_end() 
     assert "You throw " in thrown and " to Computer's crib." in thrown
     assert "Cut the deck" in thrown or "Cut the deck" in sent(terminal)
     task.cancel()
+
+
+@run_async
+async def test_who_is_at_the_table_and_each_sides_chances_are_said_on_demand() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal)
+    await play_in_words(terminal, task, stop="Type play and a number")
+    assert "At the table: you, Computer." in await typed(terminal, task, "who")
+    said = await typed(terminal, task, "chances")
+    match = re.search(r"Chances to win: You (\d+) percent, Computer (\d+) percent\.", said)
+    assert match, said
+    assert 99 <= int(match.group(1)) + int(match.group(2)) <= 101
+    task.cancel()
