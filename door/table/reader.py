@@ -112,6 +112,8 @@ class Reader:
         self.prompted: Request | None = None
         """The request whose prompt was said last (a new one is said once)."""
         self.editor = LineEditor(MAX_LINE)
+        self.rang = False
+        """The bell rang for a key refused on the line being typed."""
         self.confirming_quit = False
         self.left = False
         self.timer: TurnTimer | None = None
@@ -205,14 +207,18 @@ class Reader:
                 return editor.text[before:]
             return RUB_OUT * (before - len(editor.text))
         if edit is Edit.REFUSED:
-            return "\a"
+            # One bell a line: a reader says each, and a pasted paragraph rang dozens.
+            rang, self.rang = self.rang, True
+            return "" if rang else "\a"
         if edit is Edit.CANCELLED:
             editor.clear()
+            self.rang = False
             return EOL + "Line cleared." + EOL
         if edit is not Edit.DONE:
             return ""
         line = " ".join(editor.text.split())
         editor.clear()
+        self.rang = False
         return EOL + "".join(reply + EOL for reply in self.obey(line) if reply)
 
     # --- what the caller types ------------------------------------------------------
@@ -463,7 +469,7 @@ class Reader:
 
     def hear(self, speaker: str, line: str, style: Style) -> None:
         who = "You say" if speaker == self.name else f"{speaker} says"
-        self.waiting.append(f"{who}: {line}")
+        self.waiting.append(f"{who}: {spoken(line)}")
         self.session.wake()
 
     def wake(self) -> None:

@@ -145,3 +145,18 @@ async def test_who_is_at_the_table_and_each_sides_chances_are_said_on_demand() -
     assert match, said
     assert 99 <= int(match.group(1)) + int(match.group(2)) <= 101
     task.cancel()
+
+
+@run_async
+async def test_a_line_too_long_rings_once_and_cards_in_chat_are_said_in_words() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal)
+    await play_in_words(terminal, task, stop="type throw and 2 numbers")
+    said = await typed(terminal, task, "say " + "A" * 200)
+    assert said.count("\a") == 1
+    assert "You say: " + "A" * 60 in said
+    assert "You say: my 5♥ and 10♠" not in (
+        said := await typed(terminal, task, "say my 5♥ and 10♠")
+    )
+    assert "You say: my five of hearts and ten of spades" in said
+    task.cancel()
