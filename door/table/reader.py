@@ -109,6 +109,7 @@ class Reader:
         """Sentences told and not yet said."""
         self.said: collections.deque[str] = collections.deque(maxlen=LOG_SENTENCES)
         self.shows_said = len(table.game.shows)
+        """The game's shows said so far (a resumed game's earlier ones are not)."""
         self.prompted: Request | None = None
         """The request whose prompt was said last (a new one is said once)."""
         self.editor = LineEditor(MAX_LINE)
@@ -165,13 +166,13 @@ class Reader:
         self.note_shows()
         lines = list(self.waiting)
         self.waiting.clear()
+        self.said.extend(line for line in lines if line)  # the log: events, not prompts
         request = self.current_request()
         if request is not None and request is not self.prompted:
             self.prompted = request
             lines.append(self.prompt(request.question))
         if not lines:
             return ""
-        self.said.extend(line for line in lines if line)
         typed = self.editor.text
         start = EOL if typed else ""
         return start + "".join(line + EOL for line in lines) + typed
@@ -179,6 +180,8 @@ class Reader:
     def note_shows(self) -> None:
         """A hand or crib counted since: its cards and the count said in full ("fifteen
         two, fifteen four and a pair is six"), before the table's line on it."""
+        # (A deal starts the list again, and is told while it is empty: the count of
+        # shows said goes back to 0 then, in every hand of every game.)
         shows = self.table.game.shows
         for scored in shows[self.shows_said :]:
             whose = self.table.names[scored.seat]

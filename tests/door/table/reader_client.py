@@ -55,18 +55,19 @@ async def play_in_words(
     task: asyncio.Future[Any],
     *,
     stop: str | None = None,
+    since: int = 0,
     max_lines: int = 3000,
 ) -> None:
     """Answer the door's prompts with typed words until the game ends (or the door's
-    output holds ``stop``)."""
-    seen = 0
+    output from ``since`` on holds ``stop``)."""
+    seen = since
     tried = 0
     for _ in range(max_lines):
         await terminal.until_waiting(task)
         if task.done():
             return
         text = sent(terminal)
-        if stop is not None and stop in text:
+        if stop is not None and stop in text[since:]:
             return
         new = text[seen:]
         lines = new.rstrip().splitlines()

@@ -160,3 +160,29 @@ async def test_a_line_too_long_rings_once_and_cards_in_chat_are_said_in_words() 
     )
     assert "You say: my five of hearts and ten of spades" in said
     task.cancel()
+
+
+@run_async
+async def test_the_next_game_is_told_as_the_first_shows_and_all() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal)
+    await play_in_words(terminal, task, stop="Type yes or no")
+    again = len(sent(terminal))
+    terminal.press("yes\r")
+    await play_in_words(terminal, task, stop="Press RETURN to go on to", since=again)
+    second_game = sent(terminal)[again:]
+    assert "A new game: the loser of the last one deals first." in second_game
+    # The first show of the new game is said with its cards and its count in full.
+    assert re.search(r"(Your|Computer's) hand: (\w+ of \w+, )+.*starter \w+ of \w+\.", second_game)
+    task.cancel()
+
+
+@run_async
+async def test_the_log_says_what_happened_not_the_prompts() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal)
+    await play_in_words(terminal, task, stop="Your turn, the count is 10")
+    log = await typed(terminal, task, "log")
+    assert "You play " in log or "Computer plays " in log
+    assert "Type play and a number" not in log and "Press RETURN" not in log
+    task.cancel()
