@@ -128,6 +128,9 @@ async def choose_arrival(
                     return Arrival(account)
             elif char == "g":
                 return Arrival(None)
+            elif char == "s":
+                session.use_speech()
+                message = "Screen reader mode: plain text, one line at a time. Press G for a guest."
             else:
                 message, error = "Press L to log in, N for a new account or G for a guest.", True
             session.redraw_all()  # the sub-screen drew over everything
@@ -139,6 +142,7 @@ _ARRIVAL_CHOICES: Final = (
     ("L", "Log in with your handle and password"),
     ("N", "New here? Make an account: your record and saved games are kept"),
     ("G", "Play as a guest (nothing is kept)"),
+    ("S", "Screen reader: plain text, one line at a time"),
 )
 
 
@@ -149,7 +153,7 @@ def _draw_arrival(bbs_name: str, message: str, error: bool) -> Canvas:
         canvas.put(6 + 2 * number, 8, f"{key:>2}", theme.TITLE)
         canvas.put(6 + 2 * number, 12, text)
     draw_message(canvas, message, error=error)
-    draw_status(canvas, "L log in  N new account  G guest")
+    draw_status(canvas, "L log in  N new account  G guest  S screen reader")
     return canvas
 
 

@@ -160,10 +160,12 @@ async def run_session(
         if member is None:
             await session.say_goodbye("Goodbye!")
             return
+        kept = await records.member_settings(member.account)
+        if kept.get("screen_reader") == "on":
+            session.use_speech()  # a member who chose it (J in the lobby) comes back in it
         session.mouse_offered = offers_mouse(
             terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
         )
-        kept = await records.member_settings(member.account)
         session.mouse = session.mouse_offered and kept.get("mouse") != "off"
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)

@@ -20,6 +20,7 @@ from door.app.members import Member
 from door.app.menu_choices import MenuChoices
 from door.app.records import Records
 from door.screens.layout import TEXT_WIDTH
+from door.storage.errors import StoreError
 from door.table.options import GameOptions
 from door.term.charset import Charset
 from door.term.keys import Key
@@ -64,6 +65,7 @@ OPTION_KEYS: Final = Bindings(
         Binding("i", "next_turn_timer"),
         Binding("s", "next_charset"),
         Binding("z", "toggle_mouse"),  # (O pages, for the sysop; M is the match)
+        Binding("j", "toggle_screen_reader"),  # the last letter free in the lobby
     )
 )
 
@@ -73,6 +75,7 @@ CHARSET_NAMES: Final = {
     Charset.ASCII: "plain ASCII",
 }
 CHARSET_CYCLE: Final = (Charset.UTF8, Charset.CP437, Charset.ASCII)
+SCREEN_READER_KEY: Final = "J screen reader"
 
 
 def lobby_holds(condition: str, member: Member, records: Records) -> bool:
@@ -155,6 +158,28 @@ class OptionKeys:
         position = CHARSET_CYCLE.index(self.session.charset)
         self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
 
+    async def toggle_screen_reader(self) -> None:
+        """``j``: screen-reader mode on or off (door/table/reader.py), kept for a member's
+        next call."""
+        session = self.session
+        on = not session.speech
+        if on:
+            session.use_speech()
+        else:
+            session.stop_speech()
+        kept = ""
+        account, store = self.member.account, self.records.store
+        if account is not None and store is not None:
+            try:
+                await store.keep_member_setting(account.id, "screen_reader", "on" if on else "off")
+                kept = ", kept for your next call"
+            except StoreError:
+                kept = " for this call: it could not be kept"
+        if on:
+            self.member.tell(f"Screen reader on{kept}. Plain sentences, one line at a time.")
+        else:
+            self.member.tell(f"Screen reader off{kept}.")
+
 
 def options_row(options: GameOptions) -> str:
     """The lobby's second row of keys: each game option's key and what it is set to."""
@@ -186,12 +211,13 @@ def account_row(
 
 def competition_row(records: Records, member: Member) -> str:
     """Mail games are a member's own; tournaments are members' too, but the sysop makes
-    them (U then N), account or not."""
+    them (U then N), account or not. The screen reader's key ends the row: anyone may
+    turn it on."""
     if records.store is None:
-        return ""
+        return SCREEN_READER_KEY
     keys = []
     if member.account is not None and records.mail is not None:
         keys.append("F Mail games")
     if records.tournaments is not None and (member.account is not None or member.sysop):
         keys.append("U Tournaments")
-    return "  ".join(keys)
+    return "  ".join([*keys, SCREEN_READER_KEY])

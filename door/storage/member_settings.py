@@ -12,7 +12,7 @@ from sqlalchemy import delete, select
 from door.storage.database import StoreBase
 from door.storage.schema import member_settings
 
-SETTINGS: Final = {"mouse": ("on", "off")}
+SETTINGS: Final = {"mouse": ("on", "off"), "screen_reader": ("on", "off")}
 """Every setting a member keeps, and the values it may take."""
 
 

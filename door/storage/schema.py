@@ -102,6 +102,7 @@ accounts = Table(
     Column("sysop_lock_ends", UTCDateTime),
     # The sysop's own note on the member; never shown to the member.
     Column("sysop_note", Text),
+    # The member plays in screen-reader mode (plain sentences): set from the lobby.
 )
 
 ssh_keys = Table(

@@ -28,7 +28,13 @@ from door.term.charset import Charset
 from door.term.clicks import NO_HITS, ClickKeys, HitMap
 from door.term.inbox import Inbox
 from door.term.keys import Key
-from door.term.terminal import Disconnected, Display, Terminal, display_mode_of
+from door.term.terminal import (
+    PLAIN_DISPLAYS,
+    Disconnected,
+    Display,
+    Terminal,
+    display_mode_of,
+)
 from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
 
@@ -138,7 +144,7 @@ class Session:
 
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
-        self.lines = display_mode_of(terminal) is Display.LINES
+        self.lines = display_mode_of(terminal) in PLAIN_DISPLAYS
         """The terminal shows lines, not a screen: no escape sequence is sent to it."""
         self.renderer: Renderer | LineRenderer = (
             LineRenderer(terminal) if self.lines else Renderer(terminal)
@@ -148,12 +154,38 @@ class Session:
         """The caller's terminal can report clicks and may be asked (door/term/mouse.py):
         the lobby's O turns them on and off."""
         self.inbox = Inbox(terminal, self.clicks)
+        self._display_before_speech = Display.SCREEN
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,
         # so that a screen laid out for the size (a side pane from 110 columns) is drawn
         # again for the new one.
         inbox = self.inbox  # not self: the listener must not hold the session (see Drawn)
         self._stop_listening = terminal.on_resize(lambda cols, rows: inbox.wake())
+
+    @property
+    def speech(self) -> bool:
+        """The caller uses a screen reader: tables tell them sentences (Display.SPEECH)."""
+        return display_mode_of(self.terminal) is Display.SPEECH
+
+    def use_speech(self) -> None:
+        """From now on the caller is sent plain lines for a screen reader (they chose it,
+        or it is their setting): the terminal strips what a reader would read as noise."""
+        if self.speech:
+            return
+        self._display_before_speech = display_mode_of(self.terminal)
+        self._use(Display.SPEECH)
+
+    def stop_speech(self) -> None:
+        """Back to the display the caller had before screen-reader mode (a screen, or
+        lines for an ASCII terminal), repainted whole."""
+        if self.speech:
+            self._use(self._display_before_speech)
+
+    def _use(self, display: Display) -> None:
+        self.terminal.display_mode = display  # type: ignore[attr-defined]
+        self.renderer.close()
+        self.lines = display in PLAIN_DISPLAYS
+        self.renderer = LineRenderer(self.terminal) if self.lines else Renderer(self.terminal)
 
     # --- the stack ----------------------------------------------------------------------
 
@@ -284,6 +316,12 @@ class Session:
         next paint repaints whole."""
         self.terminal.write(text)
         self.redraw_all()
+
+    async def send_lines(self, text: str) -> None:
+        """Lines of plain text sent as they are, for a terminal in ``Display.SPEECH``
+        (a screen reader reads each once: no frame is painted over them)."""
+        self.terminal.write(text)
+        await self.terminal.flush()
 
     async def say_goodbye(self, text: str) -> None:
         if self.lines:

@@ -12,7 +12,7 @@ from door.cluster.relay import RelayTerminal, relay_line
 from door.term.inbox import Inbox
 from door.term.keys import Key, Mouse, MouseButton
 from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
-from door.term.terminal import Disconnected, Display, display_mode_of
+from door.term.terminal import PLAIN_DISPLAYS, Disconnected, Display, display_mode_of
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
 
@@ -102,7 +102,8 @@ def test_a_teletype_caller_is_sent_lines_by_the_worker_holding_their_game() -> N
         hello = asyncio.run(asyncio.wait_for(hello_of(display), 5))
         at_the_table = RelayTerminal(_Link(), "r1", hello)  # type: ignore[arg-type]
         assert display_mode_of(at_the_table) is display
-        assert Session(at_the_table).lines is (display is Display.LINES)
+        assert Session(at_the_table).lines is (display in PLAIN_DISPLAYS)
+        assert Session(at_the_table).speech is (display is Display.SPEECH)
 
 
 @pytest.mark.parametrize("display", [None, "", "teletype", 7])
