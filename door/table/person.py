@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from door.competition.turn_timer import TurnTimer
@@ -23,10 +23,10 @@ from door.screens.game_screen import Panel, TableView, draw_table, shows_win_bar
 from door.screens.help import HelpOverlay, draw_help, with_mouse_help
 from door.screens.play_area import HandState
 from door.screens.table_hits import table_hits
+from door.table.asked import Asked, Request
 from door.table.coach import Coach
 from door.table.options import GameResult
-from door.table.question import Answer, Question
-from door.table.seats import Seat, SeatAway, is_over
+from door.table.seats import Seat, is_over
 from door.table.steps import GO_ON_KEYS, answer
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
 from door.term.canvas import Canvas, Style
@@ -62,15 +62,7 @@ class StepInterrupted(Exception):
     """What the person was doing is no longer asked of them: the game moved on."""
 
 
-@dataclass
-class Request:
-    """A question put to the person, and the future their answer goes into."""
-
-    question: Question[Any]
-    future: asyncio.Future[Any]
-
-
-class Person:
+class Person(Asked):
     """Someone at the table with a terminal: a player (``seat`` is theirs) or a watcher.
 
     ``attend`` is their side of the game: it draws their view, reads their keys and answers
@@ -240,49 +232,6 @@ class Person:
         self.view.error = False
 
     # --- what the table asks and tells (door/table/seats.py's Participant) -----------
-
-    def ask(self, question: Question[Answer]) -> asyncio.Future[Answer]:
-        """Put a question to this person; the future holds their answer, or SeatAway.
-        Urgent questions come first, then the newest: someone's line dropping interrupts
-        a discard, which is asked again after."""
-        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        if self.left:
-            future.set_exception(SeatAway(self.name))
-            return future
-        self.requests.append(Request(question, future))
-        self.inbox.wake()
-        return future
-
-    @property
-    def deciding(self) -> bool:
-        return self.current_request() is not None
-
-    def current_request(self) -> Request | None:
-        requests = self.requests
-        if len(requests) <= 1:  # nearly always (asked several times a key)
-            return requests[0] if requests and not requests[0].future.done() else None
-        waiting = [r for r in reversed(requests) if not r.future.done()]
-        return next((r for r in waiting if r.question.urgent), waiting[0] if waiting else None)
-
-    def forget(self, future: asyncio.Future[Any]) -> None:
-        self.requests = [r for r in self.requests if r.future is not future]
-
-    def withdraw(self, future: asyncio.Future[Any]) -> None:
-        """The question is no longer asked (someone else answered, the game moved on)."""
-        if not future.done():
-            future.cancel()
-        self.forget(future)
-        self.inbox.wake()
-
-    def gone(self) -> None:
-        self.left = True
-        requests, self.requests = self.requests, []
-        for request in requests:
-            if not request.future.done():
-                request.future.set_exception(SeatAway(self.name))
-                # The table may have stopped waiting for this answer (someone else
-                # dealt): mark the exception seen so asyncio does not log it as lost.
-                request.future.exception()
 
     def tell(self, text: str, style: Style = theme.TEXT) -> None:
         if text:

@@ -17,7 +17,6 @@ goes on a line of its own, after which their line so far is typed out again.
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import contextlib
 import logging
@@ -27,9 +26,9 @@ from door.competition.turn_timer import TurnTimer
 from door.screens import theme
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
 from door.screens.speech import board_line, card_words, cards_words, numbered, score_line, spoken
+from door.table.asked import Asked, Request
 from door.table.options import GameResult
 from door.table.question import (
-    Answer,
     Count,
     Cut,
     Discard,
@@ -40,7 +39,7 @@ from door.table.question import (
     ReadyToDeal,
     WaitForCaller,
 )
-from door.table.seats import Seat, SeatAway
+from door.table.seats import Seat
 from door.term.canvas import Style
 from door.term.keys import Key
 from door.term.terminal import Disconnected
@@ -86,15 +85,7 @@ class LeftTheGame(Exception):
     """The caller confirmed leaving the game."""
 
 
-class Request:
-    """A question put to the reader, and the future their answer goes into."""
-
-    def __init__(self, question: Question[Any], future: asyncio.Future[Any]) -> None:
-        self.question = question
-        self.future = future
-
-
-class Reader:
+class Reader(Asked):
     """A player (or watcher) at ``table`` who uses a screen reader; see the module."""
 
     def __init__(self, table: Table[Any], name: str, session: Session, seat: Seat | None) -> None:
@@ -429,40 +420,6 @@ class Reader:
         return question.waiting_for
 
     # --- what the table asks and tells (door/table/seats.py's Participant) ------------
-
-    @property
-    def deciding(self) -> bool:
-        return self.current_request() is not None
-
-    def current_request(self) -> Request | None:
-        waiting = [r for r in reversed(self.requests) if not r.future.done()]
-        return next((r for r in waiting if r.question.urgent), waiting[0] if waiting else None)
-
-    def ask(self, question: Question[Answer]) -> asyncio.Future[Answer]:
-        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        if self.left:
-            future.set_exception(SeatAway(self.name))
-            return future
-        self.requests.append(Request(question, future))
-        self.session.wake()
-        return future
-
-    def forget(self, future: asyncio.Future[Any]) -> None:
-        self.requests = [r for r in self.requests if r.future is not future]
-
-    def withdraw(self, future: asyncio.Future[Any]) -> None:
-        if not future.done():
-            future.cancel()
-        self.forget(future)
-        self.session.wake()
-
-    def gone(self) -> None:
-        self.left = True
-        requests, self.requests = self.requests, []
-        for request in requests:
-            if not request.future.done():
-                request.future.set_exception(SeatAway(self.name))
-                request.future.exception()  # seen: the table may no longer wait for it
 
     def tell(self, text: str, style: Style = theme.TEXT) -> None:
         if text:
