@@ -17,7 +17,7 @@ from door.storage.store import Store
 from door.term.keys import Key
 from tests.door.app.test_lobby import log_text, screen
 from tests.door.app.test_moderation import TelnetCallerFrom, cribbage_door
-from tests.door.caller import run_async
+from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.cluster.conftest import redis_server, redis_url  # noqa: F401 (fixtures)
 from tests.door.cluster.test_two_workers import ada_challenges_bob, two_workers
 from tests.door.metrics.test_workers import door_running
@@ -126,6 +126,14 @@ async def _until(condition: Callable[[], bool], seconds: float) -> None:
         await asyncio.sleep(0.02)
 
 
+async def say(caller: KeyboardTerminal, text: str) -> None:
+    """``caller`` says ``text`` at the table: on the dealer's open chat line, or with c."""
+    if "Chat: " not in screen(caller):
+        caller.press("c")
+        await until(lambda: "Say: " in screen(caller))
+    caller.press(*text, Key.ENTER)
+
+
 @run_async
 async def test_a_caller_muted_at_their_worker_is_refused_at_the_table_of_the_other(
     tmp_path: Path,
@@ -138,11 +146,12 @@ async def test_a_caller_muted_at_their_worker_is_refused_at_the_table_of_the_oth
             await worker.door.moderation.refresh()
         # The game is played at the first worker; Bob's line is relayed from the second.
         ada, bob, _, _ = await ada_challenges_bob(first, second, store)
-        await until(lambda: "Chat: " in ada.display[21] and "Chat: " in bob.display[21])
+        # Before the first deal the dealer's chat line is open; the other says with c.
+        await until(lambda: "Chat: " in screen(ada) + screen(bob))
         await second.door.moderation.mute("Bob", "flooding the table", 30, "Sysop")
         await _until(lambda: first.door.moderation.chat_refusal("bob") is not None, 2.0)
-        bob.press(*"buy my stuff", Key.ENTER)
+        await say(bob, "buy my stuff")
         await until(lambda: "You are muted in chat until" in log_text(bob))
-        ada.press(*"hello Bob", Key.ENTER)
+        await say(ada, "hello Bob")
         await until(lambda: "Ada: hello Bob" in log_text(bob))
         assert "buy my stuff" not in screen(ada) + screen(bob)
