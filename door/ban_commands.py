@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import os
 import sys
 from collections.abc import Callable, Coroutine
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from door.config import ConfigError, load_config, with_overrides
-from door.db_commands import PROGRAM, CommandFailed
+from door.config import ConfigError
+from door.db_commands import PROGRAM
+from door.shell_store import (
+    CommandFailed,
+    add_place_arguments,
+    command_config,
+    shell_actor,
+    with_store,
+)
 
 if TYPE_CHECKING:
     from door.config import Config
@@ -51,55 +56,6 @@ def add_ban_commands(new_command: Callable[..., argparse.ArgumentParser]) -> Non
         add_place_arguments(action)
 
 
-def add_place_arguments(parser: argparse.ArgumentParser) -> None:
-    # SUPPRESS: given before the command, the top-level parser's value stands.
-    parser.add_argument(
-        "--config", metavar="FILE", default=argparse.SUPPRESS, help="TOML configuration file"
-    )
-    parser.add_argument(
-        "--data-dir", metavar="DIR", default=argparse.SUPPRESS, help="where the data lives"
-    )
-
-
-async def open_store(
-    args: argparse.Namespace, work: Callable[[Store, Config], Coroutine[Any, Any, None]]
-) -> None:
-    """Open the database ``serve`` would use, do ``work`` with it, close it; a database
-    that is not there or cannot be opened is CommandFailed."""
-    from door.storage.errors import StorageUnavailableError, StoreError
-    from door.storage.settings import database_url
-    from door.storage.store import Store
-    from door.storage.transfer import sqlite_path
-
-    config_file = getattr(args, "config", None)
-    config = load_config(Path(config_file) if config_file else None)
-    config = with_overrides(config, data_dir=getattr(args, "data_dir", None))
-    url = database_url(config.database, config.server.data_path)
-    path = sqlite_path(url)
-    if path is not None and not path.is_file():
-        raise CommandFailed(f"there is no database at {path} (wrong --data-dir or --config?)")
-    try:
-        store = await Store.open(url, reserved_handles=(config.sysop.name,))
-    except StorageUnavailableError as error:
-        raise CommandFailed(error.detail) from None
-    try:
-        await work(store, config)
-    except StorageUnavailableError as error:
-        raise CommandFailed(error.detail) from None
-    except StoreError as error:
-        raise CommandFailed(str(error)) from None
-    finally:
-        await store.close()
-
-
-def shell_actor() -> str:
-    """Who did it, for the audit: ``shell:<unix user>``."""
-    try:
-        return f"shell:{getpass.getuser()}"
-    except (KeyError, OSError):
-        return f"shell:uid {os.getuid()}"
-
-
 def shell_addresses() -> list[str]:
     """The address the sysop's SSH session comes from, when the shell is one."""
     ssh_client = os.environ.get("SSH_CLIENT", "").split()
@@ -115,9 +71,8 @@ def ban_command(args: argparse.Namespace) -> int:
         "remove": _remove,
     }
     try:
-        asyncio.run(
-            open_store(args, lambda store, config: run[args.ban_command](store, args, config))
-        )
+        config = command_config(args)
+        asyncio.run(with_store(config, lambda store: run[args.ban_command](store, args, config)))
     except ConfigError as error:
         print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
         return 2

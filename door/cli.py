@@ -1,15 +1,17 @@
-"""The ``cribbage-door`` command: serve (the default), console, init, systemd-unit,
-sysop-password, replay, selfplay, db, user.
+"""The ``cribbage-door`` command: serve (the default), console, init, systemd-unit, door,
+sysop-password, replay, status, winprob, db, user, audit, ban, selfplay.
 
 With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
 for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text;
 ``db backup|restore|copy|check`` and ``user export`` look after the database; ``status``
-prints the running door's state from its metrics port.
+prints the running door's state from its metrics port; ``user list|show|reset-password|
+lock|unlock|rename|delete|note``, ``ban add|list|remove`` and ``audit`` are the sysop's
+tools from the shell, on the same database whether the door runs or not.
 
 An option below that a command takes too (--config and --data-dir: serve, console, door,
-replay, db, user; --config and --metrics-port: status too; --workers: serve; the rest:
+replay, db, user, audit, ban; --config and --metrics-port: status too; --workers: serve; the rest:
 serve, console) goes before the command or after it:
 ``cribbage-door --config FILE serve`` is ``cribbage-door serve --config FILE``.
 """

@@ -79,6 +79,9 @@ class GameConfig:
 @dataclass(frozen=True)
 class DoorConfig:
     bbs_name: str = "Cribbage Door"
+    # Door mode (``cribbage-door door``): every caller starts in screen-reader mode, plain
+    # sentences one line at a time (door/table/reader.py), for a board of blind callers.
+    screen_reader: bool = False
 
 
 @dataclass(frozen=True)

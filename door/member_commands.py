@@ -13,20 +13,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
-import getpass
 import logging
-import os
 import sys
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from door.config import ConfigError, load_config, with_overrides
+from door.config import ConfigError
+from door.shell_store import CommandFailed, command_config, shell_actor, with_store
 
 if TYPE_CHECKING:  # the store is loaded only when a command runs, not for every --help
     from door.storage.audit import AuditEntry
     from door.storage.members import MemberDetail, MemberLine
-    from door.storage.store import LoginPolicy, Store
+    from door.storage.store import Store
 
 PROGRAM: Final = "cribbage-door"
 MAX_LISTED: Final = 500
@@ -35,23 +33,6 @@ MAX_LOCK_HOURS: Final = 24 * 366 * 10
 """Ten years: anything longer is a lock until unlocked (leave out --hours)."""
 
 AddPlace = Callable[[argparse.ArgumentParser], None]
-
-
-class CommandFailed(Exception):
-    """The one line a command ends with, and its exit code."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def shell_actor() -> str:
-    """Who acts from the shell, for the audit: ``shell:<unix user>``."""
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):
-        user = f"uid {os.getuid()}"
-    return f"shell:{user}"
 
 
 # --- the command line ---------------------------------------------------------------------
@@ -107,20 +88,14 @@ def member_command(args: argparse.Namespace) -> int:
     """Run ``user ACTION`` (one of MEMBER_ACTIONS) or ``audit``; the exit status."""
     logging.basicConfig(level=logging.WARNING, format=f"{PROGRAM}: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    from door.storage.settings import database_url
     from door.storage.store import LoginPolicy
 
     name = "audit" if args.command == "audit" else f"user {args.user_command}"
     try:
         run = _ACTIONS[name]
-        config_file = getattr(args, "config", None)
-        config = with_overrides(
-            load_config(Path(config_file) if config_file else None),
-            data_dir=getattr(args, "data_dir", None),
-        )
-        url = database_url(config.database, config.server.data_path)
+        config = command_config(args)
         policy = LoginPolicy.from_settings(config.database)
-        asyncio.run(_with_store(url, policy, config.sysop.name, lambda store: run(args, store)))
+        asyncio.run(with_store(config, lambda store: _in_one_line(run(args, store)), policy))
     except ConfigError as error:
         print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
         return 2
@@ -133,30 +108,17 @@ def member_command(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _with_store(
-    url: str, policy: LoginPolicy, sysop_name: str, run: Callable[[Store], Awaitable[None]]
-) -> None:
+async def _in_one_line(work: Awaitable[None]) -> None:
+    """``work``, whose refusals by the store or by the values it checks end the command
+    as one line."""
     from door.storage.errors import StorageUnavailableError, StoreError
-    from door.storage.store import Store
-    from door.storage.transfer import sqlite_path
 
-    path = sqlite_path(url)
-    if path is not None and not path.is_file():
-        raise CommandFailed(f"there is no database at {path} (wrong --data-dir or --config?)")
     try:
-        store = await Store.open(url, policy=policy, reserved_handles=(sysop_name,))
-    except StorageUnavailableError as error:
-        raise CommandFailed(error.detail) from None
-    try:
-        await run(store)
-    except StorageUnavailableError as error:
-        raise CommandFailed(error.detail) from None
-    except StoreError as error:
+        await work
+    except StorageUnavailableError:
+        raise  # with_store says what the database is and why it cannot be used
+    except (StoreError, ValueError) as error:
         raise CommandFailed(_sentence(str(error))) from None
-    except ValueError as error:
-        raise CommandFailed(_sentence(str(error))) from None
-    finally:
-        await store.close()
 
 
 def _sentence(text: str) -> str:

@@ -88,6 +88,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "door.db_commands",
             "door.ban_commands",
             "door.member_commands",
+            "door.shell_store",
             "door.setup_files",
         ),
     ),

@@ -26,7 +26,6 @@ from door.app import member_gate
 from door.app.account_checks import PendingReset, name_is_an_account
 from door.app.accounts import (
     choose_arrival,
-    choose_new_password,
     log_in,
     offer_resume,
     offer_ssh_key,
@@ -37,6 +36,7 @@ from door.app.accounts import (
 from door.app.lobby import Lobby
 from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
 from door.app.menu_choices import MenuChoices
+from door.app.new_password import choose_new_password
 from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, clean_name
 from door.app.records import Records
 from door.app.table_service import TableService
@@ -45,11 +45,14 @@ from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
 from door.screens import theme
 from door.screens.frame import draw_status
-from door.screens.help import HelpOverlay, default_help, draw_help
+from door.screens.help import HelpOverlay, default_help, draw_help, with_mouse_help
+from door.screens.layout import STATUS_ROW
 from door.storage.store import Account
 from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
 from door.term.canvas import Canvas
+from door.term.clicks import HitMap, key_line_hits
+from door.term.mouse import offers_mouse
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
 from door.ui.line_editor import Edit, LineEditor
@@ -157,6 +160,13 @@ async def run_session(
         if member is None:
             await session.say_goodbye("Goodbye!")
             return
+        kept = await records.member_settings(member.account)
+        if kept.get("screen_reader") == "on":
+            session.use_speech()  # a member who chose it (J in the lobby) comes back in it
+        session.mouse_offered = offers_mouse(
+            terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
+        )
+        session.mouse = session.mouse_offered and kept.get("mouse") != "off"
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(
@@ -510,13 +520,14 @@ async def ask_name(session: Session, config: Config, message: str = "") -> str:
 
 async def show_help(session: Session) -> None:
     """The same help pages as in a game, over a blank screen."""
-    overlay = HelpOverlay.from_text(default_help())
+    overlay = HelpOverlay.from_text(with_mouse_help(default_help(), session.mouse))
     with session.showing(Frame()) as frame:
         while True:
             canvas = Canvas()
             draw_help(canvas, overlay)
-            draw_status(canvas, overlay.status("the menu"))
-            frame.show(canvas)
+            status = overlay.status("the menu")
+            draw_status(canvas, status)
+            frame.show(canvas, hits=HitMap(key_line_hits(status, STATUS_ROW)))
             await session.paint()
             turned = overlay.after(await session.read_key())
             if turned is None:

@@ -25,6 +25,7 @@ from door.app.lobby_keys import (
     CHARSET_NAMES,
     LOBBY_KEYS,
     LOBBY_MENU,
+    LOBBY_MOUSE_STATUS,
     LOBBY_STATUS,
     OPTION_KEYS,
     OptionKeys,
@@ -46,6 +47,7 @@ from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import CHAT_ROWS, LobbyView, draw_lobby
+from door.screens.lobby_hits import lobby_hits
 from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.storage.store import SavedGame
 from door.table.flow import Table
@@ -53,6 +55,7 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from door.table.solo import play_against_computer
 from door.term.canvas import Canvas
+from door.term.clicks import NO_HITS, HitMap
 from door.term.keys import Key
 from door.ui.bindings import Bindings
 from door.ui.bottom_line import read_bottom_line
@@ -98,7 +101,7 @@ class Lobby:
         self.records = records or Records()
         self.tables = tables or TableService(config, presence, self.records)
         """The door's tables: the lobby asks there for one (door/app/table_service.py)."""
-        self.screen = Drawn(self.frame)
+        self.screen = Drawn(self.frame, hits=self.hits)
         self.view = LobbyView(
             config.door.bbs_name,
             member.name,
@@ -106,8 +109,12 @@ class Lobby:
             menu_keys=LOBBY_MENU.text,
             sysop_keys=SYSOP_MENU.text if member.sysop else "",
         )
-        self.option_keys = OptionKeys(choices, member, session)
+        self.option_keys = OptionKeys(choices, member, session, self.records)
         self.picked: list[Member] = []
+        self.picking = False
+        self.drawn_hits = NO_HITS
+        """People are being chosen from the list of who is on (a click on one is their
+        number)."""
         self.mail_note = ""
         """Mail games waiting for this member's move, for the notice line."""
 
@@ -510,6 +517,7 @@ class Lobby:
 
         picker = Picker(most, refusal)
         entry = view.entry = Entry(prompt, 12)
+        self.picking = True
         try:
             while True:
                 online = self.presence.online()
@@ -529,7 +537,7 @@ class Lobby:
         except _Called:
             return None
         finally:
-            self.picked = []
+            self.picked, self.picking = [], False
             view.entry = None
 
     # --- drawing and waiting ------------------------------------------------------------
@@ -550,12 +558,17 @@ class Lobby:
         """The lobby as it stands: drawn at every paint while it is on the stack."""
         self.compose()
         try:
+            self.drawn_hits = lobby_hits(self.view, picking=self.picking)
             return draw_lobby(self.view)
         finally:
             # Who is on and the chat are read afresh for every frame: kept, they would be
             # a list of everyone online per caller, held through every game (hundreds of
             # thousands of objects for the garbage collector to walk with a full house).
             self.view.who, self.view.chat = (), ()
+
+    def hits(self) -> HitMap:
+        """What a click on the frame just drawn means (door/screens/lobby_hits.py)."""
+        return self.drawn_hits
 
     def compose(self) -> None:
         presence, member, view = self.presence, self.member, self.view
@@ -570,7 +583,10 @@ class Lobby:
         options = self.choices.options
         view.options = options_row(options)
         charset = CHARSET_NAMES[self.session.charset]
-        view.account_keys = account_row(self.records, member, options, charset)
+        mouse = ("on" if self.session.mouse else "off") if self.session.mouse_offered else ""
+        if view.status in (_STATUS, LOBBY_MOUSE_STATUS.text):  # the lobby's own line says so
+            view.status = LOBBY_MOUSE_STATUS.text if self.session.mouse else _STATUS
+        view.account_keys = account_row(self.records, member, options, charset, mouse)
         view.competition_keys = competition_row(self.records, member)
         view.notice, view.notice_urgent = notice(member, self.mail_note)
 

@@ -19,6 +19,8 @@ from typing import Final
 from door.app.members import Member
 from door.app.menu_choices import MenuChoices
 from door.app.records import Records
+from door.screens.layout import TEXT_WIDTH
+from door.storage.errors import StoreError
 from door.table.options import GameOptions
 from door.term.charset import Charset
 from door.term.keys import Key
@@ -47,6 +49,8 @@ LOBBY_KEYS: Final = Bindings(
 )
 LOBBY_MENU: Final = LOBBY_KEYS.menu_line()
 LOBBY_STATUS: Final = LOBBY_KEYS.status_line("Press a key from the menu  ")
+LOBBY_MOUSE_STATUS: Final = LOBBY_KEYS.status_line("Press a key from the menu or click one  ")
+"""The lobby's status line for a caller whose clicks work."""
 
 OPTION_KEYS: Final = Bindings(
     (
@@ -60,6 +64,8 @@ OPTION_KEYS: Final = Bindings(
         Binding("e", "toggle_rated"),
         Binding("i", "next_turn_timer"),
         Binding("s", "next_charset"),
+        Binding("z", "toggle_mouse"),  # (O pages, for the sysop; M is the match)
+        Binding("j", "toggle_screen_reader"),  # the last letter free in the lobby
     )
 )
 
@@ -69,6 +75,7 @@ CHARSET_NAMES: Final = {
     Charset.ASCII: "plain ASCII",
 }
 CHARSET_CYCLE: Final = (Charset.UTF8, Charset.CP437, Charset.ASCII)
+SCREEN_READER_KEY: Final = "J screen reader"
 
 
 def lobby_holds(condition: str, member: Member, records: Records) -> bool:
@@ -93,10 +100,13 @@ class OptionKeys:
     """The actions of ``OPTION_KEYS``: each sets the next game's options (kept in
     ``choices``) or the caller's character set; one that cannot be set says why."""
 
-    def __init__(self, choices: MenuChoices, member: Member, session: Session) -> None:
+    def __init__(
+        self, choices: MenuChoices, member: Member, session: Session, records: Records
+    ) -> None:
         self.choices = choices
         self.member = member
         self.session = session
+        self.records = records
 
     def _set(self, options: GameOptions) -> None:
         self.choices.options = options
@@ -135,9 +145,40 @@ class OptionKeys:
         else:
             self._set(self.choices.options.with_next_match_length())
 
+    def toggle_mouse(self) -> None:
+        session = self.session
+        if not session.mouse_offered:
+            self.member.tell("Your terminal is not asked for mouse clicks here: keys only.")
+            return
+        session.mouse = not session.mouse
+        self.records.keep_setting(self.member.account, "mouse", "on" if session.mouse else "off")
+        self.member.tell("Clicks work now." if session.mouse else "The mouse is off: keys only.")
+
     def next_charset(self) -> None:
         position = CHARSET_CYCLE.index(self.session.charset)
         self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
+
+    async def toggle_screen_reader(self) -> None:
+        """``j``: screen-reader mode on or off (door/table/reader.py), kept for a member's
+        next call."""
+        session = self.session
+        on = not session.speech
+        if on:
+            session.use_speech()
+        else:
+            session.stop_speech()
+        kept = ""
+        account, store = self.member.account, self.records.store
+        if account is not None and store is not None:
+            try:
+                await store.keep_member_setting(account.id, "screen_reader", "on" if on else "off")
+                kept = ", kept for your next call"
+            except StoreError:
+                kept = " for this call: it could not be kept"
+        if on:
+            self.member.tell(f"Screen reader on{kept}. Plain sentences, one line at a time.")
+        else:
+            self.member.tell(f"Screen reader off{kept}.")
 
 
 def options_row(options: GameOptions) -> str:
@@ -148,28 +189,35 @@ def options_row(options: GameOptions) -> str:
     )
 
 
-def account_row(records: Records, member: Member, options: GameOptions, charset: str) -> str:
+def account_row(
+    records: Records, member: Member, options: GameOptions, charset: str, mouse: str = ""
+) -> str:
     """The lobby's third row of keys: the record and leaderboard (when accounts are on),
-    rated games (members), the turn timer and the character set."""
+    rated games (members), the turn timer, the character set and the mouse (``mouse``:
+    "on" or "off" where the caller's terminal reports clicks, else "")."""
     shared = f"I {options.timer_text}  S {charset}"
+    if mouse:
+        shared += "  Z mouse" if mouse == "on" else "  Z no mouse"
     if records.store is None:
         return shared
     if member.sysop and member.account is None:
         return f"L Leaderboard  {shared}"  # the sysop at the console: no guest, no record
     if member.account is None:
-        return f"L Leaderboard  {shared}  (a guest's games are not kept)"
+        row = f"L Leaderboard  {shared}  (a guest's games are not kept)"
+        return row if len(row) <= TEXT_WIDTH else f"L Leaderboard  {shared}  (guest: not kept)"
     rated = "rated" if options.rated else "unrated"
     return f"R Record  L Leaderboard  E {rated}  {shared}"
 
 
 def competition_row(records: Records, member: Member) -> str:
     """Mail games are a member's own; tournaments are members' too, but the sysop makes
-    them (U then N), account or not."""
+    them (U then N), account or not. The screen reader's key ends the row: anyone may
+    turn it on."""
     if records.store is None:
-        return ""
+        return SCREEN_READER_KEY
     keys = []
     if member.account is not None and records.mail is not None:
         keys.append("F Mail games")
     if records.tournaments is not None and (member.account is not None or member.sysop):
         keys.append("U Tournaments")
-    return "  ".join(keys)
+    return "  ".join([*keys, SCREEN_READER_KEY])

@@ -138,7 +138,7 @@ class HeardLine:
     at: dt.datetime
     speaker: str
     where: str
-    """Where in the door it was said ("lobby")."""
+    """Where in the door it was said ("lobby", "table Bob vs Eve")."""
     text: str
     address: str = ""
     """Where the speaker calls from ("" when the door does not know)."""

@@ -1,20 +1,21 @@
 """The sysop's bans screen and recent-chat screen, two of the sysop's tools (door/app/
-sysop_tools.py lists them: ``Tool("b", "Bans", bans_screen)`` and ``Tool("c", "Recent
-chat", recent_chat_screen)``).
+sysop_tools.py lists them from ``SCREENS``: key, words, screen).
 
 Bans: the bans in force, a page at a time; A bans an address, a network or handle:NAME
 (the reason, then hours or none for good), R lifts one by its number. Recent chat: the
-last lines said in the lobby at this door, newest first, with who and where; M mutes the
-speaker of a line for a number of minutes, U lifts a mute. Every action goes through
-door/app/moderation.py, which writes the audit under the sysop's name and puts it in
-force at every worker at once. Each screen declares its keys once (``KEYS``): the key
-bar is made from the same list.
+last lines said in the lobby and at the tables of this door, newest first, with who and
+where; M mutes the speaker of a line for a number of minutes, U lifts a mute. Every
+action goes through door/app/moderation.py, which writes the audit under the sysop's
+name and puts it in force at every worker at once. Each screen declares its keys once
+(``KEYS``, door/ui/bindings.py): the key bar is made from the same declarations.
+
+>>> BansScreen.KEYS.menu_line().text + BACK
+'A add  R remove  N next  P previous  Esc back'
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Final, Protocol
 
 from door.app.moderation import Moderation, ModerationError
@@ -31,11 +32,15 @@ from door.screens.moderation import (
 from door.storage.errors import StoreError
 from door.term.canvas import Canvas
 from door.term.keys import Key
+from door.ui.bindings import Binding, Bindings
 from door.ui.bottom_line import read_bottom_line
 from door.ui.session import Drawn, Session
 
 REFRESH_SECONDS: Final = 5.0
 """How often an open screen reads the bans or the chat again without a key."""
+BACK: Final = "  Esc back"
+"""The end of every key bar here: Esc (or Q) leaves the screen."""
+LEAVE: Final = Binding("q", "leave", also=(Key.ESCAPE,))
 
 
 class ToolPlace(Protocol):
@@ -51,27 +56,20 @@ class ToolPlace(Protocol):
     def bbs_name(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class Binding:
-    key: str
-    label: str
-    action: str
-
-
 Drawing = Callable[[], tuple[Canvas, tuple[int, int] | None]]
 
 
 class ModerationScreen:
     """A page of a list with its keys (``KEYS``); the actions are methods named there."""
 
-    KEYS: tuple[Binding, ...] = ()
+    KEYS: Bindings = Bindings((LEAVE,))
 
     def __init__(self, place: ToolPlace, moderation: Moderation, view: ModerationView) -> None:
         self.place = place
         self.moderation = moderation
         self.view = view
         self.screen = Drawn(self.draw)
-        view.status = "  ".join(f"{b.key.upper()} {b.label}" for b in self.KEYS) + "  Esc back"
+        view.status = self.KEYS.menu_line().text + BACK
 
     def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
         raise NotImplementedError
@@ -91,10 +89,9 @@ class ModerationScreen:
                 if key is None:
                     await self.refresh()
                     continue
-                char = key.char.lower() if key.is_printable else ""
-                if key == Key.ESCAPE or char == "q":
+                binding = self.KEYS.find(key)
+                if binding is LEAVE:
                     return
-                binding = next((b for b in self.KEYS if b.key == char), None)
                 self.view.message, self.view.error = "", False
                 if binding is None:
                     self.view.message, self.view.error = "That key does nothing here.", True
@@ -142,11 +139,14 @@ def _hours(text: str) -> float | None:
 
 
 class BansScreen(ModerationScreen):
-    KEYS = (
-        Binding("a", "add", "add"),
-        Binding("r", "remove", "remove"),
-        Binding("n", "next", "next_page"),
-        Binding("p", "previous", "previous_page"),
+    KEYS = Bindings(
+        (
+            Binding("a", "add", "add"),
+            Binding("r", "remove", "remove"),
+            Binding("n", "next_page", "next"),
+            Binding("p", "previous_page", "previous"),
+            LEAVE,
+        )
     )
     view: BansView
 
@@ -186,11 +186,14 @@ class BansScreen(ModerationScreen):
 
 
 class RecentChatScreen(ModerationScreen):
-    KEYS = (
-        Binding("m", "mute", "mute"),
-        Binding("u", "unmute", "unmute"),
-        Binding("n", "next", "next_page"),
-        Binding("p", "previous", "previous_page"),
+    KEYS = Bindings(
+        (
+            Binding("m", "mute", "mute"),
+            Binding("u", "unmute", "unmute"),
+            Binding("n", "next_page", "next"),
+            Binding("p", "previous_page", "previous"),
+            LEAVE,
+        )
     )
     view: RecentChatView
 
@@ -249,7 +252,8 @@ async def bans_screen(place: ToolPlace) -> None:
 
 
 async def recent_chat_screen(place: ToolPlace) -> None:
-    """The last lines said in the lobby here, with who and where; mute from there."""
+    """The last lines said in the lobby and at tables here, with who and where; mute
+    from there."""
     moderation = _moderation(place)
     if moderation is not None:
         view = RecentChatView(f"{place.bbs_name} · Recent chat")

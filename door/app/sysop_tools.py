@@ -1,6 +1,12 @@
 """The sysop's tools (``X`` in the sysop's lobby): a menu of screens, each declared once
-in ``TOOLS`` (key, label, screen); the members list with search, one member with the
-sysop's actions on them, and the audit (read only).
+in ``TOOLS`` (its key binding and screen); the members list with search, one member with
+the sysop's actions on them, and the audit (read only). Each screen declares its keys
+once (door/ui/bindings.py) and its key bar is made from them:
+
+>>> MEMBER_STATUS
+'L lock  U unlock  C reset code  E note  R rename  D delete  Esc back'
+>>> MEMBERS_STATUS
+'1-99/O open  / search  N next  P previous  Esc back  ^L redraw'
 
 Every action is written to the audit under the sysop's name, as the shell's are under
 ``shell:<unix user>`` (door/member_commands.py). A member locked or deleted while online
@@ -16,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
+from door.app.moderation_screens import LEAVE
 from door.app.moderation_screens import SCREENS as MODERATION_SCREENS
 from door.app.presence import Member, Presence
 from door.screens.sysop_tools import (
@@ -38,6 +45,7 @@ from door.storage.rules import MAX_HANDLE_LENGTH
 from door.storage.store import Store
 from door.term.canvas import Canvas
 from door.term.keys import Key
+from door.ui.bindings import Binding, Bindings
 from door.ui.bottom_line import read_bottom_line
 from door.ui.confirm import Confirm
 from door.ui.session import Drawn, Session
@@ -47,9 +55,39 @@ logger = logging.getLogger(__name__)
 REFRESH_SECONDS: Final = 30.0
 MAX_LOCK_HOURS: Final = 24 * 366 * 10
 MENU_STATUS: Final = "Press a tool's key  Esc back to the lobby  ^L redraw"
-MEMBERS_STATUS: Final = "1-99/O open  / search  N next  P previous  Esc back  ^L redraw"
-MEMBER_STATUS: Final = "L lock  U unlock  C reset code  E note  R rename  D delete  Esc back"
-AUDIT_STATUS: Final = "N next page  P previous page  Esc back  ^L redraw"
+
+MEMBERS_KEYS: Final = Bindings(
+    (
+        Binding("o", "open", "open", also=(Key.ENTER,)),
+        Binding("/", "search", "search"),
+        Binding("s", "search"),
+        Binding("n", "next_page", "next"),
+        Binding("p", "previous_page", "previous"),
+        *(Binding(digit, "open") for digit in "0123456789"),  # typed as the number's start
+        LEAVE,
+    )
+)
+MEMBERS_STATUS: Final = MEMBERS_KEYS.menu_line("1-99/").text + "  Esc back  ^L redraw"
+MEMBER_KEYS: Final = Bindings(
+    (
+        Binding("l", "lock", "lock"),
+        Binding("u", "unlock", "unlock"),
+        Binding("c", "reset_code", "reset code"),
+        Binding("e", "note", "note"),
+        Binding("r", "rename", "rename"),
+        Binding("d", "delete", "delete"),
+        LEAVE,
+    )
+)
+MEMBER_STATUS: Final = MEMBER_KEYS.menu_line().text + "  Esc back"
+AUDIT_KEYS: Final = Bindings(
+    (
+        Binding("n", "next_page", "next page"),
+        Binding("p", "previous_page", "previous page"),
+        LEAVE,
+    )
+)
+AUDIT_STATUS: Final = AUDIT_KEYS.menu_line().text + "  Esc back  ^L redraw"
 
 
 Drawing = Callable[[], tuple[Canvas, tuple[int, int] | None]]
@@ -68,8 +106,9 @@ class ToolPlace:
 
 @dataclass(frozen=True)
 class Tool:
-    key: str
-    label: str
+    """A line of the tools menu: its key and words, and the screen it opens."""
+
+    binding: Binding
     screen: Callable[[ToolPlace], Awaitable[None]]
 
 
@@ -138,7 +177,7 @@ async def run_tools(place: ToolPlace) -> None:
     """The tools menu until the sysop goes back to the lobby."""
     view = MenuView(
         f"{place.bbs_name} · Sysop's tools",
-        items=[(tool.key, tool.label) for tool in TOOLS],
+        items=[(tool.binding.key, tool.binding.label) for tool in TOOLS],
         status=MENU_STATUS,
     )
     tools = ToolScreen(place, view, lambda: draw_menu(view))
@@ -149,10 +188,10 @@ async def run_tools(place: ToolPlace) -> None:
             if key is None:
                 continue
             view.message, view.error = "", False
-            char = key.char.lower() if key.is_printable else ""
-            if key == Key.ESCAPE or char == "q":
+            binding = TOOL_KEYS.find(key)
+            if binding is LEAVE:
                 return
-            tool = next((tool for tool in TOOLS if tool.key == char), None)
+            tool = next((tool for tool in TOOLS if tool.binding is binding), None)
             if tool is None:
                 view.message, view.error = _unknown_key(key), True
                 continue
@@ -164,54 +203,72 @@ async def run_tools(place: ToolPlace) -> None:
 
 
 async def members_screen(place: ToolPlace) -> None:
-    view = MembersView(f"{place.bbs_name} · Members", status=MEMBERS_STATUS)
-    screen = ToolScreen(place, view, lambda: draw_members(view))
-    more = False
+    await MembersScreen(place).run()
 
-    async def refresh() -> None:
-        nonlocal more
-        found = await place.store.members(view.search, MEMBER_ROWS + 1, view.first)
-        view.members, more = found[:MEMBER_ROWS], len(found) > MEMBER_ROWS
 
-    with place.session.showing(screen.screen):
-        error = await _tried(refresh)
-        while True:
-            view.message, view.error = error or view.message or _members_hint(view), bool(error)
-            key = await screen.next_key()
-            if key is None:
-                error = await _tried(refresh)
-                continue
-            error, view.message = "", ""
-            char = key.char.lower() if key.is_printable else ""
-            if key == Key.ESCAPE or char == "q":
-                return
-            if char in ("/", "s"):
-                text = await screen.read_line("Search handles: ", MAX_HANDLE_LENGTH, view.search)
-                if text is not None:
-                    view.search, view.first = text.strip(), 0
-            elif char == "n":
-                if more:
-                    view.first += MEMBER_ROWS
+class MembersScreen(ToolScreen):
+    """A page of members (all, or those whose handle holds the search); open one."""
+
+    def __init__(self, place: ToolPlace) -> None:
+        self.members = MembersView(f"{place.bbs_name} · Members", status=MEMBERS_STATUS)
+        super().__init__(place, self.members, lambda: draw_members(self.members))
+        self.more = False
+
+    async def refresh(self) -> None:
+        view = self.members
+        found = await self.place.store.members(view.search, MEMBER_ROWS + 1, view.first)
+        view.members, self.more = found[:MEMBER_ROWS], len(found) > MEMBER_ROWS
+
+    async def run(self) -> None:
+        view = self.members
+        with self.place.session.showing(self.screen):
+            error = await _tried(self.refresh)
+            while True:
+                view.message, view.error = error or view.message or _members_hint(view), bool(error)
+                key = await self.next_key()
+                if key is None:
+                    error = await _tried(self.refresh)
+                    continue
+                error, view.message = "", ""
+                binding = MEMBERS_KEYS.find(key)
+                if binding is LEAVE:
+                    return
+                if binding is None:
+                    error = _unknown_key(key)
                 else:
-                    error = "This is the last page."
-            elif char == "p":
-                if view.first:
-                    view.first = max(0, view.first - MEMBER_ROWS)
-                else:
-                    error = "This is the first page."
-            elif char == "o" or char.isdigit() or key == Key.ENTER:
-                initial = char if char.isdigit() else ""
-                text = await screen.read_line("Open (number or handle): ", 20, initial)
-                if text:
-                    handle = _chosen(view, text.strip())
-                    if handle is None:
-                        error = f"There is no member {text.strip()} on this page."
-                    else:
-                        await member_screen(place, handle)
-                        place.session.redraw_all()
-            else:
-                error = _unknown_key(key)
-            error = error or await _tried(refresh)
+                    error = await getattr(self, binding.action)(key)
+                error = error or await _tried(self.refresh)
+
+    async def search(self, key: Key) -> str:
+        view = self.members
+        text = await self.read_line("Search handles: ", MAX_HANDLE_LENGTH, view.search)
+        if text is not None:
+            view.search, view.first = text.strip(), 0
+        return ""
+
+    async def next_page(self, key: Key) -> str:
+        if not self.more:
+            return "This is the last page."
+        self.members.first += MEMBER_ROWS
+        return ""
+
+    async def previous_page(self, key: Key) -> str:
+        if not self.members.first:
+            return "This is the first page."
+        self.members.first = max(0, self.members.first - MEMBER_ROWS)
+        return ""
+
+    async def open(self, key: Key) -> str:
+        initial = key.char if key.is_printable and key.char.isdigit() else ""  # a number begun
+        text = await self.read_line("Open (number or handle): ", 20, initial)
+        if not text:
+            return ""
+        handle = _chosen(self.members, text.strip())
+        if handle is None:
+            return f"There is no member {text.strip()} on this page."
+        await member_screen(self.place, handle)
+        self.place.session.redraw_all()
+        return ""
 
 
 def _members_hint(view: MembersView) -> str:
@@ -265,21 +322,20 @@ async def member_screen(place: ToolPlace, handle: str) -> None:
                 error = await _tried(refresh)
                 continue
             error, view.message = "", ""
-            char = key.char.lower() if key.is_printable else ""
-            if key == Key.ESCAPE or char == "q":
+            binding = MEMBER_KEYS.find(key)
+            if binding is LEAVE:
                 return
-            action = actions.by_key.get(char)
-            if action is None or view.detail is None:
+            if binding is None or view.detail is None:
                 error = _unknown_key(key) if view.detail is not None else "Esc goes back."
                 continue
-            error = await _tried(action)
+            error = await _tried(getattr(actions, binding.action))
             if actions.gone:
                 return
             error = error or await _tried(refresh)
 
 
 class MemberActions:
-    """The sysop's actions on the member shown; each writes the audit."""
+    """The sysop's actions on the member shown (``MEMBER_KEYS``); each writes the audit."""
 
     def __init__(self, place: ToolPlace, screen: ToolScreen, view: MemberView) -> None:
         self.place = place
@@ -287,14 +343,6 @@ class MemberActions:
         self.view = view
         self.handle = ""
         self.gone = False
-        self.by_key: dict[str, Callable[[], Awaitable[None]]] = {
-            "l": self.lock,
-            "u": self.unlock,
-            "c": self.reset_code,
-            "e": self.note,
-            "r": self.rename,
-            "d": self.delete,
-        }
 
     @property
     def actor(self) -> str:
@@ -366,8 +414,15 @@ class MemberActions:
         old, renamed = await self.place.store.rename_member(self.handle, new)
         await self.place.store.record_action(self.actor, "user.rename", renamed, None, f"was {old}")
         self.handle = renamed
-        online = self.place.presence.find(old)
-        note = f" They are online as {old} until they call again." if online else ""
+        # Online under the old handle, they would sit in the lobby, at tables and in
+        # saved games as someone who no longer exists: the door hangs up and says how
+        # to call again, as a lock does.
+        told = await self._hang_up(
+            old,
+            f"The sysop renamed your account to {renamed}: call again and log in as "
+            f"{renamed} (your password is unchanged).",
+        )
+        note = " They were online: hung up." if told else ""
         self.say(f"{old} is now {renamed}; {old} is held from others for 30 days.{note}")
 
     async def delete(self) -> None:
@@ -417,17 +472,17 @@ async def audit_screen(place: ToolPlace) -> None:
                 error = await _tried(refresh)
                 continue
             error = ""
-            char = key.char.lower() if key.is_printable else ""
-            if key == Key.ESCAPE or char == "q":
+            binding = AUDIT_KEYS.find(key)
+            if binding is LEAVE:
                 return
-            if char == "n" and view.first + AUDIT_ROWS < len(everything):
-                view.first += AUDIT_ROWS
-            elif char == "p" and view.first:
-                view.first -= AUDIT_ROWS
-            elif char in ("n", "p"):
-                error = "There is no page that way."
-            else:
+            if binding is None:
                 error = _unknown_key(key)
+            elif binding.action == "next_page" and view.first + AUDIT_ROWS < len(everything):
+                view.first += AUDIT_ROWS
+            elif binding.action == "previous_page" and view.first:
+                view.first -= AUDIT_ROWS
+            else:
+                error = "There is no page that way."
 
 
 def _audit_page(
@@ -438,8 +493,18 @@ def _audit_page(
 
 
 TOOLS: Final[list[Tool]] = [
-    Tool("m", "Members: list, search, lock, reset a password, rename, delete", members_screen),
-    *(Tool(key, label, screen) for key, label, screen in MODERATION_SCREENS),
-    Tool("a", "Audit: what the sysop did, at the door and from the shell", audit_screen),
+    Tool(
+        Binding("m", "members", "Members: list, search, lock, reset a password, rename, delete"),
+        members_screen,
+    ),
+    *(
+        Tool(Binding(key, screen.__name__, label), screen)
+        for key, label, screen in MODERATION_SCREENS
+    ),
+    Tool(
+        Binding("a", "audit", "Audit: what the sysop did, at the door and from the shell"),
+        audit_screen,
+    ),
 ]
-"""The tools menu, in its order; a new tool adds its entry here (key, label, screen)."""
+"""The tools menu, in its order; a new tool adds its entry here (its key, its screen)."""
+TOOL_KEYS: Final = Bindings((*(tool.binding for tool in TOOLS), LEAVE))

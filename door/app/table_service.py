@@ -1,6 +1,6 @@
 """The door's tables: made here, and their games kept (saved, rated, recorded).
 
-One ``TableService`` belongs to the door (door/app/server.py's ``Door``), beside the
+One ``TableService`` belongs to the door (door/app/door.py's ``Door``), beside the
 ``Presence`` that lists the tables and the ``Records`` that store their games. A session
 asks it for a table and plays at it; it never builds one itself:
 
@@ -155,6 +155,7 @@ class TableService:
             admit=Person,
             pause=max(self.config.game.computer_pause_seconds, EXHIBITION_PAUSE),
             win_bar=self.config.game.win_bar,
+            listener=ModeratedTable(self),
         )
 
     def _table(
@@ -239,13 +240,33 @@ class TableService:
         task.add_done_callback(self._background.discard)
 
 
-class CallersGame(TableListener[Table]):
+class ModeratedTable(TableListener[Table]):
+    """What every keeper of the door's tables does: the table's chat, its players' and
+    its watchers', goes through the door's moderation (door/app/moderation.py) as the
+    lobby's does: a muted caller is refused, masked words are starred, and the sysop's
+    recent-chat list keeps the line."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    def chat_refusal(self, table: Table, speaker: str) -> str | None:
+        moderation = self.service.presence.moderation
+        return moderation.chat_refusal(speaker) if moderation is not None else None
+
+    def chat_heard(self, table: Table, speaker: str, line: str) -> str:
+        moderation = self.service.presence.moderation
+        if moderation is None:
+            return line
+        return moderation.heard(speaker, f"table {table.title}", line)
+
+
+class CallersGame(ModeratedTable):
     """The keeper of a table of callers: saves its game (when someone at it logged in),
     rates it when it is rated, and counts it in its match when it is a tournament's.
     ``accounts`` holds each seat's account (None: a guest, the computer)."""
 
     def __init__(self, service: TableService, accounts: list[Account | None]) -> None:
-        self.service = service
+        super().__init__(service)
         self.accounts = accounts
         self.saver: GameSaver | None = None
 
@@ -280,7 +301,7 @@ class CallersGame(TableListener[Table]):
             await self.saver.flush()
 
 
-class ComputerGames(TableListener[Table]):
+class ComputerGames(ModeratedTable):
     """The keeper of one caller's games against the computer: ``kept`` (for a member)
     saves the first as it goes; each finished game is in ``results`` and, for a member,
     rated against the computer's level (they are told their new rating)."""
@@ -288,7 +309,7 @@ class ComputerGames(TableListener[Table]):
     def __init__(
         self, service: TableService, member: Member, options: GameOptions, kept: KeptGame | None
     ) -> None:
-        self.service = service
+        super().__init__(service)
         self.member = member
         self.options = options
         self.kept = kept

@@ -21,6 +21,7 @@ from typing import Final
 
 from door.competition.errors import CompetitionError
 from door.competition.tournament import KINDS, Kind, Pairing, Standing, Tournament
+from door.storage.members import DELETED_MEMBER
 from door.storage.store import Store
 from door.storage.tournaments import TournamentStore
 from door.storage.values import Clock, utc_now
@@ -48,7 +49,9 @@ class TournamentInfo:
     def name_of(self, entrant: int | None) -> str:
         if entrant is None:
             return "(bye)"
-        return self.names.get(entrant, f"#{entrant}")
+        # An entrant without a name is a member deleted once the tournament was over,
+        # as their games read in others' records.
+        return self.names.get(entrant, DELETED_MEMBER)
 
     @property
     def standings(self) -> list[Standing]:

@@ -108,7 +108,9 @@ def _address(address: str) -> str:
 def chat_row(number: int, line: HeardLine, muted: bool) -> str:
     who = sanitize(line.speaker, 14) + ("*" if muted else "")
     when = line.at.astimezone(dt.UTC).strftime("%H:%M")
-    row = f"{number:>3}  {when:<5}  {who:<15}  {_address(line.address or '-'):<18}  {line.text}"
+    # A table's line says so ("table Bob vs Eve" is too long beside it); the lobby's is bare.
+    said = line.text if line.where == "lobby" else f"[{line.where.split()[0]}] {line.text}"
+    row = f"{number:>3}  {when:<5}  {who:<15}  {_address(line.address or '-'):<18}  {said}"
     return _cut(row, SCREEN_COLS - 2)
 
 
@@ -116,7 +118,7 @@ def draw_recent_chat(view: RecentChatView) -> tuple[Canvas, tuple[int, int] | No
     canvas = Canvas()
     draw_title(canvas, view.title)
     muted = {mute.name.casefold() for mute in view.mutes}
-    _rule(canvas, TOP - 1, "Recent lobby chat here, newest first, times UTC (* muted)")
+    _rule(canvas, TOP - 1, "Recent chat here, lobby and tables, newest first, UTC (* muted)")
     canvas.put(TOP, 1, CHAT_HEADING, theme.LABEL)
     if not view.lines:
         canvas.put(TOP + 2, 6, "Nobody has said anything yet.", theme.DIM)

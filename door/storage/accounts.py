@@ -181,8 +181,14 @@ class AccountStore(StoreBase):
         password_hash = await self._hashing(self._hasher.hash, secret)
         now = self._clock()
         for handle in handle_candidates(alias, self.reserved_handles):
+            # As at sign-up: not a handle held after a rename or a deletion, nor one that
+            # looks like a member's to a reader; the next candidate has a number added.
+            if await self.lookalike_handle(handle) is not None:
+                continue
             try:
                 async with self._transaction() as connection:
+                    if await held_handle_like(connection, handle, now) is not None:
+                        continue
                     account_id = await _insert_account(
                         connection, handle, password_hash, now, last_login_at=now
                     )

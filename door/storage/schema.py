@@ -21,6 +21,7 @@ audit         what the sysop (at the door or the shell) did: append-only
 bans          addresses, networks and handles the sysop turned away (lifted ones kept)
 mutes         callers the sysop silenced in chat for a while
 sysop_addresses  where the sysop called in from lately (a ban must not cover them)
+member_settings  what a member chose for themselves and keeps between calls (the mouse)
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ accounts = Table(
     Column("sysop_lock_ends", UTCDateTime),
     # The sysop's own note on the member; never shown to the member.
     Column("sysop_note", Text),
+    # The member plays in screen-reader mode (plain sentences): set from the lobby.
 )
 
 ssh_keys = Table(
@@ -450,4 +452,14 @@ sysop_addresses = Table(
     # An IPv4 or IPv6 address as text (45 characters hold the longest IPv6 form).
     Column("address", String(45), primary_key=True),
     Column("last_seen", UTCDateTime, nullable=False),
+)
+
+member_settings = Table(
+    "member_settings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    # A setting's name ("mouse") and its value ("off"): names and values are the door's
+    # own words (door/storage/member_settings.py), never a caller's text.
+    Column("name", String(20), primary_key=True),
+    Column("value", String(20), nullable=False),
 )

@@ -138,28 +138,33 @@ async def _tournament(connection: AsyncConnection, tournament_id: int) -> Tourna
         .where(tournament_entrants.c.tournament_id == tournament_id)
         .order_by(tournament_entrants.c.seed)
     )
-    pairings = await connection.execute(
+    rows = await connection.execute(
         select(tournament_pairings)
         .where(tournament_pairings.c.tournament_id == tournament_id)
         .order_by(tournament_pairings.c.round, tournament_pairings.c.table_number)
     )
+    pairings = tuple(
+        Pairing(
+            p.round,
+            p.table_number,
+            p.first_account_id,
+            p.second_account_id,
+            tuple(outcome_from_json(json.dumps(game)) for game in json.loads(p.games)),
+        )
+        for p in rows
+    )
+    # A member deleted once the tournament was over leaves its entrants (their row goes
+    # with the account) but not its pairings: they stay an entrant, with no name.
+    seeded = tuple(entrants.all())
+    gone = (entrant for p in pairings for entrant in p.entrants if entrant not in seeded)
     return Tournament(
         row.name,
         row.kind,
         row.games_per_match,
         row.starts_at,
         row.rounds,
-        tuple(entrants.all()),
-        tuple(
-            Pairing(
-                p.round,
-                p.table_number,
-                p.first_account_id,
-                p.second_account_id,
-                tuple(outcome_from_json(json.dumps(game)) for game in json.loads(p.games)),
-            )
-            for p in pairings
-        ),
+        seeded + tuple(dict.fromkeys(gone)),
+        pairings,
         row.status,
     )
 

@@ -382,12 +382,17 @@ class Company(Generic[Someone]):
             if person is not exclude:
                 person.tell(text, style)
 
-    def chat(self, speaker: str, text: str, style: Style) -> None:
+    def chat(self, speaker: str, text: str, style: Style) -> str | None:
         """A chat line for everyone at the table (and a word back from the computer when
-        it is the caller's only company)."""
+        it is the caller's only company), as the table's keeper lets it go out (masked);
+        or why ``speaker`` may not chat (muted), said to nobody."""
         line = clean_chat(text)
         if not line:
-            return
+            return None
+        refusal = self.listener.chat_refusal(self, speaker)
+        if refusal is not None:
+            return refusal
+        line = self.listener.chat_heard(self, speaker, line)
         name = sanitize(speaker, MAX_NAME_LENGTH)
         for person in self.people():
             person.hear(name, line, style)
@@ -399,6 +404,7 @@ class Company(Generic[Someone]):
             computer_style = theme.PLAYER_STYLES[self.game.side_of(computer.index)]
             for person in self.people():
                 person.hear(computer.name, reply, computer_style)
+        return None
 
     def tell(self, message: str, status: str | None = None) -> None:
         """What everyone who is not answering a question reads on the message line."""

@@ -29,6 +29,16 @@ class TableListener(Generic[TableT]):
     def abandoned(self, table: TableT) -> None:
         """The game at ``table`` ended with nobody left to play it."""
 
+    def chat_refusal(self, table: TableT, speaker: str) -> str | None:
+        """Why ``speaker`` may not chat at ``table`` now (the sysop muted them), or None:
+        the sentence they are told, and their line goes to nobody."""
+        return None
+
+    def chat_heard(self, table: TableT, speaker: str, line: str) -> str:
+        """``speaker``'s chat ``line`` (already cleaned) going out at ``table``: the line
+        everyone reads (the door stars out the words the sysop masks)."""
+        return line
+
     def changed(self, table: TableT) -> None:
         """Something at ``table`` changed (everyone at it has been woken to redraw)."""
 

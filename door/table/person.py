@@ -10,25 +10,28 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from door.competition.turn_timer import TurnTimer
 from door.screens import theme
 from door.screens.chat import MAX_CHAT_LENGTH, Entry, clean_chat
+from door.screens.cut import CutPanel
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_status
 from door.screens.game_screen import Panel, TableView, draw_table, shows_win_bar
-from door.screens.help import HelpOverlay, draw_help
+from door.screens.help import HelpOverlay, draw_help, with_mouse_help
 from door.screens.play_area import HandState
+from door.screens.table_hits import table_hits
+from door.table.asked import Asked, Request
 from door.table.coach import Coach
 from door.table.options import GameResult
-from door.table.question import Answer, Question
-from door.table.seats import Seat, SeatAway, is_over
+from door.table.seats import Seat, is_over
 from door.table.steps import GO_ON_KEYS, answer
 from door.table.win_bars import Shown
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
 from door.term.canvas import Canvas, Style
+from door.term.clicks import HitMap
 from door.term.keys import Key
 from door.term.layers import Layers
 from door.term.terminal import Disconnected
@@ -60,15 +63,7 @@ class StepInterrupted(Exception):
     """What the person was doing is no longer asked of them: the game moved on."""
 
 
-@dataclass
-class Request:
-    """A question put to the person, and the future their answer goes into."""
-
-    question: Question[Any]
-    future: asyncio.Future[Any]
-
-
-class Person:
+class Person(Asked):
     """Someone at the table with a terminal: a player (``seat`` is theirs) or a watcher.
 
     ``attend`` is their side of the game: it draws their view, reads their keys and answers
@@ -83,7 +78,7 @@ class Person:
         self.session = session
         self.seat = seat
         self.inbox = session.inbox
-        self.screen = Drawn(self.frame)
+        self.screen = Drawn(self.frame, hits=self.hits)
         """The table as this person sees it, on their session's stack while they attend."""
         self.layers = Layers()
         """The table screen's parts as last drawn: a frame draws again only what changed."""
@@ -239,49 +234,6 @@ class Person:
 
     # --- what the table asks and tells (door/table/seats.py's Participant) -----------
 
-    def ask(self, question: Question[Answer]) -> asyncio.Future[Answer]:
-        """Put a question to this person; the future holds their answer, or SeatAway.
-        Urgent questions come first, then the newest: someone's line dropping interrupts
-        a discard, which is asked again after."""
-        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        if self.left:
-            future.set_exception(SeatAway(self.name))
-            return future
-        self.requests.append(Request(question, future))
-        self.inbox.wake()
-        return future
-
-    @property
-    def deciding(self) -> bool:
-        return self.current_request() is not None
-
-    def current_request(self) -> Request | None:
-        requests = self.requests
-        if len(requests) <= 1:  # nearly always (asked several times a key)
-            return requests[0] if requests and not requests[0].future.done() else None
-        waiting = [r for r in reversed(requests) if not r.future.done()]
-        return next((r for r in waiting if r.question.urgent), waiting[0] if waiting else None)
-
-    def forget(self, future: asyncio.Future[Any]) -> None:
-        self.requests = [r for r in self.requests if r.future is not future]
-
-    def withdraw(self, future: asyncio.Future[Any]) -> None:
-        """The question is no longer asked (someone else answered, the game moved on)."""
-        if not future.done():
-            future.cancel()
-        self.forget(future)
-        self.inbox.wake()
-
-    def gone(self) -> None:
-        self.left = True
-        requests, self.requests = self.requests, []
-        for request in requests:
-            if not request.future.done():
-                request.future.set_exception(SeatAway(self.name))
-                # The table may have stopped waiting for this answer (someone else
-                # dealt): mark the exception seen so asyncio does not log it as lost.
-                request.future.exception()
-
     def tell(self, text: str, style: Style = theme.TEXT) -> None:
         if text:
             self.view.log.add(text, style)
@@ -428,7 +380,7 @@ class Person:
 
     async def help(self) -> None:
         """The help pages, over the table, until a key closes them."""
-        await self.pages(self.table.help_text)
+        await self.pages(with_mouse_help(self.table.help_text, self.session.mouse))
 
     async def pages(self, text: str, title: str = "Help") -> None:
         """Pages of text (help, the coach's review) over the table until a key closes them."""
@@ -438,8 +390,9 @@ class Person:
             draw_help(canvas, pages)
             draw_status(canvas, pages.status("the game"))
 
-        with self.session.showing(Overlay(draw)):
+        with self.session.showing(overlay := Overlay(draw)):
             while True:
+                overlay.hits = self.status_hits(pages.status("the game"))
                 turned = pages.after(await self.overlay_key())
                 if turned is None:
                     return
@@ -455,7 +408,7 @@ class Person:
             draw_dialog(canvas, Dialog(confirm.question, (*confirm.lines, error)))
             draw_status(canvas, CONFIRM_STATUS)
 
-        with self.session.showing(Overlay(draw)):
+        with self.session.showing(Overlay(draw, self.status_hits(CONFIRM_STATUS))):
             while True:
                 key = await self.overlay_key()
                 answer = confirm.answer(key)
@@ -493,7 +446,9 @@ class Person:
             view.entry, view.message, view.error, view.status = saved
 
     def say(self, text: str) -> None:
-        self.table.chat(self.name, text, self.style)
+        refusal = self.table.chat(self.name, text, self.style)
+        if refusal is not None:
+            self.tell(refusal, theme.ERROR)
 
     # --- drawing ------------------------------------------------------------------
 
@@ -537,6 +492,21 @@ class Person:
 
     async def refresh(self) -> None:
         await self.session.paint()
+
+    @property
+    def clicks(self) -> bool:
+        return self.session.mouse
+
+    def status_hits(self, status: str) -> HitMap:
+        """What a click on an overlay's status line means (help, the quit dialog)."""
+        return table_hits(replace(self.view, status=status))
+
+    def hits(self) -> HitMap:
+        """What a click on the frame just drawn means: the cards are clicked only by the
+        step choosing from them, not inside a chat line."""
+        steady = self.nesting == 0
+        cut = steady and isinstance(self.own_panel, CutPanel)
+        return table_hits(self.view, hand=steady and self.own_hand is not None, cut=cut)
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""

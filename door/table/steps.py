@@ -58,6 +58,11 @@ class Answering(Protocol):
     @property
     def index(self) -> int | None: ...
 
+    @property
+    def clicks(self) -> bool:
+        """Their clicks work (door/term/clicks.py): the prompts say so."""
+        ...
+
     def show_prompt(self, prompt: str, error: str = "", status: str | None = None) -> None: ...
 
     async def next_key(self, *, typing: str | None = None, quit_key: bool = True) -> Key: ...
@@ -128,6 +133,10 @@ async def discard(caller: Answering, question: Discard) -> list[Card]:
         if not picker.complete:
             plural = "s" if need > 1 else ""
             prompt = f"Choose {need} card{plural} for {whose}: put the bar on a card, press RETURN."
+            if caller.clicks:
+                them = "them" if need > 1 else "it"
+                choose = f"Choose {need} card{plural} for {whose}"
+                prompt = f"{choose}: click {them}, or use the bar and RETURN."
             status = f"<- -> or 1-{len(cards)} move  RETURN mark  DEL unmark  {EVERYWHERE}"
         else:
             prompt = f"RETURN throws {faces(picker.marked)} to {whose}. DEL un-marks a card."
@@ -153,6 +162,8 @@ async def cut(caller: Answering, question: Cut) -> int:
     caller.view.entry = entry
     selected: int | None = None
     prompt = f"You cut: type a card number from 1 to {size}, or move with the arrows."
+    if caller.clicks:
+        prompt = f"You cut: click a card of the deck, or type its number from 1 to {size}."
     error = ""
     while True:
         caller.own_panel = CutPanel(size, selected)
@@ -199,6 +210,8 @@ async def play(caller: Answering, question: Play) -> Card:
         caller.play_bar = picker.bar
         caller.own_hand = HandState(cards, picker.bar, unplayable=frozenset(why_not))
         prompt = f"Your turn, the count is {count}: put the bar on a card, press RETURN."
+        if caller.clicks:
+            prompt = f"Your turn, the count is {count}: click a card, or put the bar on it, RETURN."
         status = f"<- -> or 1-{len(cards)} move  RETURN play  {EVERYWHERE}"
         caller.show_prompt(prompt, error, status)
         key = await caller.next_key()

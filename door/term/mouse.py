@@ -32,6 +32,14 @@ _REPORTING_TERMINAL_TYPES: Final = (
 )
 
 
+def offers_mouse(term_type: str | None, *, lines: bool, door_mode: bool) -> bool:
+    """Whether a caller is asked for mouse reports when they arrive: a terminal that
+    reports them (``reports_mouse``) showing a screen, not lines. In door mode the BBS
+    owns the caller's terminal and its drop file says only ANSI or not, so none is asked
+    (a caller's BBS client that does not know the modes would print the reports)."""
+    return not lines and not door_mode and reports_mouse(term_type)
+
+
 def reports_mouse(term_type: str | None) -> bool:
     """Whether a terminal of this type (as the caller's client named it) is asked for
     mouse reports."""

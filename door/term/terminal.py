@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Final, Protocol
@@ -60,6 +61,14 @@ class Display(enum.Enum):
     LINES = "lines"
     """A teletype, or a BBS caller on ASCII emulation: text line after line, ending CR LF,
     and no escape sequence at all (no cursor movement, clearing or colour)."""
+    SPEECH = "speech"
+    """A screen reader's: lines as for ``LINES``, and no box-drawing, block character or
+    suit symbol either (read out, they are noise). At a table the caller is told events as sentences
+    (door/table/reader.py), not shown a picture."""
+
+
+PLAIN_DISPLAYS: Final = frozenset({Display.LINES, Display.SPEECH})
+"""Displays that are sent lines of text and never an escape sequence."""
 
 
 def display_mode_of(terminal: object) -> Display:
@@ -96,6 +105,15 @@ class Terminal(Protocol):
 
     @color_mode.setter
     def color_mode(self, mode: ColorMode) -> None: ...
+
+    @property
+    def mouse_reporting(self) -> bool:
+        """Whether the caller's terminal is asked for mouse reports (door/term/mouse.py):
+        on, clicks come in as keys named MOUSE; off, none do."""
+        ...
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None: ...
 
     @property
     def idle(self) -> float:
@@ -350,10 +368,13 @@ class StreamTerminal:
         # rather than dozens).
         if not self.connected or self._said_last:
             return
-        if self._display_mode is Display.LINES and "\x1b" in text:
+        if self._display_mode in PLAIN_DISPLAYS and "\x1b" in text:
             # Whatever wrote it (a message of the door's, a relayed screen), a terminal
             # showing lines is never sent an escape sequence: it would print it.
             text = without_escapes(text)
+        if self._display_mode is Display.SPEECH:
+            # A screen reader reads "box drawings light horizontal" for every line drawn.
+            text = without_drawing(text)
         self._held_output += encode(text, self._charset)
         if len(self._held_output) > (MAX_HELD_OUTPUT if self._paused else MAX_UNFLUSHED_OUTPUT):
             self._resume_output()
@@ -539,6 +560,17 @@ async def read_key_watching(terminal: Terminal) -> Key:
             await waiter
         finally:
             terminal.unwatch_keys(waiter)
+
+
+def without_drawing(text: str) -> str:
+    """``text`` with box-drawing and block characters (U+2500 to U+259F) and suit
+    symbols (the art's, the cards' are named in words by then) as spaces."""
+    if not _DRAWING.search(text):
+        return text
+    return _DRAWING.sub(" ", text)
+
+
+_DRAWING: Final = re.compile("[\u2500-\u259f\u2660-\u2667]")
 
 
 def clamp_size(cols: int, rows: int) -> tuple[int, int]:

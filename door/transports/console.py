@@ -107,7 +107,10 @@ async def run_console(config: Config, in_fd: int, out_fd: int) -> None:
 async def _again(in_fd: int, out_fd: int, stop: asyncio.Event) -> bool:
     """Ask on the raw terminal whether the sysop goes back in; False closes the door, as
     does ``stop`` being set (a signal) while the question waits."""
-    os.write(out_fd, AGAIN_PROMPT.encode())
+    try:
+        os.write(out_fd, AGAIN_PROMPT.encode())
+    except OSError:
+        return False  # the sysop's terminal is gone (its window closed): nobody to ask
     terminal = console_terminal(in_fd, out_fd)
     answer = asyncio.create_task(_answer(terminal))
     stopped = asyncio.create_task(stop.wait())
@@ -167,6 +170,9 @@ def console_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        termios.tcsetattr(in_fd, termios.TCSADRAIN, saved)
-    print("\x1b[0m\x1b[?25h\r\ncribbage-door: the door is closed.", file=sys.stderr)
+        # A terminal that went away (its window closed) has no settings to put back.
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(in_fd, termios.TCSADRAIN, saved)
+    with contextlib.suppress(OSError):
+        print("\x1b[0m\x1b[?25h\r\ncribbage-door: the door is closed.", file=sys.stderr)
     return 0

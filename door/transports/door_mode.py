@@ -48,7 +48,7 @@ from door.logtext import escape_log_lines, escaped
 from door.paths import DataDirError, ensure_writable_dir
 from door.term.ansi import ColorMode
 from door.term.charset import Charset
-from door.term.terminal import Display, StreamTerminal
+from door.term.terminal import PLAIN_DISPLAYS, Display, StreamTerminal
 from door.transports.bbs_line import (
     TIME_UP,
     ConnectionError_,
@@ -96,12 +96,18 @@ class Screen(NamedTuple):
     display_mode: Display
 
 
-def screen_for(emulation: Emulation, utf8: bool) -> Screen:
+def screen_for(emulation: Emulation, utf8: bool, *, screen_reader: bool = False) -> Screen:
     """What the drop file's emulation makes of the screen: ASCII is a terminal that
-    shows lines of plain text, with no escape sequence at all."""
+    shows lines of plain text, with no escape sequence at all. ``screen_reader`` (the
+    sysop's ``[door] screen_reader``): every caller is sent sentences for a screen
+    reader, in the charset their emulation reads."""
     if not emulation.has_ansi:
-        return Screen(Charset.ASCII, ColorMode.NONE, Display.LINES)
-    return Screen(Charset.UTF8 if utf8 else Charset.CP437, ColorMode.ANSI, Display.SCREEN)
+        lines = Display.SPEECH if screen_reader else Display.LINES
+        return Screen(Charset.ASCII, ColorMode.NONE, lines)
+    charset = Charset.UTF8 if utf8 else Charset.CP437
+    if screen_reader:
+        return Screen(charset, ColorMode.NONE, Display.SPEECH)
+    return Screen(charset, ColorMode.ANSI, Display.SCREEN)
 
 
 def door_command(args: argparse.Namespace) -> int:
@@ -220,7 +226,7 @@ async def run_door(
         terminal = await (
             _stdio_terminal() if stdio else _telnet_terminal(drop.handle, door.terminal_limits())
         )
-        screen = screen_for(drop.emulation, utf8)
+        screen = screen_for(drop.emulation, utf8, screen_reader=config.door.screen_reader)
         terminal.charset = screen.charset
         terminal.color_mode = screen.color_mode
         terminal.display_mode = screen.display_mode
@@ -248,7 +254,7 @@ async def run_door(
         done, _ = await asyncio.wait({session, clock, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if session not in done:
             message = closing_message(
-                TIME_UP if clock in done else HUNG_UP, lines=screen.display_mode is Display.LINES
+                TIME_UP if clock in done else HUNG_UP, lines=screen.display_mode in PLAIN_DISPLAYS
             )
             logger.info("door: %s", "time is up" if clock in done else "told to stop")
             terminal.write(message)

@@ -16,9 +16,10 @@ from door.app.records import Records
 from door.config import config_from_mapping
 from door.defence.bans import BansInForce
 from door.defence.chat_mask import WordMask
+from door.screens.moderation import RecentChatView, draw_recent_chat
 from door.storage.store import Store
 from door.term.keys import Key
-from tests.door.app.test_lobby import in_lobby, screen, until
+from tests.door.app.test_lobby import challenge, in_lobby, log_text, screen, until
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import FAST_HASHER
 
@@ -117,3 +118,35 @@ async def test_masked_words_are_starred_out_whole_in_any_case_and_lookalike_spel
 
 def _flat(terminal: KeyboardTerminal) -> str:
     return " ".join(" ".join(line.split()) for line in terminal.display)
+
+
+@run_async
+async def test_at_a_table_a_muted_caller_is_refused_and_masked_words_are_starred(
+    tmp_path: Path,
+) -> None:
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'door.sqlite3'}", hasher=FAST_HASHER)
+    lobby = ModeratedLobby(store, masked=("darn",))
+    try:
+        await lobby.moderation.refresh()
+        bob, eve = lobby.call("Bob"), lobby.call("Eve")
+        await in_lobby(bob, eve)
+        await challenge(bob, 2, eve)
+        await until(lambda: "Chat: " in bob.display[21] and "Chat: " in eve.display[21])
+        mute = await lobby.moderation.mute("Eve", "flooding the table", 30, "Sysop")
+        end = f"{mute.until:%Y-%m-%d %H:%M} UTC"
+        eve.press(*"buy my stuff", Key.ENTER)
+        await until(lambda: "You are muted in chat until" in log_text(eve))
+        assert f"{end}: flooding the table." in log_text(eve)
+        bob.press(*"DARN it, Eve", Key.ENTER)
+        await until(lambda: "Bob: **** it, Eve" in log_text(eve))
+        assert "Bob: **** it, Eve" in log_text(bob)
+        assert "buy my stuff" not in screen(bob) + screen(eve)
+        said = [(line.speaker, line.where, line.text) for line in lobby.moderation.recent]
+        assert said == [("Bob", "table Bob vs Eve", "**** it, Eve")]
+        view = RecentChatView("Recent chat", lines=list(lobby.moderation.recent))
+        canvas, _ = draw_recent_chat(view)
+        (row,) = [canvas.text(r) for r in range(24) if "Bob" in canvas.text(r)]
+        assert row.rstrip().endswith("[table] **** it, Eve")
+    finally:
+        await lobby.close()
+        await store.close()

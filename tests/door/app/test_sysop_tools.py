@@ -151,3 +151,42 @@ def test_a_member_uses_the_reset_code_as_their_ssh_password_and_chooses_a_new_on
             again.hang_up()
 
     scenario()
+
+
+def test_a_member_renamed_while_online_is_told_the_new_handle_and_hung_up_on(
+    tmp_path: Path,
+) -> None:
+    @run_async
+    async def scenario() -> None:
+        async with running(door_config(tmp_path)) as listening:
+            assert listening.telnet and listening.ssh
+            telnet = listening.telnet[1]
+            bob = await member_online(telnet, "Bob")
+            sysop = SSHCaller()
+            await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
+            await sysop.wait_for("X tools")
+            await sysop.send("x")
+            await sysop.wait_for("Members: list, search")
+            await sysop.send("m")
+            await sysop.wait_for("Bob")
+            await sysop.send("/bob\r")
+            await sysop.wait_for("Members whose handle holds 'bob'")
+            await sysop.send("1\r")
+            await sysop.wait_for("Addresses seen lately")
+            await sysop.send("r")
+            await sysop.wait_for("New handle:")
+            await sysop.send("Robert\r")
+            await sysop.wait_for("Bob is now Robert")
+            await sysop.wait_for("They were online: hung up.")
+            await bob.wait_for_close()
+            assert "The sysop renamed your account to Robert: call again and log in as" in (
+                bob.words
+            )
+            again = TelnetCaller()
+            await again.connect(telnet)
+            await again.log_in("Robert", PASSWORD)
+            await again.wait_for("Welcome, Robert!")
+            again.hang_up()
+            sysop.hang_up()
+
+    scenario()

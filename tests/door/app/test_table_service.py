@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import random
 
-from door.app.server import Door
-
+from door.app.door import Door
 from door.app.presence import Presence
 from door.app.records import Records
 from door.app.table_service import RESUMED_TEXT, CallersGame, TableService
 from door.config import config_from_mapping
 from door.table.options import GameOptions
 from door.ui.session import Session
-from engine.computer.selfplay import RandomPlayer, _next_action
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.fake_terminal import FakeTerminal
@@ -42,7 +41,7 @@ async def test_a_members_table_is_saved_as_it_goes_set_again_and_set_aside(
         assert isinstance(table.game, RecordedGame)
         players = [RandomPlayer(random.Random(seat)) for seat in range(2)]
         for _ in range(12):
-            _next_action(table.game, players)
+            next_action(table.game, players)
         await table.until_saved()
         number = table.saved_as()
         assert number is not None  # the table answers for its keeper

@@ -71,6 +71,28 @@ async def test_a_swiss_tournament_pairs_round_after_round_with_a_bye_and_no_repe
         assert await service.record(number, loser, Outcome(0, (121, 90), ())) is None
 
 
+@run_async
+async def test_a_finished_tournament_names_a_member_deleted_since_as_a_deleted_member(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        service = Tournaments(door.store, door.clock)
+        ids = [(await door.store.create_account(n, PASSWORD)).id for n in ("Ada", "Bob")]
+        number = await service.create("Final", "round robin", 1, START, 1)
+        for entrant in ids:
+            assert await service.toggle_entry(number, entrant)
+        (info,) = await service.listing()
+        (pairing,) = info.tournament.round(1)
+        after = await service.record(number, pairing.first, Outcome(0, (121, 100), ()))
+        assert after is not None and after.status == "finished"
+        await door.store.delete_member("Bob")
+        (info,) = await service.listing()
+        canvas, _ = draw_tournaments(TournamentsView("BBS · Tournaments", shown=info, you=ids[0]))
+        text = "\n".join(canvas.text(row) for row in range(24))
+        assert "Ada" in text and "(deleted member)" in text
+        assert f"#{ids[1]}" not in text
+
+
 def test_the_tournament_table_shows_standings_and_pairings_in_order() -> None:
     from door.app.tournaments import TournamentInfo
     from door.competition.tournament import Tournament

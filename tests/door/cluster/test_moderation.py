@@ -1,7 +1,8 @@
 """Bans and mutes across workers (door/cluster/moderation.py): ``ban add`` from the shell
 turns an address away from ``serve --workers 2`` within 10 s, on whichever worker its
 callers are; a ban or mute made at one worker is in force at the other at once, by the
-cluster link, not at its next look at the store."""
+cluster link, not at its next look at the store; a caller muted at their worker is refused
+at a table the other worker holds."""
 
 from __future__ import annotations
 
@@ -13,12 +14,15 @@ from pathlib import Path
 
 from door.app.moderation import REFRESH_SECONDS
 from door.storage.store import Store
+from door.term.keys import Key
+from tests.door.app.test_lobby import log_text, screen
 from tests.door.app.test_moderation import TelnetCallerFrom, cribbage_door
-from tests.door.caller import run_async
+from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.cluster.conftest import redis_server, redis_url  # noqa: F401 (fixtures)
-from tests.door.cluster.test_two_workers import two_workers
+from tests.door.cluster.test_two_workers import ada_challenges_bob, two_workers
 from tests.door.metrics.test_workers import door_running
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 TOLD = "Your address is banned from this door: spamming the lobby (for good)."
 
@@ -120,3 +124,34 @@ async def _until(condition: Callable[[], bool], seconds: float) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {seconds} s")
         await asyncio.sleep(0.02)
+
+
+async def say(caller: KeyboardTerminal, text: str) -> None:
+    """``caller`` says ``text`` at the table: on the dealer's open chat line, or with c."""
+    if "Chat: " not in screen(caller):
+        caller.press("c")
+        await until(lambda: "Say: " in screen(caller))
+    caller.press(*text, Key.ENTER)
+
+
+@run_async
+async def test_a_caller_muted_at_their_worker_is_refused_at_the_table_of_the_other(
+    tmp_path: Path,
+    redis_url: str,  # noqa: F811
+) -> None:
+    database = Database("sqlite", f"sqlite+aiosqlite:///{tmp_path / 'door.sqlite3'}")
+    async with two_workers(redis_url, database) as (first, second, store):
+        assert store is not None
+        for worker in (first, second):
+            await worker.door.moderation.refresh()
+        # The game is played at the first worker; Bob's line is relayed from the second.
+        ada, bob, _, _ = await ada_challenges_bob(first, second, store)
+        # Before the first deal the dealer's chat line is open; the other says with c.
+        await until(lambda: "Chat: " in screen(ada) + screen(bob))
+        await second.door.moderation.mute("Bob", "flooding the table", 30, "Sysop")
+        await _until(lambda: first.door.moderation.chat_refusal("bob") is not None, 2.0)
+        await say(bob, "buy my stuff")
+        await until(lambda: "You are muted in chat until" in log_text(bob))
+        await say(ada, "hello Bob")
+        await until(lambda: "Ada: hello Bob" in log_text(bob))
+        assert "buy my stuff" not in screen(ada) + screen(bob)

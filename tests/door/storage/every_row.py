@@ -92,6 +92,8 @@ async def _sysop_rows(store: Store, account_id: int) -> None:
     await store.make_reset_code("Ada")
     await store.note_address(account_id, "2001:db8::1")
     await store.set_member_note("Ada", "plays on Tuesdays")
+    await store.keep_member_setting(account_id, "mouse", "off")
+    await store.keep_member_setting(account_id, "screen_reader", "on")
     await store.create_account("Flo", PASSWORD)
     await store.rename_member("Flo", "Fay")
     await store.lock_member("Fay", "asked to be locked", START + dt.timedelta(days=400))

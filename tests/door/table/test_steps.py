@@ -37,6 +37,10 @@ class Keyboard:
     def index(self) -> int | None:
         return 0
 
+    @property
+    def clicks(self) -> bool:
+        return False
+
     def show_prompt(self, prompt: str, error: str = "", status: str | None = None) -> None:
         self.messages.append(error or prompt)
 

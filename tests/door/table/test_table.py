@@ -306,16 +306,16 @@ async def test_help_pages_over_the_game_and_leaves_it_as_it_was() -> None:
     await until_status(terminal, task, "RETURN mark")
     before = list(terminal.display)
     await press(terminal, task, "?")
-    assert terminal.shows("Help: page 1 of 6")
+    assert terminal.shows("Help: page 1 of 7")
     assert terminal.shows("CRIBBAGE DOOR HELP")  # from config/help.txt
     assert "PgDn" in terminal.status
     await press(terminal, task, Key.PGDN)
-    assert terminal.shows("Help: page 2 of 6")
+    assert terminal.shows("Help: page 2 of 7")
     assert terminal.shows("cyan highlight bar")
     await press(terminal, task, "x")
     assert terminal.display == before
     await press(terminal, task, Key.F1)
-    assert terminal.shows("Help: page 1 of 6")
+    assert terminal.shows("Help: page 1 of 7")
     task.cancel()
 
 

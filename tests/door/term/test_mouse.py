@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from door.term.idle import IdleGuardTerminal
 from door.term.keys import MAX_SEQUENCE_LENGTH, Key, KeyDecoder, KeyName, Mouse, MouseButton
-from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS, reports_mouse
+from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS, offers_mouse, reports_mouse
 from tests.door.caller import run_async
 from tests.door.fake_terminal import FakeTerminal
 
@@ -147,3 +148,30 @@ async def test_a_flood_of_clicks_is_bounded_like_keys() -> None:
     while await terminal.take_key() is not None:
         queued += 1
     assert 0 < queued <= 256
+
+
+@pytest.mark.parametrize(
+    ("term_type", "lines", "door_mode", "asked"),
+    [
+        ("xterm-256color", False, False, True),
+        ("XTERM-256COLOR", False, False, True),  # netkit telnet's spelling
+        ("xterm", True, False, False),  # a caller who chose lines
+        ("syncterm", False, True, False),  # door mode: the BBS owns the terminal
+        ("ansi-bbs", False, False, False),
+        (None, False, False, False),
+    ],
+)
+def test_who_is_asked_on_arrival(
+    term_type: str | None, lines: bool, door_mode: bool, asked: bool
+) -> None:
+    assert offers_mouse(term_type, lines=lines, door_mode=door_mode) is asked
+
+
+@run_async
+async def test_the_idle_guard_passes_the_asking_through() -> None:
+    terminal = FakeTerminal()
+    guard = IdleGuardTerminal(terminal, warn_after=60, hang_up_after=120)
+    guard.mouse_reporting = True
+    assert terminal.mouse_reporting and guard.mouse_reporting
+    guard.close()
+    assert terminal.output.endswith(STOP_REPORTS.encode())

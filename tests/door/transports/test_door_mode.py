@@ -243,6 +243,26 @@ def test_the_emulation_sets_the_screen() -> None:
     assert screen_for(Emulation.AVATAR, utf8=True) == (Charset.UTF8, ColorMode.ANSI, Display.SCREEN)
 
 
+def test_the_sysops_screen_reader_setting_makes_every_caller_a_screen_readers() -> None:
+    from door.term.ansi import ColorMode
+    from door.term.charset import Charset
+    from door.term.terminal import Display
+    from door.transports.door_mode import screen_for
+    from door.transports.dropfile import Emulation
+
+    speech = {"screen_reader": True}
+    assert screen_for(Emulation.ASCII, utf8=True, **speech) == (
+        Charset.ASCII,
+        ColorMode.NONE,
+        Display.SPEECH,
+    )
+    assert screen_for(Emulation.ANSI, utf8=False, **speech) == (
+        Charset.CP437,
+        ColorMode.NONE,
+        Display.SPEECH,
+    )
+
+
 def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None:
     from tests.door.transports.test_dropfile import door_sys
 
