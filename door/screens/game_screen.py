@@ -99,6 +99,30 @@ def draw_table(
     return canvas, (cursor[0] + top, cursor[1])
 
 
+def redraw_win_bar(view: TableView, layers: Layers) -> tuple[Canvas, tuple[int, int] | None] | None:
+    """The frame ``layers`` drew last for ``view`` with only its win bar drawn again,
+    from ``view.win_chances`` (worked out after that frame was sent): one row laid, the
+    rest of the frame as it was, the cursor where it was. None when the last frame
+    showed no win bar (draw the whole table with ``draw_table``)."""
+    if view.win_chances is None:
+        return None
+    layer = _win_bar_layer(view, view.win_chances, tuple(side_names(view.names, view.game.sides)))
+    top = picture_top(canvas_size(view.size)[1])
+    redrawn = layers.redraw(_moved_down(layer, top) if top else layer)
+    if redrawn is None:
+        return None
+    canvas, results = redrawn
+    cursor = results.get("entry")
+    if view.overlay is not None or cursor is None:
+        return canvas, None
+    return canvas, (cursor[0] + top, cursor[1])
+
+
+def _win_bar_layer(view: TableView, chances: tuple[float, ...], sides: tuple[str, ...]) -> Layer:
+    names = tuple(_bar_names(sides, view.game, view.viewer))
+    return _layer("win bar", draw_win_bar, names, chances, view.win_bar_current)
+
+
 PANE: Final = "side pane"
 
 
@@ -169,9 +193,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         layers.append(_layer("log rule", draw_log_rule))
         layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS)))
         if view.win_chances is not None:
-            bar_names = tuple(_bar_names(sides, game, viewer))
-            bar = (bar_names, view.win_chances, view.win_bar_current)
-            layers.append(_layer("win bar", draw_win_bar, *bar))
+            layers.append(_win_bar_layer(view, view.win_chances, sides))
         if isinstance(panel, GameOverPanel):
             over = (panel, sides, _side_of(game, viewer))
             layers.append(_layer("game over", draw_game_over, *over))

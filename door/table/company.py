@@ -101,7 +101,7 @@ class Company(Generic[Someone]):
             options.players, runs=options.runs, counting=options.counting, rng=rng
         )
         self.watchers: list[Participant] = []
-        self.win_bars = WinBars(ready=self._wake_people)
+        self.win_bars = WinBars()
         """Everyone's win bar, worked out once per moment of the game and view, after
         the frame answering the key that moved the game (door/table/win_bars.py)."""
         self.win_bar_setting = win_bar
@@ -461,11 +461,6 @@ class Company(Generic[Someone]):
             alone=len(self.players_present()) == 1,
             coach=self.solo,
         )
-
-    def _wake_people(self) -> None:
-        """A win bar is worked out: whoever sees the table draws it (one row)."""
-        for person in self.people():
-            person.wake()
 
     def changed(self) -> None:
         """Something at the table changed: everyone redraws."""

@@ -24,6 +24,7 @@ from door.screens.help import HelpOverlay, draw_help, with_mouse_help
 from door.screens.play_area import HandState
 from door.screens.table_hits import table_hits
 from door.table.asked import Asked, Request
+from door.table.bar_row import paint_bar_row
 from door.table.coach import Coach
 from door.table.options import GameResult
 from door.table.seats import Seat, is_over
@@ -112,6 +113,11 @@ class Person(Asked):
         """The coach (h) weighs each of this person's choices against the best one."""
         self._answered = False
         """This person has just answered a request (the table has yet to act on it)."""
+        self._painted_wakes = -1
+        """The inbox's wake-ups when the last frame was composed."""
+        self._bar_row_wakes: int | None = None
+        """The inbox's wake-ups once ``bar_ready`` woke it, if nothing else had since the
+        last frame: the next draw then sends the bar's row alone (door/table/bar_row.py)."""
 
     @property
     def index(self) -> int | None:
@@ -246,6 +252,13 @@ class Person(Asked):
     def wake(self) -> None:
         self.inbox.wake()
 
+    def bar_ready(self) -> None:
+        """The win bar this person's last frame showed dimmed is worked out: the next
+        draw sends its row alone, unless anything else woke them since that frame."""
+        quiet = self.inbox.wakes == self._painted_wakes
+        self.inbox.wake()
+        self._bar_row_wakes = self.inbox.wakes if quiet else None
+
     def clock(self, timer: TurnTimer | None) -> None:
         self.timer = timer
 
@@ -339,7 +352,7 @@ class Person(Asked):
         if not self.wants_win_bar or not table.win_bar_allowed(self):
             return None
         try:
-            return table.win_bars.shown(game, self.index, self.thrown_to_crib())
+            return table.win_bars.shown(game, self.index, self.thrown_to_crib(), self)
         except CribbageError:
             logger.exception("no win bar for %s", self.name)
             return None
@@ -364,6 +377,14 @@ class Person(Asked):
             self.nesting -= 1
 
     async def draw(self) -> None:
+        row_only = self._bar_row_wakes == self.inbox.wakes
+        self._bar_row_wakes = None
+        session, view = self.session, self.view
+        if row_only and paint_bar_row(
+            session, self.screen, view, self.layers, self.win_bar_shown()
+        ):
+            await session.terminal.flush()
+            return
         await self.refresh()  # the paint composes the view (``frame``)
 
     async def overlay_key(self) -> Key:
@@ -510,5 +531,6 @@ class Person(Asked):
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""
+        self._painted_wakes = self.inbox.wakes
         self.compose()
         return draw_table(self.view, self.layers)

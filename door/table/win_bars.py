@@ -8,9 +8,10 @@ moves: a play, a count, a cut, a new hand.
 
 A caller's key is answered first: the frame it causes shows the bar the person saw last,
 dimmed, and asks for the new moment's bar, which the event loop works out on a turn with
-nothing more urgent (``BarQueue``), then wakes the table to draw it (one row). A table
-whose game moves on before its bar was worked out skips that moment: only the newest is
-worked out, so under overload the bar lags and says so, and keys never wait for it.
+nothing more urgent (``BarQueue``), then tells whoever asked (``Asker.bar_ready``), who
+sends the bar's row alone. A table whose game moves on before its bar was worked out
+skips that moment: only the newest is worked out, so under overload the bar lags and
+says so, and keys never wait for it.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Final, Protocol
 
 from door.metrics.tally import TALLY
 from engine.odds.winbar import win_bar
@@ -73,6 +74,21 @@ def moment_of(game: Game) -> Hashable:
     )
 
 
+class Asker(Protocol):
+    """Whoever asked for a bar that was not worked out yet (a person at the table)."""
+
+    def bar_ready(self) -> None:
+        """The bar asked for is worked out: ``shown`` now gives it, current."""
+        ...
+
+
+@dataclass
+class _Wait:
+    asked: float
+    """When the view was first asked for (``time.perf_counter``)."""
+    askers: list[Asker] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class Shown:
     """The bar to draw: each side's chance, and whether they are this moment's (False:
@@ -83,20 +99,17 @@ class Shown:
 
 
 class WinBars:
-    """One table's win bars for the game's present moment, by view.
+    """One table's win bars for the game's present moment, by view."""
 
-    ``ready`` is called when bars asked for with ``shown`` have been worked out (the
-    table wakes its people to draw them)."""
-
-    def __init__(self, ready: Callable[[], None] | None = None) -> None:
-        self._ready = ready
+    def __init__(self) -> None:
         self._game: Game | None = None
         self._moment: Hashable = None
         self._known: dict[View, tuple[float, ...]] = {}
         self._last: dict[int | None, tuple[float, ...]] = {}
         """The newest figure each seat has seen, shown dimmed while its next one waits."""
-        self._waiting: dict[View, float] = {}
-        """Views of the present moment asked for and not worked out: when first asked."""
+        self._waiting: dict[View, _Wait] = {}
+        """Views of the present moment asked for and not worked out: when first asked,
+        and by whom (told when it is; a moment left forgets them: they draw the new one)."""
         self.worked_out = 0
         """How many bars have been computed (for tests and benches)."""
         self.skipped = 0
@@ -124,11 +137,18 @@ class WinBars:
             known = self._work_out(game, view)
         return known
 
-    def shown(self, game: Game, seat: int | None, thrown: tuple[Card, ...]) -> Shown | None:
+    def shown(
+        self,
+        game: Game,
+        seat: int | None,
+        thrown: tuple[Card, ...],
+        asker: Asker | None = None,
+    ) -> Shown | None:
         """What to draw now without working anything out: this moment's bar if known,
-        else the seat's last one (not current; the new one is asked for), else None.
-        Outside a running event loop (a script, a test drawing one frame) the bar is
-        worked out at once: there is no key to put first. Raises CribbageError then."""
+        else the seat's last one (not current; the new one is asked for, and ``asker``
+        told once it is worked out), else None. Outside a running event loop (a script,
+        a test drawing one frame) the bar is worked out at once: there is no key to put
+        first. Raises CribbageError then."""
         self._follow(game)
         view = (seat, thrown)
         known = self._known.get(view)
@@ -138,9 +158,12 @@ class WinBars:
             queue = bar_queue()
         except RuntimeError:
             return Shown(self._work_out(game, view), current=True)
-        if view not in self._waiting:
-            self._waiting[view] = time.perf_counter()
+        wait = self._waiting.get(view)
+        if wait is None:
+            wait = self._waiting[view] = _Wait(time.perf_counter())
             queue.add(self)
+        if asker is not None and asker not in wait.askers:
+            wait.askers.append(asker)
         last = self._last.get(seat)
         return Shown(last, current=False) if last is not None else None
 
@@ -151,7 +174,8 @@ class WinBars:
     @property
     def asked_at(self) -> float:
         """When the oldest waiting view was asked for (``time.perf_counter``)."""
-        return next(iter(self._waiting.values()), time.perf_counter())
+        oldest = next(iter(self._waiting.values()), None)
+        return oldest.asked if oldest is not None else time.perf_counter()
 
     def work_out_one(self) -> bool:
         """Work out the oldest waiting view of the present moment; whether more wait.
@@ -159,15 +183,15 @@ class WinBars:
         if not self._waiting or self._game is None:
             return False
         view = next(iter(self._waiting))
-        asked = self._waiting.pop(view)
+        wait = self._waiting.pop(view)
         try:
             self._work_out(self._game, view)
         except CribbageError:
             logger.exception("no win bar for the view %r", view)
         else:
-            TALLY.win_bar_lag_seconds += time.perf_counter() - asked
-            if self._ready is not None:
-                self._ready()
+            TALLY.win_bar_lag_seconds += time.perf_counter() - wait.asked
+            for asker in wait.askers:
+                asker.bar_ready()
         return bool(self._waiting)
 
     def _work_out(self, game: Game, view: View) -> tuple[float, ...]:

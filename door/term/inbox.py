@@ -29,6 +29,9 @@ class Inbox:
         self.clicks = clicks if clicks is not None else ClickKeys()
         """Turns a click into the keys it stands for on the frame last drawn."""
         self._woken = False
+        self.wakes = 0
+        """Wake-ups so far: whoever woke the inbox can tell whether anyone else did since
+        (a win bar worked out then draws only its own row: door/table/person.py)."""
         self._waiters: list[asyncio.Future[None]] = []
         """Whoever waits for a key or a wake-up: a plain future each, settled by the
         key's arrival, the wake-up or the timeout (a task per wait, and asyncio.wait's
@@ -37,6 +40,7 @@ class Inbox:
     def wake(self) -> None:
         """Make the current (or next) ``next()`` return None: something changed."""
         self._woken = True
+        self.wakes += 1
         for waiter in self._waiters:
             settle(waiter)
 

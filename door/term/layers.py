@@ -138,6 +138,27 @@ class Layers:
             self._lay(dirty, order)
         return self._frame, results
 
+    def redraw(self, layer: Layer) -> tuple[Canvas, dict[str, Any]] | None:
+        """The last frame with one of its layers drawn again from a new key, and what
+        each layer's draw returned: only that layer is drawn and only its rows laid (a
+        win bar worked out after its frame was sent: one row). None when the last frame
+        had no layer of that name (draw the whole frame instead)."""
+        name, key, draw = layer
+        before = self._drawn.get(name)
+        if before is None:
+            return None
+        self.drawn = 0
+        if key is ALWAYS or before.key != key:
+            cols, rows = self._size
+            recorder = Recorder(cols, rows)
+            result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
+            runs = tuple(recorder.runs)
+            now = self._drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
+            self.drawn = 1
+            self._lay(now.rows | before.rows, self._order)
+        kept = self._drawn.items()
+        return self._frame, {name: drawn.result for name, drawn in kept if drawn.result is not None}
+
     def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
         that touches them, in order."""
