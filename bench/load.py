@@ -121,6 +121,8 @@ class Figures:
     bar_skipped_share: float | None
     """Of the moments whose bar was asked for, the share skipped (the game moved on
     first), from the door's counts; None for a door that does not count them."""
+    frames_per_key: float
+    """Frames (screen updates) the door sent in the window, a key: a bar of its own is one."""
 
     @property
     def p99_ok(self) -> bool:
@@ -271,7 +273,7 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
         time.process_time(),
         time.monotonic(),
     )
-    bars_before = await asyncio.to_thread(bar_counts, server.metrics_port)
+    counts_before = await asyncio.to_thread(door_counts, server.metrics_port)
     scraping = (
         asyncio.create_task(scrape_metrics(server.metrics_port, args.scrape_every, until))
         if args.metrics
@@ -286,7 +288,7 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
     generator_used = time.process_time() - generator_before
     wall = time.monotonic() - wall_before
     rss_loaded = tree_rss_kib(pid)
-    bars_after = await asyncio.to_thread(bar_counts, server.metrics_port)
+    counts_after = await asyncio.to_thread(door_counts, server.metrics_port)
     if scraping is not None:
         await scraping
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -304,10 +306,10 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
     sign_ins = sorted(bot.signed_in for bot in bots if bot.signed_in is not None)
     key_bytes = [size for bot in bots for size in bot.key_bytes]
     bar_lags = sorted(lag for bot in bots for lag in bot.bar_lags)
+    counted = {name: counts_after[name] - counts_before[name] for name in counts_after}
     bar_skipped_share = None
-    if bars_before is not None and bars_after is not None:
-        worked_out = bars_after[0] - bars_before[0]
-        skipped = bars_after[1] - bars_before[1]
+    if _SKIPPED in counted:  # (a door from before the bar followed the key does not say)
+        worked_out, skipped = counted[_WORKED_OUT], counted[_SKIPPED]
         bar_skipped_share = skipped / max(1, worked_out + skipped)
     return Figures(
         callers=callers,
@@ -334,26 +336,28 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
         bar_lag_ms={name: percentile(bar_lags, share) * 1000 for name, share in BAR_SHARES},
         bar_waits=sum(bot.bar_waits for bot in bots),
         bar_skipped_share=bar_skipped_share,
+        frames_per_key=counted[_FRAMES] / max(1, answered),
     )
 
 
 BAR_SHARES = (("p50", 0.5), ("p99", 0.99))
-_BAR_COUNTS = ("cribbage_door_win_bar_updates_total", "cribbage_door_win_bar_skipped_total")
+_FRAMES = "cribbage_door_frames_total"
+_WORKED_OUT = "cribbage_door_win_bar_updates_total"
+_SKIPPED = "cribbage_door_win_bar_skipped_total"
 
 
-def bar_counts(port: int) -> tuple[float, float] | None:
-    """The door's win bars worked out and skipped so far (None: it does not say)."""
+def door_counts(port: int) -> dict[str, float]:
+    """The door's counts so far: frames sent to callers, win bars worked out and (from
+    a door that works them out after the key) skipped."""
     url = f"http://127.0.0.1:{port}/metrics"
     with urllib.request.urlopen(url, timeout=10) as response:
         text = response.read().decode()
     values = {}
     for line in text.splitlines():
         name, _, value = line.partition(" ")
-        if name in _BAR_COUNTS:
+        if name in (_FRAMES, _WORKED_OUT, _SKIPPED):
             values[name] = float(value)
-    if len(values) < len(_BAR_COUNTS):
-        return None
-    return values[_BAR_COUNTS[0]], values[_BAR_COUNTS[1]]
+    return values
 
 
 async def scrape_metrics(port: int, every: float, until: float) -> None:
@@ -404,7 +408,7 @@ HEADER = (
     f"{'p50':>7} {'p95':>7} {'p99':>7} {'p99.9':>7} {'max':>7} "
     f"{'keys/s':>6} {'cpu/key':>8} {'cpu':>5} {'KiB/ses':>7} {'gc max':>7} "
     f"{'sign-in':>7} {'B/key':>6} {'gen cpu':>7} {'bar p50':>7} {'bar p99':>7} "
-    f"{'bar waits':>9} {'bar skip':>8}"
+    f"{'bar waits':>9} {'bar skip':>8} {'frm/key':>7}"
 )
 
 
@@ -421,7 +425,7 @@ def row(figures: Figures) -> str:
         f"{figures.rss_kib_per_session:>7.0f} {gc_pause:>7} "
         f"{figures.sign_in_failures:>4} bad {figures.bytes_per_key:>6.0f} "
         f"{figures.generator_cpu_share:>7.0%} {b['p50']:>5.0f}ms {b['p99']:>5.0f}ms "
-        f"{figures.bar_waits:>9} {skip:>8}"
+        f"{figures.bar_waits:>9} {skip:>8} {figures.frames_per_key:>7.2f}"
     )
 
 
