@@ -346,8 +346,8 @@ class Person(Asked):
             return None
 
     def win_bar_shown(self) -> Shown | None:
-        """The bar to draw in this frame, never worked out in it: this moment's, or the
-        last one dimmed while this moment's waits (door/table/win_bars.py)."""
+        """The bar to draw in this frame: this moment's (worked out in it only if cheap),
+        or the last one dimmed while this moment's waits (door/table/win_bars.py)."""
         table, game = self.table, self.table.game
         if not self.wants_win_bar or not table.win_bar_allowed(self):
             return None
@@ -379,9 +379,9 @@ class Person(Asked):
     async def draw(self) -> None:
         row_only = self._bar_row_wakes == self.inbox.wakes
         self._bar_row_wakes = None
-        session, view = self.session, self.view
+        session = self.session
         if row_only and paint_bar_row(
-            session, self.screen, view, self.layers, self.win_bar_shown()
+            session, self.screen, self.view, self.layers, self.win_bar_shown()
         ):
             await session.terminal.flush()
             return

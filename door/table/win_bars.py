@@ -14,8 +14,8 @@ skips that moment: only the newest is worked out, so under overload the bar lags
 says so, and keys never wait for it.
 
 A bar that costs less than the frame of its own it would need is worked out in the
-key's frame instead (``CHEAP_BAR_SECONDS``), while the loop keeps up with its bars: the
-queue learns what bars of each phase cost on its loop (most are 0.02-0.15 ms).
+key's frame instead (``CHEAP_BAR_SECONDS``): the queue learns what bars of each phase
+cost on its loop (most are 0.02-0.15 ms).
 """
 
 from __future__ import annotations
@@ -60,17 +60,16 @@ OVERDUE_GAP_SECONDS: Final = 0.05
 twentieth of a second: under overload the bars take no more than a few percent of the
 core, and the tables whose bar waits longest are skipped to their newest moment."""
 
-CHEAP_BAR_SECONDS: Final = 0.00025
+CHEAP_BAR_SECONDS: Final = 0.0003
 """A bar expected to take less of the door's processor time than this is worked out in
 the frame that shows its moment. A bar sent as an update of its own cost the door 0.36
 ms more processor time (bench/load.py, 240 callers: 1.02 ms a key with 1.97 frames,
-against 0.79 ms with 1.33 when every bar was worked out in its frame), so a bar under
-this bound costs the door less in the frame, and the key waits less for it than other
-callers' keys would wait for that extra frame. bench/win_bar_cost.py with caches swept:
-a deal's 0.02 ms, the show's 0.06, the play's 0.10, the throw's 0.12, the cut's 0.26."""
-BEHIND_SECONDS: Final = 0.05
-"""A queue whose oldest bar has waited this long has had no quiet turn meanwhile: the
-loop is busy, and no bar is worked out in a frame (under overload bars lag, keys never)."""
+against 0.79 ms with 1.33 when every bar was worked out in its frame; drawn as its row
+alone, 0.01 ms less: bench/bar_row.py), so a bar under this bound costs the door less in
+the frame, and the key waits less for it than other callers' keys would wait for that
+extra frame. bench/win_bar_cost.py with caches swept, two players: a deal's 0.02 ms, the
+show's 0.06, the play's 0.10, the throw's 0.12, the cut's 0.26; at 0.25 ms, the cut's
+bars followed their frames: 1.36 frames a key, bars lagging 0.2 s at p50."""
 LEARNING: Final = 0.2
 """How much a new timing moves the expected cost of a phase's bars (a running mean)."""
 
@@ -249,11 +248,13 @@ class BarQueue:
 
     def affords(self, game: Game) -> bool:
         """Whether ``game``'s present bar may be worked out in the frame that shows it:
-        bars of its phase cost less than a frame of their own, and the loop keeps up."""
+        bars of its phase cost less than a frame of their own. Even on a busy loop: there
+        a bar put off costs the door a frame more, for the key it would have delayed
+        less (at 240 callers on a loaded machine, putting cheap bars off while any bar
+        had waited 50 ms made 1.46 frames a key and 0.85 ms of processor time a key,
+        bars lagging 3.6 s at p99)."""
         expected = self._costs.get((game.players, game.phase))
-        if expected is None or expected >= CHEAP_BAR_SECONDS:
-            return False
-        return not self._tables or time.perf_counter() - self.oldest_asked() < BEHIND_SECONDS
+        return expected is not None and expected < CHEAP_BAR_SECONDS
 
     def learn(self, game: Game, seconds: float) -> None:
         """A bar of ``game``'s phase took ``seconds`` of processor time."""
@@ -262,10 +263,6 @@ class BarQueue:
         self._costs[kind] = (
             seconds if expected is None else expected + LEARNING * (seconds - expected)
         )
-
-    def oldest_asked(self) -> float:
-        """When the bar that has waited longest was asked for (``time.perf_counter``)."""
-        return next(iter(self._tables)).asked_at if self._tables else time.perf_counter()
 
     def add(self, bars: WinBars) -> None:
         self._tables[bars] = None

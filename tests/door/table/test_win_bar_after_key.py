@@ -196,29 +196,3 @@ async def test_a_dear_bar_or_one_not_timed_yet_follows_its_frame() -> None:
     win_bars.bar_queue().learn(game, win_bars.CHEAP_BAR_SECONDS * 2)
     watcher.compose()
     assert not watcher.view.win_bar_current and table.win_bars.waiting
-
-
-@run_async
-async def test_while_the_loop_is_behind_with_its_bars_even_a_cheap_one_waits() -> None:
-    busy_table, (busy_watcher,), _ = watched_table()
-    table, (watcher,), game = watched_table()
-    loop = asyncio.get_running_loop()
-    busy = True
-
-    def busy_turn() -> None:
-        started = time.thread_time()
-        while time.thread_time() - started < 0.001:
-            pass
-        if busy:
-            loop.call_soon(busy_turn)
-
-    loop.call_soon(busy_turn)
-    busy_watcher.compose()  # a bar that waits for a quiet turn that never comes
-    started = time.perf_counter()
-    while time.perf_counter() - started < win_bars.BEHIND_SECONDS * 1.5:
-        await asyncio.sleep(0)
-    assert busy_table.win_bars.waiting
-    win_bars.bar_queue().learn(game, win_bars.CHEAP_BAR_SECONDS / 10)
-    watcher.compose()
-    busy = False
-    assert watcher.view.win_chances is None and table.win_bars.waiting
