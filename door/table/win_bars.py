@@ -15,7 +15,7 @@ says so, and keys never wait for it.
 
 A bar that costs less than the frame of its own it would need is worked out in the
 key's frame instead (``CHEAP_BAR_SECONDS``): the queue learns what bars of each phase
-cost on its loop (most are 0.02-0.15 ms).
+cost on its loop (two players': 0.02-0.35 ms).
 """
 
 from __future__ import annotations
@@ -50,26 +50,28 @@ worked out. Processor time, not the wall clock: on a shared machine a turn durin
 the system ran other programs is not a busy turn (timed on the wall clock, 11% of the
 moments were skipped at 240 callers with the machine's load at 4.5 on two cores)."""
 OVERDUE_SECONDS: Final = 0.25
-"""A bar asked for this long ago is worked out even on a busy turn, but only one every
-``OVERDUE_GAP_SECONDS``: a loop that is never quiet (overload) still shows bars, late,
-and lets a key's every hop through the loop wait for a bar only that often. A first
-version worked bars out every turn (2 ms of them at most): with 240 callers, each hop of
-a key waited behind bars, and keys took 8-57 ms at p50 where they had taken 2 ms."""
-OVERDUE_GAP_SECONDS: Final = 0.05
-"""At most a twentieth of a second's bar (0.1-3 ms, the throw's the dearest) in every
-twentieth of a second: under overload the bars take no more than a few percent of the
-core, and the tables whose bar waits longest are skipped to their newest moment."""
+"""A bar asked for this long ago is worked out even on a busy turn, but overdue bars
+take no more than ``OVERDUE_SHARE`` of the loop's processor time: a loop that is never
+quiet (overload) still shows bars, late, and lets a key's every hop through the loop
+wait for a bar only that often. A first version worked bars out every turn (2 ms of them
+at most): with 240 callers, each hop of a key waited behind bars, and keys took 8-57 ms
+at p50 where they had taken 2 ms."""
+OVERDUE_SHARE: Final = 0.05
+"""After an overdue bar, the next waits 19 times as long as it took (0.1-3 ms, the
+throw's the dearest): under overload, bars take no more than a twentieth of the core,
+and the tables whose bar waits longest are skipped to their newest moment. One overdue
+bar every 50 ms, as before, let 20 through a second: at 240 callers on a machine busy
+with other work, the cuts' bars (one a hand, about 20 a second) waited 1.3 s at p99."""
 
-CHEAP_BAR_SECONDS: Final = 0.0003
+CHEAP_BAR_SECONDS: Final = 0.0004
 """A bar expected to take less of the door's processor time than this is worked out in
-the frame that shows its moment. A bar sent as an update of its own cost the door 0.36
-ms more processor time (bench/load.py, 240 callers: 1.02 ms a key with 1.97 frames,
-against 0.79 ms with 1.33 when every bar was worked out in its frame; drawn as its row
-alone, 0.01 ms less: bench/bar_row.py), so a bar under this bound costs the door less in
-the frame, and the key waits less for it than other callers' keys would wait for that
-extra frame. bench/win_bar_cost.py with caches swept, two players: a deal's 0.02 ms, the
-show's 0.06, the play's 0.10, the throw's 0.12, the cut's 0.26; at 0.25 ms, the cut's
-bars followed their frames: 1.36 frames a key, bars lagging 0.2 s at p50."""
+the frame that shows its moment: a bar sent as an update of its own costs the door more
+than that. bench/load.py, 200 telnet + 40 SSH callers: at 0.3 ms the cut's bars (the
+door timed them at 0.35 ms, the play's at 0.16) followed their frames, and the door took
+1.35 frames and 0.72 ms of processor time a key (two runs); at 0.4 ms, 1.32 frames and
+0.64 ms, as main's 1.31-1.32 and 0.66-0.70 ms with every bar in its frame. What still
+follows: a phase's first bars on the loop (not timed yet), and the dear bars of three
+and four players (the throw's, up to 3 ms)."""
 LEARNING: Final = 0.2
 """How much a new timing moves the expected cost of a phase's bars (a running mean)."""
 
@@ -238,7 +240,8 @@ class BarQueue:
         self._tables: dict[WinBars, None] = {}  # an ordered set
         self._scheduled = False
         self._looked = 0.0
-        self._forced = 0.0
+        self._next_forced = 0.0
+        """When an overdue bar may be worked out on a busy turn (``time.perf_counter``)."""
         self._costs: dict[tuple[int, Phase], float] = {}
         """The expected processor time of a bar, by number of players and phase, as
         bars on this loop took (none yet: not known, worked out after the frame)."""
@@ -282,12 +285,14 @@ class BarQueue:
         bars = next(iter(self._tables))
         quiet = time.thread_time() - self._looked < QUIET_TURN_SECONDS
         overdue = now - bars.asked_at > OVERDUE_SECONDS
-        if quiet or (overdue and now - self._forced > OVERDUE_GAP_SECONDS):
-            if not quiet:
-                self._forced = now
+        if quiet or (overdue and now >= self._next_forced):
+            started = time.thread_time()
             del self._tables[bars]
             if bars.work_out_one(self):
                 self._tables[bars] = None  # its next view after the other tables'
+            if not quiet:
+                took = time.thread_time() - started
+                self._next_forced = time.perf_counter() + took * (1 / OVERDUE_SHARE - 1)
         if self._tables:
             self._look_next_turn()
 
