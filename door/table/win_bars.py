@@ -163,11 +163,12 @@ class WinBars:
         thrown: tuple[Card, ...],
         asker: Asker | None = None,
     ) -> Shown | None:
-        """What to draw now without working anything out: this moment's bar if known,
-        else the seat's last one (not current; the new one is asked for, and ``asker``
-        told once it is worked out), else None. Outside a running event loop (a script,
-        a test drawing one frame) the bar is worked out at once: there is no key to put
-        first. Raises CribbageError then."""
+        """What to draw now: this moment's bar if known, or worked out now if bars of
+        its phase are cheap (``BarQueue.affords``); else the seat's last one (not
+        current; the new one is asked for, and ``asker`` told once it is worked out),
+        else None. Outside a running event loop (a script, a test drawing one frame) the
+        bar is worked out at once: there is no key to put first. Raises CribbageError
+        when a bar worked out now is refused."""
         self._follow(game)
         view = (seat, thrown)
         known = self._known.get(view)

@@ -91,8 +91,8 @@ class KeyboardTerminal(FakeTerminal):
                 break
             while bar_queue():
                 await asyncio.sleep(0.001)
-            # A bar worked out (maybe before the first look) wakes its table, whose people
-            # draw it a few turns of the loop later.
+            # A bar worked out (maybe before the first look) tells whoever asked for it,
+            # who draw it a few turns of the loop later.
             for _ in range(BAR_DRAWN_TURNS):
                 await asyncio.sleep(0)
             if self.reading and self.read == self.pressed and not bar_queue():
