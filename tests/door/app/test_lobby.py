@@ -434,10 +434,11 @@ async def test_q_in_the_lobby_asks_before_leaving() -> None:
 async def bar_against_the_computer(win_bar: str) -> bool:
     """Whether a caller who plays the computer from the lobby sees the win bar."""
     door = Callers(win_bar=win_bar)
-    alice, _ = door.call("Alice")
+    alice, task = door.call("Alice")
     await in_lobby(alice)
     alice.press("p")
     await until(lambda: "RETURN on a blank line: deal" in alice.status)
+    await alice.until_waiting(task)  # with the bar the frame asked for drawn (#48)
     shown = "Win: You" in screen(alice)
     await door.close()
     return shown
