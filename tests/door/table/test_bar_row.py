@@ -17,7 +17,7 @@ from door.screens.layout import LOG_RULE_ROW
 from door.table.flow import Table
 from door.table.options import GameOptions
 from door.table.person import Person
-from door.term.canvas import Canvas
+from door.term.canvas import Canvas, picture_top
 from door.term.keys import Key
 from door.term.layers import Layers
 from door.ui.session import Overlay, Session
@@ -37,8 +37,9 @@ async def loop_turns(turns: int = 10) -> None:
 
 def bar_colours(terminal: FakeTerminal) -> set[str]:
     """The colours of the win bar's percentages on the caller's screen."""
-    row = terminal.display[LOG_RULE_ROW]
-    return {terminal.screen.buffer[LOG_RULE_ROW][col - 1].fg for col in _percent_cols(row)}
+    bar_row = LOG_RULE_ROW + picture_top(terminal.size[1])
+    row = terminal.display[bar_row]
+    return {terminal.screen.buffer[bar_row][col - 1].fg for col in _percent_cols(row)}
 
 
 def screen_colours(terminal: FakeTerminal) -> list[list[tuple[str, bool]]]:
@@ -66,10 +67,12 @@ class Composed:
         monkeypatch.setattr(person, "compose", counted)
 
 
-async def watcher_with_a_dimmed_bar() -> tuple[Person, FakeTerminal, Game]:
+async def watcher_with_a_dimmed_bar(
+    size: tuple[int, int] = (80, 24),
+) -> tuple[Person, FakeTerminal, Game]:
     """A watcher whose screen shows the table with the bar of a moment just left, dimmed,
     and the new moment's bar asked for."""
-    terminal = FakeTerminal()
+    terminal = FakeTerminal(*size)
     table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3), admit=Person)
     watcher = table.watch("W", Session(terminal))
     game = table.game
@@ -78,18 +81,20 @@ async def watcher_with_a_dimmed_bar() -> tuple[Person, FakeTerminal, Game]:
     await watcher.draw()  # no figure yet: the bar is asked for
     await loop_turns()
     await watcher.draw()  # the first figure, in colour
-    assert "Win:" in terminal.display[LOG_RULE_ROW]
+    assert "Win:" in terminal.display[LOG_RULE_ROW + picture_top(size[1])]
     game.deal()
     await watcher.draw()  # the game moved: the old figure, dimmed
     assert not watcher.view.win_bar_current
     return watcher, terminal, game
 
 
+@pytest.mark.parametrize("size", [(80, 24), (80, 40), (132, 50)], ids=["80x24", "tall", "wide"])
 @run_async
 async def test_a_bar_worked_out_after_its_frame_is_sent_as_its_row_alone(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
-    watcher, terminal, _ = await watcher_with_a_dimmed_bar()
+    watcher, terminal, _ = await watcher_with_a_dimmed_bar(size)
+    bar_row = LOG_RULE_ROW + picture_top(size[1])
     dimmed = bar_colours(terminal)
     screen_before = terminal.display
     composed = Composed(watcher, monkeypatch)
@@ -100,11 +105,11 @@ async def test_a_bar_worked_out_after_its_frame_is_sent_as_its_row_alone(
     sent = terminal.output[sent_before:]
     assert composed.count == 0, "the whole table was composed again for the bar"
     rows = {int(row) - 1 for row, _ in CURSOR_MOVE.findall(sent)}
-    assert rows == {LOG_RULE_ROW}, sent
+    assert rows == {bar_row}, sent
     assert len(sent) < 300, sent  # a row of 80 cells and its colours
     screen_after = terminal.display
-    assert screen_after[:LOG_RULE_ROW] == screen_before[:LOG_RULE_ROW]
-    assert screen_after[LOG_RULE_ROW + 1 :] == screen_before[LOG_RULE_ROW + 1 :]
+    assert screen_after[:bar_row] == screen_before[:bar_row]
+    assert screen_after[bar_row + 1 :] == screen_before[bar_row + 1 :]
     assert bar_colours(terminal) and bar_colours(terminal).isdisjoint(dimmed)
 
 
