@@ -1,9 +1,10 @@
 """The audit: what the sysop did, at the door or from the shell, kept in the store.
 
 Append-only: the store writes an entry and reads them back, and has no way to change or
-remove one. Every text is kept printable (a control character is written as its escape,
-so a reason typed at the door cannot act on the terminal that later lists it) and cut
-to its column.
+remove one; the database itself refuses (migration 0008's triggers). Only a restore that
+replaces the whole database empties it (``clear_audit``). Every text is kept printable
+(a control character is written as its escape, so a reason typed at the door cannot act
+on the terminal that later lists it) and cut to its column.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Final
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from door.logtext import escaped
 from door.storage.database import StoreBase
@@ -103,3 +105,31 @@ class AuditStore(StoreBase):
             AuditEntry(row.id, row.at, row.actor, row.action, row.target, row.reason, row.detail)
             for row in rows
         ]
+
+
+async def clear_audit(connection: AsyncConnection) -> None:
+    """Remove every entry, on ``connection``'s open transaction: for ``db restore
+    --replace`` alone, which replaces the whole database with a backup (and its audit).
+    The database's guard against removing entries is lifted for this one statement and
+    is back before the transaction can commit."""
+    if connection.dialect.name == "postgresql":
+        # Disabling takes the table's exclusive lock until the transaction ends: no other
+        # connection can write to the audit while the guard is down.
+        await connection.execute(text("ALTER TABLE audit DISABLE TRIGGER USER"))
+        await connection.execute(delete(audit))
+        await connection.execute(text("ALTER TABLE audit ENABLE TRIGGER USER"))
+        return
+    # SQLite has no disabling: the triggers are dropped and made again from their own
+    # text, inside the transaction (SQLite's schema changes are transactional).
+    triggers = (
+        await connection.execute(
+            text(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit'"
+            )
+        )
+    ).all()
+    for name, _ in triggers:
+        await connection.execute(text(f'DROP TRIGGER "{name}"'))
+    await connection.execute(delete(audit))
+    for _, sql in triggers:
+        await connection.exec_driver_sql(sql)
