@@ -1,7 +1,12 @@
-"""Members the sysop locks or deletes while they are online are told why and hung up on
-within seconds, whichever worker holds them and whether the door (its member screen) or
-the shell (``cribbage-door user lock``) did it: each worker looks at its own members in
-the store every WATCH_SECONDS."""
+"""Members the sysop locks, deletes or renames while they are online are told why and hung
+up on within seconds, whichever worker holds them and whether the door (its member
+screen) or the shell (``cribbage-door user lock``, ``user rename``) did it: each worker
+looks at its own members in the store every WATCH_SECONDS.
+
+A renamed member's seat at a table of this worker takes the new handle in the same look,
+and the table says so: a seat whose caller was hung up on waits for them to call back
+under the new handle, as for any dropped line (the member screen hangs up at once; the
+table hears of it at the next look)."""
 
 from __future__ import annotations
 
@@ -30,12 +35,33 @@ async def hang_up_refused(store: Store, presence: Presence) -> list[str]:
         for member in list(presence.members.values())
         if member.account is not None and not member.sysop
     }
-    refused = await store.refusals(online)
+    # Seats first: the table then says the new handle when the line drops.
+    await rename_seats(store, presence)
+    refused = await store.refusals({number: member.name for number, member in online.items()})
     for account_id, why in refused.items():
         member = online[account_id]
         logger.info("%r hung up on: %s", member.name, why)
         await member.line.hang_up(f"\r\n\x1b[0m\r\n*** {why} ***\r\n")
     return [online[number].name for number in refused]
+
+
+async def rename_seats(store: Store, presence: Presence) -> None:
+    """Give the seats of members the sysop renamed, at this worker's games still going,
+    their new handles (their tables tell the players)."""
+    seats = [
+        (table, seat)
+        for table in list(presence.tables)
+        if not table.over
+        for seat in table.seats
+        if seat.human and seat.account_id is not None and not seat.left
+    ]
+    if not seats:
+        return
+    handles = await store.handles({seat.account_id for _, seat in seats if seat.account_id})
+    for table, seat in seats:
+        handle = handles.get(seat.account_id) if seat.account_id is not None else None
+        if handle is not None and handle != seat.name:
+            table.seat_renamed(seat, handle)
 
 
 async def watch_members(store: Store, presence: Presence, every: float = WATCH_SECONDS) -> None:

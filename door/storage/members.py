@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -74,6 +74,14 @@ class SysopLock:
         """What a locked member is told at log-in."""
         until = f"until {_moment(self.ends)}" if self.ends else "until the sysop unlocks it"
         return f"The sysop has locked {handle} {until}. Reason: {self.reason}"
+
+
+def rename_notice(handle: str) -> str:
+    """What a member the sysop renamed to ``handle`` is told as the door hangs up."""
+    return (
+        f"The sysop renamed your account to {handle}: call again and log in as {handle} "
+        "(your password is unchanged)."
+    )
 
 
 @dataclass(frozen=True)
@@ -244,13 +252,31 @@ class MemberStore(AccountStore):
         if lock is not None:
             raise MemberLockedError(lock.refusal(account.handle))
 
-    async def refusals(self, account_ids: Collection[int]) -> dict[int, str]:
-        """Of the accounts ``account_ids`` (members online), those that may no longer be
-        online, with what to tell them: locked by the sysop, or deleted."""
+    async def refusals(self, online: Mapping[int, str]) -> dict[int, str]:
+        """Of the members online (``online``: each account and the handle they are on
+        as), those that may no longer be online, with what to tell them: locked by the
+        sysop, deleted, or renamed (the door knows them by a handle that is no longer
+        theirs: they call again under the new one)."""
+        rows = await self._handles_and_locks(online)
+        now = self._clock()
+        told = {number: "The sysop has removed your account." for number in online.keys() - rows}
+        for number, row in rows.items():
+            lock = _lock_of(row, now)
+            if lock is not None:
+                told[number] = lock.refusal(row.handle)
+            elif row.handle != online[number]:
+                told[number] = rename_notice(row.handle)
+        return told
+
+    async def handles(self, account_ids: Collection[int]) -> dict[int, str]:
+        """The handles of the accounts ``account_ids`` now (a deleted one is left out)."""
+        rows = await self._handles_and_locks(account_ids)
+        return {number: row.handle for number, row in rows.items()}
+
+    async def _handles_and_locks(self, account_ids: Collection[int]) -> dict[int, Row[Any]]:
         wanted = set(account_ids)
         if not wanted:
             return {}
-        now = self._clock()
         async with self._transaction() as connection:
             rows = (
                 await connection.execute(
@@ -263,13 +289,7 @@ class MemberStore(AccountStore):
                     ).where(accounts.c.id.in_(wanted))
                 )
             ).all()
-        found = {row.id: row for row in rows}
-        told = {number: "The sysop has removed your account." for number in wanted - set(found)}
-        for number, row in found.items():
-            lock = _lock_of(row, now)
-            if lock is not None:
-                told[number] = lock.refusal(row.handle)
-        return told
+        return {row.id: row for row in rows}
 
     # --- what a log-in leaves -----------------------------------------------------------
 

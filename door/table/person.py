@@ -448,6 +448,7 @@ class Person(Asked):
         has its own, and their hand as it stands unless the step is choosing from it."""
         table, view = self.table, self.view
         view.game = table.game
+        view.names = table.names  # a seat's member may be renamed by the sysop mid-game
         view.header = table.header
         view.size = self.session.size
         view.panel = self.own_panel if self.own_panel is not None else table.panel
