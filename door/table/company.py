@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Final, Generic
 
 from door.competition.match import Match
@@ -249,6 +250,8 @@ class Company(Generic[Someone]):
         name (door/app/member_watch.py)."""
         old, seat.name = seat.name, name
         self.names = tuple(seat.name for seat in self.seats)
+        if self.match is not None:  # the match's line ("Ada leads 1-0") says it too
+            self.match = replace(self.match, names=side_names(self.names, 2))
         if seat.away:
             self.announce(
                 f"The sysop renamed {old} to {name}: the seat waits for {name} to call back.",

@@ -7,9 +7,12 @@ take it back. On SQLite and PostgreSQL, as tests/door/storage."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 from door.app.member_watch import hang_up_refused
 from door.table.flow import Table
+from door.table.options import GameOptions
+from door.table.person import Person
 from tests.door.app.test_lobby import challenge, in_lobby, log_text
 from tests.door.app.test_saved_games import AccountDoor, account_door, flat
 from tests.door.caller import KeyboardTerminal, play_together, run_async
@@ -83,3 +86,20 @@ async def test_renamed_from_the_shell_the_member_watch_hangs_up_and_the_table_is
         assert "The sysop renamed Ada to Adele." in flat(bob_terminal)
         assert await hang_up_refused(door.store, door.presence) == []  # told once
         assert flat(bob_terminal).count("The sysop renamed") == 1
+
+
+def test_a_renamed_seat_is_named_anew_in_the_match_and_waits_for_its_account() -> None:
+    table = Table(
+        GameOptions(best_of=3),
+        ["Ada", "Carl"],
+        rng=random.Random(1),
+        admit=Person,
+        account_ids=[1, None],
+    )  # nobody has sat down: both seats wait
+    table.seat_renamed(table.seats[0], "Adele")
+    assert table.names == ("Adele", "Carl") and table.title == "Adele vs Carl"
+    assert table.match is not None and table.match.names == ("Adele", "Carl")
+    assert table.waits_for("Adele", 1) is table.seats[0]
+    assert table.waits_for("Ada", 1) is table.seats[0]  # the account, whatever it is called
+    assert table.waits_for("Adele", None) is None  # a guest calling themselves so
+    assert table.waits_for("Adele", 2) is None
