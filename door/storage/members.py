@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -82,6 +82,28 @@ def rename_notice(handle: str) -> str:
         f"The sysop renamed your account to {handle}: call again and log in as {handle} "
         "(your password is unchanged)."
     )
+
+
+class MemberNow(NamedTuple):
+    """An account as it stands: its handle, and the sysop's lock in force, if any (a
+    tuple: the member watch makes one per member online every few seconds)."""
+
+    handle: str
+    lock: SysopLock | None
+
+
+def refusal(online_as: str, now: MemberNow | None) -> str | None:
+    """What to tell a member online as ``online_as`` whose account stands as ``now``
+    (None: deleted) if they may no longer be online: locked by the sysop, deleted, or
+    renamed (the door knows them by a handle no longer theirs: they call again under the
+    new one); None if they may stay."""
+    if now is None:
+        return "The sysop has removed your account."
+    if now.lock is not None:
+        return now.lock.refusal(now.handle)
+    if now.handle != online_as:
+        return rename_notice(now.handle)
+    return None
 
 
 @dataclass(frozen=True)
@@ -252,31 +274,13 @@ class MemberStore(AccountStore):
         if lock is not None:
             raise MemberLockedError(lock.refusal(account.handle))
 
-    async def refusals(self, online: Mapping[int, str]) -> dict[int, str]:
-        """Of the members online (``online``: each account and the handle they are on
-        as), those that may no longer be online, with what to tell them: locked by the
-        sysop, deleted, or renamed (the door knows them by a handle that is no longer
-        theirs: they call again under the new one)."""
-        rows = await self._handles_and_locks(online)
-        now = self._clock()
-        told = {number: "The sysop has removed your account." for number in online.keys() - rows}
-        for number, row in rows.items():
-            lock = _lock_of(row, now)
-            if lock is not None:
-                told[number] = lock.refusal(row.handle)
-            elif row.handle != online[number]:
-                told[number] = rename_notice(row.handle)
-        return told
-
-    async def handles(self, account_ids: Collection[int]) -> dict[int, str]:
-        """The handles of the accounts ``account_ids`` now (a deleted one is left out)."""
-        rows = await self._handles_and_locks(account_ids)
-        return {number: row.handle for number, row in rows.items()}
-
-    async def _handles_and_locks(self, account_ids: Collection[int]) -> dict[int, Row[Any]]:
+    async def members_now(self, account_ids: Collection[int]) -> dict[int, MemberNow]:
+        """The accounts ``account_ids`` as they stand now (a deleted one is left out): one
+        query, for the member watch's look at who is online and who sits at a game."""
         wanted = set(account_ids)
         if not wanted:
             return {}
+        now = self._clock()
         async with self._transaction() as connection:
             rows = (
                 await connection.execute(
@@ -289,7 +293,7 @@ class MemberStore(AccountStore):
                     ).where(accounts.c.id.in_(wanted))
                 )
             ).all()
-        return {row.id: row for row in rows}
+        return {row.id: MemberNow(row.handle, _lock_of(row, now)) for row in rows}
 
     # --- what a log-in leaves -----------------------------------------------------------
 
