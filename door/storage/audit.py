@@ -20,6 +20,13 @@ from door.logtext import escaped
 from door.storage.database import StoreBase
 from door.storage.schema import audit
 
+GUARDS: Final = {
+    "sqlite": ("audit_no_update", "audit_no_delete"),
+    "postgresql": ("audit_no_change", "audit_no_truncate"),
+}
+"""The triggers that make the database refuse to change or remove an entry, by dialect
+(made by migration 0008)."""
+
 MAX_LISTED: Final = 1000
 """The most entries one reading returns: a screen or a shell listing pages through them."""
 
@@ -133,3 +140,18 @@ async def clear_audit(connection: AsyncConnection) -> None:
     await connection.execute(delete(audit))
     for _, sql in triggers:
         await connection.exec_driver_sql(sql)
+
+
+async def missing_guards(connection: AsyncConnection) -> list[str]:
+    """The audit's guard triggers (GUARDS) that are not there, or are disabled: for ``db
+    check``, since anyone with the database's own tools can drop them."""
+    expected = GUARDS.get(connection.dialect.name, ())
+    if connection.dialect.name == "postgresql":
+        query = text(
+            "SELECT tgname FROM pg_trigger WHERE tgrelid = 'audit'::regclass "
+            "AND NOT tgisinternal AND tgenabled <> 'D'"
+        )
+    else:
+        query = text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit'")
+    present = set((await connection.execute(query)).scalars())
+    return [name for name in expected if name not in present]
