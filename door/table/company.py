@@ -270,8 +270,8 @@ class Company(Generic[Someone]):
         seat = self.waits_for(name, account_id)
         if seat is None or self.over:
             return None
-        if seat.name != name:  # renamed since they sat down, and back before the table knew
-            self.seat_renamed(seat, name)
+        if seat.account_id is not None and seat.name != name:
+            self.seat_renamed(seat, name)  # renamed, and back before the watch told the table
         was_computer = seat.computer_plays
         seat.computer_plays = False
         first_time = not seat.sat_down

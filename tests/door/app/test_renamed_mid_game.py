@@ -13,9 +13,11 @@ from door.app.member_watch import hang_up_refused
 from door.table.flow import Table
 from door.table.options import GameOptions
 from door.table.person import Person
+from door.ui.session import Session
 from tests.door.app.test_lobby import challenge, in_lobby, log_text
 from tests.door.app.test_saved_games import AccountDoor, account_door, flat
 from tests.door.caller import KeyboardTerminal, play_together, run_async
+from tests.door.fake_terminal import FakeTerminal
 from tests.door.storage.conftest import Database
 from tests.door.waiting import until
 
@@ -103,3 +105,12 @@ def test_a_renamed_seat_is_named_anew_in_the_match_and_waits_for_its_account() -
     assert table.waits_for("Ada", 1) is table.seats[0]  # the account, whatever it is called
     assert table.waits_for("Adele", None) is None  # a guest calling themselves so
     assert table.waits_for("Adele", 2) is None
+
+
+def test_a_guest_calling_back_in_other_letters_keeps_the_seats_name() -> None:
+    table = Table(
+        GameOptions(), ["Carl", "Ada"], rng=random.Random(1), admit=Person, account_ids=[None, 1]
+    )
+    assert table.waits_for("carl", None) is table.seats[0]
+    assert table.rejoin("carl", Session(FakeTerminal()), None) is not None
+    assert table.names == ("Carl", "Ada")  # no "The sysop renamed Carl to carl"
