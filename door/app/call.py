@@ -52,6 +52,7 @@ from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap, key_line_hits
+from door.term.keys import Key
 from door.term.mouse import offers_mouse
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
@@ -527,7 +528,8 @@ async def show_help(session: Session) -> None:
             draw_help(canvas, overlay)
             status = overlay.status("the menu")
             draw_status(canvas, status)
-            frame.show(canvas, hits=HitMap(key_line_hits(status, STATUS_ROW)))
+            hits = HitMap(key_line_hits(status, STATUS_ROW)).scrolled_by(Key.PGUP, Key.PGDN)
+            frame.show(canvas, hits=hits)
             await session.paint()
             turned = overlay.after(await session.read_key())
             if turned is None:

@@ -377,7 +377,9 @@ class Person(Asked):
 
         with self.session.showing(overlay := Overlay(draw)):
             while True:
-                overlay.hits = self.status_hits(pages.status("the game"))
+                # The wheel turns the pages as PgUp and PgDn do.
+                hits = self.status_hits(pages.status("the game"))
+                overlay.hits = hits.scrolled_by(Key.PGUP, Key.PGDN)
                 turned = pages.after(await self.overlay_key())
                 if turned is None:
                     return

@@ -12,6 +12,11 @@ the screens go on reading keys, and a click elsewhere is dropped without a word.
 (Key.ENTER,)
 >>> hits.keys_for(Mouse(MouseButton.LEFT, column=14, row=23))
 ()
+>>> paged = hits.scrolled_by(Key.PGUP, Key.PGDN)  # a screen that pages: the wheel turns it
+>>> paged.keys_for(Mouse(MouseButton.WHEEL_DOWN, column=40, row=5))
+(Key.PGDN,)
+>>> hits.keys_for(Mouse(MouseButton.WHEEL_DOWN, column=40, row=5))
+()
 >>> [hit.keys for hit in key_line_hits("RETURN throw  DEL unmark  <- -> move  c chat", 23)]
 [(Key.ENTER,), (Key.DELETE,), (Key.LEFT,), (Key.RIGHT,), (Key.printable('c'),)]
 """
@@ -50,13 +55,21 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class HitMap:
-    """The clickable regions of one frame; the first that holds a click wins."""
+    """The clickable regions of one frame; the first that holds a click wins. ``wheel``:
+    the keys the wheel stands for, up and down (a screen's own keys for scrolling its
+    list or turning its pages), wherever it turns over the screen; None where nothing
+    scrolls."""
 
     hits: tuple[Hit, ...] = ()
+    wheel: tuple[Key, Key] | None = None
 
     def keys_for(self, mouse: Mouse) -> tuple[Key, ...]:
         """The keys a click at ``mouse`` stands for; () for a click on nothing, and for
-        anything that is not a click (the wheel, a button going up)."""
+        anything else (a button going up, the wheel where nothing scrolls)."""
+        if mouse.button in (MouseButton.WHEEL_UP, MouseButton.WHEEL_DOWN):
+            if self.wheel is None:
+                return ()
+            return (self.wheel[mouse.button is MouseButton.WHEEL_DOWN],)
         if not mouse.is_click:
             return ()
         for hit in self.hits:
@@ -65,13 +78,17 @@ class HitMap:
         return ()
 
     def __add__(self, other: HitMap) -> HitMap:
-        return HitMap(self.hits + other.hits)
+        return HitMap(self.hits + other.hits, self.wheel or other.wheel)
+
+    def scrolled_by(self, up: Key, down: Key) -> HitMap:
+        """The same regions, and the wheel turned up is ``up``, down ``down``."""
+        return replace(self, wheel=(up, down))
 
     def moved_down(self, rows: int) -> HitMap:
         """The same regions ``rows`` lower (a picture drawn in the middle of a tall window)."""
         if not rows:
             return self
-        return HitMap(tuple(replace(hit, row=hit.row + rows) for hit in self.hits))
+        return HitMap(tuple(replace(hit, row=hit.row + rows) for hit in self.hits), self.wheel)
 
 
 NO_HITS: Final = HitMap()

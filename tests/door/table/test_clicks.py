@@ -20,6 +20,7 @@ KNOWN_SHOW = ("KH AS", "2C 3C 9H KS 7D 4S QH QD QC QS KH KD AH")
 
 
 def start(terminal: KeyboardTerminal) -> asyncio.Task[GameResult]:
+    """A game against the computer, the caller's terminal reporting clicks."""
     options = GameOptions(level="easy")
     session = Session(terminal)
     terminal.mouse_reporting = True
@@ -141,3 +142,30 @@ async def test_the_quit_dialog_and_the_help_are_answered_by_clicks_on_their_key_
     assert not terminal.shows("Quit this game?")
     assert "RETURN mark" in terminal.status
     task.cancel()
+
+
+async def wheel(terminal: KeyboardTerminal, task: asyncio.Future[Any], down: bool) -> None:
+    """The wheel turned one notch over the middle of the screen, as xterm reports it."""
+    terminal.pressed += 1
+    terminal.push_bytes(f"\x1b[<{65 if down else 64};40;8M")
+    await terminal.until_waiting(task)
+
+
+@run_async
+async def test_the_wheel_turns_the_help_pages_and_does_nothing_over_the_game() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    before = terminal.display
+    await wheel(terminal, task, down=True)  # nothing scrolls in the discard
+    assert terminal.display == before
+    terminal.press("?")
+    await terminal.until_waiting(task)
+    assert terminal.shows("Keys that work at any time")
+    await wheel(terminal, task, down=True)
+    assert terminal.shows("Before each hand")  # the second page
+    await wheel(terminal, task, down=False)
+    assert terminal.shows("Keys that work at any time")  # the first again
+    assert "PgUp back" in terminal.status  # still the help
+    task.cancel()
+
