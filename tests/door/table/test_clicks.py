@@ -169,3 +169,17 @@ async def test_the_wheel_turns_the_help_pages_and_does_nothing_over_the_game() -
     assert "PgUp back" in terminal.status  # still the help
     task.cancel()
 
+
+@run_async
+async def test_clicks_land_on_the_picture_centred_in_a_taller_window() -> None:
+    # 80x30: the 24-row picture is sent 3 rows down (a phone held upright, a browser
+    # window taller than wide enough for the side pane).
+    terminal = KeyboardTerminal(80, 30)
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    top = terminal.top
+    assert top == 3
+    await click(terminal, task, top + HAND_CARDS + 1, hand_card(1) + 2)  # 3♣
+    await click(terminal, task, top + HAND_LABELS, hand_card(4) + 1)  # 9♥, on its number
+    assert "RETURN throws 3♣ 9♥ to Computer's crib" in terminal.message
+    task.cancel()
