@@ -31,8 +31,9 @@ from typing import Final
 
 from door.term.keys import Key, KeyName, Mouse, MouseButton  # noqa: F401  (the doctest)
 
-MAX_CLICK_KEYS: Final = 4
-"""The most keys one click stands for (a cut's card number: two erasures, two digits)."""
+MAX_CLICK_KEYS: Final = 6
+"""The most keys one click stands for (a member's number on the sysop's list, up to five
+digits, and RETURN; a cut's card number is two erasures and two digits)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +124,14 @@ def key_named(word: str) -> Key | None:
     key = _KEY_WORDS.get(word.upper())
     if key is not None:
         return key
-    first, slash, _ = word.partition("/")
-    if slash and first.upper() in _KEY_WORDS:  # PgDn/RETURN: two keys that do the same
-        return _KEY_WORDS[first.upper()]
     if len(word) == 1 and word.isprintable() and word != " ":
         return Key.printable(word)
+    if "/" in word:
+        # PgDn/RETURN: two keys that do the same, the first stands for both; 1-99/O:
+        # what is typed (a number) or a key, the key.
+        for part in word.split("/"):
+            if part.upper() in _KEY_WORDS or (len(part) == 1 and part.isalpha()):
+                return key_named(part)
     return None
 
 
