@@ -112,7 +112,7 @@ async def choose_arrival(
             await notice(frame, session, bbs_name, unavailable)
             return Arrival(None)
         while True:
-            canvas = _draw_arrival(bbs_name, message, error)
+            canvas = _draw_arrival(bbs_name, message, error, clicks=session.mouse)
             frame.show(canvas, hits=form_hits(canvas, choices=True))
             await session.paint()
             key = await session.read_key()
@@ -132,6 +132,7 @@ async def choose_arrival(
                 return Arrival(None)
             elif char == "s":
                 session.use_speech()
+                session.mouse = False  # plain lines: nothing to click
                 message = "Screen reader mode: plain text, one line at a time. Press G for a guest."
             else:
                 message, error = "Press L to log in, N for a new account or G for a guest.", True
@@ -148,12 +149,14 @@ _ARRIVAL_CHOICES: Final = (
 )
 
 
-def _draw_arrival(bbs_name: str, message: str, error: bool) -> Canvas:
+def _draw_arrival(bbs_name: str, message: str, error: bool, *, clicks: bool) -> Canvas:
     canvas = Canvas()
     draw_title(canvas, f"Welcome to {bbs_name}")
     for number, (key, text) in enumerate(_ARRIVAL_CHOICES):
         canvas.put(6 + 2 * number, 8, f"{key:>2}", theme.TITLE)
         canvas.put(6 + 2 * number, 12, text)
+    if clicks:
+        canvas.put(7 + 2 * len(_ARRIVAL_CHOICES), 12, "Click a line, or press its key.", theme.TEXT)
     draw_message(canvas, message, error=error)
     draw_status(canvas, "L log in  N new account  G guest  S screen reader")
     return canvas

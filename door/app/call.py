@@ -144,6 +144,12 @@ async def run_session(
     try:
         if not session.lines:
             terminal.write(HIDE_CURSOR)
+        # Asked before the caller is known, so the arrival and its forms are clicked
+        # too; a member who chose no mouse is told to stop once they have logged in.
+        session.mouse_offered = offers_mouse(
+            terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
+        )
+        session.mouse = session.mouse_offered
         loop = asyncio.get_running_loop()
         started = caller.connected_at if caller.connected_at is not None else loop.time()
         try:

@@ -145,7 +145,8 @@ async def run_tools(place: ToolPlace) -> None:
     )
     with place.session.showing(tools.screen):
         while True:
-            view.message = view.message or "Choose a tool by its key."
+            clicks = ", or click it" if place.session.mouse else ""
+            view.message = view.message or f"Choose a tool by its key{clicks}."
             key = await tools.next_key()
             if key is None:
                 continue
@@ -193,7 +194,8 @@ class MembersScreen(ToolScreen):
         with self.place.session.showing(self.screen):
             error = await _tried(self.refresh)
             while True:
-                view.message, view.error = error or view.message or _members_hint(view), bool(error)
+                hint = _members_hint(view, clicks=self.session.mouse)
+                view.message, view.error = error or view.message or hint, bool(error)
                 key = await self.next_key()
                 if key is None:
                     error = await _tried(self.refresh)
@@ -240,9 +242,11 @@ class MembersScreen(ToolScreen):
         return ""
 
 
-def _members_hint(view: MembersView) -> str:
+def _members_hint(view: MembersView, *, clicks: bool) -> str:
     if not view.members:
         return "Press / to search again." if view.search else "Nobody has signed up yet."
+    if clicks:
+        return "Open a member by a click on their line or their number, or search with /."
     return "Open a member by their number, or search with /."
 
 

@@ -54,6 +54,7 @@ async def test_the_tools_menu_a_members_line_and_the_key_bars_are_clicked(
     tools = asyncio.ensure_future(run_tools(place))
     try:
         await until(lambda: "Members: list, search" in flat(terminal))
+        assert "Choose a tool by its key, or click it." in flat(terminal)
         before = list(terminal.display)
         click_at(terminal, 10, 40)  # between two lines of the menu: nothing
         click_at(terminal, 22, 5)  # the message: nothing
@@ -61,6 +62,7 @@ async def test_the_tools_menu_a_members_line_and_the_key_bars_are_clicked(
         assert terminal.display == before
         click_on(terminal, "Members: list, search", at=20)  # the line, not only its key
         await until(lambda: "Handle" in flat(terminal) and "Bob" in flat(terminal))
+        assert "Open a member by a click on their line or their number" in flat(terminal)
         wheel(terminal, down=True)  # one page holds them all
         await until(lambda: "This is the last page." in flat(terminal))
         click_on(terminal, "Bob", at=1)
@@ -80,7 +82,7 @@ async def test_the_tools_menu_a_members_line_and_the_key_bars_are_clicked(
         click_on(terminal, "Esc cancel  BS erase")  # (not the hint above it)
         await until(lambda: "Search handles:" not in flat(terminal))
         click_on(terminal, "Esc back")
-        await until(lambda: "Choose a tool by its key." in flat(terminal))
+        await until(lambda: "Choose a tool by its key, or click it." in flat(terminal))
         click_on(terminal, "Esc back")
         await asyncio.wait_for(tools, 5)
     finally:

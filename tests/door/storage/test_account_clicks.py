@@ -41,6 +41,7 @@ async def test_the_arrival_menu_and_the_forms_are_answered_by_clicks(
         ada = await store.create_account("Ada", PASSWORD)
         caller = ClickingScreen(choose_arrival, store, "Cribbage Door")
         await caller.type()
+        assert "Click a line, or press its key." in caller.text  # the screen says so
         before = caller.text
         await caller.click(7, 30)  # between two lines of the menu
         await caller.click(2, 10)  # above them
@@ -77,3 +78,13 @@ async def test_the_statistics_go_back_and_a_question_is_answered_by_a_click(
         assert "Attach the key?" in question.text and question.message == ""
         await question.click_on("Y yes")
         assert await question.result() is True
+
+
+@run_async
+async def test_the_arrival_offers_clicks_only_where_they_work(sqlite_database: Database) -> None:
+    async with sqlite_database.store() as store:
+        caller = Screen(choose_arrival, store, "Cribbage Door")  # a terminal without clicks
+        await caller.type()
+        assert "G Play as a guest" in caller.words
+        assert "Click" not in caller.text
+        caller.task.cancel()
