@@ -33,6 +33,7 @@ from door.term.clicks import Hit, HitMap, key_line_hits
 from door.term.keys import Key, Mouse, MouseButton  # noqa: F401  (the doctest)
 
 _ANY_KEY: Final = re.compile(r"any (?:other )?key: (\w+)")
+"""(As door/term/clicks.py reads the offer on the bar itself.)"""
 _CHOICE: Final = re.compile(r"^ *(\S) {2,}\S")
 """A line of choices: one character, two spaces or more, then its words."""
 

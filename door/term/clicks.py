@@ -19,6 +19,8 @@ the screens go on reading keys, and a click elsewhere is dropped without a word.
 ()
 >>> [hit.keys for hit in key_line_hits("RETURN throw  DEL unmark  <- -> move  c chat", 23)]
 [(Key.ENTER,), (Key.DELETE,), (Key.LEFT,), (Key.RIGHT,), (Key.printable('c'),)]
+>>> [hit.keys for hit in key_line_hits("PgUp back  any other key: back to the game", 23)]
+[(Key.PGUP,), (Key.ESCAPE,)]
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ _SENTENCE_SEGMENT: Final = re.compile(r"\S+(?: (?<!\. )\S+)*")
 """In a sentence that ends with offers (``... auto count. Y accept  N decline``) the end
 of a sentence separates them too."""
 _WORD: Final = re.compile(r"\S+")
+_ANY_KEY: Final = re.compile(r"any (?:other )?key: (\w+)")
+"""An offer of any key: its words are clicked as Esc to go back, RETURN otherwise."""
 
 
 def key_named(word: str) -> Key | None:
@@ -157,6 +161,10 @@ def key_line_hits(
             continue
         first = words[0].group()
         key = key_named(first)
+        anything = _ANY_KEY.match(segment.group())
+        if anything and not in_sentences:
+            # "any other key: back to the game" (help), "any key: go on" (a notice)
+            key = Key.ESCAPE if anything.group(1) == "back" else Key.ENTER
         if in_sentences and not (first.isupper() and len(words) > 1):
             key = None  # "2 players": a word of the sentence, not a key
         if key is not None:

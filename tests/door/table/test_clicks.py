@@ -183,3 +183,17 @@ async def test_clicks_land_on_the_picture_centred_in_a_taller_window() -> None:
     await click(terminal, task, top + HAND_LABELS, hand_card(4) + 1)  # 9♥, on its number
     assert "RETURN throws 3♣ 9♥ to Computer's crib" in terminal.message
     task.cancel()
+
+
+@run_async
+async def test_a_click_on_the_helps_any_other_key_goes_back_to_the_game() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    terminal.press("?")
+    await terminal.until_waiting(task)
+    assert "any other key: back to the game" in terminal.status
+    await click(terminal, task, STATUS, where(terminal, "any other key") + 4)
+    assert not terminal.shows("Keys that work at any time")
+    assert "RETURN mark" in terminal.status
+    task.cancel()
