@@ -4,6 +4,7 @@ an xterm sends them, checked on the screen the caller sees (pyte)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from door.table.options import GameOptions, GameResult
@@ -196,4 +197,40 @@ async def test_a_click_on_the_helps_any_other_key_goes_back_to_the_game() -> Non
     await click(terminal, task, STATUS, where(terminal, "any other key") + 4)
     assert not terminal.shows("Keys that work at any time")
     assert "RETURN mark" in terminal.status
+    task.cancel()
+
+
+LOG_TOP, LOG_ROWS = 17, 4
+
+
+def log_rows(terminal: KeyboardTerminal) -> list[str]:
+    return [line.strip() for line in terminal.display[LOG_TOP : LOG_TOP + LOG_ROWS]]
+
+
+@run_async
+async def test_the_wheel_and_pgup_pgdn_scroll_the_log_and_an_answer_shows_the_newest() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN play")
+    newest = log_rows(terminal)
+    await wheel(terminal, task, down=False)  # back: older lines, and a word on the newer
+    back = log_rows(terminal)
+    newer = re.fullmatch(r"\((\d) newer lines? below: PgDn or the wheel\)", back[-1])
+    assert newer is not None, back
+    # The lines before the newest, ending with the one before the newest shown first.
+    assert back[:3] != newest[:3] and back[int(newer.group(1)) - 1] == newest[0], back
+    terminal.press(Key.PGDN)
+    await terminal.until_waiting(task)
+    assert log_rows(terminal) == newest
+    terminal.press(Key.PGUP)
+    await terminal.until_waiting(task)
+    assert log_rows(terminal) == back
+    await wheel(terminal, task, down=True)
+    assert log_rows(terminal) == newest
+    await wheel(terminal, task, down=True)  # the newest already: nothing further
+    assert log_rows(terminal) == newest
+    await wheel(terminal, task, down=False)
+    terminal.press(Key.RIGHT)  # an answer to the step: the newest again
+    await terminal.until_waiting(task)
+    assert log_rows(terminal) == newest
     task.cancel()
