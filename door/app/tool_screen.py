@@ -73,12 +73,14 @@ class ToolScreen:
         return key
 
     async def read_line(self, prompt: str, limit: int, initial: str = "") -> str | None:
-        """A line typed at the bottom (None: Esc), the key bar given back after."""
+        """A line typed at the bottom (None: Esc); after it the key bar is given back
+        and the typing hint goes (the screen says what came of the line)."""
         status = self.view.status
         try:
             return await read_bottom_line(self.view, self.next_key, prompt, limit, initial=initial)
         finally:
             self.view.status = status
+            self.view.message, self.view.error = "", False
 
     async def confirm(self, question: str) -> bool:
         confirm = Confirm(question)

@@ -81,6 +81,9 @@ async def test_the_tools_menu_a_members_line_and_the_key_bars_are_clicked(
         assert "Search handles: " in flat(terminal) and "Search handles: 1" not in flat(terminal)
         click_on(terminal, "Esc cancel  BS erase")  # (not the hint above it)
         await until(lambda: "Search handles:" not in flat(terminal))
+        # The hint for typing goes with the line: the list's own hint is back.
+        assert "Esc cancels" not in flat(terminal)
+        assert "Open a member by a click on their line" in flat(terminal)
         click_on(terminal, "Esc back")
         await until(lambda: "Choose a tool by its key, or click it." in flat(terminal))
         click_on(terminal, "Esc back")
