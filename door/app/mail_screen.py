@@ -25,6 +25,7 @@ from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
+from door.screens.form_hits import form_hits
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
 from door.storage.errors import StoreError
@@ -148,7 +149,7 @@ class MailScreen:
             most=MAX_OPEN_GAMES,
             status=STATUS,
         )
-        self.screen = Drawn(lambda: draw_mail_games(self.view))
+        self.screen = Drawn(lambda: draw_mail_games(self.view), hits_in=form_hits)
 
     async def run(self) -> None:
         self.session.push(self.screen)

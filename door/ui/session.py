@@ -97,18 +97,28 @@ class Drawn:
         *,
         opaque: bool = True,
         hits: Callable[[], HitMap] | None = None,
+        hits_in: Callable[[Canvas], HitMap] | None = None,
     ) -> None:
+        """``hits``: what a click on the frame last drawn means; or ``hits_in``, which
+        reads it from the frame itself (door/screens/form_hits.py: its key bar)."""
         self._draw = _held_weakly(draw)
         self._hits = None if hits is None else _held_weakly(hits)
+        self._hits_in = hits_in
+        self._drawn: Canvas | None = None
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         draw = self._draw()
-        return draw() if draw is not None else (Canvas(), None)
+        canvas, cursor = draw() if draw is not None else (Canvas(), None)
+        if self._hits_in is not None:
+            self._drawn = canvas
+        return canvas, cursor
 
     @property
     def hits(self) -> HitMap:
         """What a click on the frame last drawn means (asked after ``frame``)."""
+        if self._hits_in is not None and self._drawn is not None:
+            return self._hits_in(self._drawn)
         hits = None if self._hits is None else self._hits()
         return hits() if hits is not None else NO_HITS
 
