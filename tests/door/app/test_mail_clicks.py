@@ -30,3 +30,21 @@ async def test_the_mail_screens_key_bar_is_clicked(database: Database) -> None:
         await until(lambda: "Play whom" not in words(terminal) and MAIL_STATUS in terminal.status)
         click_on(terminal, "Esc back to the lobby", at=6)
         await until(lambda: "P Play the computer" in words(terminal))
+
+
+@run_async
+async def test_a_click_on_a_mail_games_line_opens_it(database: Database) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        await door.records.mail.start(bob, "Ada", seed=3)
+        terminal, _ = door.call(ada)
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        before = list(terminal.display)
+        click_on(terminal, "Finished lately" if "Finished lately" in words(terminal) else "Move")
+        await waiting(terminal)
+        assert terminal.display == before
+        click_on(terminal, "Bob", at=2)  # game 1's line, on the opponent's name
+        # Ada's move: the table; Bob's: the reason, on the list.
+        await until(lambda: "Hand 1" in words(terminal) or "It is Bob's move" in words(terminal))
