@@ -219,6 +219,7 @@ class TappingCaller(PhoneCaller):
         y = cell["top"] + (cell["top_row"] + row + 0.5) * cell["height"]
         await self.page.touchscreen.tap(x, y)
         self.terminal_taps += 1
+        self.typing = False  # the page puts the soft keyboard away at a tap on the board
 
     async def tap_offer(self, words: str) -> None:
         """A tap on ``words`` offered on the status line."""
@@ -319,3 +320,33 @@ def test_a_whole_game_by_taps_on_the_cards_sideways_and_upright(tmp_path: Path) 
         # that goes on after the show (a key row tap, not a keyboard's key).
         assert taps > 30, (name, taps)
         assert taps > keys, (name, taps, keys)
+
+
+KEYBOARD_JS = """() => [window.door.term.textarea.getAttribute("inputmode"),
+    document.getElementById("keyboard").getAttribute("aria-pressed")]"""
+
+
+def test_a_tap_on_the_board_puts_the_soft_keyboard_away(tmp_path: Path) -> None:
+    config = web_config(tmp_path)
+
+    async def scenario() -> list[list[str]]:
+        seen = []
+        async with running(config) as (listening, _door), chromium() as browser:
+            assert listening.web is not None
+            page = await phone_page(browser, listening.web[1], LANDSCAPE)
+            caller = TappingCaller(page)
+            await caller.come_as_guest("Kay")  # typed on the soft keyboard
+            await caller.wait_for("Play the computer")
+            seen.append(await page.evaluate(KEYBOARD_JS))
+            await caller.tap(5, 40)  # the list of who is on: no key, but play
+            await asyncio.sleep(0.2)
+            seen.append(await page.evaluate(KEYBOARD_JS))
+            await page.get_by_role("button", name="Keyboard").tap()
+            seen.append(await page.evaluate(KEYBOARD_JS))
+            caller.watch.cancel()
+        return seen
+
+    typed, tapped, asked = asyncio.run(scenario())
+    assert typed == ["text", "true"]
+    assert tapped == ["none", "false"]
+    assert asked == ["text", "true"]  # and back when asked for
