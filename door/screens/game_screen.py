@@ -165,7 +165,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         cards = (hand.cards, hand.marked, hand.unplayable)
         layers.append(_layer("hand", draw_hand_cards, *cards))
         layers.append(_layer("log rule", draw_log_rule))
-        layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS)))
+        layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS), view.log.back))
         if view.win_chances is not None:
             bar_names = tuple(_bar_names(sides, game, viewer))
             layers.append(_layer("win bar", draw_win_bar, bar_names, view.win_chances))
