@@ -5,12 +5,14 @@ run measured, and the table that shows runs side by side (plain or Markdown).
 ['web-resize', 'proxy-family', 'proxy-flood']
 >>> sessions_shown("-- Who is on (3) ----")
 3
+>>> str(Descriptors.of(["socket:[7]", "pipe:[8]", "/srv/cribbage.sqlite3-wal", "/dev/null"]))
+'4 (1 socket, 1 pipe, 1 database, 1 other)'
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -109,6 +111,76 @@ class LogCount:
         )
 
 
+DATABASE_SUFFIXES: Final = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".sqlite3-journal")
+
+DATABASE_FDS_KEPT: Final = 11
+"""The most descriptors the door's SQLite database may hold between attacks: SQLAlchemy
+keeps up to 5 pooled connections open (its default pool_size; the overflow it opens
+under load is closed when given back), each with the database file and its WAL, and the
+process maps the shared-memory file once. A web-arrival-keys run (six sessions typing
+into the log-in and sign-up forms at once) left 3 connections: 13 descriptors before,
+17 after, none of them a socket or a pipe."""
+
+
+@dataclass(frozen=True)
+class Descriptors:
+    """A process's open descriptors by kind: sockets and pipes (a connection or a task
+    the door should have closed, if they stay), the database's files (a bounded pool),
+    and the rest (logs, host keys, /dev/null, the event loop's epoll)."""
+
+    sockets: int = 0
+    pipes: int = 0
+    database: int = 0
+    other: int = 0
+
+    @classmethod
+    def of(cls, targets: Iterable[str]) -> Descriptors:
+        """Count the targets of /proc/PID/fd's links (``socket:[123]``, a path...)."""
+        sockets = pipes = database = other = 0
+        for target in targets:
+            if target.startswith("socket:"):
+                sockets += 1
+            elif target.startswith("pipe:"):
+                pipes += 1
+            elif target.endswith(DATABASE_SUFFIXES):
+                database += 1
+            else:
+                other += 1
+        return cls(sockets, pipes, database, other)
+
+    @property
+    def total(self) -> int:
+        return self.sockets + self.pipes + self.database + self.other
+
+    def __str__(self) -> str:
+        kinds = [
+            f"{self.sockets} socket{'s' * (self.sockets != 1)}",
+            f"{self.pipes} pipe{'s' * (self.pipes != 1)}",
+            f"{self.database} database",
+            f"{self.other} other",
+        ]
+        return f"{self.total} ({', '.join(kinds)})"
+
+
+def descriptors_left(before: Descriptors, after: Descriptors) -> str | None:
+    """What the server holds after an attack that it did not before and should not:
+    more sockets, pipes or other files than before (a leak: the attack's connections
+    or tasks were not all closed), or more database files than its pool keeps
+    (DATABASE_FDS_KEPT). None when nothing was left."""
+    grown = [
+        f"{kind} {was} -> {now}"
+        for kind, was, now in (
+            ("sockets", before.sockets, after.sockets),
+            ("pipes", before.pipes, after.pipes),
+            ("other files", before.other, after.other),
+        )
+        if now > was
+    ]
+    if after.database > max(before.database, DATABASE_FDS_KEPT):
+        grown.append(f"database files {before.database} -> {after.database}")
+    return "; ".join(grown) or None
+
+
 @dataclass
 class Figures:
     """One run of one attack, as the bench measured it from outside the server."""
@@ -124,10 +196,17 @@ class Figures:
     fds_before: int = 0
     fds_peak: int = 0
     fds_after: int = 0
+    fds_kinds_before: Descriptors = field(default_factory=Descriptors)
+    fds_kinds_after: Descriptors = field(default_factory=Descriptors)
     log: LogCount = field(default_factory=lambda: LogCount(0, 0, 0))
     sessions_left: int | None = None
     seconds: float = 0.0
     found: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def leaked(self) -> str | None:
+        """The descriptors the attack left open (descriptors_left), if any."""
+        return descriptors_left(self.fds_kinds_before, self.fds_kinds_after)
 
 
 def percentile(values: Sequence[float], share: float) -> float:

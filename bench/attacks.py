@@ -41,6 +41,11 @@ Attacks (``--only`` picks attacks or groups, comma-separated; attack_table.GROUP
   cluster-redis              two workers with Redis: a game across them, Redis killed for
                              10 s and started empty; then SIGTERM (bench/cluster_attack.py)
 
+Each run also counts the server's descriptors by kind (sockets, pipes, database files,
+the rest) before and ``--after`` seconds after: a socket, pipe or other file more than
+before, or database files beyond what its connection pool keeps, is printed as left
+open and the bench exits 1.
+
 Run: python bench/attacks.py [--only web,proxy] [--repo PATH] [--markdown]
 ``--repo`` runs the server from another checkout (its ``door``), so the same bench
 measures before and after a change. Every run is bounded: each attack by its flag.
@@ -72,6 +77,7 @@ from attack_table import (  # noqa: E402
     PROXY_ATTACKS,
     RLOGIN_ATTACKS,
     WEB_ATTACKS,
+    Descriptors,
     Figures,
     LogCount,
     select_attacks,
@@ -602,6 +608,17 @@ def descriptors(pid: int) -> int:
         return 0
 
 
+def descriptor_kinds(pid: int) -> Descriptors:
+    """The process's open descriptors by kind (what each /proc/PID/fd link names)."""
+    folder = f"/proc/{pid}/fd"
+    targets = []
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            with contextlib.suppress(OSError):  # closed since listed
+                targets.append(os.readlink(f"{folder}/{name}"))
+    return Descriptors.of(targets)
+
+
 class Server:
     def __init__(self, root: Path, name: str, repo: Path) -> None:
         self.data_dir = root / name
@@ -808,7 +825,8 @@ async def attack_with_witness(
     await asyncio.sleep(1.0)
     sessions_before = sessions_shown(witness.line.text)
     figures.rss_before = figures.rss_peak = rss_kib(pid) / 1024
-    figures.fds_before = figures.fds_peak = descriptors(pid)
+    figures.fds_kinds_before = descriptor_kinds(pid)
+    figures.fds_before = figures.fds_peak = figures.fds_kinds_before.total
     log_before = len(server.log_text().splitlines())
     cpu_start = cpu_seconds(pid)
     started = time.monotonic()
@@ -873,7 +891,8 @@ async def attack_with_witness(
             figures.idle_after = time.monotonic() - left
         previous = now
     figures.rss_after = rss_kib(pid) / 1024
-    figures.fds_after = descriptors(pid)
+    figures.fds_kinds_after = descriptor_kinds(pid)
+    figures.fds_after = figures.fds_kinds_after.total
     others = 1 + (owner is not None)  # the witness, and the owner if on
     shown = sessions_shown(witness.line.text)
     if shown is not None:
@@ -898,6 +917,9 @@ async def attack_with_witness(
         **extra,
         "sessions_before": None if sessions_before is None else sessions_before - 1,
         "idle_after": f"{figures.idle_after:.1f} s" if figures.idle_after else f"> {args.after} s",
+        "fds_before": str(figures.fds_kinds_before),
+        "fds_after": str(figures.fds_kinds_after),
+        "fds_left_open": figures.leaked or "none",
         **figures.found,
     }
     witness.line.close()
@@ -920,7 +942,9 @@ def describe_checkout(repo: Path) -> str:
     return line
 
 
-async def bench(args: argparse.Namespace) -> None:
+async def bench(args: argparse.Namespace) -> bool:
+    """Run the attacks and print the table; whether every run left the server's
+    descriptors as they were (the exit status says so: 1 when one did not)."""
     try:
         kinds = select_attacks(args.only, ALL_ATTACKS, GROUPS)
     except ValueError as error:
@@ -941,6 +965,10 @@ async def bench(args: argparse.Namespace) -> None:
                 print(textwrap.indent(table(results[-1:]), "  "), flush=True)
     print()
     print(table(results, markdown=args.markdown))
+    leaks = [f"{figures.attack}: {figures.leaked}" for figures in results if figures.leaked]
+    for leak in leaks:
+        print(f"LEFT OPEN after the attack: {leak}")
+    return not leaks
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -998,8 +1026,7 @@ def main() -> int:
     args = build_parser().parse_args()
     if args.attacker:
         return attacker_main(args)
-    asyncio.run(bench(args))
-    return 0
+    return 0 if asyncio.run(bench(args)) else 1
 
 
 if __name__ == "__main__":

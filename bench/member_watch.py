@@ -1,5 +1,7 @@
-"""What the watch for locked members costs: one ``Store.refusals`` look over the members
-online, as each worker makes every ``WATCH_SECONDS`` (door/app/member_watch.py).
+"""What the watch for locked, deleted and renamed members costs: one ``Store.members_now``
+look over the members online and those seated at the worker's games (the same members
+here), and what each is to be told (``refusal``), as each worker makes every
+``WATCH_SECONDS`` (door/app/member_watch.py).
 
     python bench/member_watch.py [--members 1200] [--looks 50] [--url URL]
 
@@ -23,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.app.member_watch import WATCH_SECONDS  # noqa: E402
+from door.storage.members import refusal  # noqa: E402
 from door.storage.rules import handle_key  # noqa: E402
 from door.storage.schema import accounts  # noqa: E402
 from door.storage.store import Store  # noqa: E402
@@ -50,12 +53,18 @@ async def bench(url: str, members: int, looks: int) -> None:
         async with store.transaction() as connection:
             from sqlalchemy import select
 
-            ids = list(await connection.scalars(select(accounts.c.id)))
+            online = dict(
+                (await connection.execute(select(accounts.c.id, accounts.c.handle))).all()
+            )
         times = []
         cpu_started = time.process_time()
         for _ in range(looks):
             started = time.perf_counter()
-            refused = await store.refusals(ids)
+            # The watch's one query: the members online, and those seated at games.
+            found = await store.members_now(online)
+            refused = [
+                number for number, handle in online.items() if refusal(handle, found.get(number))
+            ]
             times.append(time.perf_counter() - started)
         cpu = (time.process_time() - cpu_started) / looks
         assert len(refused) == len(range(0, members, 100))

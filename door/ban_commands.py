@@ -14,16 +14,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from door.config import ConfigError
-from door.db_commands import PROGRAM
 from door.shell_store import (
+    BAD_USAGE_EXIT,
     CommandFailed,
     add_place_arguments,
     command_config,
+    exit_status,
     shell_actor,
     with_store,
 )
@@ -70,18 +69,12 @@ def ban_command(args: argparse.Namespace) -> int:
         "list": _list,
         "remove": _remove,
     }
-    try:
+
+    def work() -> None:
         config = command_config(args)
         asyncio.run(with_store(config, lambda store: run[args.ban_command](store, args, config)))
-    except ConfigError as error:
-        print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
-        return 2
-    except CommandFailed as error:
-        print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
-        return error.code
-    except KeyboardInterrupt:
-        return 130
-    return 0
+
+    return exit_status(name, work)
 
 
 async def _add(store: Store, args: argparse.Namespace, config: Config) -> None:
@@ -102,7 +95,7 @@ async def _add(store: Store, args: argparse.Namespace, config: Config) -> None:
     except CoversOwnAddress as error:
         raise CommandFailed(f"{error} --force bans it anyway.") from None
     except ModerationError as error:
-        raise CommandFailed(str(error), 2) from None
+        raise CommandFailed(str(error), BAD_USAGE_EXIT) from None
     print(f"ban #{ban.id}: {ban.target} {ending(ban.until)} ({ban.reason})")
 
 

@@ -21,10 +21,17 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from door.config import Config, ConfigError
+from door.config import Config
 from door.member_commands import add_audit_command, add_member_actions
 from door.paths import DataDirError, ensure_writable_dir
-from door.shell_store import CommandFailed, add_place_arguments, command_config
+from door.shell_store import (
+    BAD_USAGE_EXIT,
+    PROGRAM,
+    CommandFailed,
+    add_place_arguments,
+    command_config,
+    exit_status,
+)
 from door.storage.settings import (
     DatabaseSettings,
     DatabaseSettingsError,
@@ -32,8 +39,6 @@ from door.storage.settings import (
     database_url,
     redact_url,
 )
-
-PROGRAM = "cribbage-door"
 
 
 def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None:
@@ -102,23 +107,16 @@ def db_command(args: argparse.Namespace) -> int:
         "db check": _check,
         "user export": _export,
     }[name]
-    try:
+
+    def work() -> None:
         config = command_config(args)
         url = database_url(config.database, config.server.data_path)
-        asyncio.run(run(args, config, url))
-    except ConfigError as error:
-        print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
-        return 2
-    except CommandFailed as error:
-        print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
-        return error.code
-    except TransferError as error:
-        print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"{PROGRAM} {name}: interrupted; nothing was kept", file=sys.stderr)
-        return 130
-    return 0
+        try:
+            asyncio.run(run(args, config, url))
+        except TransferError as error:
+            raise CommandFailed(str(error)) from None
+
+    return exit_status(name, work)
 
 
 def _named(url: str) -> str:
@@ -201,9 +199,9 @@ async def _copy(args: argparse.Namespace, config: Config, url: str) -> None:
     try:
         settings = database_settings_from_mapping({"url": args.to}, "--to")
     except DatabaseSettingsError as error:
-        raise CommandFailed(str(error), 2) from None
+        raise CommandFailed(str(error), BAD_USAGE_EXIT) from None
     if not settings.url.strip():
-        raise CommandFailed("--to: name the database to copy into", 2)
+        raise CommandFailed("--to: name the database to copy into", BAD_USAGE_EXIT)
     target = database_url(DatabaseSettings(url=settings.url), Path.cwd())
     print(f"copying {_named(url)} to {_named(target)}", flush=True)
     report = CopyReport()

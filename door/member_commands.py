@@ -18,15 +18,21 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Final
 
-from door.config import ConfigError
-from door.shell_store import CommandFailed, command_config, shell_actor, with_store
+from door.shell_store import (
+    BAD_USAGE_EXIT,
+    PROGRAM,
+    CommandFailed,
+    command_config,
+    exit_status,
+    shell_actor,
+    with_store,
+)
 
 if TYPE_CHECKING:  # the store is loaded only when a command runs, not for every --help
     from door.storage.audit import AuditEntry
     from door.storage.members import MemberDetail, MemberLine
     from door.storage.store import Store
 
-PROGRAM: Final = "cribbage-door"
 MAX_LISTED: Final = 500
 """The most members ``user list`` prints (the store's bound)."""
 MAX_LOCK_HOURS: Final = 24 * 366 * 10
@@ -91,21 +97,14 @@ def member_command(args: argparse.Namespace) -> int:
     from door.storage.store import LoginPolicy
 
     name = "audit" if args.command == "audit" else f"user {args.user_command}"
-    try:
+
+    def work() -> None:
         run = _ACTIONS[name]
         config = command_config(args)
         policy = LoginPolicy.from_settings(config.database)
         asyncio.run(with_store(config, lambda store: _in_one_line(run(args, store)), policy))
-    except ConfigError as error:
-        print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
-        return 2
-    except CommandFailed as error:
-        print(f"{PROGRAM} {name}: {error}", file=sys.stderr)
-        return error.code
-    except KeyboardInterrupt:
-        print(f"{PROGRAM} {name}: interrupted", file=sys.stderr)
-        return 130
-    return 0
+
+    return exit_status(name, work)
 
 
 async def _in_one_line(work: Awaitable[None]) -> None:
@@ -178,7 +177,7 @@ def detail_lines(detail: MemberDetail) -> list[str]:
 
 async def _list(args: argparse.Namespace, store: Store) -> None:
     if not 1 <= args.limit <= MAX_LISTED:
-        raise CommandFailed(f"--limit must be 1 to {MAX_LISTED}", 2)
+        raise CommandFailed(f"--limit must be 1 to {MAX_LISTED}", BAD_USAGE_EXIT)
     members = await store.members(args.search, limit=args.limit + 1)
     if not members:
         print("no member's handle holds that" if args.search else "no members yet")
@@ -246,7 +245,7 @@ async def _delete(args: argparse.Namespace, store: Store) -> None:
     handle = detail.line.handle
     if not args.yes:
         if not sys.stdin.isatty():
-            raise CommandFailed(f"deleting {handle} cannot be undone: add --yes", 2)
+            raise CommandFailed(f"deleting {handle} cannot be undone: add --yes", BAD_USAGE_EXIT)
         answer = input(f"Delete {handle} ({detail.line.games} games) for good? [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             raise CommandFailed("nothing deleted", 1)
@@ -292,7 +291,7 @@ def audit_lines(entries: list[AuditEntry]) -> list[str]:
 async def _audit(args: argparse.Namespace, store: Store) -> None:
     since = parse_since(args.since) if args.since else None
     if args.limit < 1:
-        raise CommandFailed("--limit must be 1 or more", 2)
+        raise CommandFailed("--limit must be 1 or more", BAD_USAGE_EXIT)
     entries = await store.recorded_actions(since, args.limit)
     if not entries:
         print("nothing in the audit" + (" since then" if since else " yet"))

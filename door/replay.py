@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from door.config import ConfigError, load_config
+from door.config import load_config
+from door.shell_store import exit_status
 from door.storage.settings import DatabaseSettings, database_url
 
 if TYPE_CHECKING:
@@ -57,12 +58,12 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
 
 def replay_command(args: argparse.Namespace) -> int:
     """Print the game's log; 0 when printed, 1 when there is no such game or the database
-    cannot be read, 2 for a bad configuration."""
-    try:
-        config = load_config(Path(args.config) if args.config else None)
-    except ConfigError as error:
-        print(f"cribbage-door replay: {error}", file=sys.stderr)
-        return 2
+    cannot be read, 2 for a bad configuration, 130 when interrupted."""
+    return exit_status("replay", lambda: _replay(args))
+
+
+def _replay(args: argparse.Namespace) -> int:
+    config = load_config(Path(args.config) if args.config else None)
     settings = config.database
     if args.database:
         settings = DatabaseSettings(url=args.database)

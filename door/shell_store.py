@@ -1,7 +1,10 @@
 """What the sysop's shell commands on the database share (``db``, ``user``, ``audit``,
 ``ban``): their ``--config``/``--data-dir``, the configuration ``serve`` would use, the
-store opened and closed around their work, the one line they fail with, and who acts
-for the audit.
+store opened and closed around their work, the one line they fail with and its exit
+status, and who acts for the audit.
+
+Exit statuses: 0 done; 1 the database, a file or the work said no; 2 a bad command line
+or configuration; 130 interrupted (Ctrl-C), as a shell reports SIGINT.
 """
 
 from __future__ import annotations
@@ -9,22 +12,53 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from door.config import Config, load_config, with_overrides
+from door.config import Config, ConfigError, load_config, with_overrides
 
 if TYPE_CHECKING:
     from door.storage.store import LoginPolicy, Store
 
 
+PROGRAM: Final = "cribbage-door"
+
+DONE_EXIT: Final = 0
+FAILED_EXIT: Final = 1
+BAD_USAGE_EXIT: Final = 2
+INTERRUPTED_EXIT: Final = 130
+
+
 class CommandFailed(Exception):
     """The one line a command ends with, and its exit code."""
 
-    def __init__(self, message: str, code: int = 1) -> None:
+    def __init__(self, message: str, code: int = FAILED_EXIT) -> None:
         super().__init__(message)
         self.code = code
+
+
+def exit_status(name: str, work: Callable[[], int | None]) -> int:
+    """Run a command's ``work``; its exit status (the one ``work`` returns, else 0). A bad
+    configuration, a CommandFailed or Ctrl-C ends it as one line on standard error,
+    ``cribbage-door NAME: ...``."""
+    try:
+        status = work()
+    except ConfigError as error:
+        return _failed(name, str(error), BAD_USAGE_EXIT)
+    except CommandFailed as error:
+        return _failed(name, str(error), error.code)
+    except KeyboardInterrupt:
+        # One wording for every command: not all of them can promise that nothing was
+        # kept (a ban is added, then audited), so it says no more than what happened.
+        return _failed(name, "interrupted before it finished", INTERRUPTED_EXIT)
+    return DONE_EXIT if status is None else status
+
+
+def _failed(name: str, message: str, code: int) -> int:
+    print(f"{PROGRAM} {name}: {message}", file=sys.stderr)
+    return code
 
 
 def add_place_arguments(parser: argparse.ArgumentParser) -> None:

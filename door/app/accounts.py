@@ -38,6 +38,7 @@ from door.screens.account import (
     draw_title,
     rating_line,
 )
+from door.screens.form_hits import form_hits
 from door.screens.frame import draw_message, draw_status
 from door.storage.errors import (
     AccountLockedError,
@@ -111,7 +112,8 @@ async def choose_arrival(
             await notice(frame, session, bbs_name, unavailable)
             return Arrival(None)
         while True:
-            frame.show(_draw_arrival(bbs_name, message, error))
+            canvas = _draw_arrival(bbs_name, message, error, clicks=session.mouse)
+            frame.show(canvas, hits=form_hits(canvas, choices=True))
             await session.paint()
             key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
@@ -130,6 +132,7 @@ async def choose_arrival(
                 return Arrival(None)
             elif char == "s":
                 session.use_speech()
+                session.mouse = False  # plain lines: nothing to click
                 message = "Screen reader mode: plain text, one line at a time. Press G for a guest."
             else:
                 message, error = "Press L to log in, N for a new account or G for a guest.", True
@@ -146,12 +149,14 @@ _ARRIVAL_CHOICES: Final = (
 )
 
 
-def _draw_arrival(bbs_name: str, message: str, error: bool) -> Canvas:
+def _draw_arrival(bbs_name: str, message: str, error: bool, *, clicks: bool) -> Canvas:
     canvas = Canvas()
     draw_title(canvas, f"Welcome to {bbs_name}")
     for number, (key, text) in enumerate(_ARRIVAL_CHOICES):
         canvas.put(6 + 2 * number, 8, f"{key:>2}", theme.TITLE)
         canvas.put(6 + 2 * number, 12, text)
+    if clicks:
+        canvas.put(7 + 2 * len(_ARRIVAL_CHOICES), 12, "Click a line, or press its key.", theme.TEXT)
     draw_message(canvas, message, error=error)
     draw_status(canvas, "L log in  N new account  G guest  S screen reader")
     return canvas
@@ -352,7 +357,7 @@ async def offer_resume(session: Session, saved: SavedGame) -> ResumeChoice:
                 canvas.put(row, 8, line, theme.TEXT)
             draw_message(canvas, message, error=bool(message))
             draw_status(canvas, "R resume  A abandon  L later")
-            frame.show(canvas)
+            frame.show(canvas, hits=form_hits(canvas, choices=True))
             await session.paint()
             key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
@@ -393,7 +398,8 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
         except StoreError:
             pass  # the statistics stand without the rating
         while True:
-            frame.show(draw_stats(stats, rating_line=rated, games=games))
+            canvas = draw_stats(stats, rating_line=rated, games=games)
+            frame.show(canvas, hits=form_hits(canvas))
             await session.paint()
             if await session.read_key() == Key.CTRL_L:
                 session.redraw_all()
@@ -415,14 +421,15 @@ async def show_leaderboard(
             try:
                 if order == "rating":
                     rated = await RatingStore(store).rating_leaderboard(LEADERBOARD_SIZE)
-                    frame.show(draw_rating_board(rated))
+                    canvas = draw_rating_board(rated)
                 else:
                     entries = await store.leaderboard(
                         "wins" if order == "wins" else "win_rate",
                         limit=LEADERBOARD_SIZE,
                         min_games=min_games,
                     )
-                    frame.show(draw_leaderboard(entries, order, min_games))
+                    canvas = draw_leaderboard(entries, order, min_games)
+                frame.show(canvas, hits=form_hits(canvas))
             except StoreError as failure:
                 await notice(frame, session, "Leaderboard", str(failure))
                 return
@@ -469,7 +476,7 @@ async def yes_or_no(session: Session, title: str, question: str) -> bool:
                 canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, theme.TEXT)
             draw_message(canvas, message, error=bool(message))
             draw_status(canvas, CONFIRM_STATUS)
-            frame.show(canvas)
+            frame.show(canvas, hits=form_hits(canvas))
             await session.paint()
             key = await session.read_key()
             answer = confirm.answer(key)

@@ -52,6 +52,7 @@ from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap, key_line_hits
+from door.term.keys import Key
 from door.term.mouse import offers_mouse
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
@@ -143,6 +144,12 @@ async def run_session(
     try:
         if not session.lines:
             terminal.write(HIDE_CURSOR)
+        # Asked before the caller is known, so the arrival and its forms are clicked
+        # too; a member who chose no mouse is told to stop once they have logged in.
+        session.mouse_offered = offers_mouse(
+            terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
+        )
+        session.mouse = session.mouse_offered
         loop = asyncio.get_running_loop()
         started = caller.connected_at if caller.connected_at is not None else loop.time()
         try:
@@ -527,7 +534,8 @@ async def show_help(session: Session) -> None:
             draw_help(canvas, overlay)
             status = overlay.status("the menu")
             draw_status(canvas, status)
-            frame.show(canvas, hits=HitMap(key_line_hits(status, STATUS_ROW)))
+            hits = HitMap(key_line_hits(status, STATUS_ROW)).scrolled_by(Key.PGUP, Key.PGDN)
+            frame.show(canvas, hits=hits)
             await session.paint()
             turned = overlay.after(await session.read_key())
             if turned is None:

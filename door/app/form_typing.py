@@ -9,6 +9,7 @@ from typing import Final
 
 from door.screens import theme
 from door.screens.account import FormField, FormView, draw_form, draw_title
+from door.screens.form_hits import form_hits
 from door.screens.frame import draw_status
 from door.term.canvas import Canvas
 from door.term.keys import Key
@@ -35,7 +36,8 @@ async def type_into(frame: Frame, session: Session, view: FormView) -> None:
     entry = view.fields[view.active]
     what = entry.label.split()[0].rstrip(":").lower()  # "Password again:" -> password
     while True:
-        frame.show(*draw_form(view))
+        canvas, cursor = draw_form(view)
+        frame.show(canvas, cursor, hits=form_hits(canvas))
         await session.paint()
         key = await session.read_key()
         if entry.selected and key.is_printable:
@@ -80,6 +82,6 @@ async def notice(
     for row, line in enumerate(textwrap.wrap(text, NOTICE_WIDTH)[:NOTICE_LINES], start=8):
         canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, style)
     draw_status(canvas, "any key: go on")
-    frame.show(canvas)
+    frame.show(canvas, hits=form_hits(canvas))
     await session.paint()
     await session.read_key()

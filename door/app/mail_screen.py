@@ -25,6 +25,7 @@ from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
+from door.screens.form_hits import form_hits
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
 from door.storage.errors import StoreError
@@ -35,6 +36,8 @@ from door.table.listener import TableListener
 from door.table.mail import MailTable
 from door.table.options import GameOptions, GameResult
 from door.table.person import Person
+from door.term.canvas import Canvas
+from door.term.clicks import HitMap
 from door.term.keys import Key
 from door.ui.bottom_line import read_bottom_line
 from door.ui.session import Drawn, Session
@@ -116,6 +119,10 @@ def since_last_move(game: PbmGame, seat: int) -> list[str]:
     return [line for line in lines if line]
 
 
+def _clicked(canvas: Canvas) -> HitMap:
+    return form_hits(canvas, choices=True)
+
+
 class MailScreen:
     """One member's mail-games screen; ``run`` until they go back to the lobby."""
 
@@ -148,7 +155,8 @@ class MailScreen:
             most=MAX_OPEN_GAMES,
             status=STATUS,
         )
-        self.screen = Drawn(lambda: draw_mail_games(self.view))
+        # A game's line is its number (games 1 to 9: ten or more are typed).
+        self.screen = Drawn(lambda: draw_mail_games(self.view), hits_in=_clicked)
 
     async def run(self) -> None:
         self.session.push(self.screen)

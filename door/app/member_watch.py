@@ -1,7 +1,12 @@
-"""Members the sysop locks or deletes while they are online are told why and hung up on
-within seconds, whichever worker holds them and whether the door (its member screen) or
-the shell (``cribbage-door user lock``) did it: each worker looks at its own members in
-the store every WATCH_SECONDS."""
+"""Members the sysop locks, deletes or renames while they are online are told why and hung
+up on within seconds, whichever worker holds them and whether the door (its member
+screen) or the shell (``cribbage-door user lock``, ``user rename``) did it: each worker
+looks at its own members in the store every WATCH_SECONDS.
+
+A renamed member's seat at a table of this worker takes the new handle in the same look,
+and the table says so: a seat whose caller was hung up on waits for them to call back
+under the new handle, as for any dropped line (the member screen hangs up at once; the
+table hears of it at the next look)."""
 
 from __future__ import annotations
 
@@ -12,30 +17,50 @@ from typing import Final
 
 from door.app.presence import Presence
 from door.storage.errors import StoreError
+from door.storage.members import refusal
 from door.storage.store import Store
 
 logger = logging.getLogger(__name__)
 
 WATCH_SECONDS: Final = 5.0
-"""How long a locked member may stay on at most. One query of the members online per
-look (by their ids): with 1,200 members online a look took 4.6 ms of the worker's CPU on
-SQLite and 6.8 ms on PostgreSQL (bench/member_watch.py, on a loaded two-core machine),
-so looking every 5 s costs a worker about 0.1% of its CPU."""
+"""How long a locked member may stay on at most. One query per look, of the members
+online and those seated at this worker's games (by their ids): with 1,200 members online,
+every one seated, a look took 6.8 ms of the worker's CPU on SQLite and 8.3 ms on
+PostgreSQL, where the look at locks and deletions alone took 4.7 and 6.7 ms
+(bench/member_watch.py, 150 looks, the same loaded two-core machine, main's bench
+alternated with this one), so looking every 5 s costs a worker under 0.2% of its CPU."""
 
 
 async def hang_up_refused(store: Store, presence: Presence) -> list[str]:
-    """Hang up on this worker's members who may no longer be online; their handles."""
+    """Hang up on this worker's members who may no longer be online, and give the seats
+    of renamed members at its games their new handles (one query of the store); the
+    handles hung up on."""
     online = {
         member.account.id: member
         for member in list(presence.members.values())
         if member.account is not None and not member.sysop
     }
-    refused = await store.refusals(online)
-    for account_id, why in refused.items():
-        member = online[account_id]
-        logger.info("%r hung up on: %s", member.name, why)
-        await member.line.hang_up(f"\r\n\x1b[0m\r\n*** {why} ***\r\n")
-    return [online[number].name for number in refused]
+    seated = [
+        (table, seat)
+        for table in list(presence.tables)
+        if not table.over
+        for seat in table.seats
+        if seat.human and seat.account_id is not None and not seat.left
+    ]
+    found = await store.members_now(online.keys() | {seat.account_id for _, seat in seated})
+    # Seats first: the table then says the new handle when the line drops.
+    for table, seat in seated:
+        now = found.get(seat.account_id) if seat.account_id is not None else None
+        if now is not None and now.handle != seat.name:
+            table.seat_renamed(seat, now.handle)
+    refused = []
+    for number, member in online.items():
+        why = refusal(member.name, found.get(number))
+        if why is not None:
+            logger.info("%r hung up on: %s", member.name, why)
+            await member.line.hang_up(f"\r\n\x1b[0m\r\n*** {why} ***\r\n")
+            refused.append(member.name)
+    return refused
 
 
 async def watch_members(store: Store, presence: Presence, every: float = WATCH_SECONDS) -> None:

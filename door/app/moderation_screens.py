@@ -16,10 +16,10 @@ name and puts it in force at every worker at once. Each screen declares its keys
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Final, Protocol
+from typing import Final
 
 from door.app.moderation import Moderation, ModerationError
-from door.app.presence import Member, Presence
+from door.app.tool_screen import ToolPlace, ToolScreen
 from door.defence.bans import MAX_REASON_LENGTH, ending
 from door.screens.moderation import (
     LIST_ROWS,
@@ -29,12 +29,12 @@ from door.screens.moderation import (
     draw_bans,
     draw_recent_chat,
 )
+from door.screens.tool_hits import list_hits
 from door.storage.errors import StoreError
 from door.term.canvas import Canvas
+from door.term.clicks import HitMap
 from door.term.keys import Key
 from door.ui.bindings import Binding, Bindings
-from door.ui.bottom_line import read_bottom_line
-from door.ui.session import Drawn, Session
 
 REFRESH_SECONDS: Final = 5.0
 """How often an open screen reads the bans or the chat again without a key."""
@@ -43,36 +43,24 @@ BACK: Final = "  Esc back"
 LEAVE: Final = Binding("q", "leave", also=(Key.ESCAPE,))
 
 
-class ToolPlace(Protocol):
-    """What a sysop's tool works with (door/app/sysop_tools.py's ToolPlace)."""
-
-    @property
-    def session(self) -> Session: ...
-    @property
-    def presence(self) -> Presence: ...
-    @property
-    def sysop(self) -> Member: ...
-    @property
-    def bbs_name(self) -> str: ...
-
-
-Drawing = Callable[[], tuple[Canvas, tuple[int, int] | None]]
-
-
-class ModerationScreen:
+class ModerationScreen(ToolScreen):
     """A page of a list with its keys (``KEYS``); the actions are methods named there."""
 
     KEYS: Bindings = Bindings((LEAVE,))
 
     def __init__(self, place: ToolPlace, moderation: Moderation, view: ModerationView) -> None:
+        super().__init__(place.session, view, self.draw, refresh_seconds=REFRESH_SECONDS)
         self.place = place
         self.moderation = moderation
-        self.view = view
-        self.screen = Drawn(self.draw)
+        self.view: ModerationView = view
         view.status = self.KEYS.menu_line().text + BACK
 
     def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
         raise NotImplementedError
+
+    def hits(self) -> HitMap:
+        """The key bar, and the wheel turning the pages."""
+        return list_hits(self.view)
 
     def rows(self) -> int:
         raise NotImplementedError
@@ -102,20 +90,8 @@ class ModerationScreen:
                     self.view.message, self.view.error = str(refused), True
                 await self.refresh()
 
-    async def next_key(self) -> Key | None:
-        await self.place.session.paint()
-        key = await self.place.session.next_key(timeout=REFRESH_SECONDS)
-        if key == Key.CTRL_L:
-            self.place.session.redraw_all()
-            return None
-        return key
-
     async def ask(self, prompt: str, limit: int) -> str | None:
-        status = self.view.status
-        try:
-            text = await read_bottom_line(self.view, self.next_key, prompt, limit)
-        finally:
-            self.view.status = status
+        text = await self.read_line(prompt, limit)
         return text.strip() if text is not None else None
 
     async def next_page(self) -> None:

@@ -25,6 +25,7 @@ from typing import Final
 from door.app.moderation_screens import LEAVE
 from door.app.moderation_screens import SCREENS as MODERATION_SCREENS
 from door.app.presence import Member, Presence
+from door.app.tool_screen import ToolScreen
 from door.screens.sysop_tools import (
     AUDIT_ROWS,
     MEMBER_ROWS,
@@ -32,23 +33,22 @@ from door.screens.sysop_tools import (
     MembersView,
     MemberView,
     MenuView,
-    ToolsView,
     draw_audit,
     draw_member,
     draw_members,
     draw_menu,
 )
+from door.screens.tool_hits import list_hits, members_hits, menu_hits
 from door.storage.audit import MAX_LISTED, AuditEntry
 from door.storage.errors import StoreError
 from door.storage.members import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
 from door.storage.rules import MAX_HANDLE_LENGTH
 from door.storage.store import Store
 from door.term.canvas import Canvas
+from door.term.clicks import HitMap
 from door.term.keys import Key
 from door.ui.bindings import Binding, Bindings
-from door.ui.bottom_line import read_bottom_line
-from door.ui.confirm import Confirm
-from door.ui.session import Drawn, Session
+from door.ui.session import Session
 
 logger = logging.getLogger(__name__)
 
@@ -90,9 +90,6 @@ AUDIT_KEYS: Final = Bindings(
 AUDIT_STATUS: Final = AUDIT_KEYS.menu_line().text + "  Esc back  ^L redraw"
 
 
-Drawing = Callable[[], tuple[Canvas, tuple[int, int] | None]]
-
-
 @dataclass(frozen=True)
 class ToolPlace:
     """What a tool's screen works with: the sysop's session and presence, the store."""
@@ -110,47 +107,6 @@ class Tool:
 
     binding: Binding
     screen: Callable[[ToolPlace], Awaitable[None]]
-
-
-class ToolScreen:
-    """What the tools screens share: reading keys and lines, asking yes or no."""
-
-    def __init__(self, place: ToolPlace, view: ToolsView, draw: Drawing) -> None:
-        self.place = place
-        self.view = view
-        self.screen = Drawn(draw)
-
-    async def next_key(self) -> Key | None:
-        await self.place.session.paint()
-        key = await self.place.session.next_key(timeout=REFRESH_SECONDS)
-        if key == Key.CTRL_L:
-            self.place.session.redraw_all()
-            return None
-        return key
-
-    async def read_line(self, prompt: str, limit: int, initial: str = "") -> str | None:
-        status = self.view.status
-        try:
-            return await read_bottom_line(self.view, self.next_key, prompt, limit, initial=initial)
-        finally:
-            self.view.status = status
-
-    async def confirm(self, question: str) -> bool:
-        confirm = Confirm(question)
-        status, self.view.status = self.view.status, "Y yes  N no  Esc no"
-        self.view.message, self.view.error = confirm.prompt, False
-        try:
-            while True:
-                key = await self.next_key()
-                if key is None:
-                    continue
-                answer = confirm.answer(key)
-                if answer is not None:
-                    return answer
-                self.view.message, self.view.error = confirm.not_an_answer(key), True
-        finally:
-            self.view.status = status
-            self.view.message, self.view.error = "", False
 
 
 def _unknown_key(key: Key) -> str:
@@ -180,10 +136,17 @@ async def run_tools(place: ToolPlace) -> None:
         items=[(tool.binding.key, tool.binding.label) for tool in TOOLS],
         status=MENU_STATUS,
     )
-    tools = ToolScreen(place, view, lambda: draw_menu(view))
+    tools = ToolScreen(
+        place.session,
+        view,
+        lambda: draw_menu(view),
+        refresh_seconds=REFRESH_SECONDS,
+        hits=lambda: menu_hits(view),
+    )
     with place.session.showing(tools.screen):
         while True:
-            view.message = view.message or "Choose a tool by its key."
+            clicks = ", or click it" if place.session.mouse else ""
+            view.message = view.message or f"Choose a tool by its key{clicks}."
             key = await tools.next_key()
             if key is None:
                 continue
@@ -210,9 +173,16 @@ class MembersScreen(ToolScreen):
     """A page of members (all, or those whose handle holds the search); open one."""
 
     def __init__(self, place: ToolPlace) -> None:
+        self.place = place
         self.members = MembersView(f"{place.bbs_name} · Members", status=MEMBERS_STATUS)
-        super().__init__(place, self.members, lambda: draw_members(self.members))
+        super().__init__(place.session, self.members, self.draw, refresh_seconds=REFRESH_SECONDS)
         self.more = False
+
+    def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
+        return draw_members(self.members)
+
+    def hits(self) -> HitMap:
+        return members_hits(self.members)
 
     async def refresh(self) -> None:
         view = self.members
@@ -224,7 +194,8 @@ class MembersScreen(ToolScreen):
         with self.place.session.showing(self.screen):
             error = await _tried(self.refresh)
             while True:
-                view.message, view.error = error or view.message or _members_hint(view), bool(error)
+                hint = _members_hint(view, clicks=self.session.mouse)
+                view.message, view.error = error or view.message or hint, bool(error)
                 key = await self.next_key()
                 if key is None:
                     error = await _tried(self.refresh)
@@ -271,9 +242,11 @@ class MembersScreen(ToolScreen):
         return ""
 
 
-def _members_hint(view: MembersView) -> str:
+def _members_hint(view: MembersView, *, clicks: bool) -> str:
     if not view.members:
         return "Press / to search again." if view.search else "Nobody has signed up yet."
+    if clicks:
+        return "Open a member by a click on their line or their number, or search with /."
     return "Open a member by their number, or search with /."
 
 
@@ -304,7 +277,9 @@ async def _tried(action: Callable[[], Awaitable[object]]) -> str:
 async def member_screen(place: ToolPlace, handle: str) -> None:
     """One member, and the sysop's actions on them."""
     view = MemberView(f"{place.bbs_name} · Member", status=MEMBER_STATUS)
-    screen = ToolScreen(place, view, lambda: draw_member(view))
+    screen = ToolScreen(
+        place.session, view, lambda: draw_member(view), refresh_seconds=REFRESH_SECONDS
+    )
     actions = MemberActions(place, screen, view)
 
     async def refresh() -> None:
@@ -456,7 +431,13 @@ class MemberActions:
 async def audit_screen(place: ToolPlace) -> None:
     view = AuditView(f"{place.bbs_name} · Audit", status=AUDIT_STATUS)
     everything: list[AuditEntry] = []
-    screen = ToolScreen(place, view, lambda: _audit_page(view, everything))
+    screen = ToolScreen(
+        place.session,
+        view,
+        lambda: _audit_page(view, everything),
+        refresh_seconds=REFRESH_SECONDS,
+        hits=lambda: list_hits(view),
+    )
 
     async def refresh() -> None:
         everything[:] = await place.store.recorded_actions(limit=MAX_LISTED)

@@ -23,6 +23,7 @@ from door.app.tournaments import (
 )
 from door.competition.tournament import MAX_NAME_LENGTH
 from door.config import Config
+from door.screens.form_hits import form_hits
 from door.screens.tournaments import TournamentsView, draw_tournaments
 from door.storage.errors import StoreError
 from door.storage.store import Account
@@ -68,7 +69,7 @@ class TournamentScreen:
             f"{config.door.bbs_name} · Tournaments",
             you=self.account.id if self.account is not None else None,
         )
-        self.screen = Drawn(lambda: draw_tournaments(self.view))
+        self.screen = Drawn(lambda: draw_tournaments(self.view), hits_in=form_hits)
         self._last_note: str | None = member.notes[-1] if member.notes else None
 
     async def run(self) -> None:

@@ -14,6 +14,7 @@ from typing import Final
 from door.screens import theme
 from door.screens.layout import (
     ENTRY_ROW,
+    LOG_ROWS,
     LOG_RULE_ROW,
     LOG_TOP,
     SCREEN_COLS,
@@ -26,6 +27,9 @@ from door.ui.line_editor import LineEditor
 
 MAX_CHAT_LENGTH: Final = 60
 KEPT_LINES: Final = 100
+LOG_PAGE: Final = LOG_ROWS - 1
+"""How far PgUp, PgDn and a notch of the wheel scroll the log, and how many lines stay
+in view scrolled back (the last row then says how many are newer)."""
 
 # What the computer says back: short, and never pretending to read the caller's words.
 CANNED_REPLIES: Final = (
@@ -117,15 +121,19 @@ class PaneLog:
     def __init__(self, width: int = TEXT_WIDTH) -> None:
         self.width = width
         self._kept: list[FlatLine] = []
+        self.back = 0
+        """How many of the newest lines the caller has scrolled back past (PgUp, the
+        wheel); 0 shows the newest. Lines added meanwhile leave the view where it is."""
 
     @property
     def lines(self) -> list[LogLine]:
         return lines_of(self._kept)
 
     def add(self, text: str, style: Style = theme.TEXT) -> None:
-        for line in wrap_log_text(text, self.width):
+        lines = wrap_log_text(text, self.width)
+        for line in lines:
             self._kept.append(flat_line(((line, style),)))
-        del self._kept[:-KEPT_LINES]
+        self._trim(len(lines))
 
     def chat(self, speaker: str, text: str, speaker_style: Style) -> None:
         """A chat line: the speaker's name in their colour, then what they said."""
@@ -137,11 +145,23 @@ class PaneLog:
         self._kept.append(flat_line(((prefix, speaker_style), (first, theme.BRIGHT))))
         for line in wrapped[1:]:
             self._kept.append(flat_line(((line, theme.BRIGHT),)))
+        self._trim(len(wrapped))
+
+    def _trim(self, added: int) -> None:
         del self._kept[:-KEPT_LINES]
+        if self.back:
+            self.back = min(self.back + added, len(self._kept) - 1)
+
+    def scroll(self, lines: int, shown: int) -> None:
+        """Back (``lines`` > 0) or on towards the newest by ``lines``, ``shown`` lines
+        staying in view at the oldest."""
+        self.back = min(max(0, self.back + lines), max(0, len(self._kept) - shown))
 
     def kept(self, count: int = KEPT_LINES) -> tuple[FlatLine, ...]:
-        """The last ``count`` lines as kept: values, for a layer's key."""
-        return tuple(self._kept[-count:])
+        """The ``count`` lines as kept that end where the caller scrolled to (the
+        newest, unless scrolled back): values, for a layer's key."""
+        end = len(self._kept) - self.back
+        return tuple(self._kept[max(0, end - count) : end])
 
 
 def wrap_log_text(text: str, width: int) -> tuple[str, ...]:
@@ -154,10 +174,17 @@ def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:
     return [LogLine.of(flat) for flat in kept]
 
 
-def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
+def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine], back: int = 0) -> None:
     """The log's lines as ``PaneLog.kept`` gives them, without the rule over them
-    (``draw_log_rule``: a line added to the log need not lay the rule's row again)."""
-    draw_log_lines(canvas, lines_of(kept))
+    (``draw_log_rule``: a line added to the log need not lay the rule's row again).
+    Scrolled ``back``, the last row says how many newer lines there are instead."""
+    if not back:
+        draw_log_lines(canvas, lines_of(kept))
+        return
+    shown = kept[-LOG_PAGE:]
+    draw_log_lines(canvas, lines_of(shown))
+    newer = f"{back} newer line{'s' if back > 1 else ''} below: PgDn or the wheel"
+    canvas.put(LOG_TOP + len(shown), 1, f"({newer})", theme.DIM)
 
 
 def clean_chat(text: str) -> str:

@@ -191,7 +191,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         cards = (hand.cards, hand.marked, hand.unplayable)
         layers.append(_layer("hand", draw_hand_cards, *cards))
         layers.append(_layer("log rule", draw_log_rule))
-        layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS)))
+        layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS), view.log.back))
         if view.win_chances is not None:
             layers.append(_win_bar_layer(view, view.win_chances, sides))
         if isinstance(panel, GameOverPanel):

@@ -84,13 +84,18 @@ def _finish(canvas: Canvas, view: ToolsView) -> tuple[Canvas, tuple[int, int] | 
     return canvas, cursor
 
 
+def menu_row(number: int) -> int:
+    """The row of the tools menu's line ``number`` (from 0): every other row."""
+    return TOP + 1 + 2 * number
+
+
 def draw_menu(view: MenuView) -> tuple[Canvas, tuple[int, int] | None]:
     canvas = Canvas()
     draw_title(canvas, view.title)
     _rule(canvas, TOP - 1, "Sysop's tools")
     for number, (key, label) in enumerate(view.items):
-        canvas.put(TOP + 1 + 2 * number, 8, f"{key.upper():>2}", theme.TITLE)
-        canvas.put(TOP + 1 + 2 * number, 12, label)
+        canvas.put(menu_row(number), 8, f"{key.upper():>2}", theme.TITLE)
+        canvas.put(menu_row(number), 12, label)
     return _finish(canvas, view)
 
 

@@ -1,7 +1,8 @@
 """``db check``: whether the door's database holds together. The database's own check
-(SQLite's integrity_check), every foreign key of the schema (door/storage/schema.py's
-metadata, so a new table's are checked too) for rows that point at nothing, and every
-kept recording for one that no longer replays.
+(SQLite's integrity_check), the audit's guard against changes (its triggers), every
+foreign key of the schema (door/storage/schema.py's metadata, so a new table's are
+checked too) for rows that point at nothing, and every kept recording for one that no
+longer replays.
 
 Read only: the check changes nothing, and reports rather than repairs.
 """
@@ -16,6 +17,7 @@ from typing import Any, Final
 from sqlalchemy import Column, and_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from door.storage.audit import missing_guards
 from door.storage.migrate import current_revision, head_revision
 from door.storage.schema import (
     accounts,
@@ -82,6 +84,14 @@ async def check_database(url: str, name: str) -> CheckReport:
             else:
                 for line in found[:SHOWN_PER_PROBLEM]:
                     report.problem(f"SQLite integrity_check: {line}")
+        missing = await missing_guards(connection)
+        if missing:
+            report.problem(
+                f"the audit can be changed: its trigger(s) {', '.join(missing)} are missing "
+                "or disabled (migration 0008 makes them)"
+            )
+        else:
+            report.ok("the audit refuses changes (its triggers are in place)")
         for pairs in references():
             await _check_references(connection, pairs, report)
         # A finished game's row and its log hold the same recording: replaying (about

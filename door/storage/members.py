@@ -14,7 +14,7 @@ import logging
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -74,6 +74,36 @@ class SysopLock:
         """What a locked member is told at log-in."""
         until = f"until {_moment(self.ends)}" if self.ends else "until the sysop unlocks it"
         return f"The sysop has locked {handle} {until}. Reason: {self.reason}"
+
+
+def rename_notice(handle: str) -> str:
+    """What a member the sysop renamed to ``handle`` is told as the door hangs up."""
+    return (
+        f"The sysop renamed your account to {handle}: call again and log in as {handle} "
+        "(your password is unchanged)."
+    )
+
+
+class MemberNow(NamedTuple):
+    """An account as it stands: its handle, and the sysop's lock in force, if any (a
+    tuple: the member watch makes one per member online every few seconds)."""
+
+    handle: str
+    lock: SysopLock | None
+
+
+def refusal(online_as: str, now: MemberNow | None) -> str | None:
+    """What to tell a member online as ``online_as`` whose account stands as ``now``
+    (None: deleted) if they may no longer be online: locked by the sysop, deleted, or
+    renamed (the door knows them by a handle no longer theirs: they call again under the
+    new one); None if they may stay."""
+    if now is None:
+        return "The sysop has removed your account."
+    if now.lock is not None:
+        return now.lock.refusal(now.handle)
+    if now.handle != online_as:
+        return rename_notice(now.handle)
+    return None
 
 
 @dataclass(frozen=True)
@@ -244,9 +274,9 @@ class MemberStore(AccountStore):
         if lock is not None:
             raise MemberLockedError(lock.refusal(account.handle))
 
-    async def refusals(self, account_ids: Collection[int]) -> dict[int, str]:
-        """Of the accounts ``account_ids`` (members online), those that may no longer be
-        online, with what to tell them: locked by the sysop, or deleted."""
+    async def members_now(self, account_ids: Collection[int]) -> dict[int, MemberNow]:
+        """The accounts ``account_ids`` as they stand now (a deleted one is left out): one
+        query, for the member watch's look at who is online and who sits at a game."""
         wanted = set(account_ids)
         if not wanted:
             return {}
@@ -263,13 +293,7 @@ class MemberStore(AccountStore):
                     ).where(accounts.c.id.in_(wanted))
                 )
             ).all()
-        found = {row.id: row for row in rows}
-        told = {number: "The sysop has removed your account." for number in wanted - set(found)}
-        for number, row in found.items():
-            lock = _lock_of(row, now)
-            if lock is not None:
-                told[number] = lock.refusal(row.handle)
-        return told
+        return {row.id: MemberNow(row.handle, _lock_of(row, now)) for row in rows}
 
     # --- what a log-in leaves -----------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Final, Generic
 
 from door.competition.match import Match
@@ -232,19 +233,36 @@ class Company(Generic[Someone]):
         return person
 
     def waits_for(self, name: str, account_id: int | None = None) -> Seat | None:
-        """The seat ``name`` may take back: a caller's seat of that name whose caller is
-        gone, and, if they had logged in, only for the same account."""
+        """The seat ``name`` may take back: a caller's seat whose caller is gone, of that
+        name for a guest's, of the same account (whatever its handle now: the sysop may
+        have renamed it) for a member's."""
         key = name.casefold()
         for seat in self.seats:
-            if (
-                seat.human
-                and not seat.left
-                and seat.person is None
-                and seat.name.casefold() == key
-                and seat.account_id in (None, account_id)
-            ):
-                return seat
+            if seat.human and not seat.left and seat.person is None:
+                if seat.account_id is None and seat.name.casefold() == key:
+                    return seat
+                if seat.account_id is not None and seat.account_id == account_id:
+                    return seat
         return None
+
+    def seat_renamed(self, seat: Seat, name: str) -> None:
+        """The sysop renamed the member of ``seat`` to ``name``: the table calls them so
+        from now on, and says it; a wait for their call back is asked again in the new
+        name (door/app/member_watch.py)."""
+        old, seat.name = seat.name, name
+        self.names = tuple(seat.name for seat in self.seats)
+        if self.match is not None:  # the match's line ("Ada leads 1-0") says it too
+            self.match = replace(self.match, names=side_names(self.names, 2))
+        if seat.away:
+            self.announce(
+                f"The sysop renamed {old} to {name}: the seat waits for {name} to call back.",
+                theme.ERROR,
+            )
+            seat.settled()  # whoever waits asks again, in the new name
+            seat.went_away()
+        else:
+            self.announce(f"The sysop renamed {old} to {name}.", theme.TITLE)
+        self.changed()
 
     def rejoin(self, name: str, session: Session, account_id: int | None = None) -> Someone | None:
         """The caller ``name`` (logged in to ``account_id``, if any) is back after their
@@ -253,6 +271,8 @@ class Company(Generic[Someone]):
         seat = self.waits_for(name, account_id)
         if seat is None or self.over:
             return None
+        if seat.account_id is not None and seat.name != name:
+            self.seat_renamed(seat, name)  # renamed, and back before the watch told the table
         was_computer = seat.computer_plays
         seat.computer_plays = False
         first_time = not seat.sat_down

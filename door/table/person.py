@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from door.competition.turn_timer import TurnTimer
 from door.screens import theme
-from door.screens.chat import MAX_CHAT_LENGTH, Entry, clean_chat
+from door.screens.chat import LOG_PAGE, MAX_CHAT_LENGTH, Entry, clean_chat
 from door.screens.cut import CutPanel
 from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_status
@@ -299,7 +299,10 @@ class Person(Asked):
                 self.toggle_win_bar()
             elif typing is None and key.char in ("h", "H") and self.seat is not None:
                 self.toggle_coach()
+            elif key in (Key.PGUP, Key.PGDN):  # (the wheel too) the log back and on
+                self.view.log.scroll(LOG_PAGE if key == Key.PGUP else -LOG_PAGE, LOG_PAGE)
             else:
+                self.view.log.back = 0  # an answer: the log shows the newest again
                 return key
 
     def toggle_win_bar(self) -> None:
@@ -413,7 +416,9 @@ class Person(Asked):
 
         with self.session.showing(overlay := Overlay(draw)):
             while True:
-                overlay.hits = self.status_hits(pages.status("the game"))
+                # The wheel turns the pages as PgUp and PgDn do.
+                hits = self.status_hits(pages.status("the game"))
+                overlay.hits = hits.scrolled_by(Key.PGUP, Key.PGDN)
                 turned = pages.after(await self.overlay_key())
                 if turned is None:
                     return
@@ -484,6 +489,7 @@ class Person(Asked):
         has its own, and their hand as it stands unless the step is choosing from it."""
         table, view = self.table, self.view
         view.game = table.game
+        view.names = table.names  # a seat's member may be renamed by the sysop mid-game
         view.header = table.header
         view.size = self.session.size
         view.panel = self.own_panel if self.own_panel is not None else table.panel
@@ -527,7 +533,8 @@ class Person(Asked):
         step choosing from them, not inside a chat line."""
         steady = self.nesting == 0
         cut = steady and isinstance(self.own_panel, CutPanel)
-        return table_hits(self.view, hand=steady and self.own_hand is not None, cut=cut)
+        hits = table_hits(self.view, hand=steady and self.own_hand is not None, cut=cut)
+        return hits.scrolled_by(Key.PGUP, Key.PGDN)  # the wheel scrolls the log
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""

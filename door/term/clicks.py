@@ -12,8 +12,15 @@ the screens go on reading keys, and a click elsewhere is dropped without a word.
 (Key.ENTER,)
 >>> hits.keys_for(Mouse(MouseButton.LEFT, column=14, row=23))
 ()
+>>> paged = hits.scrolled_by(Key.PGUP, Key.PGDN)  # a screen that pages: the wheel turns it
+>>> paged.keys_for(Mouse(MouseButton.WHEEL_DOWN, column=40, row=5))
+(Key.PGDN,)
+>>> hits.keys_for(Mouse(MouseButton.WHEEL_DOWN, column=40, row=5))
+()
 >>> [hit.keys for hit in key_line_hits("RETURN throw  DEL unmark  <- -> move  c chat", 23)]
 [(Key.ENTER,), (Key.DELETE,), (Key.LEFT,), (Key.RIGHT,), (Key.printable('c'),)]
+>>> [hit.keys for hit in key_line_hits("PgUp back  any other key: back to the game", 23)]
+[(Key.PGUP,), (Key.ESCAPE,)]
 """
 
 from __future__ import annotations
@@ -26,8 +33,9 @@ from typing import Final
 
 from door.term.keys import Key, KeyName, Mouse, MouseButton  # noqa: F401  (the doctest)
 
-MAX_CLICK_KEYS: Final = 4
-"""The most keys one click stands for (a cut's card number: two erasures, two digits)."""
+MAX_CLICK_KEYS: Final = 6
+"""The most keys one click stands for (a member's number on the sysop's list, up to five
+digits, and RETURN; a cut's card number is two erasures and two digits)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +58,21 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class HitMap:
-    """The clickable regions of one frame; the first that holds a click wins."""
+    """The clickable regions of one frame; the first that holds a click wins. ``wheel``:
+    the keys the wheel stands for, up and down (a screen's own keys for scrolling its
+    list or turning its pages), wherever it turns over the screen; None where nothing
+    scrolls."""
 
     hits: tuple[Hit, ...] = ()
+    wheel: tuple[Key, Key] | None = None
 
     def keys_for(self, mouse: Mouse) -> tuple[Key, ...]:
         """The keys a click at ``mouse`` stands for; () for a click on nothing, and for
-        anything that is not a click (the wheel, a button going up)."""
+        anything else (a button going up, the wheel where nothing scrolls)."""
+        if mouse.button in (MouseButton.WHEEL_UP, MouseButton.WHEEL_DOWN):
+            if self.wheel is None:
+                return ()
+            return (self.wheel[mouse.button is MouseButton.WHEEL_DOWN],)
         if not mouse.is_click:
             return ()
         for hit in self.hits:
@@ -65,13 +81,17 @@ class HitMap:
         return ()
 
     def __add__(self, other: HitMap) -> HitMap:
-        return HitMap(self.hits + other.hits)
+        return HitMap(self.hits + other.hits, self.wheel or other.wheel)
+
+    def scrolled_by(self, up: Key, down: Key) -> HitMap:
+        """The same regions, and the wheel turned up is ``up``, down ``down``."""
+        return replace(self, wheel=(up, down))
 
     def moved_down(self, rows: int) -> HitMap:
         """The same regions ``rows`` lower (a picture drawn in the middle of a tall window)."""
         if not rows:
             return self
-        return HitMap(tuple(replace(hit, row=hit.row + rows) for hit in self.hits))
+        return HitMap(tuple(replace(hit, row=hit.row + rows) for hit in self.hits), self.wheel)
 
 
 NO_HITS: Final = HitMap()
@@ -99,6 +119,8 @@ _SENTENCE_SEGMENT: Final = re.compile(r"\S+(?: (?<!\. )\S+)*")
 """In a sentence that ends with offers (``... auto count. Y accept  N decline``) the end
 of a sentence separates them too."""
 _WORD: Final = re.compile(r"\S+")
+_ANY_KEY: Final = re.compile(r"any (?:other )?key: (\w+)")
+"""An offer of any key: its words are clicked as Esc to go back, RETURN otherwise."""
 
 
 def key_named(word: str) -> Key | None:
@@ -106,11 +128,14 @@ def key_named(word: str) -> Key | None:
     key = _KEY_WORDS.get(word.upper())
     if key is not None:
         return key
-    first, slash, _ = word.partition("/")
-    if slash and first.upper() in _KEY_WORDS:  # PgDn/RETURN: two keys that do the same
-        return _KEY_WORDS[first.upper()]
     if len(word) == 1 and word.isprintable() and word != " ":
         return Key.printable(word)
+    if "/" in word:
+        # PgDn/RETURN: two keys that do the same, the first stands for both; 1-99/O:
+        # what is typed (a number) or a key, the key.
+        for part in word.split("/"):
+            if part.upper() in _KEY_WORDS or (len(part) == 1 and part.isalpha()):
+                return key_named(part)
     return None
 
 
@@ -136,6 +161,10 @@ def key_line_hits(
             continue
         first = words[0].group()
         key = key_named(first)
+        anything = _ANY_KEY.match(segment.group())
+        if anything and not in_sentences:
+            # "any other key: back to the game" (help), "any key: go on" (a notice)
+            key = Key.ESCAPE if anything.group(1) == "back" else Key.ENTER
         if in_sentences and not (first.isupper() and len(words) > 1):
             key = None  # "2 players": a word of the sentence, not a key
         if key is not None:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Final, Protocol, TypeVar
 
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
-from door.term.canvas import Canvas, picture
+from door.term.canvas import SCREEN_ROWS, Canvas, picture, picture_top
 from door.term.charset import Charset
 from door.term.clicks import NO_HITS, ClickKeys, HitMap
 from door.term.inbox import Inbox
@@ -97,18 +97,28 @@ class Drawn:
         *,
         opaque: bool = True,
         hits: Callable[[], HitMap] | None = None,
+        hits_in: Callable[[Canvas], HitMap] | None = None,
     ) -> None:
+        """``hits``: what a click on the frame last drawn means; or ``hits_in``, which
+        reads it from the frame itself (door/screens/form_hits.py: its key bar)."""
         self._draw = _held_weakly(draw)
         self._hits = None if hits is None else _held_weakly(hits)
+        self._hits_in = hits_in
+        self._drawn: Canvas | None = None
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         draw = self._draw()
-        return draw() if draw is not None else (Canvas(), None)
+        canvas, cursor = draw() if draw is not None else (Canvas(), None)
+        if self._hits_in is not None:
+            self._drawn = canvas
+        return canvas, cursor
 
     @property
     def hits(self) -> HitMap:
         """What a click on the frame last drawn means (asked after ``frame``)."""
+        if self._hits_in is not None and self._drawn is not None:
+            return self._hits_in(self._drawn)
         hits = None if self._hits is None else self._hits()
         return hits() if hits is not None else NO_HITS
 
@@ -228,11 +238,18 @@ class Session:
         cursor: Cursor = None
         for screen in self._stack[start:]:
             canvas, cursor = screen.frame(canvas)
+        canvas = canvas if canvas is not None else Canvas()
         # A click means what the frame about to be sent shows where it lands (worked
-        # out only for a caller whose clicks come in at all).
-        clicked = self._stack and self.terminal.mouse_reporting
-        self.clicks.hits = hits_of(self._stack[-1]) if clicked else NO_HITS
-        return (canvas if canvas is not None else Canvas()), cursor
+        # out only for a caller whose clicks come in at all). A frame of 24 rows is
+        # sent centred in a taller window (door/term/canvas.py's centred), its map too.
+        if self._stack and self.terminal.mouse_reporting:
+            hits = hits_of(self._stack[-1])
+            if canvas.rows == SCREEN_ROWS:
+                hits = hits.moved_down(picture_top(self.terminal.size[1]))
+            self.clicks.hits = hits
+        else:
+            self.clicks.hits = NO_HITS
+        return canvas, cursor
 
     async def paint(self) -> None:
         """Bring the caller's screen up to the stack and send it.

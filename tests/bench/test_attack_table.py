@@ -16,7 +16,9 @@ import attacks  # noqa: E402
 from attack_table import (  # noqa: E402
     ALL_ATTACKS,
     COLUMNS,
+    DATABASE_FDS_KEPT,
     GROUPS,
+    Descriptors,
     Figures,
     LogCount,
     percentile,
@@ -137,3 +139,62 @@ def test_the_table_shows_each_run_on_a_row_and_what_it_found_below() -> None:
     assert markdown[1] == "|" + "|".join("---" for _ in COLUMNS) + "|"
     assert all(line.count("|") == len(COLUMNS) + 1 for line in markdown[:4])
     assert markdown[-1] == "- cluster-redis: sigterm_stop_s=0.9"
+
+
+@pytest.mark.parametrize(
+    ("target", "kind"),
+    [
+        ("socket:[1702544]", "sockets"),
+        ("pipe:[1702356]", "pipes"),
+        ("/tmp/srv/cribbage.sqlite3", "database"),
+        ("/tmp/srv/cribbage.sqlite3-wal", "database"),
+        ("/tmp/srv/cribbage.sqlite3-shm", "database"),
+        ("/tmp/srv/server.log", "other"),
+        ("anon_inode:[eventpoll]", "other"),
+        ("/dev/null", "other"),
+    ],
+)
+def test_each_descriptor_is_counted_by_what_it_is(target: str, kind: str) -> None:
+    counted = Descriptors.of([target, target])
+    assert getattr(counted, kind) == 2 and counted.total == 2
+
+
+BEFORE = Descriptors(sockets=4, pipes=1, database=3, other=5)
+
+
+@pytest.mark.parametrize(
+    ("after", "left"),
+    [
+        (BEFORE, None),
+        (Descriptors(sockets=2, pipes=1, database=3, other=5), None),  # fewer: closed
+        # The pool opened more connections under the attack and keeps them: bounded.
+        (Descriptors(sockets=4, pipes=1, database=DATABASE_FDS_KEPT, other=5), None),
+        (Descriptors(sockets=6, pipes=1, database=3, other=5), "sockets 4 -> 6"),
+        (Descriptors(sockets=4, pipes=3, database=3, other=6), "pipes 1 -> 3; other files 5 -> 6"),
+        (
+            Descriptors(sockets=4, pipes=1, database=DATABASE_FDS_KEPT + 2, other=5),
+            f"database files 3 -> {DATABASE_FDS_KEPT + 2}",
+        ),
+    ],
+)
+def test_what_an_attack_left_open_is_named(after: Descriptors, left: str | None) -> None:
+    figures = Figures("web-arrival-keys", fds_kinds_before=BEFORE, fds_kinds_after=after)
+    assert figures.leaked == left
+
+
+def test_the_descriptors_of_a_live_process_follow_its_sockets() -> None:
+    import os
+    import socket
+
+    before = attacks.descriptor_kinds(os.getpid())
+    first, second = socket.socketpair()
+    try:
+        held = attacks.descriptor_kinds(os.getpid())
+        assert held.sockets == before.sockets + 2
+        assert Figures("x", fds_kinds_before=before, fds_kinds_after=held).leaked == (
+            f"sockets {before.sockets} -> {before.sockets + 2}"
+        )
+    finally:
+        first.close()
+        second.close()
+    assert attacks.descriptor_kinds(os.getpid()).sockets == before.sockets

@@ -138,6 +138,33 @@ def test_a_member_locked_from_the_shell_is_hung_up_on_refused_and_let_in_once_un
     scenario()
 
 
+def test_a_member_renamed_from_the_shell_is_hung_up_on_and_logs_in_as_the_new_handle(
+    tmp_path: Path,
+) -> None:
+    config_path = write_config(tmp_path / "board")
+
+    @run_async
+    async def scenario() -> None:
+        async with running(load_config(config_path)) as listening:
+            assert listening.telnet
+            port = listening.telnet[1]
+            ada = TelnetCaller()
+            await ada.connect(port)
+            await ada.sign_up("Ada", PASSWORD)
+            await ada.wait_for("Welcome, Ada!")
+            rename = ["user", "rename", "Ada", "Adele", "--config", str(config_path)]
+            assert await asyncio.to_thread(main, rename) == 0
+            # The running door (the shell is another process) notices within its watch.
+            await ada.wait_for("The sysop renamed your account to Adele", timeout=WATCH_SECONDS + 5)
+            await ada.wait_for_close()
+            assert "call again and log in as Adele" in ada.words
+            caller = await log_in(port, "Adele", PASSWORD)
+            await caller.wait_for("Welcome, Adele!")
+            caller.hang_up()
+
+    scenario()
+
+
 def test_every_action_is_printed_and_audited(
     board: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

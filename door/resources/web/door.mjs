@@ -96,14 +96,24 @@ function wireTouchKeys() {
   // inputmode "none": xterm.js keeps its hidden textarea focused for keys, and a phone
   // would open its soft keyboard over half the board at every tap.
   const typeInto = (on) => {
+    const was = term.textarea.getAttribute("inputmode");
     term.textarea.setAttribute("inputmode", on ? "text" : "none");
     typing.setAttribute("aria-pressed", String(on));
-    if (on) {
+    if (was !== null && was !== term.textarea.getAttribute("inputmode")) {
+      // A phone reads inputmode as the field gains the focus: focused afresh, the
+      // soft keyboard opens, or closes.
       term.textarea.blur();
       term.focus();
     }
   };
   typeInto(false);
+  // A tap on the board is play, not typing (a name, a chat line): the soft keyboard
+  // goes away and the board shows whole again; the keyboard key brings it back.
+  document.getElementById("screen").addEventListener("pointerdown", (event) => {
+    if (event.pointerType !== "mouse" && typing.getAttribute("aria-pressed") === "true") {
+      typeInto(false);
+    }
+  });
   for (const button of keys.querySelectorAll("button[data-send]")) {
     const bytes = unescape(button.dataset.send);
     // pointerdown, not click: at once, and without taking the focus from the terminal.

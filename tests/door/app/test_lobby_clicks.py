@@ -111,3 +111,19 @@ async def test_the_help_has_a_page_on_the_mouse_while_it_is_on() -> None:
     await until(lambda: "The mouse" not in screen(alice))
     assert "Help: page" in screen(alice)  # a page back, not closed
     await door.close()
+
+
+@run_async
+async def test_the_wheel_turns_the_lobbys_help_pages() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")
+    await in_lobby(alice)
+    alice.press("?")
+    await until(lambda: "Help: page 1" in screen(alice))
+    alice.pressed += 1
+    alice.push_bytes(b"\x1b[<65;40;10M")  # the wheel down, over the page
+    await until(lambda: "Help: page 2" in screen(alice))
+    alice.pressed += 1
+    alice.push_bytes(b"\x1b[<64;40;10M")  # and up
+    await until(lambda: "Help: page 1" in screen(alice))
+    await door.close()

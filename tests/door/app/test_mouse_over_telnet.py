@@ -86,7 +86,7 @@ def test_an_xterm_caller_throws_to_the_crib_by_clicks_and_reports_stop_at_the_en
     assert raw.rfind(STOP_REPORTS.encode()) > raw.rfind(ASK_FOR_REPORTS.encode())
 
 
-def test_a_member_who_turned_the_mouse_off_is_not_asked_on_their_next_call(
+def test_a_member_who_turned_the_mouse_off_has_it_off_once_logged_in_on_their_next_call(
     tmp_path: Path,
 ) -> None:
     config = server_config(tmp_path / "data")
@@ -120,5 +120,33 @@ def test_a_member_who_turned_the_mouse_off_is_not_asked_on_their_next_call(
 
     first, second = asyncio.run(scenario())
     assert ASK_FOR_REPORTS.encode() in first.raw
-    assert ASK_FOR_REPORTS.encode() not in second.arrival
-    assert ASK_FOR_REPORTS.encode() in second.raw  # once z turned it on
+    # Asked at the arrival (nobody knows who calls yet), told to stop once logged in:
+    # the lobby and everything after it sees no click.
+    arrival = second.arrival
+    assert arrival.rfind(STOP_REPORTS.encode()) > arrival.rfind(ASK_FOR_REPORTS.encode())
+    assert ASK_FOR_REPORTS.encode() in second.raw[len(arrival) :]  # once z turned it on
+
+
+def test_an_xterm_caller_chooses_at_the_arrival_by_a_click(tmp_path: Path) -> None:
+    config = server_config(tmp_path / "data")
+
+    async def scenario() -> RecordingCaller:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+        listening = await asyncio.wait_for(ready, 10)
+        caller = RecordingCaller()
+        await caller.connect(listening.telnet[1])
+        await caller.wait_for("Play as a guest")
+        row = next(n for n, line in enumerate(caller.screen.display) if "Play as a guest" in line)
+        await caller.click(row, 30)  # on the line's words, not its key
+        await caller.wait_for("Who is calling?")
+        await caller.give_name("Gus")
+        await caller.wait_for("P Play the computer")
+        caller.hang_up()
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return caller
+
+    caller = asyncio.run(scenario())
+    assert ASK_FOR_REPORTS.encode() in caller.raw

@@ -1,17 +1,27 @@
 """The audit in the store: what the sysop did is kept as it was said, read back newest
-first, by time and by target, and never as a control sequence; on SQLite and PostgreSQL."""
+first, by time and by target, and never as a control sequence; the database itself refuses
+to change or remove an entry, except for a restore that replaces the whole database; on
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import Executable, delete, func, select, text, update
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from door.storage.audit import MAX_LISTED, AuditEntry
+from door.storage.backup import make_backup, restore_backup
 from door.storage.schema import audit
+from door.storage.store import Store
 from tests.door.caller import run_async
-from tests.door.storage.conftest import Database
+from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.storage.every_row import fill, fresh_postgres_database, table_rows
 from tests.door.storage.test_accounts import FakeClock
 
 
@@ -80,8 +90,8 @@ async def test_control_sequences_and_overlong_texts_are_kept_harmless_and_cut(
             "Sysop\x1b[2J", "user.lock", "Ada\r\nFORGED", "a" * 5000, "\x07" + "d" * 5000
         )
         [entry] = await store.recorded_actions()
-    for text in (entry.actor, entry.target, entry.reason, entry.detail):
-        assert text is not None and text.isprintable()
+    for kept in (entry.actor, entry.target, entry.reason, entry.detail):
+        assert kept is not None and kept.isprintable()
     assert entry.actor == "Sysop\\x1b[2J"
     assert entry.target == "Ada\\r\\nFORGED"
     assert entry.reason is not None and len(entry.reason) == 500
@@ -116,3 +126,74 @@ def test_the_store_has_no_way_to_change_or_remove_an_entry() -> None:
 
     own = {name for name in vars(AuditStore) if not name.startswith("__")}
     assert own == {"record_action", "recorded_actions"}
+
+
+def changes(kind: str) -> list[Executable]:
+    """Every way SQL has to change or remove audit rows on a database of ``kind``."""
+    first = audit.c.id == select(func.min(audit.c.id)).scalar_subquery()
+    statements: list[Executable] = [
+        update(audit).values(reason="nothing happened"),
+        update(audit).where(first).values(actor="someone else"),
+        delete(audit),
+        delete(audit).where(first),
+    ]
+    if kind == "postgresql":
+        statements.append(text("TRUNCATE audit"))
+    return statements
+
+
+async def refuses_every_change(engine: AsyncEngine, kind: str) -> None:
+    async with engine.connect() as connection:
+        assert await connection.scalar(select(func.count()).select_from(audit))
+    for statement in changes(kind):
+        with pytest.raises(DBAPIError, match="the audit is append-only"):
+            async with engine.begin() as connection:
+                await connection.execute(statement)
+
+
+@run_async
+async def test_the_database_refuses_to_change_or_remove_an_entry(database: Database) -> None:
+    async with database.store() as store:
+        await store.record_action("shell:root", "user.lock", "Ada", "spam in chat")
+        before = await store.recorded_actions()
+        await refuses_every_change(store._engine, database.kind)
+        assert await store.recorded_actions() == before
+        await store.record_action("Sysop", "user.unlock", "Ada", None)  # still appended
+        assert len(await store.recorded_actions()) == 2
+
+
+@contextlib.contextmanager
+def database_url(kind: str, folder: Path) -> Iterator[str]:
+    if kind == "sqlite":
+        yield f"sqlite+aiosqlite:///{folder / 'door.sqlite3'}"
+        return
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_restore_replacing_the_database_replaces_its_audit_and_the_guard_stays(
+    kind: str, tmp_path: Path
+) -> None:
+    @run_async
+    async def scenario(target: str) -> None:
+        source = f"sqlite+aiosqlite:///{tmp_path / 'source.sqlite3'}"
+        await fill(source)
+        backup = await make_backup(source, tmp_path / "backup.sqlite3")
+        store = await Store.open(target, hasher=FAST_HASHER)
+        try:
+            await store.record_action("shell:root", "ban.add", "10.0.0.1", "to be replaced")
+        finally:
+            await store.close()
+        await restore_backup(backup, target, replace=True)
+        restored = await table_rows(target)
+        assert restored["audit"] == (await table_rows(source))["audit"] != []
+        store = await Store.open(target, hasher=FAST_HASHER)
+        try:
+            await refuses_every_change(store._engine, kind)
+        finally:
+            await store.close()
+        assert await table_rows(target) == restored
+
+    with database_url(kind, tmp_path) as target:
+        scenario(target)

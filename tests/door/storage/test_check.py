@@ -14,7 +14,7 @@ from door.storage import check
 from door.storage.check import check_database
 from door.storage.transfer import TransferError
 from tests.door.caller import run_async
-from tests.door.storage.every_row import fill, fresh_postgres_database, table_rows
+from tests.door.storage.every_row import fill, fresh_postgres_database, run_sql, table_rows
 
 
 def sqlite_url(path: Path) -> str:
@@ -28,6 +28,7 @@ async def test_a_whole_database_has_no_problems(tmp_path: Path) -> None:
     report = await check_database(url, "door")
     assert report.problems == 0
     assert "ok       SQLite integrity_check" in report.lines
+    assert "ok       the audit refuses changes (its triggers are in place)" in report.lines
     assert "ok       game_seats.account_id -> accounts" in report.lines
     assert "ok       game_logs.recording: 2 recording(s) replay" in report.lines
 
@@ -41,6 +42,13 @@ def test_a_whole_postgresql_database_has_no_problems() -> None:
             report = await check_database(url, "door")
             assert report.problems == 0, report.lines
             assert "ok       pbm_games.recording: 1 recording(s) replay" in report.lines
+            assert "ok       the audit refuses changes (its triggers are in place)" in report.lines
+            await run_sql(url, "ALTER TABLE audit DISABLE TRIGGER audit_no_change")
+            report = await check_database(url, "door")
+            assert [line for line in report.lines if line.startswith("PROBLEM")] == [
+                "PROBLEM  the audit can be changed: its trigger(s) audit_no_change are missing "
+                "or disabled (migration 0008 makes them)"
+            ]
 
         scenario()
 
@@ -81,6 +89,20 @@ async def test_orphans_and_a_log_that_does_not_replay_are_named(tmp_path: Path) 
     )
     assert problems[3].startswith(f"PROBLEM  game {finished}'s log: ")
     assert problems[3].endswith("(does not replay)")
+
+
+@run_async
+async def test_an_audit_whose_guard_was_dropped_by_hand_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "door.sqlite3"
+    await fill(sqlite_url(path))
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        connection.execute("DROP TRIGGER audit_no_delete")
+        connection.commit()
+    report = await check_database(sqlite_url(path), "door")
+    assert [line for line in report.lines if line.startswith("PROBLEM")] == [
+        "PROBLEM  the audit can be changed: its trigger(s) audit_no_delete are missing "
+        "or disabled (migration 0008 makes them)"
+    ]
 
 
 @run_async

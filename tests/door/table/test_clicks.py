@@ -4,6 +4,7 @@ an xterm sends them, checked on the screen the caller sees (pyte)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from door.table.options import GameOptions, GameResult
@@ -20,6 +21,7 @@ KNOWN_SHOW = ("KH AS", "2C 3C 9H KS 7D 4S QH QD QC QS KH KD AH")
 
 
 def start(terminal: KeyboardTerminal) -> asyncio.Task[GameResult]:
+    """A game against the computer, the caller's terminal reporting clicks."""
     options = GameOptions(level="easy")
     session = Session(terminal)
     terminal.mouse_reporting = True
@@ -140,4 +142,95 @@ async def test_the_quit_dialog_and_the_help_are_answered_by_clicks_on_their_key_
     await click(terminal, task, STATUS, where(terminal, "N no"))
     assert not terminal.shows("Quit this game?")
     assert "RETURN mark" in terminal.status
+    task.cancel()
+
+
+async def wheel(terminal: KeyboardTerminal, task: asyncio.Future[Any], down: bool) -> None:
+    """The wheel turned one notch over the middle of the screen, as xterm reports it."""
+    terminal.pressed += 1
+    terminal.push_bytes(f"\x1b[<{65 if down else 64};40;8M")
+    await terminal.until_waiting(task)
+
+
+@run_async
+async def test_the_wheel_turns_the_help_pages_and_does_nothing_over_the_game() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    before = terminal.display
+    await wheel(terminal, task, down=True)  # nothing scrolls in the discard
+    assert terminal.display == before
+    terminal.press("?")
+    await terminal.until_waiting(task)
+    assert terminal.shows("Keys that work at any time")
+    await wheel(terminal, task, down=True)
+    assert terminal.shows("Before each hand")  # the second page
+    await wheel(terminal, task, down=False)
+    assert terminal.shows("Keys that work at any time")  # the first again
+    assert "PgUp back" in terminal.status  # still the help
+    task.cancel()
+
+
+@run_async
+async def test_clicks_land_on_the_picture_centred_in_a_taller_window() -> None:
+    # 80x30: the 24-row picture is sent 3 rows down (a phone held upright, a browser
+    # window taller than wide enough for the side pane).
+    terminal = KeyboardTerminal(80, 30)
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    top = terminal.top
+    assert top == 3
+    await click(terminal, task, top + HAND_CARDS + 1, hand_card(1) + 2)  # 3♣
+    await click(terminal, task, top + HAND_LABELS, hand_card(4) + 1)  # 9♥, on its number
+    assert "RETURN throws 3♣ 9♥ to Computer's crib" in terminal.message
+    task.cancel()
+
+
+@run_async
+async def test_a_click_on_the_helps_any_other_key_goes_back_to_the_game() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    terminal.press("?")
+    await terminal.until_waiting(task)
+    assert "any other key: back to the game" in terminal.status
+    await click(terminal, task, STATUS, where(terminal, "any other key") + 4)
+    assert not terminal.shows("Keys that work at any time")
+    assert "RETURN mark" in terminal.status
+    task.cancel()
+
+
+LOG_TOP, LOG_ROWS = 17, 4
+
+
+def log_rows(terminal: KeyboardTerminal) -> list[str]:
+    return [line.strip() for line in terminal.display[LOG_TOP : LOG_TOP + LOG_ROWS]]
+
+
+@run_async
+async def test_the_wheel_and_pgup_pgdn_scroll_the_log_and_an_answer_shows_the_newest() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN play")
+    newest = log_rows(terminal)
+    await wheel(terminal, task, down=False)  # back: older lines, and a word on the newer
+    back = log_rows(terminal)
+    newer = re.fullmatch(r"\((\d) newer lines? below: PgDn or the wheel\)", back[-1])
+    assert newer is not None, back
+    # The lines before the newest, ending with the one before the newest shown first.
+    assert back[:3] != newest[:3] and back[int(newer.group(1)) - 1] == newest[0], back
+    terminal.press(Key.PGDN)
+    await terminal.until_waiting(task)
+    assert log_rows(terminal) == newest
+    terminal.press(Key.PGUP)
+    await terminal.until_waiting(task)
+    assert log_rows(terminal) == back
+    await wheel(terminal, task, down=True)
+    assert log_rows(terminal) == newest
+    await wheel(terminal, task, down=True)  # the newest already: nothing further
+    assert log_rows(terminal) == newest
+    await wheel(terminal, task, down=False)
+    terminal.press(Key.RIGHT)  # an answer to the step: the newest again
+    await terminal.until_waiting(task)
+    assert log_rows(terminal) == newest
     task.cancel()

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.door.test_end_to_end import play_one_game
+from tests.door.test_end_to_end import play_one_game, quiet
 from tests.door.transports.test_web import (
     BrowserCaller,
     chromium,
@@ -22,6 +22,7 @@ from tests.door.transports.test_web import (
 
 PORTRAIT = {"width": 360, "height": 740}
 LANDSCAPE = {"width": 844, "height": 390}
+PORTRAIT_TALL = {"width": 390, "height": 844}
 # What each on-screen key sends (index.html's #keys), by its label.
 BUTTONS = {
     b"\r": "Return",
@@ -190,3 +191,162 @@ def test_a_whole_game_by_taps_on_a_phone_held_sideways(tmp_path: Path) -> None:
     screen, taps = asyncio.run(scenario())
     assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), screen
     assert taps > 50  # the game's cards and answers went by the on-screen keys
+
+
+# Where the door draws what is tapped (rows and columns of its 80x24 picture): the hand's
+# cards from column 11, a card every 6 columns, their faces on row 13; the cut's fan on
+# row 9 from column 11, a column a card; the status line on row 23.
+HAND_ROW, FAN_ROW, STATUS_ROW, CARDS_COL, CARD_STEP = 13, 9, 23, 11, 6
+CELL_JS = """() => {
+    const term = window.door.term;
+    const box = document.querySelector("#screen .xterm-screen").getBoundingClientRect();
+    return {left: box.left, top: box.top, width: box.width / term.cols,
+            height: box.height / term.rows, top_row: Math.max(0, Math.floor((term.rows - 24) / 2))};
+}"""
+
+
+class TappingCaller(PhoneCaller):
+    """A caller on a phone who plays by tapping the terminal: the cards of the hand and
+    of the cut, and the offers of the status line (a tap is a click, which xterm.js
+    reports once the door asks for reports); the on-screen keys for the rest."""
+
+    terminal_taps = 0
+
+    async def tap(self, row: int, column: int) -> None:
+        """A tap on the middle of the picture's cell at ``row``, ``column``."""
+        cell = await self.page.evaluate(CELL_JS)
+        x = cell["left"] + (column + 0.5) * cell["width"]
+        y = cell["top"] + (cell["top_row"] + row + 0.5) * cell["height"]
+        await self.page.touchscreen.tap(x, y)
+        self.terminal_taps += 1
+        self.typing = False  # the page puts the soft keyboard away at a tap on the board
+
+    async def tap_offer(self, words: str) -> None:
+        """A tap on ``words`` offered on the status line."""
+        status = self.screen.display[STATUS_ROW]
+        await self.tap(STATUS_ROW, status.index(words) + 1)
+
+    async def tap_words(self, words: str) -> None:
+        """A tap on ``words`` wherever the picture shows them (a menu's row)."""
+        for row, line in enumerate(self.screen.display):
+            if words in line:
+                await self.tap(row, line.index(words) + 1)
+                return
+        raise AssertionError(f"{words!r} is not on the screen:\n{self.text}")
+
+    async def tap_card(self, number: int) -> None:
+        await self.tap(HAND_ROW, CARDS_COL + (number - 1) * CARD_STEP + 2)
+
+
+async def play_by_taps(caller: TappingCaller) -> str:
+    """A game against the computer from the lobby, every answer a tap on the terminal;
+    returns the screen of the game's end."""
+    await caller.tap_words("P Play the computer")
+    marked = tried = 0
+    for _ in range(3000):
+        await quiet(caller)
+        status = caller.screen.display[STATUS_ROW]
+        if "RETURN play" not in status:
+            tried = 0
+        if "y play again" in status:
+            return caller.text
+        if "blank line: deal" in status:
+            await caller.tap_offer("RETURN on a blank line")
+        elif "RETURN mark" in status:
+            marked += 1
+            await caller.tap_card(marked)  # the first two cards, one tap each
+        elif "RETURN throw" in status:
+            await caller.tap_offer("RETURN throw")
+            marked = 0
+        elif "RETURN cut" in status:
+            if re.search(r"\(1-\d+\): \d", caller.text):
+                await caller.tap_offer("RETURN cut")
+            else:
+                await caller.tap(FAN_ROW, CARDS_COL + 6)  # the fan's seventh card
+        elif "RETURN play" in status:
+            # A card that would pass 31 is refused with a word: the next is tried.
+            await caller.tap_card(tried % 4 + 1)
+            tried += 1
+        elif "RETURN go on" in status:
+            await caller.send("\r")  # the on-screen RETURN
+        else:
+            raise AssertionError(f"the status line offers nothing to tap: {status!r}")
+    raise AssertionError("the game never ended:\n" + caller.text)
+
+
+def test_a_whole_game_by_taps_on_the_cards_sideways_and_upright(tmp_path: Path) -> None:
+    config = web_config(tmp_path)
+
+    async def scenario() -> list[tuple[str, str, int, int]]:
+        games = []
+        async with running(config) as (listening, _door), chromium() as browser:
+            assert listening.web is not None
+            for name, viewport in (("landscape", LANDSCAPE), ("portrait", PORTRAIT_TALL)):
+                page = await phone_page(browser, listening.web[1], viewport)
+                caller = TappingCaller(page)
+                await caller.come_as_guest(f"Tap{name[0].upper()}")
+                await caller.wait_for("Play the computer")
+                typed_before = caller.terminal_taps
+                keys = 0
+                send = caller.send
+
+                async def counted(data: bytes | str, send: Any = send) -> None:
+                    nonlocal keys
+                    keys += 1
+                    await send(data)
+
+                caller.send = counted  # type: ignore[method-assign]
+
+                async def picture(name: str = name, caller: TappingCaller = caller) -> None:
+                    await caller.wait_for("RETURN throw", timeout=60)
+                    await shoot(caller.page, f"phone-{name}-two-cards-tapped")
+                    await caller.wait_for("Count", timeout=60)
+                    await shoot(caller.page, f"phone-{name}-pegging-by-taps")
+
+                pictures = asyncio.create_task(picture())
+                screen = await asyncio.wait_for(play_by_taps(caller), 600)
+                await shoot(page, f"phone-{name}-game-over")
+                pictures.cancel()
+                await caller.tap_offer("n leave")
+                await caller.wait_for("Play the computer")
+                caller.watch.cancel()
+                games.append((name, screen, caller.terminal_taps - typed_before, keys))
+                await page.context.close()
+        return games
+
+    for name, screen, taps, keys in asyncio.run(scenario()):
+        assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), (name, screen)
+        # Every card and answer was a tap on the terminal, but for the on-screen RETURN
+        # that goes on after the show (a key row tap, not a keyboard's key).
+        assert taps > 30, (name, taps)
+        assert taps > keys, (name, taps, keys)
+
+
+KEYBOARD_JS = """() => [window.door.term.textarea.getAttribute("inputmode"),
+    document.getElementById("keyboard").getAttribute("aria-pressed")]"""
+
+
+def test_a_tap_on_the_board_puts_the_soft_keyboard_away(tmp_path: Path) -> None:
+    config = web_config(tmp_path)
+
+    async def scenario() -> list[list[str]]:
+        seen = []
+        async with running(config) as (listening, _door), chromium() as browser:
+            assert listening.web is not None
+            page = await phone_page(browser, listening.web[1], LANDSCAPE)
+            caller = TappingCaller(page)
+            await caller.come_as_guest("Kay")  # typed on the soft keyboard
+            await caller.wait_for("Play the computer")
+            seen.append(await page.evaluate(KEYBOARD_JS))
+            await caller.tap(5, 40)  # the list of who is on: no key, but play
+            await asyncio.sleep(0.2)
+            seen.append(await page.evaluate(KEYBOARD_JS))
+            await page.get_by_role("button", name="Keyboard").tap()
+            seen.append(await page.evaluate(KEYBOARD_JS))
+            caller.watch.cancel()
+        return seen
+
+    typed, tapped, asked = asyncio.run(scenario())
+    assert typed == ["text", "true"]
+    assert tapped == ["none", "false"]
+    assert asked == ["text", "true"]  # and back when asked for
