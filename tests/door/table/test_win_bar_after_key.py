@@ -173,7 +173,10 @@ async def test_under_overload_an_overdue_bar_is_still_worked_out() -> None:
     busy = False
     waited = time.perf_counter() - started
     assert table.win_bars.worked_out == 1
-    assert win_bars.OVERDUE_SECONDS <= waited < win_bars.OVERDUE_SECONDS + 0.5
+    # (the upper bound allows for a machine busy with other work, where the loop's turns
+    # take longer on the wall clock: at 0.5 s more the test failed twice beside a load
+    # bench and a large test run, and passed alone)
+    assert win_bars.OVERDUE_SECONDS <= waited < win_bars.OVERDUE_SECONDS + 2
 
 
 @run_async
@@ -223,4 +226,4 @@ async def test_under_overload_overdue_bars_follow_at_a_share_of_the_core_not_a_f
     busy = False
     # A bar after the cut for deal takes about 0.02 ms: nine more, a turn (1 ms) or so
     # each, where one every 50 ms took 0.45 s.
-    assert time.perf_counter() - first < 0.2
+    assert time.perf_counter() - first < 0.3
