@@ -30,11 +30,11 @@ from door.screens.narration import narrate
 from door.storage.errors import StoreError
 from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
+from door.table.admission import person_or_reader
 from door.table.flow import Table
 from door.table.listener import TableListener
 from door.table.mail import MailTable
 from door.table.options import GameOptions, GameResult
-from door.table.person import Person
 from door.term.keys import Key
 from door.ui.bottom_line import read_bottom_line
 from door.ui.session import Drawn, Session
@@ -275,7 +275,7 @@ class MailScreen:
             names,
             mine=seat,
             game=game,
-            admit=Person,
+            admit=person_or_reader,
             moves_left=saver.moves_left,
             account_ids=[s.account_id for s in kept.seats],
             pause=self.config.game.computer_pause_seconds,

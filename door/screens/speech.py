@@ -86,6 +86,31 @@ def spoken(text: str) -> str:
     return _FACES.sub(named, text)
 
 
+KEY_HINTS: Final = (
+    ("Press c to chat.", "Type say and a line to chat."),
+    ("press w to agree", "type chances to agree"),
+    ("w asks for it again", "chances asks for it again"),
+    ("; r shows them.", "; type review to hear them."),
+    ("(h: off)", "(coach again: off)"),
+    ("(+ faster, - slower)", "(type faster or slower)"),
+)
+"""The table's sentences that name a full-screen key, and the words a screen reader's
+caller types instead."""
+
+
+def in_words(text: str) -> str:
+    """A sentence of the table's as a screen reader's caller hears it: cards in words
+    (``spoken``) and the keys it names as the words they type.
+
+    >>> in_words("Bob asks for the win bar: press w to agree.")
+    'Bob asks for the win bar: type chances to agree.'
+    """
+    text = spoken(text)
+    for key_hint, word_hint in KEY_HINTS:
+        text = text.replace(key_hint, word_hint)
+    return text
+
+
 def _face_words(rank: str, suit: str) -> str:
     return f"{_RANK_WORDS[_RANK_BY_FACE[rank]]} of {_SUIT_WORDS[_SUIT_BY_SYMBOL[suit]]}"
 
