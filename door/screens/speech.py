@@ -21,11 +21,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from engine.rules.cards import Card, Rank, Suit
 
 WINNING_SCORE: Final = 121
+
+
+@dataclass(frozen=True)
+class Said:
+    """A screen in words, as door/ui/speech_renderer.py says it: ``sentences`` (each said
+    once, when new), then ``message`` (said when it changes, and after every line the
+    caller types) and ``prompt`` (what is awaited), then the line the caller has
+    ``typed`` so far."""
+
+    sentences: tuple[str, ...]
+    message: str = ""
+    prompt: str = ""
+    typed: str = ""
+
 
 _RANK_WORDS: Final = {
     Rank.ACE: "ace",

@@ -22,6 +22,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Final, Protocol, TypeVar
 
+from door.screens.speech import Said
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
 from door.term.canvas import Canvas, picture
 from door.term.charset import Charset
@@ -37,6 +38,7 @@ from door.term.terminal import (
 )
 from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
+from door.ui.speech_renderer import SpeechRenderer
 
 logger = logging.getLogger(__name__)
 
@@ -97,9 +99,11 @@ class Drawn:
         *,
         opaque: bool = True,
         hits: Callable[[], HitMap] | None = None,
+        said: Callable[[], Said] | None = None,
     ) -> None:
         self._draw = _held_weakly(draw)
         self._hits = None if hits is None else _held_weakly(hits)
+        self._said = None if said is None else _held_weakly(said)
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
@@ -111,6 +115,11 @@ class Drawn:
         """What a click on the frame last drawn means (asked after ``frame``)."""
         hits = None if self._hits is None else self._hits()
         return hits() if hits is not None else NO_HITS
+
+    def said(self) -> Said | None:
+        """The screen in words for a screen reader, if it can say itself."""
+        said = None if self._said is None else self._said()
+        return said() if said is not None else None
 
 
 T = TypeVar("T")
@@ -149,6 +158,9 @@ class Session:
         self.renderer: Renderer | LineRenderer = (
             LineRenderer(terminal) if self.lines else Renderer(terminal)
         )
+        self.speaker = SpeechRenderer(terminal)
+        """Says a screen that can say itself (the lobby) to a screen reader's caller."""
+        self._speaking = False
         self.clicks = ClickKeys()
         self.mouse_offered = False
         """The caller's terminal can report clicks and may be asked (door/term/mouse.py):
@@ -243,12 +255,27 @@ class Session:
         after the table asked a player something while they were still busy with their
         last answer (the frame showing the question was the answer to that wake-up)."""
         self.inbox.forget_wake()
-        self.renderer.render(*self.compose())
+        said = self._said()
+        if said is not None:
+            if not self._speaking:
+                self.speaker.invalidate()  # lines were printed since: say it whole
+            self.speaker.render(said)
+        else:
+            if self._speaking:
+                self.renderer.invalidate()
+            self.renderer.render(*self.compose())
+        self._speaking = said is not None
         await self.terminal.flush()
+
+    def _said(self) -> Said | None:
+        """The top screen in words, for a screen reader's caller, if it says itself."""
+        top = self.top
+        return top.said() if self.speech and isinstance(top, Drawn) else None
 
     def redraw_all(self) -> None:
         """The next paint sends everything (Ctrl-L, or after something else wrote)."""
         self.renderer.invalidate()
+        self.speaker.invalidate()
 
     # --- keys -----------------------------------------------------------------------------
 

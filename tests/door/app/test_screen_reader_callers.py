@@ -16,7 +16,7 @@ from tests.door.waiting import until
 
 
 def lobby_ready(terminal_text: str) -> bool:
-    return "Press a key from the menu" in terminal_text
+    return "Lobby: type a key or a word, then RETURN." in terminal_text
 
 
 @run_async
@@ -32,7 +32,7 @@ async def test_a_screen_reader_and_a_full_screen_caller_play_a_whole_game() -> N
     await until(lambda: "Alice challenges you" in sent(bob), what=lambda: sent(bob)[-300:])
     mark = sent(bob).index("Alice challenges you")
     alice_mark = len(alice.output)
-    bob.press("y")
+    bob.press("accept\r")
     await until(lambda: bool(door.presence.tables))
     table = door.presence.tables[0]
     await until(lambda: "You sit down at Alice vs Bob." in sent(bob)[mark:])
@@ -79,13 +79,13 @@ async def test_three_handed_with_the_computer_and_a_screen_reader_watching() -> 
     alice.press("w", "2", Key.ENTER)
     await until(lambda: "3 players (+1 computer)" in sent(bob))
     mark = sent(bob).index("3 players (+1 computer)")
-    bob.press("y")
+    bob.press("accept\r")
     await until(lambda: bool(door.presence.tables))
     table = door.presence.tables[0]
     assert table.names == ("Alice", "Bob", "Computer")
     await until(lambda: "playing Bob and Computer" in sent(carol))
     watch_mark = len(sent(carol))
-    carol.press("v", "1")  # Alice is first in the list
+    carol.press("watch\r", "1\r")  # Alice is first in the list
     await until(lambda: "Watching Alice vs Bob vs Computer" in sent(carol)[watch_mark:])
     carol.press("say go Bob!\r")
     await until(lambda: "Carol: go Bob!" in log_text(alice))
@@ -114,7 +114,7 @@ async def test_a_screen_reader_watches_the_computer_play_itself_and_leaves() -> 
     carol = call_reader(door, "Carol")
     await until(lambda: lobby_ready(sent(carol)))
     mark = len(sent(carol))
-    carol.press("t")
+    carol.press("t\r")
     await until(lambda: "Watching Computer vs Computer 2" in sent(carol)[mark:])
     await until(lambda: "You are watching" in sent(carol)[mark:])
     played = re.compile(r"Computer( 2)? plays \w+ of \w+")

@@ -1,0 +1,130 @@
+"""The lobby in words for a screen reader's caller (issue #50): who is on, the chat, the
+keys and a challenge said as sentences with a prompt saying what is awaited; typed
+lines answered (a key, a word, say TEXT); a wrong line one sentence; nothing said again
+that did not change."""
+
+from __future__ import annotations
+
+import re
+
+from door.app.lobby_words import NOT_A_WORD, LobbyWords
+from door.screens.lobby import ChatText, LobbyView, WhoLine
+from door.screens.lobby_speech import PROMPT, lobby_said
+from door.screens.speech import Said
+from door.term.keys import Key
+from door.ui.speech_renderer import SpeechRenderer
+from tests.door.app.reader_callers import NOISE, call_reader
+from tests.door.app.test_lobby import Callers, in_lobby, screen, settled
+from tests.door.caller import run_async
+from tests.door.fake_terminal import FakeTerminal
+from tests.door.table.reader_client import sent
+from tests.door.waiting import until
+
+
+def test_the_lobby_is_said_without_idle_times_and_its_keys_as_sentences() -> None:
+    view = LobbyView(
+        "Cribbage Door",
+        "Bob",
+        who=(WhoLine("Ada", "playing Cy", 75.0), WhoLine("Bob", "in the lobby", 0, you=True)),
+        who_count=9,
+        chat=(ChatText("Ada", "hi"), ChatText("", "Cy has come in.", "notice")),
+        menu_keys="P Play the computer  W Challenge",
+        notice="Ada challenges you: 2 players, free runs, auto count. Y accept  N decline",
+        message="Choose from the menu above.",
+    )
+    said = lobby_said(view, typed="ac")
+    assert said.sentences == (
+        "Cribbage Door. Welcome, Bob!",
+        "Who is on: 1 Ada, playing Cy; 2 you, in the lobby; and 7 more.",
+        "Ada says: hi",
+        "Cy has come in.",
+        "Keys: P Play the computer, W Challenge.",
+        "Ada challenges you: 2 players, free runs, auto count. Type y or accept to accept,"
+        " n or decline to decline.",
+    )
+    assert said.message == "" and said.prompt == PROMPT and said.typed == "ac"
+    assert "1:15" not in " ".join(said.sentences)  # the idle time changes every second
+
+
+def test_a_frame_says_only_what_is_new_and_a_typed_line_hears_the_prompt_again() -> None:
+    terminal = FakeTerminal()
+    speaker = SpeechRenderer(terminal)
+    first = Said(("Who is on: 1 you.", "Ada says: hi"), "", "Type a key.")
+    speaker.render(first)
+    speaker.render(first)  # a refresh: nothing new
+    speaker.render(Said(("Ada says: hi", "Ada says: hi"), "", "Type a key.", "pl"))
+    speaker.heard_line()
+    speaker.render(Said(("Ada says: hi", "Ada says: hi"), "No such key.", "Type a key."))
+    assert bytes(terminal.output).decode() == (
+        "Who is on: 1 you.\r\nAda says: hi\r\nType a key.\r\n"
+        "\r\nAda says: hi\r\npl"  # said again by Ada: said again; the line typed after
+        "No such key.\r\nType a key.\r\n"
+    )
+
+
+def test_a_typed_line_stands_for_keys() -> None:
+    words = LobbyWords()
+    assert words.stands_for("accept", reading_line=False) == ""
+    assert words.stands_for("P", reading_line=False) == ""
+    assert words.stands_for("say hi all", reading_line=False) == ""
+    assert [key for key, _ in words.keys] == [
+        Key.printable("y"),
+        Key.printable("P"),
+        Key.printable("c"),
+        *(Key.printable(char) for char in "hi all"),
+        Key.ENTER,
+    ]
+    words.keys.clear()
+    assert words.stands_for("help me", reading_line=False) == NOT_A_WORD
+    assert words.stands_for("play", reading_line=True) == ""  # the lobby's own line
+    assert [key.char for key, _ in words.keys][:4] == list("play")
+    assert words.keys[-1] == (Key.ENTER, True)
+
+
+@run_async
+async def test_a_screen_reader_in_the_lobby_chats_challenges_and_is_told_no_noise() -> None:
+    door = Callers()
+    bob = call_reader(door, "Bob")
+    await until(lambda: PROMPT in sent(bob))
+    alice, _ = door.call("Alice")
+    await in_lobby(alice)
+    await until(lambda: "Who is on: 1 you, in the lobby; 2 Alice, in the lobby." in sent(bob))
+    alice.press("c", "hello Bob", Key.ENTER)
+    await until(lambda: "Alice says: hello Bob" in sent(bob))
+    await settled(bob)
+    mark = len(sent(bob))
+    # A redraw (as every few seconds, for the idle times) says nothing new.
+    member = door.presence.find("Bob")
+    assert member is not None
+    read = bob.read
+    member.line.wake()
+    await until(lambda: bob.reading and bob.read == read)
+    await settled(bob)
+    assert sent(bob)[mark:] == ""
+    # A line of chat; a word that is no key; "help" is not h, e, l and p.
+    bob.press("say hi Alice\r")
+    await until(lambda: "Bob: hi Alice" in screen(alice))
+    bob.press("dance\r")
+    await until(lambda: NOT_A_WORD in sent(bob)[mark:])
+    assert sent(bob)[mark:].count(NOT_A_WORD) == 1
+    # An option changed is said as its row again.
+    bob.press("a\r")
+    await until(lambda: "A count: manual" in sent(bob)[mark:])
+    # Bob challenges Alice by her number; she declines; he hears it.
+    bob.press("challenge\r")
+    await until(lambda: "Challenge whom (up to 1)?" in sent(bob)[mark:])
+    bob.press("2\r")
+    await until(lambda: "Bob challenges you" in screen(alice))
+    assert "Type withdraw to withdraw it." in sent(bob)[mark:]
+    await settled(alice)
+    alice.press("n")
+    await until(lambda: "Alice declines the challenge." in sent(bob)[mark:])
+    # Alice challenges Bob; he accepts with a word and sits down.
+    await settled(alice)
+    alice.press("w", "1")
+    await until(lambda: "Type y or accept to accept, n or decline to decline." in sent(bob))
+    bob.press("accept\r")
+    await until(lambda: "You sit down at Alice vs Bob." in sent(bob))
+    assert not re.search("Press a key|RETURN back", sent(bob)), "the lobby drawn as lines"
+    assert NOISE.search(sent(bob)) is None, NOISE.search(sent(bob))
+    await door.close()
