@@ -138,6 +138,26 @@ def _listed(named: list[str]) -> str:
     return ", ".join(named[:-1]) + " and " + named[-1]
 
 
+SCREEN_READER_PAGE: Final = "Playing with a screen reader"
+"""The title of help.txt's page for a screen reader's caller."""
+
+
+def spoken_help(text: str) -> str:
+    """The help a screen reader's caller hears: help.txt's page for them (the others
+    are about keys and screens they do not use), its lines joined into sentences, then
+    where the rest is. ``text`` is help.txt, pages between lines of ``---``.
+
+    >>> spoken_help("Keys\\n---\\nPlaying with a screen reader\\nType words\\nand RETURN.\\n")
+    'Playing with a screen reader. Type words and RETURN.'
+    """
+    pages = [page.strip() for page in text.split("\n---\n")]
+    page = next((page for page in pages if page.startswith(SCREEN_READER_PAGE)), "")
+    if not page:
+        return "Type a word and press RETURN; keys says the menu again."
+    title, _, body = page.partition("\n")
+    return f"{title}. {' '.join(body.split())}"
+
+
 def score_line(names: Sequence[str], scores: Sequence[int], dealer: int | None) -> str:
     """``You 45, Computer 52, you deal.``: each side's score, and who deals. ``names``
     are the sides as the listener reads them ("You" for their own)."""

@@ -1,7 +1,9 @@
 """A screen reader's caller at a table with full-screen callers (issue #50): the reader
 hears the others' plays, chat, counts (muggins too) and the end in sentences, and
 answers in words; the full-screen callers' screens stay graphical. Two-handed, and
-three-handed with the computer in the last seat and a screen reader watching."""
+three-handed with the computer in the last seat and a screen reader watching (after the
+lobby's help): every byte a screen reader is sent, from the lobby on, free of escapes,
+box drawing and suit symbols."""
 
 from __future__ import annotations
 
@@ -84,6 +86,8 @@ async def test_three_handed_with_the_computer_and_a_screen_reader_watching() -> 
     table = door.presence.tables[0]
     assert table.names == ("Alice", "Bob", "Computer")
     await until(lambda: "playing Bob and Computer" in sent(carol))
+    carol.press("help\r")  # the lobby's help, said: her page, not the keys' pages
+    await until(lambda: "Playing with a screen reader. S at the arrival menu" in sent(carol))
     watch_mark = len(sent(carol))
     carol.press("watch\r", "1\r")  # Alice is first in the list
     await until(lambda: "Watching Alice vs Bob vs Computer" in sent(carol)[watch_mark:])
@@ -105,6 +109,13 @@ async def test_three_handed_with_the_computer_and_a_screen_reader_watching() -> 
         assert re.search(rf"({winner} wins|You win), 121 to \d+ and \d+\.", heard), heard[-400:]
     watched = sent(carol)[watch_mark:]
     assert "Bob plays" in watched and "Your hand" not in watched  # a watcher holds none
+    # Every byte either screen reader was sent, lobby, help, game and watching, from the
+    # first: no escape (no cursor movement, no clearing), no box drawing, no suit symbol.
+    for terminal in (bob, carol):
+        await until(lambda terminal=terminal: lobby_ready(sent(terminal)[-400:]))
+        everything = sent(terminal)
+        assert NOISE.search(everything) is None, NOISE.search(everything)
+        assert "Help: page" not in everything and "Press a key" not in everything
     await door.close()
 
 
