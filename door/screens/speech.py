@@ -105,6 +105,7 @@ KEY_HINTS: Final = (
     ("Press c to chat.", "Type say and a line to chat."),
     ("press w to agree", "type chances to agree"),
     ("w asks for it again", "chances asks for it again"),
+    ("here it is (w: off).", "type chances to hear it."),
     ("; r shows them.", "; type review to hear them."),
     ("(h: off)", "(coach again: off)"),
     ("(+ faster, - slower)", "(type faster or slower)"),
@@ -119,6 +120,8 @@ def in_words(text: str) -> str:
 
     >>> in_words("Bob asks for the win bar: press w to agree.")
     'Bob asks for the win bar: type chances to agree.'
+    >>> in_words("Every player asked for the win bar: here it is (w: off).")
+    'Every player asked for the win bar: type chances to hear it.'
     """
     text = spoken(text)
     for key_hint, word_hint in KEY_HINTS:

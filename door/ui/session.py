@@ -258,7 +258,10 @@ class Session:
         said = self._said()
         if said is not None:
             if not self._speaking:
-                self.speaker.invalidate()  # lines were printed since: say it whole
+                # Lines were printed since (a prompt may be open): say it whole, from a
+                # line of its own.
+                self.terminal.write("\r\n")
+                self.speaker.invalidate()
             self.speaker.render(said)
         else:
             if self._speaking:

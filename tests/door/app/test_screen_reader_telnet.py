@@ -105,6 +105,8 @@ async def test_a_guest_plays_the_computer_to_the_end_in_words_over_telnet(
         assert b"\x1b" not in caller.raw[mark:], "an escape sequence was sent after S"
         assert DRAWING.search(sent) is None, DRAWING.search(sent)
         assert re.search(r"Your hand: 1 \w+ of \w+, 2 \w+ of \w+", sent)
+        lobby = sent.index("Cribbage Door. Welcome, Bob!")
+        assert sent[lobby - 2 : lobby] == "\r\n"  # on a line of its own, not after the name
         assert re.search(r"(You win|Computer wins), 121 to \d+", sent)
         caller.hang_up()
 
