@@ -35,7 +35,7 @@ from door.app.lobby_keys import (
     options_row,
 )
 from door.app.lobby_view import and_names, chat_texts, notice, who_lines, winner_name
-from door.app.lobby_words import LobbyWords
+from door.app.lobby_words import LobbyWords, screen_key
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.members import IN_THE_LOBBY, HandedOver, Member
 from door.app.menu_choices import MenuChoices
@@ -552,16 +552,8 @@ class Lobby:
         _Called when the caller is wanted at a table or in a private chat."""
         if interruptible and self.called():
             raise _Called
-        if not self.words.keys:  # (a line's keys are taken as one: said once, after)
-            await self.session.paint()
-        if self.session.speech:
-            reading = lambda: self.view.entry is not None  # noqa: E731 (read at each key)
-            return await self.words.next_key(self.session, reading, REFRESH_SECONDS)
-        key = await self.session.next_key(timeout=REFRESH_SECONDS)
-        if key == Key.CTRL_L:
-            self.session.redraw_all()  # the next paint sends everything
-            return None
-        return key
+        reading = lambda: self.view.entry is not None  # noqa: E731 (read at each key)
+        return await screen_key(self.session, self.words, reading, REFRESH_SECONDS)
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The lobby as it stands: drawn at every paint while it is on the stack."""

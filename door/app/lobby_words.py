@@ -1,4 +1,5 @@
-"""The lobby's keys as typed lines, for a caller with a screen reader.
+"""The lobby's keys as typed lines, for a caller with a screen reader (and the keys of
+the screens reached from it: the mail games, the tournaments).
 
 A full-screen lobby acts on each key at once: typed by a screen reader's caller as a
 word ("help"), that would be four keys, the last of them ``p`` (a game against the
@@ -36,13 +37,14 @@ WORDS: Final = {
     "record": Key.printable("r"),
     "withdraw": Key.ESCAPE,
     "cancel": Key.ESCAPE,
+    "back": Key.ESCAPE,
 }
 """Words that stand for a key of the lobby's (door/app/lobby_keys.py)."""
 AGAIN: Final = frozenset({"keys", "repeat", "who", "menu"})
 """Words that have the whole lobby said again."""
 EOL: Final = "\r\n"
 RUB_OUT: Final = "\b \b"
-NOT_A_WORD: Final = "That is no key or word of the lobby's: type keys to hear them."
+NOT_A_WORD: Final = "That is no key or word here: type keys to hear them."
 
 
 class LobbyWords:
@@ -137,3 +139,21 @@ class LobbyWords:
             self.keys.append((WORDS[lowered], False))
             return ""
         return NOT_A_WORD
+
+
+async def screen_key(
+    session: Session, words: LobbyWords, reading_line: Callable[[], bool], timeout: float
+) -> Key | None:
+    """A lobby screen's next key, drawn (or said) first: for a screen reader's caller the
+    next key a line they typed stands for (``words``; ``reading_line`` says whether the
+    screen reads a line of its own now); else the next key pressed. None: ``timeout``
+    passed, something changed, or Ctrl-L asked for it all again."""
+    if not words.keys:  # (a line's keys are taken as one: said once, after them)
+        await session.paint()
+    if session.speech:
+        return await words.next_key(session, reading_line, timeout)
+    key = await session.next_key(timeout=timeout)
+    if key == Key.CTRL_L:
+        session.redraw_all()  # the next paint sends everything
+        return None
+    return key

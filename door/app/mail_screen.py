@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
+from door.app.lobby_words import LobbyWords, screen_key
 from door.app.mail_games import COUNTING_NOTE, MAX_OPEN_GAMES, MailGames, MailRefusal, mover
 from door.app.members import IN_THE_LOBBY, Member
 from door.app.presence import Presence
@@ -25,8 +26,10 @@ from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
+from door.screens.competition_speech import mail_said
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
+from door.screens.speech import Said
 from door.storage.errors import StoreError
 from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
@@ -148,7 +151,9 @@ class MailScreen:
             most=MAX_OPEN_GAMES,
             status=STATUS,
         )
-        self.screen = Drawn(lambda: draw_mail_games(self.view))
+        self.words = LobbyWords()
+        """A screen reader's lines typed, and the keys they stand for."""
+        self.screen = Drawn(lambda: draw_mail_games(self.view), said=self.said)
 
     async def run(self) -> None:
         self.session.push(self.screen)
@@ -181,13 +186,13 @@ class MailScreen:
             self.session.pop(self.screen)
             self.presence.set_place(self.member, IN_THE_LOBBY)
 
+    def said(self) -> Said:
+        """This screen in sentences, for a screen reader (door/screens/competition_speech.py)."""
+        return mail_said(self.view, self.words.typed)
+
     async def next_key(self) -> Key | None:
-        await self.session.paint()
-        key = await self.session.next_key(timeout=REFRESH_SECONDS)
-        if key == Key.CTRL_L:
-            self.session.redraw_all()
-            return None
-        return key
+        reading = lambda: self.view.entry is not None  # noqa: E731 (read at each key)
+        return await screen_key(self.session, self.words, reading, REFRESH_SECONDS)
 
     async def refresh(self) -> None:
         try:
