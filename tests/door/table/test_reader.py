@@ -205,3 +205,15 @@ async def test_the_coach_weighs_each_choice_in_a_sentence() -> None:
     assert NOISE.search(advice) is None and not re.search(r"\b[2-9TJQKA][SHDC]\b", advice)
     assert "Coach off." in await typed(terminal, task, "coach")
     task.cancel()
+
+
+@run_async
+async def test_a_match_says_its_score_between_games_and_goes_on_by_word() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal, seed=3, best_of=3)
+    await play_in_words(terminal, task, stop="of the match? Type yes or no.")
+    text = sent(terminal)
+    assert re.search(r"(Ada|Computer) leads 1 to 0 in games, \d+ to \d+ in points\.", text)
+    assert "On to game 2 of the match? Type yes or no." in text
+    assert "Game 2 of the match" in await typed(terminal, task, "yes")
+    task.cancel()
