@@ -24,6 +24,7 @@ from typing import Final, Literal
 
 from door.app.account_checks import PendingReset, key_fingerprint
 from door.app.form_typing import NOTICE_LINES, NOTICE_WIDTH, Back, notice, type_into
+from door.app.lobby_words import typed_key
 from door.app.new_password import ask_new_password, new_password_form
 from door.defence.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
 from door.screens import theme
@@ -38,6 +39,7 @@ from door.screens.account import (
     draw_title,
     rating_line,
 )
+from door.screens.account_speech import leaderboard_said, rating_board_said, stats_said
 from door.screens.frame import draw_message, draw_status
 from door.storage.errors import (
     AccountLockedError,
@@ -393,9 +395,10 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
         except StoreError:
             pass  # the statistics stand without the rating
         while True:
-            frame.show(draw_stats(stats, rating_line=rated, games=games))
+            said = stats_said(stats, rated)
+            frame.show(draw_stats(stats, rating_line=rated, games=games), said=said)
             await session.paint()
-            if await session.read_key() == Key.CTRL_L:
+            if await typed_key(session) == Key.CTRL_L:
                 session.redraw_all()
                 continue
             return
@@ -415,19 +418,20 @@ async def show_leaderboard(
             try:
                 if order == "rating":
                     rated = await RatingStore(store).rating_leaderboard(LEADERBOARD_SIZE)
-                    frame.show(draw_rating_board(rated))
+                    frame.show(draw_rating_board(rated), said=rating_board_said(rated))
                 else:
                     entries = await store.leaderboard(
                         "wins" if order == "wins" else "win_rate",
                         limit=LEADERBOARD_SIZE,
                         min_games=min_games,
                     )
-                    frame.show(draw_leaderboard(entries, order, min_games))
+                    said = leaderboard_said(entries, order, min_games)
+                    frame.show(draw_leaderboard(entries, order, min_games), said=said)
             except StoreError as failure:
                 await notice(frame, session, "Leaderboard", str(failure))
                 return
             await session.paint()
-            key = await session.read_key()
+            key = await typed_key(session)
             char = key.char.lower() if key.is_printable else ""
             if key == Key.CTRL_L:
                 session.redraw_all()

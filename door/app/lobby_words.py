@@ -157,3 +157,34 @@ async def screen_key(
         session.redraw_all()  # the next paint sends everything
         return None
     return key
+
+
+async def typed_key(session: Session) -> Key:
+    """The key for a screen that acts on one (the leaderboard, a record): for a screen
+    reader's caller, what a line they type stands for (a key alone, a word of the
+    lobby's, RETURN alone for RETURN); else the key pressed."""
+    if not session.speech:
+        return await session.read_key()
+    words = LobbyWords()
+    while True:
+        if words.keys:
+            return words.keys.popleft()[0]  # Esc on a blank line
+        key = await session.next_key()
+        if key is None:
+            continue
+        if key == Key.CTRL_L:
+            return key
+        echo, line = words.feed(key)
+        if echo:
+            await session.send_lines(echo)
+        if line is None:
+            continue
+        session.speaker.heard_line()
+        word = line.strip()
+        if not word:
+            return Key.ENTER
+        if word.lower() in WORDS:
+            return WORDS[word.lower()]
+        if len(word) == 1:
+            return Key.printable(word)
+        await session.send_lines(NOT_A_WORD + EOL)

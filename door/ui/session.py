@@ -76,9 +76,17 @@ class Frame:
         self.cursor = cursor
         self.hits = NO_HITS
         """What a click on the frame means (none unless its owner says)."""
+        self.words: Said | None = None
+        """The frame in words, for a screen reader (None: its lines are printed)."""
 
-    def show(self, canvas: Canvas, cursor: Cursor = None, hits: HitMap = NO_HITS) -> None:
-        self.canvas, self.cursor, self.hits = canvas, cursor, hits
+    def show(
+        self,
+        canvas: Canvas,
+        cursor: Cursor = None,
+        hits: HitMap = NO_HITS,
+        said: Said | None = None,
+    ) -> None:
+        self.canvas, self.cursor, self.hits, self.words = canvas, cursor, hits, said
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         return self.canvas, self.cursor
@@ -273,7 +281,11 @@ class Session:
     def _said(self) -> Said | None:
         """The top screen in words, for a screen reader's caller, if it says itself."""
         top = self.top
-        return top.said() if self.speech and isinstance(top, Drawn) else None
+        if not self.speech:
+            return None
+        if isinstance(top, Frame):
+            return top.words
+        return top.said() if isinstance(top, Drawn) else None
 
     def redraw_all(self) -> None:
         """The next paint sends everything (Ctrl-L, or after something else wrote)."""

@@ -1,6 +1,7 @@
-"""The mail games and the tournaments in words for a screen reader's caller (issue #50):
-their lists said as sentences, a mail game started and a move made in words, and back
-to the lobby with the word back; no escape, box drawing or suit symbol sent."""
+"""The mail games, the tournaments, the leaderboards and a member's record in words for
+a screen reader's caller (issue #50): their lists said as sentences, a mail game
+started and a move made in words, and back to the lobby with the word back or RETURN;
+no escape, box drawing or suit symbol sent."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import random
 
 from door.app.call import Caller, run_session
+from door.screens.account_speech import BOARD_PROMPT, RECORD_PROMPT, best_hand, leaderboard_said
 from door.screens.competition_speech import (
     MAIL_PROMPT,
     TOURNAMENTS_PROMPT,
@@ -18,6 +20,7 @@ from door.screens.lobby_speech import PROMPT
 from door.screens.mail_games import MailView
 from door.storage.pbm_games import PbmGameStore
 from door.storage.store import Account
+from door.storage.values import LeaderboardEntry
 from door.term.terminal import Display
 from tests.door.app.reader_callers import NOISE, ReaderPlayer, play_mixed
 from tests.door.app.test_mail_games import MailDoor, mail_door
@@ -91,3 +94,44 @@ async def test_a_screen_reader_starts_a_mail_game_moves_in_words_and_reads_tourn
         await until(lambda: sent(terminal).rstrip().endswith(PROMPT))
         assert NOISE.search(sent(terminal)) is None, NOISE.search(sent(terminal))
         assert "1-9 open" not in sent(terminal).replace("Keys: 1-9 open", "")  # no key line
+
+
+def test_a_leaderboard_says_a_sentence_a_member() -> None:
+    said = leaderboard_said([LeaderboardEntry(1, "Ada", 12, 8, 4)], "wins", 5)
+    assert said.sentences == (
+        "Leaderboard: most games won.",
+        "1: Ada, 12 games, won 8, lost 4, 67 percent won.",
+    )
+    assert said.prompt == BOARD_PROMPT
+    assert best_hand("5C 5D 5H JS 5S") == (
+        "five of clubs, five of diamonds, five of hearts and jack of spades with five of spades cut"
+    )
+
+
+@run_async
+async def test_a_screen_reader_hears_the_leaderboards_and_their_record(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        terminal = call_reader(door, ada)
+        await until(lambda: PROMPT in sent(terminal))
+        mark = len(sent(terminal))
+        terminal.press("l\r")
+        await until(lambda: BOARD_PROMPT in sent(terminal)[mark:])
+        assert "Leaderboard: most games won.\r\nNo games have been played yet." in sent(terminal)
+        terminal.press("r\r")
+        await until(lambda: "Leaderboard: best win rate (at least" in sent(terminal)[mark:])
+        terminal.press("a\r")
+        await until(lambda: "Nobody has played a rated game yet." in sent(terminal)[mark:])
+        terminal.press("\r")
+        await until(lambda: sent(terminal).rstrip().endswith(PROMPT))
+        mark = len(sent(terminal))
+        terminal.press("r\r")
+        await until(lambda: RECORD_PROMPT in sent(terminal)[mark:])
+        assert "Statistics for Ada, a member since " in sent(terminal)[mark:]
+        assert "No finished games yet: play one and come back!" in sent(terminal)[mark:]
+        terminal.press("\r")
+        await until(lambda: sent(terminal).rstrip().endswith(PROMPT))
+        assert NOISE.search(sent(terminal)) is None, NOISE.search(sent(terminal))
+        assert "Handle" not in sent(terminal)  # no table's headings read out
