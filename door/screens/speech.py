@@ -13,7 +13,7 @@ the same things the same way and a wording is tested without a table.
 'You throw five of hearts, ten of diamonds and king of clubs to your crib.'
 >>> numbered([Card.parse("5H"), Card.parse("JC")])
 '1 five of hearts, 2 jack of clubs'
->>> score_line(("You", "Computer"), (45, 52), dealer=0)
+>>> score_line(("You", "Computer"), (45, 52), dealer="You")
 'You 45, Computer 52, you deal.'
 """
 
@@ -165,14 +165,14 @@ def spoken_help(text: str) -> str:
     return f"{title}. {' '.join(body.split())}"
 
 
-def score_line(names: Sequence[str], scores: Sequence[int], dealer: int | None) -> str:
+def score_line(names: Sequence[str], scores: Sequence[int], dealer: str | None) -> str:
     """``You 45, Computer 52, you deal.``: each side's score, and who deals. ``names``
-    are the sides as the listener reads them ("You" for their own)."""
+    are the sides as the listener reads them ("You" for their own, "You and Carol"
+    with a partner); ``dealer`` is the dealer's name ("You": the listener)."""
     parts = [f"{name} {score}" for name, score in zip(names, scores, strict=True)]
     line = ", ".join(parts)
     if dealer is not None:
-        who = names[dealer]
-        line += ", you deal" if who == "You" else f", {who} deals"
+        line += ", you deal" if dealer == "You" else f", {dealer} deals"
     return line + "."
 
 
@@ -180,7 +180,7 @@ def board_line(names: Sequence[str], scores: Sequence[int]) -> str:
     """``You are on hole 45, 76 to go. Computer is on hole 52, 69 to go.``"""
     sentences = []
     for name, score in zip(names, scores, strict=True):
-        verb = "are" if name == "You" else "is"
+        verb = "are" if name.startswith("You") or " and " in name else "is"
         left = WINNING_SCORE - score
         where = f"on hole {score}" if score else "not yet on the board"
         togo = "the game is won" if left <= 0 else f"{left} to go"

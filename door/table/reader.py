@@ -397,12 +397,22 @@ class Reader(Asked):
         return f"Your hand: {numbered(cards)}."
 
     def sides(self) -> tuple[str, ...]:
-        names = self.table.names[: self.table.game.sides]
-        return tuple("You" if index == self.index else name for index, name in enumerate(names))
+        """Each side as this caller hears it: "You", "Bob"; with partners "You and
+        Carol", "Bob and Computer"."""
+        game, names = self.table.game, self.table.names
+        said = []
+        for side in range(game.sides):
+            seats = [seat for seat in range(game.players) if game.side_of(seat) == side]
+            mine = self.index in seats
+            others = [names[seat] for seat in seats if seat != self.index]
+            said.append(" and ".join((["You"] if mine else []) + others))
+        return tuple(said)
 
     def score(self) -> str:
         game = self.table.game
-        dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.dealer
+        dealer = None
+        if game.phase is not Phase.CUT_FOR_DEAL:
+            dealer = "You" if game.dealer == self.index else self.table.names[game.dealer]
         return score_line(self.sides(), game.scores, dealer)
 
     def board(self) -> str:

@@ -143,3 +143,30 @@ async def test_a_screen_reader_watches_the_computer_play_itself_and_leaves() -> 
     assert "Type say and a line to chat." in watched and "Press c" not in watched
     assert not door.presence.tables  # nobody watches: the computer stops
     await door.close()
+
+
+@run_async
+async def test_four_handed_a_screen_reader_partners_the_computer() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")
+    bob = call_reader(door, "Bob")
+    await until(lambda: "Press a key from the menu" in alice.status and lobby_ready(sent(bob)))
+    await settled(alice)
+    alice.press("g", "g")  # four players: partners, the computer in the two empty seats
+    await until(lambda: "G players: 4" in screen(alice))
+    alice.press("w", "2", Key.ENTER)
+    await until(lambda: "Alice challenges you" in sent(bob))
+    mark = sent(bob).index("Alice challenges you")
+    bob.press("accept\r")
+    await until(lambda: bool(door.presence.tables))
+    table = door.presence.tables[0]
+    assert len(table.names) == 4 and table.names[:2] == ("Alice", "Bob")
+    partner = table.names[3]  # Bob's partner sits across: seat 3
+    await play_mixed([alice], [ReaderPlayer(bob, mark)], stop=lambda: table.over)
+    await until(lambda: "Back to the lobby." in sent(bob)[mark:])
+    await in_lobby_after_game(alice)
+    heard = sent(bob)[mark : sent(bob).index("Back to the lobby.", mark)]
+    assert NOISE.search(heard) is None, NOISE.search(heard)
+    # The score is said side by side, Bob's side as "You and" his partner.
+    assert re.search(rf"Score: Alice and \S+ \d+, You and {partner} \d+, ", heard), heard[:900]
+    assert re.search(r"(wins|win), 121 to \d+", heard)
