@@ -23,16 +23,19 @@ from typing import Final
 
 from door.screens.lobby import ChatText, LobbyView, key_rows
 from door.screens.speech import Said
+from door.ui.confirm import STATUS as CONFIRM_STATUS
 
 KEY_WORDS: Final = (
     ("Y accept  N decline", "Type y or accept to accept, n or decline to decline."),
     ("Esc withdraws.", "Type withdraw to withdraw it."),
     ("Esc withdraws it.", "Type withdraw to withdraw it."),
-    ("Press Y to leave, N to stay.", "Type yes to leave, no to stay."),
+    ("Press Y to leave, N to stay. Press Y or N.", "Type yes to leave, no to stay."),
+    (" Press Y or N.", " Type yes or no."),
 )
 """The lobby's notices that name keys, and the words a screen reader's caller types."""
 QUIET_MESSAGE: Final = "Choose from the menu above."
 """The lobby's message when it has nothing to say: the prompt says it in words."""
+CONFIRM_PROMPT: Final = "Type yes or no, then RETURN."
 PROMPT: Final = "Lobby: type a key or a word, then RETURN. keys says the menu again."
 
 
@@ -84,7 +87,7 @@ def prompt_of(view: LobbyView) -> str:
     """What the lobby waits for: a line being typed (its prompt), or a key or word."""
     if view.entry is not None:
         return view.entry.prompt.strip()
-    return PROMPT
+    return CONFIRM_PROMPT if view.status == CONFIRM_STATUS else PROMPT
 
 
 def in_lobby_words(text: str) -> str:

@@ -9,7 +9,7 @@ import re
 
 from door.app.lobby_words import NOT_A_WORD, LobbyWords
 from door.screens.lobby import ChatText, LobbyView, WhoLine
-from door.screens.lobby_speech import PROMPT, lobby_said
+from door.screens.lobby_speech import CONFIRM_PROMPT, PROMPT, lobby_said
 from door.screens.speech import Said
 from door.term.keys import Key
 from door.ui.speech_renderer import SpeechRenderer
@@ -107,6 +107,12 @@ async def test_a_screen_reader_in_the_lobby_chats_challenges_and_is_told_no_nois
     bob.press("dance\r")
     await until(lambda: NOT_A_WORD in sent(bob)[mark:])
     assert sent(bob)[mark:].count(NOT_A_WORD) == 1
+    # A question asked first: said with the words to answer it.
+    bob.press("quit\r")
+    await until(lambda: CONFIRM_PROMPT in sent(bob)[mark:])
+    assert "Leave the door? Type yes to leave, no to stay.\r\n" in sent(bob)[mark:]
+    bob.press("no\r")
+    await until(lambda: sent(bob).rstrip().endswith(PROMPT))
     # An option changed is said as its row again.
     bob.press("a\r")
     await until(lambda: "A count: manual" in sent(bob)[mark:])
