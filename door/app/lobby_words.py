@@ -70,7 +70,9 @@ class LobbyWords:
             if self.keys:
                 key, ends_line = self.keys.popleft()
                 if ends_line and not reading_line():
-                    continue  # the lobby took the line without it (a number picked)
+                    # The screen took the line without it (a number picked): what that
+                    # did is said now, not at the next change.
+                    return None
                 return key
             key = await session.next_key(timeout)
             if key is None:

@@ -5,6 +5,7 @@ that did not change."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from door.app.lobby_words import NOT_A_WORD, LobbyWords
@@ -79,6 +80,38 @@ def test_a_typed_line_stands_for_keys() -> None:
     assert words.stands_for("play", reading_line=True) == ""  # the lobby's own line
     assert [key.char for key, _ in words.keys][:4] == list("play")
     assert words.keys[-1] == (Key.ENTER, True)
+
+
+class LineSession:
+    """The parts of a Session that LobbyWords uses: keys typed, then none ever again."""
+
+    def __init__(self, *keys: Key) -> None:
+        self.keys = list(keys)
+        self.sent: list[str] = []
+        self.speaker = SpeechRenderer(FakeTerminal())
+
+    async def next_key(self, timeout: float | None = None) -> Key | None:
+        if self.keys:
+            return self.keys.pop(0)
+        await asyncio.sleep(3600)
+        return None
+
+    async def send_lines(self, text: str) -> None:
+        self.sent.append(text)
+
+    def redraw_all(self) -> None:
+        pass
+
+
+@run_async
+async def test_a_line_the_screen_took_whole_is_followed_by_a_repaint_not_a_wait() -> None:
+    words, reading = LobbyWords(), [True]
+    session = LineSession(Key.printable("2"), Key.ENTER)  # "2" typed for whom to challenge
+    first = await words.next_key(session, lambda: reading[0], 1.0)  # type: ignore[arg-type]
+    assert first == Key.printable("2") and session.sent == ["2", "\r\n"]
+    reading[0] = False  # the picker took the number at once: the challenge is made
+    after = words.next_key(session, lambda: reading[0], 1.0)  # type: ignore[arg-type]
+    assert await asyncio.wait_for(after, 1.0) is None  # the lobby says what it did
 
 
 @run_async
