@@ -56,6 +56,8 @@ class LobbyWords:
         self.keys: collections.deque[tuple[Key, bool]] = collections.deque()
         """Keys a line stood for, each with whether it is the RETURN that ends a line
         the lobby reads (dropped if the lobby stopped reading one first)."""
+        self.rang = False
+        """The bell rang for a key refused on the line being typed."""
 
     @property
     def typed(self) -> str:
@@ -111,10 +113,15 @@ class LobbyWords:
                 return EOL + "Line cleared." + EOL, None
             self.keys.append((Key.ESCAPE, False))
             return "", None
+        if edit is Edit.REFUSED:
+            # One bell a line: a reader says each, and a pasted paragraph rang dozens.
+            rang, self.rang = self.rang, True
+            return ("" if rang else "\a"), None
         if edit is not Edit.DONE:
             return "", None
         line = editor.text
         editor.clear()
+        self.rang = False
         return EOL, line
 
     def stands_for(self, line: str, reading_line: bool) -> str:

@@ -82,6 +82,16 @@ def test_a_typed_line_stands_for_keys() -> None:
     assert words.keys[-1] == (Key.ENTER, True)
 
 
+def test_a_line_too_long_rings_once_a_line() -> None:
+    words = LobbyWords()
+    echoes = [words.feed(Key.printable("x"))[0] for _ in range(300)]  # a pasted paragraph
+    typed = words.typed
+    assert echoes.count("\a") == 1 and echoes.count("x") == len(typed) < 100
+    assert words.feed(Key.ENTER) == ("\r\n", typed)
+    again = [words.feed(Key.printable("y"))[0] for _ in range(300)]
+    assert again.count("\a") == 1  # the next line too long rings again, once
+
+
 class LineSession:
     """The parts of a Session that LobbyWords uses: keys typed, then none ever again."""
 
