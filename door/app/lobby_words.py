@@ -42,6 +42,7 @@ WORDS: Final = {
 """Words that stand for a key of the lobby's (door/app/lobby_keys.py)."""
 AGAIN: Final = frozenset({"keys", "repeat", "who", "menu"})
 """Words that have the whole lobby said again."""
+CURSOR_KEYS: Final = frozenset({Key.LEFT, Key.RIGHT, Key.HOME, Key.END, Key.UP, Key.DOWN})
 EOL: Final = "\r\n"
 RUB_OUT: Final = "\b \b"
 NOT_A_WORD: Final = "That is no key or word here: type keys to hear them."
@@ -97,8 +98,11 @@ class LobbyWords:
                 return None
 
     def feed(self, key: Key) -> tuple[str, str | None]:
-        """What typing ``key`` echoes, and the line when it ends one."""
+        """What typing ``key`` echoes, and the line when it ends one. The line is edited
+        at its end only (arrows and Home would move a cursor the caller cannot see)."""
         editor = self.editor
+        if key in CURSOR_KEYS:
+            return "", None
         before = len(editor.text)
         edit = editor.feed(key)
         if edit is Edit.CHANGED:

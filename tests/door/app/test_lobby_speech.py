@@ -92,6 +92,12 @@ def test_a_line_too_long_rings_once_a_line() -> None:
     assert again.count("\a") == 1  # the next line too long rings again, once
 
 
+def test_arrows_do_not_move_an_unseen_cursor_in_the_line() -> None:
+    words = LobbyWords()
+    echoed = [words.feed(key)[0] for key in (Key.printable("a"), Key.LEFT, Key.printable("b"))]
+    assert words.typed == "ab" and echoed == ["a", "", "b"]
+
+
 class LineSession:
     """The parts of a Session that LobbyWords uses: keys typed, then none ever again."""
 
