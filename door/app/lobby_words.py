@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Final
 
 from door.screens.chat import MAX_CHAT_LENGTH
+from door.table.reader import CURSOR_KEYS
 from door.term.keys import Key
 from door.ui.line_editor import Edit, LineEditor
 from door.ui.session import Session
@@ -42,7 +43,6 @@ WORDS: Final = {
 """Words that stand for a key of the lobby's (door/app/lobby_keys.py)."""
 AGAIN: Final = frozenset({"keys", "repeat", "who", "menu"})
 """Words that have the whole lobby said again."""
-CURSOR_KEYS: Final = frozenset({Key.LEFT, Key.RIGHT, Key.HOME, Key.END, Key.UP, Key.DOWN})
 EOL: Final = "\r\n"
 RUB_OUT: Final = "\b \b"
 NOT_A_WORD: Final = "That is no key or word here: type keys to hear them."
