@@ -280,9 +280,9 @@ class Session:
 
     def _said(self) -> Said | None:
         """The top screen in words, for a screen reader's caller, if it says itself."""
-        top = self.top
         if not self.speech:
             return None
+        top = self.top
         if isinstance(top, Frame):
             return top.words
         return top.said() if isinstance(top, Drawn) else None
