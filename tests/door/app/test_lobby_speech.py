@@ -183,3 +183,27 @@ async def test_a_screen_reader_in_the_lobby_chats_challenges_and_is_told_no_nois
     assert not re.search("Press a key|RETURN back", sent(bob)), "the lobby drawn as lines"
     assert NOISE.search(sent(bob)) is None, NOISE.search(sent(bob))
     await door.close()
+
+
+@run_async
+async def test_the_sysops_private_chat_is_said_to_a_screen_reader() -> None:
+    door = Callers()
+    sysop, _ = door.call("Sysop", sysop=True)
+    await in_lobby(sysop)
+    bob = call_reader(door, "Bob")
+    await until(lambda: PROMPT in sent(bob))
+    await until(lambda: "Bob" in screen(sysop))
+    await settled(sysop)
+    sysop.press("o", "2")
+    await until(lambda: "A private chat with Sysop." in sent(bob))
+    mark = len(sent(bob))
+    assert "You are talking with Sysop." in sent(bob)
+    sysop.press("hello Bob", Key.ENTER)
+    await until(lambda: "Sysop says: hello Bob" in sent(bob)[mark:])
+    bob.press("hi, and bye\r")  # a line typed in the chat is said there, words and all
+    await until(lambda: "Bob: hi, and bye" in screen(sysop))
+    bob.press("\x1b")  # Esc on a blank line leaves the chat
+    await until(lambda: "The chat with Sysop is over (you left it)." in sent(bob)[mark:])
+    await until(lambda: sent(bob).rstrip().endswith(PROMPT))
+    assert NOISE.search(sent(bob)) is None, NOISE.search(sent(bob))
+    await door.close()
