@@ -138,6 +138,11 @@ class Layers:
             self._lay(dirty, order)
         return self._frame, results
 
+    def last_key(self, name: str) -> Hashable | None:
+        """The key the layer ``name`` was last drawn from (None: not in the last frame)."""
+        drawn = self._drawn.get(name)
+        return None if drawn is None else drawn.key
+
     def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
         that touches them, in order."""
