@@ -156,8 +156,13 @@ def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:
 
 def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
     """The log's lines as ``PaneLog.kept`` gives them, without the rule over them
-    (``draw_log_rule``: a line added to the log need not lay the rule's row again)."""
-    draw_log_lines(canvas, lines_of(kept))
+    (``draw_log_rule``: a line added to the log need not lay the rule's row again).
+    Drawn from the kept strings themselves: no line object made to draw each."""
+    put = canvas.put
+    for row, flat in enumerate(kept, start=LOG_TOP):
+        col = 1
+        for text, style in _segments(flat):
+            col = put(row, col, text, style)
 
 
 def clean_chat(text: str) -> str:
@@ -173,14 +178,6 @@ def canned_reply(rng: random.Random, last: str = "") -> str:
 def draw_log_rule(canvas: Canvas) -> None:
     """The rule over the log (a layer of its own: it never changes)."""
     canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
-
-
-def draw_log_lines(canvas: Canvas, lines: Sequence[LogLine]) -> None:
-    """The log's last lines (``PaneLog.kept(LOG_ROWS)``) under the rule."""
-    for offset, line in enumerate(lines):
-        col = 1
-        for text, style in line.pieces():
-            col = canvas.put(LOG_TOP + offset, col, text, style)
 
 
 class Entry:

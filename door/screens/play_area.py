@@ -128,16 +128,16 @@ def draw_played(
         canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
         canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
     numbers = current_count_numbers(plays, count_cards)
-    laid = list(zip(plays, numbers, strict=True))
-    first, step = played_columns(len(laid))
-    for index, (play, number) in enumerate(laid):
-        col = first + index * step
-        side = play.seat % sides
-        style = theme.PLAYER_STYLES[side] if number != GONE_MARK else theme.DIM
+    first, step = played_columns(len(plays))
+    in_view = min(step, CARD_WIDTH)
+    faces = []
+    for index, (play, number) in enumerate(zip(plays, numbers, strict=True)):
+        gone = number == GONE_MARK
+        style = theme.DIM if gone else theme.PLAYER_STYLES[play.seat % sides]
         # Over the part of the card that stays in view when the next one overlaps it.
-        offset = (min(step, CARD_WIDTH) - len(number)) // 2
-        canvas.put(PLAY_NUMBERS_ROW, col + max(offset, 0), f"{number}", style)
-    faces = [(play.card, False, number == GONE_MARK) for play, number in laid]
+        offset = max((in_view - len(number)) // 2, 0)
+        canvas.put(PLAY_NUMBERS_ROW, first + index * step + offset, number, style)
+        faces.append((play.card, False, gone))
     draw_cards(canvas, PLAY_CARDS_ROW, first, faces, step)
 
 
