@@ -1,6 +1,7 @@
 """What the door's screens cost per key, with no network and no transport in the way.
 
     python bench/screen_cost.py [--callers 40] [--seconds 20] [--charset utf8] [--profile [tottime]]
+    python bench/screen_cost.py --layers [--callers 20] [--seconds 6]
 
 Callers play whole games against the computer inside this one process, each through a
 terminal in memory: the load bench's bots (bench/load_bot.py) read the door's output
@@ -8,6 +9,11 @@ and press what a player would, after a short think. The figures are the door's C
 key (the process's CPU less the bots' own parsing, timed apart), frames and bytes per
 key, and the bytes of a highlight-bar move. ``--profile`` prints the functions that
 took the most time (cProfile; cumulative, or by their own time with ``tottime``).
+``--layers`` keeps every table frame's layers as the game drew them, then draws the same
+frames again, alone and in the same order, through fresh ``Layers`` (the best of three),
+and prints the CPU a frame of ``Layers.frame`` and the time of each layer's draws (each
+the best of three): figures that the machine's other load moves far less than the CPU
+per key.
 
 This is the part of bench/load.py's CPU per key that incremental screens can cut: the
 load bench adds telnet and SSH, the event loop's sockets and a separate generator.
@@ -19,12 +25,14 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import pstats
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -34,6 +42,8 @@ from load_bot import RIGHT, Bot  # noqa: E402
 from door.serve import prepare_computer_player  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
 from door.table.solo import play_against_computer  # noqa: E402
+from door.term import layers  # noqa: E402
+from door.term.canvas import Recorder  # noqa: E402
 from door.term.charset import Charset  # noqa: E402
 from door.term.terminal import StreamTerminal  # noqa: E402
 from door.ui.session import Session  # noqa: E402
@@ -149,6 +159,74 @@ def bar_move_bytes(charset: Charset) -> list[int]:
     return sizes
 
 
+Captured = list[tuple[int, int, int, list[layers.Layer]]]
+
+
+def capture_layers(callers: int, seconds: float, charset: Charset) -> Captured:
+    """Every ``Layers.frame`` call of a run: whose layers (by id), the size, the layers."""
+    frames: Captured = []
+    draw_frame = layers.Layers.frame
+
+    def keeping(self: layers.Layers, cols: int, rows: int, drawn: Any) -> Any:
+        drawn = list(drawn)
+        frames.append((id(self), cols, rows, drawn))
+        return draw_frame(self, cols, rows, drawn)
+
+    layers.Layers.frame = keeping  # type: ignore[method-assign]
+    try:
+        asyncio.run(_run(callers, seconds, charset))
+    finally:
+        layers.Layers.frame = draw_frame  # type: ignore[method-assign]
+    return frames
+
+
+def replay_layers(frames: Captured) -> tuple[float, dict[str, tuple[float, int]]]:
+    """CPU seconds for all ``frames`` through fresh ``Layers`` (best of three), and for
+    each layer name the CPU seconds its draws took and how many times it was drawn."""
+    best = float("inf")
+    for _ in range(3):
+        kept: dict[int, layers.Layers] = {}
+        started = time.process_time()
+        for owner, cols, rows, drawn in frames:
+            kept.setdefault(owner, layers.Layers()).frame(cols, rows, drawn)
+        best = min(best, time.process_time() - started)
+    draws: dict[str, list[float]] = {}
+    kept = {}
+    for owner, cols, rows, drawn in frames:
+        mine = kept.setdefault(owner, layers.Layers())
+        for name, key, draw in drawn:
+            before = mine.last_key(name)
+            if key is not layers.ALWAYS and before == key:
+                continue
+            fastest = float("inf")
+            for _ in range(3):  # the best of three: what the machine's other load adds, less
+                recorder = Recorder(cols, rows)
+                started = time.perf_counter()
+                key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
+                fastest = min(fastest, time.perf_counter() - started)
+            took = draws.setdefault(name, [0.0, 0])
+            took[0] += fastest
+            took[1] += 1
+        mine.frame(cols, rows, drawn)
+    return best, {name: (seconds, int(count)) for name, (seconds, count) in draws.items()}
+
+
+def print_layers(callers: int, seconds: float, charset: Charset) -> None:
+    frames = capture_layers(callers, seconds, charset)
+    gc.freeze()  # what was kept is not the door's garbage: no collection walks it
+    total, draws = replay_layers(frames)
+    count = max(len(frames), 1)
+    print(f"{len(frames)} table frames of {callers} callers, drawn again alone:")
+    print(f"Layers.frame       {1e6 * total / count:6.1f} us a frame")
+    drawing = sum(seconds for seconds, _ in draws.values())
+    print(f"  its draws        {1e6 * drawing / count:6.1f} us a frame (each the best of three)")
+    for name, (took, drawn) in sorted(draws.items(), key=lambda item: -item[1][0]):
+        print(
+            f"    {name:14s} {1e6 * took / count:5.1f} us a frame: drawn in "
+            f"{drawn / count:4.0%} of frames, {1e6 * took / max(drawn, 1):5.1f} us each"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=40)
@@ -157,11 +235,17 @@ def main() -> int:
     parser.add_argument(
         "--profile", nargs="?", const="cumulative", choices=["cumulative", "tottime"]
     )
+    parser.add_argument(
+        "--layers", action="store_true", help="time Layers.frame and each layer's draws alone"
+    )
     args = parser.parse_args()
     charset = Charset[args.charset.upper()]
     # The tables read and the garbage collector set as the door's start-up does.
     load_win_tables()
     prepare_computer_player()
+    if args.layers:
+        print_layers(args.callers, args.seconds, charset)
+        return 0
     profiler = cProfile.Profile() if args.profile else None
     started = time.process_time()
     if profiler is not None:

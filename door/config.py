@@ -74,13 +74,16 @@ class GameConfig:
     reconnect_wait_seconds: float = 120.0
     # The win bar: "on" at the start, "off" until a caller presses w, or "never".
     win_bar: str = "on"
+    # Door mode (``cribbage-door door``): every caller starts in screen-reader mode, plain
+    # sentences one line at a time (door/table/reader.py), for a board of blind callers.
+    screen_reader: bool = False
 
 
 @dataclass(frozen=True)
 class DoorConfig:
     bbs_name: str = "Cribbage Door"
-    # Door mode (``cribbage-door door``): every caller starts in screen-reader mode, plain
-    # sentences one line at a time (door/table/reader.py), for a board of blind callers.
+    # The old name of [game] screen_reader, still read (one field and one ``or``), so a
+    # board set up with it keeps starting its callers in screen-reader mode.
     screen_reader: bool = False
 
 
@@ -205,6 +208,12 @@ class Config:
     def texts_dir(self) -> Path | None:
         """The sysop's folder of texts and art: the config file's own folder."""
         return None if self.location.path is None else self.location.path.parent
+
+    @property
+    def door_mode_screen_reader(self) -> bool:
+        """Door mode starts every caller in screen-reader mode: ``[game] screen_reader``,
+        or its old name ``[door] screen_reader``."""
+        return self.game.screen_reader or self.door.screen_reader
 
 
 _SECTIONS: dict[str, type] = {

@@ -24,6 +24,7 @@ from typing import Final, Literal
 
 from door.app.account_checks import PendingReset, key_fingerprint
 from door.app.form_typing import NOTICE_LINES, NOTICE_WIDTH, Back, notice, type_into
+from door.app.lobby_words import typed_key
 from door.app.new_password import ask_new_password, new_password_form
 from door.defence.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
 from door.screens import theme
@@ -38,6 +39,7 @@ from door.screens.account import (
     draw_title,
     rating_line,
 )
+from door.screens.account_speech import leaderboard_said, rating_board_said, stats_said
 from door.screens.form_hits import form_hits
 from door.screens.frame import draw_message, draw_status
 from door.storage.errors import (
@@ -399,9 +401,9 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
             pass  # the statistics stand without the rating
         while True:
             canvas = draw_stats(stats, rating_line=rated, games=games)
-            frame.show(canvas, hits=form_hits(canvas))
+            frame.show(canvas, hits=form_hits(canvas), said=stats_said(stats, rated))
             await session.paint()
-            if await session.read_key() == Key.CTRL_L:
+            if await typed_key(session) == Key.CTRL_L:
                 session.redraw_all()
                 continue
             return
@@ -422,6 +424,7 @@ async def show_leaderboard(
                 if order == "rating":
                     rated = await RatingStore(store).rating_leaderboard(LEADERBOARD_SIZE)
                     canvas = draw_rating_board(rated)
+                    said = rating_board_said(rated)
                 else:
                     entries = await store.leaderboard(
                         "wins" if order == "wins" else "win_rate",
@@ -429,12 +432,13 @@ async def show_leaderboard(
                         min_games=min_games,
                     )
                     canvas = draw_leaderboard(entries, order, min_games)
-                frame.show(canvas, hits=form_hits(canvas))
+                    said = leaderboard_said(entries, order, min_games)
+                frame.show(canvas, hits=form_hits(canvas), said=said)
             except StoreError as failure:
                 await notice(frame, session, "Leaderboard", str(failure))
                 return
             await session.paint()
-            key = await session.read_key()
+            key = await typed_key(session)
             char = key.char.lower() if key.is_printable else ""
             if key == Key.CTRL_L:
                 session.redraw_all()

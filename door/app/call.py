@@ -47,6 +47,7 @@ from door.screens import theme
 from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help, with_mouse_help
 from door.screens.layout import STATUS_ROW
+from door.screens.speech import spoken_help
 from door.storage.store import Account
 from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
@@ -526,7 +527,12 @@ async def ask_name(session: Session, config: Config, message: str = "") -> str:
 
 
 async def show_help(session: Session) -> None:
-    """The same help pages as in a game, over a blank screen."""
+    """The same help pages as in a game, over a blank screen; to a screen reader's
+    caller, their page said as sentences (door/screens/speech.py)."""
+    if session.speech:
+        await session.send_lines(spoken_help(default_help()) + "\r\n")
+        session.speaker.heard_line()  # the prompt again, after it
+        return
     overlay = HelpOverlay.from_text(with_mouse_help(default_help(), session.mouse))
     with session.showing(Frame()) as frame:
         while True:

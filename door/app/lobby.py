@@ -35,6 +35,7 @@ from door.app.lobby_keys import (
     options_row,
 )
 from door.app.lobby_view import and_names, chat_texts, notice, who_lines, winner_name
+from door.app.lobby_words import LobbyWords, screen_key
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.members import IN_THE_LOBBY, HandedOver, Member
 from door.app.menu_choices import MenuChoices
@@ -48,7 +49,9 @@ from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import CHAT_ROWS, LobbyView, draw_lobby
 from door.screens.lobby_hits import lobby_hits
+from door.screens.lobby_speech import lobby_said
 from door.screens.side_pane import WIDE_COLS, canvas_size
+from door.screens.speech import Said
 from door.storage.store import SavedGame
 from door.table.flow import Table
 from door.table.options import GameOptions
@@ -101,7 +104,9 @@ class Lobby:
         self.records = records or Records()
         self.tables = tables or TableService(config, presence, self.records)
         """The door's tables: the lobby asks there for one (door/app/table_service.py)."""
-        self.screen = Drawn(self.frame, hits=self.hits)
+        self.screen = Drawn(self.frame, hits=self.hits, said=self.said)
+        self.words = LobbyWords()
+        """A screen reader's lines typed, and the keys they stand for."""
         self.view = LobbyView(
             config.door.bbs_name,
             member.name,
@@ -547,12 +552,8 @@ class Lobby:
         _Called when the caller is wanted at a table or in a private chat."""
         if interruptible and self.called():
             raise _Called
-        await self.session.paint()
-        key = await self.session.next_key(timeout=REFRESH_SECONDS)
-        if key == Key.CTRL_L:
-            self.session.redraw_all()  # the next paint sends everything
-            return None
-        return key
+        reading = lambda: self.view.entry is not None  # noqa: E731 (read at each key)
+        return await screen_key(self.session, self.words, reading, REFRESH_SECONDS)
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The lobby as it stands: drawn at every paint while it is on the stack."""
@@ -564,6 +565,14 @@ class Lobby:
             # Who is on and the chat are read afresh for every frame: kept, they would be
             # a list of everyone online per caller, held through every game (hundreds of
             # thousands of objects for the garbage collector to walk with a full house).
+            self.view.who, self.view.chat = (), ()
+
+    def said(self) -> Said:
+        """The lobby in sentences, for a screen reader (door/screens/lobby_speech.py)."""
+        self.compose()
+        try:
+            return lobby_said(self.view, self.words.typed)
+        finally:
             self.view.who, self.view.chat = (), ()
 
     def hits(self) -> HitMap:

@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
+from door.app.lobby_words import LobbyWords, screen_key
 from door.app.mail_games import COUNTING_NOTE, MAX_OPEN_GAMES, MailGames, MailRefusal, mover
 from door.app.members import IN_THE_LOBBY, Member
 from door.app.presence import Presence
@@ -25,17 +26,19 @@ from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
+from door.screens.competition_speech import mail_said
 from door.screens.form_hits import form_hits
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
+from door.screens.speech import Said
 from door.storage.errors import StoreError
 from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
+from door.table.admission import person_or_reader
 from door.table.flow import Table
 from door.table.listener import TableListener
 from door.table.mail import MailTable
 from door.table.options import GameOptions, GameResult
-from door.table.person import Person
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap
 from door.term.keys import Key
@@ -156,7 +159,9 @@ class MailScreen:
             status=STATUS,
         )
         # A game's line is its number (games 1 to 9: ten or more are typed).
-        self.screen = Drawn(lambda: draw_mail_games(self.view), hits_in=_clicked)
+        self.words = LobbyWords()
+        """A screen reader's lines typed, and the keys they stand for."""
+        self.screen = Drawn(lambda: draw_mail_games(self.view), said=self.said, hits_in=_clicked)
 
     async def run(self) -> None:
         self.session.push(self.screen)
@@ -189,13 +194,13 @@ class MailScreen:
             self.session.pop(self.screen)
             self.presence.set_place(self.member, IN_THE_LOBBY)
 
+    def said(self) -> Said:
+        """This screen in sentences, for a screen reader (door/screens/competition_speech.py)."""
+        return mail_said(self.view, self.words.typed)
+
     async def next_key(self) -> Key | None:
-        await self.session.paint()
-        key = await self.session.next_key(timeout=REFRESH_SECONDS)
-        if key == Key.CTRL_L:
-            self.session.redraw_all()
-            return None
-        return key
+        reading = lambda: self.view.entry is not None  # noqa: E731 (read at each key)
+        return await screen_key(self.session, self.words, reading, REFRESH_SECONDS)
 
     async def refresh(self) -> None:
         try:
@@ -283,7 +288,7 @@ class MailScreen:
             names,
             mine=seat,
             game=game,
-            admit=Person,
+            admit=person_or_reader,
             moves_left=saver.moves_left,
             account_ids=[s.account_id for s in kept.seats],
             pause=self.config.game.computer_pause_seconds,

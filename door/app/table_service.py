@@ -36,10 +36,10 @@ from door.config import Config
 from door.storage.errors import StoreError
 from door.storage.saver import GameSaver
 from door.storage.store import Account, SavedGame
+from door.table.admission import person_or_reader
 from door.table.flow import Table
 from door.table.listener import TableListener
 from door.table.options import GameOptions, GameResult
-from door.table.person import Person
 from engine.rules.game import Game
 from engine.rules.outcome import Outcome
 
@@ -152,7 +152,7 @@ class TableService:
             options,
             [None] * options.players,
             rng=random.Random(rng.getrandbits(64)),
-            admit=Person,
+            admit=person_or_reader,
             pause=max(self.config.game.computer_pause_seconds, EXHIBITION_PAUSE),
             win_bar=self.config.game.win_bar,
             listener=ModeratedTable(self),
@@ -172,7 +172,7 @@ class TableService:
             options,
             names,
             rng=rng,
-            admit=Person,
+            admit=person_or_reader,
             pause=game_config.computer_pause_seconds,
             reconnect_wait=game_config.reconnect_wait_seconds,
             win_bar=game_config.win_bar,

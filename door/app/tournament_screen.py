@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from door.app.lobby_words import LobbyWords, screen_key
 from door.app.members import AT_THE_TOURNAMENTS, IN_THE_LOBBY, Member, TableFactory
 from door.app.presence import Presence
 from door.app.tournaments import (
@@ -23,7 +24,9 @@ from door.app.tournaments import (
 )
 from door.competition.tournament import MAX_NAME_LENGTH
 from door.config import Config
+from door.screens.competition_speech import tournaments_said
 from door.screens.form_hits import form_hits
+from door.screens.speech import Said
 from door.screens.tournaments import TournamentsView, draw_tournaments
 from door.storage.errors import StoreError
 from door.storage.store import Account
@@ -69,7 +72,9 @@ class TournamentScreen:
             f"{config.door.bbs_name} · Tournaments",
             you=self.account.id if self.account is not None else None,
         )
-        self.screen = Drawn(lambda: draw_tournaments(self.view), hits_in=form_hits)
+        self.words = LobbyWords()
+        """A screen reader's lines typed, and the keys they stand for."""
+        self.screen = Drawn(lambda: draw_tournaments(self.view), said=self.said, hits_in=form_hits)
         self._last_note: str | None = member.notes[-1] if member.notes else None
 
     async def run(self) -> None:
@@ -189,13 +194,13 @@ class TournamentScreen:
         if shown is not None:
             self.view.shown = next((i for i in listing if i.number == shown.number), shown)
 
+    def said(self) -> Said:
+        """This screen in sentences, for a screen reader (door/screens/competition_speech.py)."""
+        return tournaments_said(self.view, self.words.typed)
+
     async def next_key(self) -> Key | None:
-        await self.session.paint()
-        key = await self.session.next_key(timeout=REFRESH_SECONDS)
-        if key == Key.CTRL_L:
-            self.session.redraw_all()
-            return None
-        return key
+        reading = lambda: self.view.entry is not None  # noqa: E731 (read at each key)
+        return await screen_key(self.session, self.words, reading, REFRESH_SECONDS)
 
     # --- a member's keys -------------------------------------------------------------
 

@@ -64,17 +64,23 @@ def draw_cards(
     but for its first ``step`` columns. Three puts for the whole row, not five a card
     (a frame redraws the hand or the play at every card): the gaps between cards are
     written as blanks, so nothing may be drawn under them."""
-    texts: tuple[list[str], ...] = ([], [], [])
-    styles: tuple[list[str], ...] = ([], [], [])
-    last = len(cards) - 1
-    for index, (card, marked, dim) in enumerate(cards):
-        width = CARD_WIDTH if index == last else step
-        gap = max(0, width - CARD_WIDTH)
-        for offset, (text, style) in enumerate(_face_up(card, _look(marked, dim))):
-            texts[offset].append(text[:width] + _GAP * gap)
-            styles[offset].append(style[:width] + PLAIN_CHAR * gap)
-    for offset in range(CARD_HEIGHT if cards else 0):
-        canvas.put_styled(row + offset, col, "".join(texts[offset]), "".join(styles[offset]))
+    faces = [_face_up(card, _look(marked, dim)) for card, marked, dim in cards]
+    if step >= CARD_WIDTH:
+        # Side by side (the hand, the play, the show): each row is the cards' pieces
+        # joined by the gap, with no slicing a card.
+        gap = _GAP * (step - CARD_WIDTH)
+        gap_styles = PLAIN_CHAR * (step - CARD_WIDTH)
+        for offset, pieces in enumerate(zip(*faces, strict=True)):
+            texts, styles = zip(*pieces, strict=True)
+            canvas.put_styled(row + offset, col, gap.join(texts), gap_styles.join(styles))
+        return
+    last = len(faces) - 1
+    for offset in range(CARD_HEIGHT if faces else 0):
+        # Overlapping: every card but the last shows its first ``step`` columns.
+        text = "".join(face[offset][0][:step] for face in faces[:last])
+        style = "".join(face[offset][1][:step] for face in faces[:last])
+        end_text, end_style = faces[last][offset]
+        canvas.put_styled(row + offset, col, text + end_text, style + end_style)
 
 
 def draw_back(canvas: Canvas, row: int, col: int) -> None:

@@ -177,14 +177,17 @@ def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:
 def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine], back: int = 0) -> None:
     """The log's lines as ``PaneLog.kept`` gives them, without the rule over them
     (``draw_log_rule``: a line added to the log need not lay the rule's row again).
-    Scrolled ``back``, the last row says how many newer lines there are instead."""
-    if not back:
-        draw_log_lines(canvas, lines_of(kept))
-        return
-    shown = kept[-LOG_PAGE:]
-    draw_log_lines(canvas, lines_of(shown))
-    newer = f"{back} newer line{'s' if back > 1 else ''} below: PgDn or the wheel"
-    canvas.put(LOG_TOP + len(shown), 1, f"({newer})", theme.DIM)
+    Drawn from the kept strings themselves: no line object made to draw each. Scrolled
+    ``back``, the last row says how many newer lines there are instead."""
+    shown = kept[-LOG_PAGE:] if back else kept
+    put = canvas.put
+    for row, flat in enumerate(shown, start=LOG_TOP):
+        col = 1
+        for text, style in _segments(flat):
+            col = put(row, col, text, style)
+    if back:
+        newer = f"{back} newer line{'s' if back > 1 else ''} below: PgDn or the wheel"
+        canvas.put(LOG_TOP + len(shown), 1, f"({newer})", theme.DIM)
 
 
 def clean_chat(text: str) -> str:
@@ -200,14 +203,6 @@ def canned_reply(rng: random.Random, last: str = "") -> str:
 def draw_log_rule(canvas: Canvas) -> None:
     """The rule over the log (a layer of its own: it never changes)."""
     canvas.fill(LOG_RULE_ROW, 0, SCREEN_COLS, "─", theme.DIM)
-
-
-def draw_log_lines(canvas: Canvas, lines: Sequence[LogLine]) -> None:
-    """The log's last lines (``PaneLog.kept(LOG_ROWS)``) under the rule."""
-    for offset, line in enumerate(lines):
-        col = 1
-        for text, style in line.pieces():
-            col = canvas.put(LOG_TOP + offset, col, text, style)
 
 
 class Entry:

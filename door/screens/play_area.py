@@ -3,6 +3,7 @@ computer's cards and the caller's hand with its highlight bar."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -75,17 +76,22 @@ def draw_hand_labels(
     """The row above the hand: each card's key, the bar and the marks (what a move of
     the bar changes, drawn apart from the cards). One put for the row, the gaps between
     labels written as blanks."""
-    texts, styles = [], []
-    for index, card in enumerate(cards):
-        under_bar = index == bar
-        is_marked = card in marked
-        style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
-        texts.append(card_label(index + 1, bar=under_bar, marked=is_marked))
-        styles.append(style_char(style) * CARD_WIDTH)
+    pieces = [
+        _label_piece(index + 1, index == bar, card in marked) for index, card in enumerate(cards)
+    ]
+    texts, styles = zip(*pieces, strict=True) if pieces else ((), ())
     gap = " " * (CARD_STEP - CARD_WIDTH)
     canvas.put_styled(
         HAND_LABEL_ROW, CARDS_COL, gap.join(texts), (PLAIN_CHAR * len(gap)).join(styles)
     )
+
+
+@functools.cache
+def _label_piece(number: int, under_bar: bool, is_marked: bool) -> tuple[str, str]:
+    """A card's label and its styles (a bar move draws the row of labels again: a few
+    dozen labels in all, each made once)."""
+    style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
+    return card_label(number, bar=under_bar, marked=is_marked), style_char(style) * CARD_WIDTH
 
 
 def draw_hand_cards(
@@ -122,16 +128,16 @@ def draw_played(
         canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
         canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
     numbers = current_count_numbers(plays, count_cards)
-    laid = list(zip(plays, numbers, strict=True))
-    first, step = played_columns(len(laid))
-    for index, (play, number) in enumerate(laid):
-        col = first + index * step
-        side = play.seat % sides
-        style = theme.PLAYER_STYLES[side] if number != GONE_MARK else theme.DIM
+    first, step = played_columns(len(plays))
+    in_view = min(step, CARD_WIDTH)
+    faces = []
+    for index, (play, number) in enumerate(zip(plays, numbers, strict=True)):
+        gone = number == GONE_MARK
+        style = theme.DIM if gone else theme.PLAYER_STYLES[play.seat % sides]
         # Over the part of the card that stays in view when the next one overlaps it.
-        offset = (min(step, CARD_WIDTH) - len(number)) // 2
-        canvas.put(PLAY_NUMBERS_ROW, col + max(offset, 0), f"{number}", style)
-    faces = [(play.card, False, number == GONE_MARK) for play, number in laid]
+        offset = max((in_view - len(number)) // 2, 0)
+        canvas.put(PLAY_NUMBERS_ROW, first + index * step + offset, number, style)
+        faces.append((play.card, False, gone))
     draw_cards(canvas, PLAY_CARDS_ROW, first, faces, step)
 
 

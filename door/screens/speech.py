@@ -13,7 +13,7 @@ the same things the same way and a wording is tested without a table.
 'You throw five of hearts, ten of diamonds and king of clubs to your crib.'
 >>> numbered([Card.parse("5H"), Card.parse("JC")])
 '1 five of hearts, 2 jack of clubs'
->>> score_line(("You", "Computer"), (45, 52), dealer=0)
+>>> score_line(("You", "Computer"), (45, 52), dealer="You")
 'You 45, Computer 52, you deal.'
 """
 
@@ -21,11 +21,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from engine.rules.cards import Card, Rank, Suit
 
 WINNING_SCORE: Final = 121
+
+
+@dataclass(frozen=True)
+class Said:
+    """A screen in words, as door/ui/speech_renderer.py says it: ``sentences`` (each said
+    once, when new), then ``message`` (said when it changes, and after every line the
+    caller types) and ``prompt`` (what is awaited), then the line the caller has
+    ``typed`` so far."""
+
+    sentences: tuple[str, ...]
+    message: str = ""
+    prompt: str = ""
+    typed: str = ""
+
 
 _RANK_WORDS: Final = {
     Rank.ACE: "ace",
@@ -86,6 +101,38 @@ def spoken(text: str) -> str:
     return _FACES.sub(named, text)
 
 
+KEY_HINTS: Final = (
+    ("Press c to chat.", "Type say and a line to chat."),
+    ("press w to agree", "type chances to agree"),
+    ("w asks for it again", "chances asks for it again"),
+    ("here it is (w: off).", "type chances to hear it."),
+    ("; r shows them.", "; type review to hear them."),
+    ("(h: off)", "(coach again: off)"),
+    ("(+ faster, - slower)", "(type faster or slower)"),
+)
+"""The table's sentences that name a full-screen key, and the words a screen reader's
+caller types instead."""
+_SCORE_DASH: Final = re.compile(r"(\d)–(\d)")
+"""A match's score (``2–1``): read out as "two dash one", said "2 to 1"."""
+
+
+def in_words(text: str) -> str:
+    """A sentence of the table's as a screen reader's caller hears it: cards in words
+    (``spoken``) and the keys it names as the words they type.
+
+    >>> in_words("Bob asks for the win bar: press w to agree.")
+    'Bob asks for the win bar: type chances to agree.'
+    >>> in_words("Ada leads 2–1 in games, 5–3 in points.")
+    'Ada leads 2 to 1 in games, 5 to 3 in points.'
+    >>> in_words("Every player asked for the win bar: here it is (w: off).")
+    'Every player asked for the win bar: type chances to hear it.'
+    """
+    text = _SCORE_DASH.sub(r"\1 to \2", spoken(text))
+    for key_hint, word_hint in KEY_HINTS:
+        text = text.replace(key_hint, word_hint)
+    return text
+
+
 def _face_words(rank: str, suit: str) -> str:
     return f"{_RANK_WORDS[_RANK_BY_FACE[rank]]} of {_SUIT_WORDS[_SUIT_BY_SYMBOL[suit]]}"
 
@@ -98,14 +145,34 @@ def _listed(named: list[str]) -> str:
     return ", ".join(named[:-1]) + " and " + named[-1]
 
 
-def score_line(names: Sequence[str], scores: Sequence[int], dealer: int | None) -> str:
+SCREEN_READER_PAGE: Final = "Playing with a screen reader"
+"""The title of help.txt's page for a screen reader's caller."""
+
+
+def spoken_help(text: str) -> str:
+    """The help a screen reader's caller hears: help.txt's page for them (the others
+    are about keys and screens they do not use), its lines joined into sentences, then
+    where the rest is. ``text`` is help.txt, pages between lines of ``---``.
+
+    >>> spoken_help("Keys\\n---\\nPlaying with a screen reader\\nType words\\nand RETURN.\\n")
+    'Playing with a screen reader. Type words and RETURN.'
+    """
+    pages = [page.strip() for page in text.split("\n---\n")]
+    page = next((page for page in pages if page.startswith(SCREEN_READER_PAGE)), "")
+    if not page:
+        return "Type a word and press RETURN; keys says the menu again."
+    title, _, body = page.partition("\n")
+    return f"{title}. {' '.join(body.split())}"
+
+
+def score_line(names: Sequence[str], scores: Sequence[int], dealer: str | None) -> str:
     """``You 45, Computer 52, you deal.``: each side's score, and who deals. ``names``
-    are the sides as the listener reads them ("You" for their own)."""
+    are the sides as the listener reads them ("You" for their own, "You and Carol"
+    with a partner); ``dealer`` is the dealer's name ("You": the listener)."""
     parts = [f"{name} {score}" for name, score in zip(names, scores, strict=True)]
     line = ", ".join(parts)
     if dealer is not None:
-        who = names[dealer]
-        line += ", you deal" if who == "You" else f", {who} deals"
+        line += ", you deal" if dealer == "You" else f", {dealer} deals"
     return line + "."
 
 
@@ -113,7 +180,7 @@ def board_line(names: Sequence[str], scores: Sequence[int]) -> str:
     """``You are on hole 45, 76 to go. Computer is on hole 52, 69 to go.``"""
     sentences = []
     for name, score in zip(names, scores, strict=True):
-        verb = "are" if name == "You" else "is"
+        verb = "are" if name.startswith("You") or " and " in name else "is"
         left = WINNING_SCORE - score
         where = f"on hole {score}" if score else "not yet on the board"
         togo = "the game is won" if left <= 0 else f"{left} to go"

@@ -136,11 +136,11 @@ def _draw_table(canvas: Canvas, info: TournamentInfo, you: int | None) -> None:
             break
         mine = you is not None and you in pairing.entrants
         style = theme.TITLE if mine else theme.TEXT
-        canvas.put(row, 1, _pairing_line(info, pairing)[: SCREEN_COLS - 2], style)
+        canvas.put(row, 1, pairing_line(info, pairing)[: SCREEN_COLS - 2], style)
         row += 1
 
 
-def _pairing_line(info: TournamentInfo, pairing: Pairing) -> str:
+def pairing_line(info: TournamentInfo, pairing: Pairing) -> str:
     tournament = info.tournament
     first = info.name_of(pairing.first)
     if pairing.second is None:

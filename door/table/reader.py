@@ -20,13 +20,23 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from door.competition.turn_timer import TurnTimer
 from door.screens import theme
 from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
-from door.screens.speech import board_line, card_words, cards_words, numbered, score_line, spoken
+from door.screens.speech import (
+    board_line,
+    card_words,
+    cards_words,
+    in_words,
+    numbered,
+    score_line,
+    spoken,
+)
 from door.table.asked import Asked, Request
+from door.table.coach import Coach
 from door.table.options import GameResult
 from door.table.question import (
     Count,
@@ -45,6 +55,7 @@ from door.term.keys import Key
 from door.term.terminal import Disconnected
 from door.ui.line_editor import Edit, LineEditor
 from door.ui.session import Session
+from engine.computer.coach import Analysis, analyse_claim, analyse_discard, analyse_play
 from engine.rules.cards import Card
 from engine.rules.errors import CribbageError
 from engine.rules.game import Phase, parse_claim
@@ -73,7 +84,9 @@ HELP: Final = (
     "score: both scores. board: where the pegs stand and what is left to 121.",
     "log: the last ten things that happened. repeat: what the game waits for, again.",
     "who: who is at the table. chances: each side's chance to win.",
-    "say TEXT: chat at the table. quit: leave the game. RETURN alone: go on, or deal.",
+    "coach: the coach on or off, against the computer; review: its review of your game.",
+    "say TEXT: chat at the table. quit: leave the game, or stop watching.",
+    "RETURN alone: go on, or deal. Watching the computer play itself: faster, slower.",
 )
 
 
@@ -111,6 +124,8 @@ class Reader(Asked):
         self.timer: TurnTimer | None = None
         self.thrown: tuple[Card, ...] = ()
         """The cards this caller threw to the crib this hand: their chances know them."""
+        self.coach = Coach(name)
+        """The coach (``coach``) weighs each of this caller's choices, in a sentence."""
 
     @property
     def index(self) -> int | None:
@@ -123,7 +138,11 @@ class Reader(Asked):
         ``Disconnected`` when the line drops."""
         table = self.table
         try:
-            await self.send(EOL + f"You sit down at {table.title}. Type help for the words." + EOL)
+            if self.seat is None:
+                opening = f"Watching {table.title}: type help for the words, quit to stop."
+            else:
+                opening = f"You sit down at {table.title}. Type help for the words."
+            await self.send(EOL + opening + EOL)
             while not table.over:
                 await self.send(self.news())
                 key = await self.session.inbox.next()
@@ -131,12 +150,13 @@ class Reader(Asked):
                     await self.send(self.key(key))
             if table.failure is not None:
                 raise table.failure
-            await self.send(self.news() + EOL + "The game is over." + EOL)
+            await self.send(self.news() + EOL + self.the_end() + EOL)
             return table.result_for(self.index)
         except LeftTheGame:
             table.person_quit(self)
+            left = "You stop watching." if self.seat is None else "You leave the game."
             with contextlib.suppress(Disconnected):
-                await self.send(EOL + "You leave the game." + EOL)
+                await self.send(EOL + left + EOL)
             return table.result_for(self.index, quit=True)
         except Disconnected:
             table.person_dropped(self)
@@ -146,6 +166,14 @@ class Reader(Asked):
             self.session.redraw_all()
             if table.over:
                 table.let_go(self)
+
+    def the_end(self) -> str:
+        """The game is over: how (a forfeit, nobody left), and where the caller goes now
+        (against the computer they said they would not play again: nothing more)."""
+        table = self.table
+        if table.solo and self.seat is not None:
+            return "The game is over."
+        return f"{table.end_text()} Back to {table.back_to}."
 
     async def send(self, text: str) -> None:
         if text:
@@ -161,6 +189,8 @@ class Reader(Asked):
         request = self.current_request()
         if request is not None and request is not self.prompted:
             self.prompted = request
+            if isinstance(request.question, PlayAgain):
+                self.review()
             lines.append(self.prompt(request.question))
         if not lines:
             return ""
@@ -241,6 +271,8 @@ class Reader(Asked):
             "repeat": self.repeat,
             "who": self.who,
             "chances": self.chances,
+            "coach": self.toggle_coach,
+            "review": self.coach_review,
         }
         if word in anytime:
             return [anytime[word]()]
@@ -249,6 +281,10 @@ class Reader(Asked):
                 return ["Type say and what you want to say."]
             self.table.chat(self.name, rest, theme.TEXT)
             return []
+        if word in ("faster", "slower") and self.table.exhibition:
+            return [in_words(self.table.change_speed(faster=word == "faster"))]
+        if word in ("quit", "q") and self.seat is None:
+            raise LeftTheGame  # a watcher loses nothing by going
         if word in ("quit", "q"):
             self.confirming_quit = True
             return [f"Leave the game? {self.table.quit_consequence(self)} Type yes to leave."]
@@ -258,6 +294,7 @@ class Reader(Asked):
             answer = self.answer(question, word, rest)
         except WrongLine as wrong:
             return [str(wrong)]
+        self.weigh_answer(question, answer)
         if isinstance(question, Discard):
             self.thrown = tuple(answer)
         if not request.future.done():
@@ -268,6 +305,9 @@ class Reader(Asked):
     def answer(self, question: Question[Any], word: str, rest: str) -> Any:
         """The answer ``word rest`` gives ``question``; raises WrongLine saying why not."""
         numbers = rest.split()
+        if isinstance(question, ReadyToDeal) and not question.words.deals:
+            dealer = self.table.names[self.table.game.dealer]
+            raise WrongLine(f"{dealer} deals: wait for the cards, or type say and a line.")
         if isinstance(question, ReadyToDeal | GoOn):
             if word:
                 raise WrongLine(f"Press RETURN on an empty line to {question_verb(question)}.")
@@ -313,7 +353,40 @@ class Reader(Asked):
             raise WrongLine("Type wait, or computer to let the computer play the seat.")
         raise WrongLine("That cannot be answered in words yet.")
 
+    def weigh_answer(self, question: Question[Any], answer: Any) -> None:
+        """The coach, when on, weighs the choice about to be made (on the game before it)."""
+        if not self.coach.on or self.index is None:
+            return
+        if isinstance(question, Discard):
+            self.weigh(analyse_discard, self.index, tuple(answer))
+        elif isinstance(question, Play):
+            self.weigh(analyse_play, self.index, answer, thrown=self.thrown)
+        elif isinstance(question, Count):
+            self.weigh(analyse_claim, answer, thrown=self.thrown)
+
+    def weigh(self, analyse: Callable[..., Analysis], *args: object, **kwargs: object) -> None:
+        self.coach.weigh(self.table.game.snapshot(), self.tell, analyse, *args, **kwargs)
+
+    def review(self) -> None:
+        """At a coached game's end: the coach reviews this caller's choices."""
+        if self.seat is not None:
+            self.coach.review(self.table.game, self.seat.index, self.tell, self.session.wake)
+
     # --- what the caller may ask at any time ------------------------------------------
+
+    def toggle_coach(self) -> str:
+        if not self.table.solo:
+            return "The coach works in games against the computer."
+        if self.seat is None:
+            return "The coach helps a player, not a watcher."
+        return in_words(self.coach.toggle())
+
+    def coach_review(self) -> str:
+        """The coach's review of the game just ended, read out."""
+        text = self.coach.review_text
+        if not text:
+            return "There is no review yet: with the coach on, a finished game is reviewed."
+        return spoken(" ".join(line for line in text.splitlines() if line))
 
     def hand(self) -> str:
         if self.seat is None:
@@ -324,12 +397,22 @@ class Reader(Asked):
         return f"Your hand: {numbered(cards)}."
 
     def sides(self) -> tuple[str, ...]:
-        names = self.table.names[: self.table.game.sides]
-        return tuple("You" if index == self.index else name for index, name in enumerate(names))
+        """Each side as this caller hears it: "You", "Bob"; with partners "You and
+        Carol", "Bob and Computer"."""
+        game, names = self.table.game, self.table.names
+        said = []
+        for side in range(game.sides):
+            seats = [seat for seat in range(game.players) if game.side_of(seat) == side]
+            mine = self.index in seats
+            others = [names[seat] for seat in seats if seat != self.index]
+            said.append(" and ".join((["You"] if mine else []) + others))
+        return tuple(said)
 
     def score(self) -> str:
         game = self.table.game
-        dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.dealer
+        dealer = None
+        if game.phase is not Phase.CUT_FOR_DEAL:
+            dealer = "You" if game.dealer == self.index else self.table.names[game.dealer]
         return score_line(self.sides(), game.scores, dealer)
 
     def board(self) -> str:
@@ -349,6 +432,9 @@ class Reader(Asked):
         if refusal := table.win_bar_refusal():
             return refusal
         if not table.win_bar_allowed(self):
+            if self.seat is not None and not self.wants_win_bar:
+                table.toggle_win_bar(self)  # asks the others; it tells this caller so
+                return ""
             return "The chances are said once every player at the table asks for them."
         seat = self.index
         thrown = tuple(card for card in self.thrown if card in game.crib)
@@ -388,6 +474,8 @@ class Reader(Asked):
 
     def prompt(self, question: Question[Any]) -> str:
         """What the game waits for from the caller, and how to answer it."""
+        if isinstance(question, ReadyToDeal) and not question.words.deals:
+            return f"Score: {self.score()} Wait for the cards, or type say and a line to chat."
         if isinstance(question, ReadyToDeal):
             # "Hand 2: you deal. Press RETURN to deal, or a key below.": the hand and its
             # dealer are said when it is dealt; here only what to press.
@@ -395,9 +483,10 @@ class Reader(Asked):
             return f"Score: {self.score()} {keys.split('. ', 1)[-1]}"
         if isinstance(question, Discard):
             cards = "one card" if question.need == 1 else f"{question.need} cards"
+            numbers = "1 number" if question.need == 1 else f"{question.need} numbers"
             return (
                 f"Your hand: {numbered(question.cards)}. Throw {cards} to {question.whose}: "
-                f"type throw and {question.need} numbers."
+                f"type throw and {numbers}."
             )
         if isinstance(question, Cut):
             return f"Cut the deck: type cut and a number from 1 to {question.size}."
@@ -424,7 +513,7 @@ class Reader(Asked):
     def tell(self, text: str, style: Style = theme.TEXT) -> None:
         if text:
             self.note_shows()
-            self.waiting.append(spoken(text))
+            self.waiting.append(in_words(text))
             self.session.wake()
 
     def hear(self, speaker: str, line: str, style: Style) -> None:

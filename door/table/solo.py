@@ -1,5 +1,6 @@
 """One caller against the computer: the simplest table, with "play again?" after each
-game. It seats the caller as door/table/person.py's ``Person``."""
+game. It seats the caller as door/table/person.py's ``Person``, or as
+door/table/reader.py's ``Reader`` for a screen reader (door/table/admission.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from door.table.admission import person_or_reader
 from door.table.flow import Table
 from door.table.listener import TableListener
 from door.table.options import GameOptions, GameResult
-from door.table.person import Person
-from door.table.reader import Reader
 from door.table.seats import DEFAULT_PAUSE
 from door.ui.session import Session
 from engine.rules.game import Game
@@ -49,7 +49,7 @@ async def play_against_computer(
         options,
         (caller_name, *([None] * (options.players - 1))),
         rng=rng,
-        admit=Reader if session.speech else Person,
+        admit=person_or_reader,
         pause=pause,
         help_text=help_text,
         listener=listener,

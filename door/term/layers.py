@@ -85,6 +85,8 @@ class Layers:
         self._frame = Canvas(0, 0)
         """The frame as last laid (``settled``: laying again makes new lists of rows, in
         which only the dirty rows are new strings)."""
+        self._recorder = Recorder(0, 0)
+        """What every layer of a frame is drawn on in turn (its runs taken after each)."""
         self.drawn = 0
         """How many layers the last frame drew (the rest were kept): for tests and benches."""
 
@@ -93,19 +95,17 @@ class Layers:
         and what each layer's draw returned, by name (those that returned something).
         The canvas is ``settled``: nothing changes it after this (the next frame is a new
         canvas); to draw over it, draw on a copy."""
-        layers = layers if isinstance(layers, list) else list(layers)
-        order = [name for name, _, _ in layers]
-        same_order = order == self._order  # most frames: checked already
-        if not same_order and len(set(order)) != len(order):
-            raise ValueError(f"two layers share a name: {order}")
         if (cols, rows) != self._size:
             self._drawn.clear()  # layers clip to the canvas, and some lay out by its size
+            self._recorder = Recorder(cols, rows)
         kept = self._drawn
-        whole = not kept or not (same_order or _same_relative_order(self._order, order))
+        recorder = self._recorder
+        recorded = recorder.runs  # one list for every layer drawn: no recorder a layer
         dirty = 0  # rows, as bits
         drawn: dict[str, _Drawn] = {}
         results: dict[str, Any] = {}
         count = 0
+        layers = layers if isinstance(layers, list) else list(layers)
         for name, key, draw in layers:
             before = kept.get(name)
             if before is not None and key is not ALWAYS and before.key == key:
@@ -113,21 +113,27 @@ class Layers:
                 if before.result is not None:
                     results[name] = before.result
                 continue
-            recorder = Recorder(cols, rows)
+            recorded.clear()
             result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
             if result is not None:
                 results[name] = result
-            runs = tuple(recorder.runs)
+            runs = tuple(recorded)
             now = drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
             count += 1
             dirty |= now.rows
             if before is not None:
                 dirty |= before.rows
-        self.drawn = count
+        recorded.clear()
+        if len(drawn) != len(layers):
+            raise ValueError(f"two layers share a name: {[name for name, _, _ in layers]}")
+        order = list(drawn)
+        same_order = order == self._order  # most frames
+        whole = not kept or not (same_order or _same_relative_order(self._order, order))
         if not same_order:
             for name, before in kept.items():
                 if name not in drawn:  # a layer gone: its rows show what is under it
                     dirty |= before.rows
+        self.drawn = count
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
         if (self._frame.cols, self._frame.rows) != (cols, rows):
             self._frame = Canvas(cols, rows)
@@ -149,15 +155,22 @@ class Layers:
             return None
         self.drawn = 0
         if key is ALWAYS or before.key != key:
-            cols, rows = self._size
-            recorder = Recorder(cols, rows)
+            recorder = self._recorder
+            recorded = recorder.runs
+            recorded.clear()
             result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
-            runs = tuple(recorder.runs)
+            runs = tuple(recorded)
+            recorded.clear()
             now = self._drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
             self.drawn = 1
             self._lay(now.rows | before.rows, self._order)
         kept = self._drawn.items()
         return self._frame, {name: drawn.result for name, drawn in kept if drawn.result is not None}
+
+    def last_key(self, name: str) -> Hashable | None:
+        """The key the layer ``name`` was last drawn from (None: not in the last frame)."""
+        drawn = self._drawn.get(name)
+        return None if drawn is None else drawn.key
 
     def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer

@@ -99,7 +99,7 @@ class Screen(NamedTuple):
 def screen_for(emulation: Emulation, utf8: bool, *, screen_reader: bool = False) -> Screen:
     """What the drop file's emulation makes of the screen: ASCII is a terminal that
     shows lines of plain text, with no escape sequence at all. ``screen_reader`` (the
-    sysop's ``[door] screen_reader``): every caller is sent sentences for a screen
+    sysop's ``[game] screen_reader``): every caller is sent sentences for a screen
     reader, in the charset their emulation reads."""
     if not emulation.has_ansi:
         lines = Display.SPEECH if screen_reader else Display.LINES
@@ -226,7 +226,7 @@ async def run_door(
         terminal = await (
             _stdio_terminal() if stdio else _telnet_terminal(drop.handle, door.terminal_limits())
         )
-        screen = screen_for(drop.emulation, utf8, screen_reader=config.door.screen_reader)
+        screen = screen_for(drop.emulation, utf8, screen_reader=config.door_mode_screen_reader)
         terminal.charset = screen.charset
         terminal.color_mode = screen.color_mode
         terminal.display_mode = screen.display_mode

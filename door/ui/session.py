@@ -22,6 +22,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Final, Protocol, TypeVar
 
+from door.screens.speech import Said
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
 from door.term.canvas import SCREEN_ROWS, Canvas, picture, picture_top
 from door.term.charset import Charset
@@ -37,6 +38,7 @@ from door.term.terminal import (
 )
 from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
+from door.ui.speech_renderer import SpeechRenderer
 
 logger = logging.getLogger(__name__)
 
@@ -74,9 +76,17 @@ class Frame:
         self.cursor = cursor
         self.hits = NO_HITS
         """What a click on the frame means (none unless its owner says)."""
+        self.words: Said | None = None
+        """The frame in words, for a screen reader (None: its lines are printed)."""
 
-    def show(self, canvas: Canvas, cursor: Cursor = None, hits: HitMap = NO_HITS) -> None:
-        self.canvas, self.cursor, self.hits = canvas, cursor, hits
+    def show(
+        self,
+        canvas: Canvas,
+        cursor: Cursor = None,
+        hits: HitMap = NO_HITS,
+        said: Said | None = None,
+    ) -> None:
+        self.canvas, self.cursor, self.hits, self.words = canvas, cursor, hits, said
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         return self.canvas, self.cursor
@@ -98,6 +108,7 @@ class Drawn:
         opaque: bool = True,
         hits: Callable[[], HitMap] | None = None,
         hits_in: Callable[[Canvas], HitMap] | None = None,
+        said: Callable[[], Said] | None = None,
     ) -> None:
         """``hits``: what a click on the frame last drawn means; or ``hits_in``, which
         reads it from the frame itself (door/screens/form_hits.py: its key bar)."""
@@ -105,6 +116,7 @@ class Drawn:
         self._hits = None if hits is None else _held_weakly(hits)
         self._hits_in = hits_in
         self._drawn: Canvas | None = None
+        self._said = None if said is None else _held_weakly(said)
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
@@ -121,6 +133,11 @@ class Drawn:
             return self._hits_in(self._drawn)
         hits = None if self._hits is None else self._hits()
         return hits() if hits is not None else NO_HITS
+
+    def said(self) -> Said | None:
+        """The screen in words for a screen reader, if it can say itself."""
+        said = None if self._said is None else self._said()
+        return said() if said is not None else None
 
 
 T = TypeVar("T")
@@ -159,6 +176,9 @@ class Session:
         self.renderer: Renderer | LineRenderer = (
             LineRenderer(terminal) if self.lines else Renderer(terminal)
         )
+        self.speaker = SpeechRenderer(terminal)
+        """Says a screen that can say itself (the lobby) to a screen reader's caller."""
+        self._speaking = False
         self.clicks = ClickKeys()
         self.mouse_offered = False
         """The caller's terminal can report clicks and may be asked (door/term/mouse.py):
@@ -260,12 +280,34 @@ class Session:
         after the table asked a player something while they were still busy with their
         last answer (the frame showing the question was the answer to that wake-up)."""
         self.inbox.forget_wake()
-        self.renderer.render(*self.compose())
+        said = self._said()
+        if said is not None:
+            if not self._speaking:
+                # Lines were printed since (a prompt may be open): say it whole, from a
+                # line of its own.
+                self.terminal.write("\r\n")
+                self.speaker.invalidate()
+            self.speaker.render(said)
+        else:
+            if self._speaking:
+                self.renderer.invalidate()
+            self.renderer.render(*self.compose())
+        self._speaking = said is not None
         await self.terminal.flush()
+
+    def _said(self) -> Said | None:
+        """The top screen in words, for a screen reader's caller, if it says itself."""
+        if not self.speech:
+            return None
+        top = self.top
+        if isinstance(top, Frame):
+            return top.words
+        return top.said() if isinstance(top, Drawn) else None
 
     def redraw_all(self) -> None:
         """The next paint sends everything (Ctrl-L, or after something else wrote)."""
         self.renderer.invalidate()
+        self.speaker.invalidate()
 
     # --- keys -----------------------------------------------------------------------------
 

@@ -182,7 +182,24 @@ def test_the_packaged_config_names_every_choice_of_each_key_that_has_choices() -
 
 
 def test_door_mode_may_start_every_caller_in_screen_reader_mode() -> None:
-    assert config_from_mapping({}).door.screen_reader is False
-    assert config_from_mapping({"door": {"screen_reader": True}}).door.screen_reader is True
+    assert config_from_mapping({}).door_mode_screen_reader is False
+    game = config_from_mapping({"game": {"screen_reader": True}})
+    assert game.game.screen_reader is True and game.door_mode_screen_reader is True
+    with pytest.raises(ConfigError, match="game.screen_reader must be true or false"):
+        config_from_mapping({"game": {"screen_reader": "yes"}})
+
+
+def test_the_old_door_screen_reader_key_is_still_read() -> None:
+    old = config_from_mapping({"door": {"screen_reader": True}})
+    assert old.door_mode_screen_reader is True
     with pytest.raises(ConfigError, match="door.screen_reader must be true or false"):
         config_from_mapping({"door": {"screen_reader": "yes"}})
+
+
+def test_the_packaged_config_documents_screen_reader_under_game() -> None:
+    lines = PACKAGED_CONFIG.read_text().splitlines()
+    game = lines[lines.index("[game]") : lines.index("[database]")]
+    assert any(line.startswith("screen_reader = false") for line in game)
+    door = lines[lines.index("[door]") :]
+    door = door[: next(i for i, line in enumerate(door[1:], 1) if line.startswith("["))]
+    assert not any("screen_reader" in line for line in door)

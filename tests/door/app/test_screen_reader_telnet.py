@@ -15,6 +15,8 @@ from tests.door.caller import run_async
 from tests.door.netclients import TelnetCaller, free_port
 from tests.door.table.reader_client import words_for
 
+LOBBY_PROMPT = "Lobby: type a key or a word, then RETURN."
+"""The lobby's prompt, said to a screen reader's caller (door/screens/lobby_speech.py)."""
 DRAWING = re.compile("[\u2500-\u259f♠♥♦♣]")
 """Box drawing and blocks, and suit symbols: read out, they are noise."""
 
@@ -90,18 +92,21 @@ async def test_a_guest_plays_the_computer_to_the_end_in_words_over_telnet(
         await caller.send("g")
         await caller.until_sent("Your name:", mark)
         await caller.send("Bob\r")
-        await caller.until_sent("Press a key from the menu", mark)
-        await caller.send("p")
+        await caller.until_sent(LOBBY_PROMPT, mark)
+        await caller.send("p\r")
         await caller.until_sent("You sit down at Bob vs Computer.", mark)
         await play_by_words(caller, mark)
         await caller.until_sent("The game is over.", mark)
-        # Back in the lobby, whose message line says how the game went.
+        # Back in the lobby, said whole, and how the game went.
         over = caller.raw.index(b"The game is over.", mark)
         await caller.until_sent(" 121 to ", over)
+        await caller.until_sent(LOBBY_PROMPT, over)
         sent = caller.since(mark)
         assert b"\x1b" not in caller.raw[mark:], "an escape sequence was sent after S"
         assert DRAWING.search(sent) is None, DRAWING.search(sent)
         assert re.search(r"Your hand: 1 \w+ of \w+, 2 \w+ of \w+", sent)
+        lobby = sent.index("Cribbage Door. Welcome, Bob!")
+        assert sent[lobby - 2 : lobby] == "\r\n"  # on a line of its own, not after the name
         assert re.search(r"(You win|Computer wins), 121 to \d+", sent)
         caller.hang_up()
 
@@ -125,19 +130,19 @@ async def test_a_member_turns_the_screen_reader_on_in_the_lobby_and_comes_back_i
         again = ListeningCaller()
         await again.connect(listening.telnet[1])
         await again.log_in("Ray", "correct horse")
-        await again.until_sent("Press a key from the menu", len(again.raw))
+        await again.until_sent(LOBBY_PROMPT, len(again.raw))
         mark = again.raw.index(b"Welcome, Ray!")  # the lobby, from its first byte
-        await again.send("p")
+        await again.send("p\r")
         await again.until_sent("You sit down at Ray vs Computer.", mark)
         await again.until_sent("Press RETURN to deal.", mark)
         await again.send("quit\r")
         await again.until_sent("Leave the game?", mark)
         await again.send("yes\r")
-        await again.until_sent("Press a key from the menu", again.raw.index(b"Leave the game?"))
+        await again.until_sent(LOBBY_PROMPT, again.raw.index(b"Leave the game?"))
         after_login = again.since(mark)
         assert "\x1b" not in after_login and DRAWING.search(after_login) is None
         off = len(again.raw)
-        await again.send("j")
+        await again.send("j\r")
         await again.until_sent("Screen reader off, kept for your next call.", off)
         assert b"\x1b[" in again.raw[off:]  # the screen is painted again
         again.hang_up()

@@ -1,7 +1,8 @@
 """Golden transcripts: what a caller in screen-reader mode is sent, as the lines a
-screen reader reads out, kept under tests/door/golden/transcripts/. The first is a whole
-hand against the computer, typed words and all; it was read through when made, and a
-change of wording shows here as a diff to read.
+screen reader reads out, kept under tests/door/golden/transcripts/: a whole hand against
+the computer, typed words and all, and a whole game to its end and the question after
+it. Each was read through when made, and a change of wording shows here as a diff to
+read.
 
 Regenerate after a deliberate change, then read the diff before committing:
 
@@ -21,6 +22,15 @@ REGENERATE = os.environ.get("CRIBBAGE_REGEN_GOLDEN") == "1"
 END_OF_HAND = "Press RETURN to go on to the next hand."
 
 
+def matches_golden(transcript: str, name: str) -> None:
+    golden = GOLDEN / name
+    if REGENERATE:
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_bytes(transcript.encode("utf-8"))
+    assert golden.exists(), f"no golden {golden.name}: run with CRIBBAGE_REGEN_GOLDEN=1 and read it"
+    assert transcript == golden.read_bytes().decode("utf-8")
+
+
 @run_async
 async def test_a_hand_against_the_computer_reads_as_its_golden_transcript() -> None:
     terminal = speech_terminal()
@@ -29,9 +39,14 @@ async def test_a_hand_against_the_computer_reads_as_its_golden_transcript() -> N
     task.cancel()
     text = sent(terminal)
     transcript = text[: text.index(END_OF_HAND) + len(END_OF_HAND)] + "\r\n"
-    golden = GOLDEN / "hand-against-the-computer.txt"
-    if REGENERATE:
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_bytes(transcript.encode("utf-8"))
-    assert golden.exists(), f"no golden {golden.name}: run with CRIBBAGE_REGEN_GOLDEN=1 and read it"
-    assert transcript == golden.read_bytes().decode("utf-8")
+    matches_golden(transcript, "hand-against-the-computer.txt")
+
+
+@run_async
+async def test_a_whole_game_against_the_computer_reads_as_its_golden_transcript() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal, seed=7, counting="manual")
+    await play_in_words(terminal, task)  # to the end: "no" to playing again
+    result = await task
+    assert result.outcome is not None and max(result.outcome.scores) == 121
+    matches_golden(sent(terminal), "game-against-the-computer.txt")

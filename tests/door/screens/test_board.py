@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from door.screens import theme
 from door.screens.board import (
     FRONT_PEG,
     GAME_HOLE_MARK,
@@ -191,6 +192,39 @@ def test_a_row_of_cards_in_three_puts_is_the_cards_drawn_one_by_one(step: int) -
     assert len(recorder.runs) == 3 * 4  # one run a row
     faces = {6: "│5♥ │ │10♠│ │K♦ │ │A♣ │ │9♦ │", 3: "│5♥│10│K♦│A♣│9♦ │"}[step]
     assert in_rows.text(10)[11 : 11 + len(faces)] == faces
+
+
+@pytest.mark.parametrize("step", [7, 6, 5, 4, 3])
+@pytest.mark.parametrize("count", [0, 1, 2, 8])
+def test_a_row_of_any_number_of_cards_at_any_step_is_the_cards_drawn_one_by_one(
+    step: int, count: int
+) -> None:
+    """Side by side (steps from a card's width up) and overlapping, each card in its
+    look, and the last card whole; a step over a card's width leaves blanks between."""
+    looks = [(index % 3 == 1, index % 3 == 2) for index in range(count)]
+    dealt = parse_cards("5H TS KD AC 9D 2C QH 7S")[:count]
+    cards = [(card, *look) for card, look in zip(dealt, looks, strict=True)]
+    one_by_one, in_rows = Canvas(), Canvas()
+    card_by_card(one_by_one, 11, cards, step)
+    recorder = Recorder()
+    draw_cards(recorder, 9, 11, cards, step)
+    in_rows.replay(tuple(recorder.runs))
+    assert in_rows.cells == one_by_one.cells
+    assert len(recorder.runs) == (3 * 4 if count else 0)
+
+
+@pytest.mark.parametrize("bar", [None, 0, 3, 5])
+def test_the_labels_over_the_hand_are_each_cards_label_in_its_style(bar: int | None) -> None:
+    cards = tuple(parse_cards("4D 5D TS QC 2H KS"))
+    marked = frozenset(cards[1::2])
+    recorder, labels, one_by_one = Recorder(), Canvas(), Canvas()
+    draw_hand_labels(recorder, cards, bar, marked)
+    labels.replay(tuple(recorder.runs))
+    for index, card in enumerate(cards):
+        style = theme.BAR if index == bar else theme.MARKED if card in marked else theme.LABEL
+        label = card_label(index + 1, bar=index == bar, marked=card in marked)
+        one_by_one.put(12, 11 + index * 6, label, style)
+    assert labels.cells == one_by_one.cells
 
 
 @pytest.mark.parametrize(

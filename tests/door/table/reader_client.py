@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 from door.table.options import GameOptions
@@ -37,8 +38,8 @@ def words_for(prompt: str, tried: int) -> str | None:
     in the play. None: the line asks for nothing (wait for more)."""
     if "Type play and a number" in prompt or "the count cannot pass 31" in prompt:
         return f"play {tried + 1}"
-    if "type throw and" in prompt:
-        return "throw 1 2"
+    if match := re.search(r"type throw and (\d) numbers?\.", prompt):
+        return "throw " + " ".join(str(n) for n in range(1, int(match.group(1)) + 1))
     if "Cut the deck" in prompt:
         return "cut 7"
     if "Type count and the points" in prompt:

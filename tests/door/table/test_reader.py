@@ -16,6 +16,7 @@ from tests.door.table.reader_client import (
     speech_terminal,
     start_game,
 )
+from tests.door.waiting import until
 
 NOISE = re.compile("[\x1b\u2500-\u259f♠♥♦♣]")
 """Escapes, box drawing and blocks, suit symbols: what a reader must never be sent."""
@@ -185,4 +186,34 @@ async def test_the_log_says_what_happened_not_the_prompts() -> None:
     log = await typed(terminal, task, "log")
     assert "You play " in log or "Computer plays " in log
     assert "Type play and a number" not in log and "Press RETURN" not in log
+    task.cancel()
+
+
+@run_async
+async def test_the_coach_weighs_each_choice_in_a_sentence() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal)
+    await play_in_words(terminal, task, stop="type throw and 2 numbers")
+    on = await typed(terminal, task, "coach")
+    assert "Coach on: each choice is weighed against the best one (coach again: off)." in on
+    assert "There is no review yet" in await typed(terminal, task, "review")
+    mark = len(sent(terminal))
+    terminal.press("throw 1 2\r")
+    await until(lambda: "\r\nCoach: " in sent(terminal)[mark:])
+    advice = sent(terminal)[mark:].split("\r\nCoach: ", 1)[1].split("\r\n", 1)[0]
+    assert re.search(r"\w+ of \w+", advice), advice  # the cards in words
+    assert NOISE.search(advice) is None and not re.search(r"\b[2-9TJQKA][SHDC]\b", advice)
+    assert "Coach off." in await typed(terminal, task, "coach")
+    task.cancel()
+
+
+@run_async
+async def test_a_match_says_its_score_between_games_and_goes_on_by_word() -> None:
+    terminal = speech_terminal()
+    task = start_game(terminal, seed=3, best_of=3)
+    await play_in_words(terminal, task, stop="of the match? Type yes or no.")
+    text = sent(terminal)
+    assert re.search(r"(Ada|Computer) leads 1 to 0 in games, \d+ to \d+ in points\.", text)
+    assert "On to game 2 of the match? Type yes or no." in text
+    assert "Game 2 of the match" in await typed(terminal, task, "yes")
     task.cancel()

@@ -90,6 +90,22 @@ def test_two_layers_of_one_name_are_refused() -> None:
         Layers().frame(4, 1, [text_layer("a", 0, 0, "x"), text_layer("a", 0, 1, "y")])
 
 
+def test_a_draw_that_fails_leaves_nothing_on_the_next_frame() -> None:
+    """Every layer is drawn on one recorder in turn: what a failed draw put on it before
+    failing must not show in any later layer."""
+    layers = Layers()
+    layers.frame(10, 2, [text_layer("a", 0, 0, "kept")])
+
+    def fails(canvas: Canvas) -> None:
+        canvas.put(1, 0, "BROKEN")
+        raise RuntimeError("a screen's bug")
+
+    with pytest.raises(RuntimeError):
+        layers.frame(10, 2, [text_layer("a", 0, 0, "kept"), ("b", ALWAYS, fails)])
+    after, _ = layers.frame(10, 2, [text_layer("a", 0, 0, "kept"), text_layer("c", 0, 5, "new")])
+    assert texts(after) == ["kept new  ", " " * 10]
+
+
 def test_random_frames_match_frames_drawn_whole() -> None:
     rng = random.Random(4)
     kept = Layers()

@@ -1,0 +1,91 @@
+"""A member's record and the leaderboards in sentences, for a caller with a screen
+reader: what door/screens/account.py draws as tables, said a line a person (a table's
+columns read out cell by cell mean nothing). Pure: values in, a ``Said`` out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from door.screens.account import leaderboard_title, mode_name
+from door.screens.speech import Said, cards_words
+from door.storage.ratings import RatedMember
+from door.storage.values import LeaderboardEntry, PlayerStats, StatLine
+from engine.rules.cards import Card
+
+BOARD_PROMPT: Final = (
+    "Type w for most wins, r for best win rate, a for rating, or RETURN to go back."
+)
+RECORD_PROMPT: Final = "Press RETURN to go back."
+
+
+def leaderboard_said(entries: Sequence[LeaderboardEntry], order: str, min_games: int) -> Said:
+    """``3: Ada, 12 games, won 8, lost 4, 67 percent.``"""
+    sentences = [f"{leaderboard_title(order, min_games)}."]
+    if not entries:
+        sentences.append(
+            "No games have been played yet."
+            if order == "wins"
+            else f"Nobody has played {min_games} games yet."
+        )
+    sentences.extend(
+        f"{entry.place}: {entry.handle}, {entry.games} games, won {entry.wins},"
+        f" lost {entry.losses}, {entry.win_rate:.0%} won.".replace("%", " percent")
+        for entry in entries
+    )
+    return Said(tuple(sentences), prompt=BOARD_PROMPT)
+
+
+def rating_board_said(entries: Sequence[RatedMember]) -> Said:
+    sentences = ["Leaderboard: rating. A rating marked with a question mark is provisional."]
+    if not entries:
+        sentences.append("Nobody has played a rated game yet.")
+    sentences.extend(
+        f"{place}: {entry.handle}, rating {entry.rating}, {entry.games} games."
+        for place, entry in enumerate(entries, 1)
+    )
+    return Said(tuple(sentences), prompt=BOARD_PROMPT)
+
+
+def stat_sentence(line: StatLine) -> str:
+    return (
+        f"{mode_name(line)}: {line.games} games, won {line.wins}, lost {line.losses},"
+        f" skunks given {line.skunks_given}, taken {line.skunks_taken};"
+        f" {line.pegging_per_hand:.1f} pegged a hand, hands {line.average_hand:.1f},"
+        f" cribs {line.average_crib:.1f} on average."
+    )
+
+
+def stats_said(stats: PlayerStats, rating_line: str = "") -> Said:
+    """A member's record: each mode they played, all modes, their best hand in words."""
+    account = stats.account
+    since = account.created_at.strftime("%Y-%m-%d")
+    sentences = [f"Statistics for {account.handle}, a member since {since}."]
+    if not stats.modes:
+        sentences.append("No finished games yet: play one and come back!")
+    sentences.extend(stat_sentence(line) for line in stats.modes)
+    total = stats.total
+    if stats.modes:
+        sentences.append(stat_sentence(total))
+        if total.best_hand_cards:
+            sentences.append(
+                f"Best hand: {total.best_hand_score} points, {best_hand(total.best_hand_cards)}."
+            )
+        sentences.append(
+            f"Muggins: took {total.muggins_taken} points from others,"
+            f" gave away {total.muggins_given}."
+        )
+    if rating_line:
+        sentences.append(rating_line.replace("−", "minus ") + ".")
+    return Said(tuple(sentences), prompt=RECORD_PROMPT)
+
+
+def best_hand(cards: str) -> str:
+    """``5C 5D 5H JS 5S`` (the starter last) as ``five of clubs, ... with five of spades
+    cut``; text that is no notation as it is."""
+    try:
+        *hand, starter = [Card.parse(card) for card in cards.split()]
+    except ValueError:
+        return cards
+    return f"{cards_words(hand)} with {cards_words([starter])} cut"
