@@ -128,7 +128,8 @@ async def choose_arrival(
             await session.paint()
             key = await _arrival_key(session)
             if key is None:
-                continue  # a blank line: the prompt is said again
+                message, error = "", False
+                continue  # a blank line (the RETURN after S): the prompt is said again
             char = key.char.lower() if key.is_printable else ""
             message, error = "", False
             if key == Key.CTRL_L:
