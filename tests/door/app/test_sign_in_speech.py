@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from door.storage.settings import SQLITE_FILE_NAME
+from door.storage.store import Store
 from tests.door.app.test_accounts_server import running
 from tests.door.app.test_screen_reader_telnet import (
     DRAWING,
@@ -16,6 +18,7 @@ from tests.door.app.test_screen_reader_telnet import (
     fast_typist_config,
 )
 from tests.door.caller import run_async
+from tests.door.storage.conftest import FAST_HASHER
 
 ARRIVAL_PROMPT = "Type l to log in, n for a new account or g for a guest, then RETURN."
 PASSWORD = "correct horse"
@@ -85,3 +88,38 @@ async def test_a_blind_caller_signs_up_then_comes_back_and_logs_in_by_typed_line
         # The refusal answered the password: said once, not again after the handle kept.
         assert again.since(mark).count("Wrong handle or password.") == 1
         again.hang_up()
+
+
+@run_async
+async def test_a_reset_code_and_a_line_already_online_are_said_and_answered_in_words(
+    tmp_path: Path,
+) -> None:
+    async with running(fast_typist_config(tmp_path)) as listening:
+        assert listening.telnet
+        port = listening.telnet[1]
+        first = ListeningCaller()
+        await first.connect(port)
+        await first.sign_up("Ray", PASSWORD)
+        await first.wait_for("Welcome, Ray!")
+        store = await Store.open(
+            f"sqlite+aiosqlite:///{tmp_path / SQLITE_FILE_NAME}", hasher=FAST_HASHER
+        )
+        try:
+            _, code, _ = await store.make_reset_code("Ray")
+        finally:
+            await store.close()
+
+        caller, mark = await arrive_with_a_screen_reader(port)
+        await answer(caller, "l", "Handle:")
+        await answer(caller, "Ray", "Password:")
+        await answer(caller, code, "Choose a new password.", "New password:")
+        await answer(caller, "new secret 42", "Password again:")
+        await answer(caller, "new secret 42", "Your new password is set, Ray", "RETURN")
+        await answer(caller, "", "Ray is online on another line already.", "Type yes or no")
+        await answer(caller, "maybe", "Type yes or no.\r\nType yes or no, then RETURN.")
+        await answer(caller, "yes", LOBBY_PROMPT)
+        await first.wait_for_close()
+        assert_said_plainly(caller, mark)
+        sent = caller.since(mark)
+        assert code not in sent and "new secret 42" not in sent
+        caller.hang_up()
