@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from door.app.account_checks import PendingReset, key_fingerprint
-from door.app.form_typing import NOTICE_LINES, NOTICE_WIDTH, Back, notice, type_into
+from door.app.form_typing import (
+    NOTICE_LINES,
+    NOTICE_WIDTH,
+    Back,
+    notice,
+    type_into,
+    typed_line,
+)
 from door.app.lobby_words import typed_key
 from door.app.new_password import ask_new_password, new_password_form
 from door.defence.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
@@ -41,6 +48,7 @@ from door.screens.account import (
 )
 from door.screens.account_speech import leaderboard_said, rating_board_said, stats_said
 from door.screens.form_hits import form_hits
+from door.screens.form_speech import arrival_said, form_said, question_said, resume_said
 from door.screens.frame import draw_message, draw_status
 from door.storage.errors import (
     AccountLockedError,
@@ -115,9 +123,13 @@ async def choose_arrival(
             return Arrival(None)
         while True:
             canvas = _draw_arrival(bbs_name, message, error, clicks=session.mouse)
-            frame.show(canvas, hits=form_hits(canvas, choices=True))
+            said = arrival_said(bbs_name, _ARRIVAL_CHOICES[:3], message)
+            frame.show(canvas, hits=form_hits(canvas, choices=True), said=said)
             await session.paint()
-            key = await session.read_key()
+            key = await _arrival_key(session)
+            if key is None:
+                message, error = "", False
+                continue  # a blank line (the RETURN after S): the prompt is said again
             char = key.char.lower() if key.is_printable else ""
             message, error = "", False
             if key == Key.CTRL_L:
@@ -135,12 +147,30 @@ async def choose_arrival(
             elif char == "s":
                 session.use_speech()
                 session.mouse = False  # plain lines: nothing to click
-                message = "Screen reader mode: plain text, one line at a time. Press G for a guest."
+                message = "Screen reader mode: plain text, one line at a time."
+            elif session.speech:
+                message, error = "That is not one of the choices.", True
             else:
                 message, error = "Press L to log in, N for a new account or G for a guest.", True
             session.redraw_all()  # the sub-screen drew over everything
     finally:
         session.pop(frame)
+
+
+_ARRIVAL_WORDS: Final = {"login": "l", "log in": "l", "new": "n", "sign up": "n", "guest": "g"}
+"""What a screen reader's caller may type at the arrival, besides a choice's letter."""
+
+
+async def _arrival_key(session: Session) -> Key | None:
+    """The arrival's next key; for a screen reader's caller, the letter a line they
+    typed stands for (None for a blank line: the RETURN after S, say)."""
+    if not session.speech:
+        return await session.read_key()
+    line = await typed_line(session)
+    word = " ".join((line or "").lower().split())
+    if not word:
+        return None
+    return Key.printable(_ARRIVAL_WORDS.get(word, word if len(word) == 1 else "?"))
 
 
 _ARRIVAL_CHOICES: Final = (
@@ -225,7 +255,8 @@ async def log_in(
                 view.message = f"{wrong} RETURN keeps the handle; typing replaces it."
                 view.error = True
                 if wrong_password_delay:
-                    frame.show(*draw_form(view))
+                    said = form_said(view) if session.speech else None
+                    frame.show(*draw_form(view), said=said)
                     await session.paint()
                     await asyncio.sleep(wrong_password_delay)
                 if attempts is not None and attempts.exhausted:
@@ -317,6 +348,12 @@ async def _ask_new_handle(frame: Frame, session: Session, store: Store, view: Fo
 
 ResumeChoice = Literal["resume", "abandon", "later"]
 _RESUME_KEYS: Final[dict[str, ResumeChoice]] = {"r": "resume", "a": "abandon", "l": "later"}
+_RESUME_WORDS: Final[dict[str, ResumeChoice]] = {
+    **_RESUME_KEYS,
+    "resume": "resume",
+    "abandon": "abandon",
+    "later": "later",
+}
 
 
 def how_long_ago(then: dt.datetime, now: dt.datetime) -> str:
@@ -359,8 +396,15 @@ async def offer_resume(session: Session, saved: SavedGame) -> ResumeChoice:
                 canvas.put(row, 8, line, theme.TEXT)
             draw_message(canvas, message, error=bool(message))
             draw_status(canvas, "R resume  A abandon  L later")
-            frame.show(canvas, hits=form_hits(canvas, choices=True))
+            said = resume_said([line.replace(" & ", " and ") for line in lines[:2]], message)
+            frame.show(canvas, hits=form_hits(canvas, choices=True), said=said)
             await session.paint()
+            if session.speech:
+                word = (await typed_line(session) or "").strip().lower()
+                if word in _RESUME_WORDS:
+                    return _RESUME_WORDS[word]
+                message = "Type resume, abandon or later." if word else ""
+                continue
             key = await session.read_key()
             char = key.char.lower() if key.is_printable else ""
             choice = _RESUME_KEYS.get(char)
@@ -480,8 +524,16 @@ async def yes_or_no(session: Session, title: str, question: str) -> bool:
                 canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, theme.TEXT)
             draw_message(canvas, message, error=bool(message))
             draw_status(canvas, CONFIRM_STATUS)
-            frame.show(canvas, hits=form_hits(canvas))
+            said = question_said(question, message)
+            frame.show(canvas, hits=form_hits(canvas), said=said)
             await session.paint()
+            if session.speech:
+                line = await typed_line(session)
+                word = "no" if line is None else line.strip().lower()
+                if word in ("yes", "y", "no", "n"):
+                    return word.startswith("y")
+                message = "Type yes or no." if word else ""
+                continue
             key = await session.read_key()
             answer = confirm.answer(key)
             if answer is not None:

@@ -33,6 +33,7 @@ from door.app.accounts import (
     sign_up,
     yes_or_no,
 )
+from door.app.form_typing import typed_line
 from door.app.lobby import Lobby
 from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
 from door.app.menu_choices import MenuChoices
@@ -44,6 +45,7 @@ from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
 from door.screens import theme
+from door.screens.form_speech import name_said
 from door.screens.frame import draw_status
 from door.screens.help import HelpOverlay, default_help, draw_help, with_mouse_help
 from door.screens.layout import STATUS_ROW
@@ -507,8 +509,20 @@ async def ask_name(session: Session, config: Config, message: str = "") -> str:
             canvas.put(10, 3 + len(prompt), shown, theme.ENTRY)
             if message:
                 canvas.put(12, 3, message[:76], theme.ERROR)
-            frame.show(canvas, (10, 3 + len(prompt) + column))
+            said = name_said(message, editor.text) if session.speech else None
+            frame.show(canvas, (10, 3 + len(prompt) + column), said=said)
             await session.paint()
+            if session.speech:
+                # A line typed whole, echoed as typed: the name it cleans up to.
+                line = await typed_line(session) or ""
+                name = clean_name(line)
+                if name and len(" ".join(line.split())) <= MAX_NAME_LENGTH:
+                    return name
+                message = (
+                    f"A name is 1 to {MAX_NAME_LENGTH} letters, digits and spaces: type one, "
+                    "then RETURN."
+                )
+                continue
             edit = editor.feed(await session.read_key())
             if edit is Edit.DONE:
                 name = clean_name(editor.text)

@@ -49,7 +49,7 @@ from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import CHAT_ROWS, LobbyView, draw_lobby
 from door.screens.lobby_hits import lobby_hits
-from door.screens.lobby_speech import lobby_said
+from door.screens.lobby_speech import LEAVE_CHAT, lobby_said
 from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.screens.speech import Said
 from door.storage.store import SavedGame
@@ -281,7 +281,8 @@ class Lobby:
                 if key is None:
                     continue
                 edit = entry.editor.feed(key)
-                if edit is Edit.CANCELLED:
+                leaves = edit is Edit.DONE and entry.text.strip().lower() in LEAVE_CHAT
+                if edit is Edit.CANCELLED or leaves:
                     room.close(member)
                 elif edit is Edit.DONE:
                     room.say(member, entry.text)

@@ -14,7 +14,7 @@ that line. ``keys`` says the whole lobby again.
 from __future__ import annotations
 
 import collections
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from door.screens.chat import MAX_CHAT_LENGTH
@@ -52,7 +52,9 @@ class LobbyWords:
     """One screen reader's typing in the lobby: the line so far, and the keys a line
     typed stands for, not yet taken by the lobby."""
 
-    def __init__(self) -> None:
+    def __init__(self, words: Mapping[str, Key] = WORDS) -> None:
+        self.words = words
+        """The words that stand for a key (the lobby's, or a screen's own)."""
         self.editor = LineEditor(MAX_CHAT_LENGTH + 8)
         self.keys: collections.deque[tuple[Key, bool]] = collections.deque()
         """Keys a line stood for, each with whether it is the RETURN that ends a line
@@ -148,8 +150,8 @@ class LobbyWords:
         if len(word) == 1 and not rest:
             self.keys.append((Key.printable(word), False))
             return ""
-        if lowered in WORDS and not rest:
-            self.keys.append((WORDS[lowered], False))
+        if line.strip().lower() in self.words:
+            self.keys.append((self.words[line.strip().lower()], False))
             return ""
         return NOT_A_WORD
 

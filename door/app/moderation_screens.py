@@ -29,7 +29,9 @@ from door.screens.moderation import (
     draw_bans,
     draw_recent_chat,
 )
+from door.screens.speech import Said
 from door.screens.tool_hits import list_hits
+from door.screens.tool_speech import bans_said, recent_chat_said
 from door.storage.errors import StoreError
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap
@@ -49,7 +51,9 @@ class ModerationScreen(ToolScreen):
     KEYS: Bindings = Bindings((LEAVE,))
 
     def __init__(self, place: ToolPlace, moderation: Moderation, view: ModerationView) -> None:
-        super().__init__(place.session, view, self.draw, refresh_seconds=REFRESH_SECONDS)
+        super().__init__(
+            place.session, view, self.draw, refresh_seconds=REFRESH_SECONDS, keys=self.KEYS
+        )
         self.place = place
         self.moderation = moderation
         self.view: ModerationView = view
@@ -129,6 +133,9 @@ class BansScreen(ModerationScreen):
     def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
         return draw_bans(self.view)
 
+    def spoken(self) -> Said:
+        return bans_said(self.view)
+
     def rows(self) -> int:
         return len(self.view.bans)
 
@@ -175,6 +182,9 @@ class RecentChatScreen(ModerationScreen):
 
     def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
         return draw_recent_chat(self.view)
+
+    def spoken(self) -> Said:
+        return recent_chat_said(self.view)
 
     def rows(self) -> int:
         return len(self.view.lines)

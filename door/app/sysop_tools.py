@@ -26,6 +26,7 @@ from door.app.moderation_screens import LEAVE
 from door.app.moderation_screens import SCREENS as MODERATION_SCREENS
 from door.app.presence import Member, Presence
 from door.app.tool_screen import ToolScreen
+from door.screens.speech import Said
 from door.screens.sysop_tools import (
     AUDIT_ROWS,
     MEMBER_ROWS,
@@ -39,6 +40,7 @@ from door.screens.sysop_tools import (
     draw_menu,
 )
 from door.screens.tool_hits import list_hits, members_hits, menu_hits
+from door.screens.tool_speech import audit_said, member_said, members_said, menu_said
 from door.storage.audit import MAX_LISTED, AuditEntry
 from door.storage.errors import StoreError
 from door.storage.members import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
@@ -142,10 +144,12 @@ async def run_tools(place: ToolPlace) -> None:
         lambda: draw_menu(view),
         refresh_seconds=REFRESH_SECONDS,
         hits=lambda: menu_hits(view),
+        said=lambda: menu_said(view),
+        keys=TOOL_KEYS,
     )
     with place.session.showing(tools.screen):
         while True:
-            clicks = ", or click it" if place.session.mouse else ""
+            clicks = ", or click it" if place.session.mouse and not place.session.speech else ""
             view.message = view.message or f"Choose a tool by its key{clicks}."
             key = await tools.next_key()
             if key is None:
@@ -175,7 +179,13 @@ class MembersScreen(ToolScreen):
     def __init__(self, place: ToolPlace) -> None:
         self.place = place
         self.members = MembersView(f"{place.bbs_name} · Members", status=MEMBERS_STATUS)
-        super().__init__(place.session, self.members, self.draw, refresh_seconds=REFRESH_SECONDS)
+        super().__init__(
+            place.session,
+            self.members,
+            self.draw,
+            refresh_seconds=REFRESH_SECONDS,
+            keys=MEMBERS_KEYS,
+        )
         self.more = False
 
     def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
@@ -183,6 +193,9 @@ class MembersScreen(ToolScreen):
 
     def hits(self) -> HitMap:
         return members_hits(self.members)
+
+    def spoken(self) -> Said:
+        return members_said(self.members)
 
     async def refresh(self) -> None:
         view = self.members
@@ -194,7 +207,8 @@ class MembersScreen(ToolScreen):
         with self.place.session.showing(self.screen):
             error = await _tried(self.refresh)
             while True:
-                hint = _members_hint(view, clicks=self.session.mouse)
+                clicks = self.session.mouse and not self.session.speech
+                hint = _members_hint(view, clicks=clicks)
                 view.message, view.error = error or view.message or hint, bool(error)
                 key = await self.next_key()
                 if key is None:
@@ -278,7 +292,12 @@ async def member_screen(place: ToolPlace, handle: str) -> None:
     """One member, and the sysop's actions on them."""
     view = MemberView(f"{place.bbs_name} · Member", status=MEMBER_STATUS)
     screen = ToolScreen(
-        place.session, view, lambda: draw_member(view), refresh_seconds=REFRESH_SECONDS
+        place.session,
+        view,
+        lambda: draw_member(view),
+        refresh_seconds=REFRESH_SECONDS,
+        said=lambda: member_said(view),
+        keys=MEMBER_KEYS,
     )
     actions = MemberActions(place, screen, view)
 
@@ -437,6 +456,8 @@ async def audit_screen(place: ToolPlace) -> None:
         lambda: _audit_page(view, everything),
         refresh_seconds=REFRESH_SECONDS,
         hits=lambda: list_hits(view),
+        said=lambda: audit_said(_audit_view(view, everything)),
+        keys=AUDIT_KEYS,
     )
 
     async def refresh() -> None:
@@ -469,8 +490,13 @@ async def audit_screen(place: ToolPlace) -> None:
 def _audit_page(
     view: AuditView, everything: list[AuditEntry]
 ) -> tuple[Canvas, tuple[int, int] | None]:
+    return draw_audit(_audit_view(view, everything))
+
+
+def _audit_view(view: AuditView, everything: list[AuditEntry]) -> AuditView:
+    """``view`` with the entries of its page (drawn, or said: a said screen is not drawn)."""
     view.entries = everything[view.first : view.first + AUDIT_ROWS]
-    return draw_audit(view)
+    return view
 
 
 TOOLS: Final[list[Tool]] = [

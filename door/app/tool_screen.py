@@ -7,19 +7,53 @@ yes or no, and say what a click on it means (door/screens/tool_hits.py).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import Protocol
+from typing import Final, Protocol
 
+from door.app.lobby_words import LobbyWords, screen_key
 from door.app.presence import Member, Presence
+from door.screens.speech import Said
 from door.screens.tool_hits import ToolView, key_bar_hits
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap
 from door.term.keys import Key
+from door.ui.bindings import Bindings
 from door.ui.bottom_line import LineView, read_bottom_line
 from door.ui.confirm import Confirm
 from door.ui.session import Drawn, Session
 
 Drawing = Callable[[], tuple[Canvas, tuple[int, int] | None]]
+TOOL_WORDS: Final[dict[str, Key]] = {
+    "back": Key.ESCAPE,
+    "yes": Key.printable("y"),
+    "no": Key.printable("n"),
+}
+"""Words every tool screen takes from a screen reader's sysop, besides its keys' own."""
+
+
+def words_of(keys: Bindings) -> dict[str, Key]:
+    """The words a screen reader's sysop may type for ``keys``: each key's label
+    ("lock", "reset code"), as on its key bar, stands for the key."""
+    words = {
+        binding.label.split(":")[0].lower(): Key.printable(binding.key)  # "Members: list..."
+        for binding in keys.bindings
+    }
+    return {word: key for word, key in words.items() if word} | TOOL_WORDS
+
+
+class ToolWords(LobbyWords):
+    """A screen reader's sysop's lines on a tool screen: as in the lobby, but a number
+    alone (a member's, to open them) is typed whole with its RETURN, where the lobby
+    takes its first digit as a key and the screen would wait for the rest unheard."""
+
+    def stands_for(self, line: str, reading_line: bool) -> str:
+        number = line.strip()
+        if reading_line or not number.isdigit():
+            return super().stands_for(line, reading_line)
+        self.keys.extend((Key.printable(digit), False) for digit in number)
+        self.keys.append((Key.ENTER, True))
+        return ""
 
 
 class ToolPlace(Protocol):
@@ -53,24 +87,37 @@ class ToolScreen:
         *,
         refresh_seconds: float,
         hits: Callable[[], HitMap] | None = None,
+        said: Callable[[], Said] | None = None,
+        keys: Bindings | None = None,
     ) -> None:
+        """``said``: the screen in words, for a screen reader's sysop, who types lines:
+        a key alone, or the words of one of ``keys`` (door/app/lobby_words.py)."""
         self.session = session
         self.view = view
         self.refresh_seconds = refresh_seconds
-        self.screen = Drawn(draw, hits=hits or self.hits)
+        self.words = ToolWords(TOOL_WORDS if keys is None else words_of(keys))
+        self._say = said
+        self.screen = Drawn(draw, hits=hits or self.hits, said=self.said)
 
     def hits(self) -> HitMap:
         return key_bar_hits(self.view)
 
+    def spoken(self) -> Said | None:
+        """The screen in words (a screen may say itself here instead of by ``said``)."""
+        return None if self._say is None else self._say()
+
+    def said(self) -> Said | None:
+        spoken = self.spoken()
+        return None if spoken is None else dataclasses.replace(spoken, typed=self.words.typed)
+
+    def reading_line(self) -> bool:
+        return self.view.entry is not None
+
     async def next_key(self) -> Key | None:
-        """The next key, drawn first; None when the screen should read its data again
-        (none came in time, or ^L, which also repaints it whole)."""
-        await self.session.paint()
-        key = await self.session.next_key(timeout=self.refresh_seconds)
-        if key == Key.CTRL_L:
-            self.session.redraw_all()
-            return None
-        return key
+        """The next key, drawn first (for a screen reader's sysop, the next key a line
+        typed stands for); None when the screen should read its data again (none came
+        in time, or ^L, which also repaints it whole)."""
+        return await screen_key(self.session, self.words, self.reading_line, self.refresh_seconds)
 
     async def read_line(self, prompt: str, limit: int, initial: str = "") -> str | None:
         """A line typed at the bottom (None: Esc); after it the key bar is given back

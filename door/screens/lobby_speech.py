@@ -37,6 +37,9 @@ QUIET_MESSAGE: Final = "Choose from the menu above."
 """The lobby's message when it has nothing to say: the prompt says it in words."""
 CONFIRM_PROMPT: Final = "Type yes or no, then RETURN."
 PROMPT: Final = "Lobby: type a key or a word, then RETURN. keys says the menu again."
+LEAVE_CHAT: Final = frozenset({"/quit", "/leave"})
+"""Lines that leave a private chat (besides Esc), rather than being said in it."""
+PRIVATE_PROMPT: Final = "Say: type a line, then RETURN; /quit leaves the chat."
 
 
 def lobby_said(view: LobbyView, typed: str = "") -> Said:
@@ -85,6 +88,8 @@ def keys_sentence(row: str) -> str:
 
 def prompt_of(view: LobbyView) -> str:
     """What the lobby waits for: a line being typed (its prompt), or a key or word."""
+    if view.entry is not None and view.private_with is not None:
+        return PRIVATE_PROMPT
     if view.entry is not None:
         return view.entry.prompt.strip()
     return CONFIRM_PROMPT if view.status == CONFIRM_STATUS else PROMPT

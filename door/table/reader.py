@@ -386,7 +386,9 @@ class Reader(Asked):
         text = self.coach.review_text
         if not text:
             return "There is no review yet: with the coach on, a finished game is reviewed."
-        return spoken(" ".join(line for line in text.splitlines() if line))
+        # A choice a line: a screen reader's caller steps through them, where one line
+        # of eight choices was read out whole or not at all.
+        return EOL.join(spoken(line) for line in text.splitlines() if line)
 
     def hand(self) -> str:
         if self.seat is None:

@@ -207,3 +207,23 @@ async def test_the_sysops_private_chat_is_said_to_a_screen_reader() -> None:
     await until(lambda: sent(bob).rstrip().endswith(PROMPT))
     assert NOISE.search(sent(bob)) is None, NOISE.search(sent(bob))
     await door.close()
+
+
+@run_async
+async def test_a_screen_reader_leaves_the_private_chat_by_a_line_said_in_its_prompt() -> None:
+    door = Callers()
+    sysop, _ = door.call("Sysop", sysop=True)
+    await in_lobby(sysop)
+    bob = call_reader(door, "Bob")
+    await until(lambda: PROMPT in sent(bob))
+    await until(lambda: "Bob" in screen(sysop))
+    await settled(sysop)
+    sysop.press("o", "2")
+    await until(lambda: "A private chat with Sysop." in sent(bob))
+    mark = len(sent(bob))
+    assert "/quit leaves the chat." in sent(bob).splitlines()[-1]
+    bob.press("/quit\r")
+    await until(lambda: "The chat with Sysop is over (you left it)." in sent(bob)[mark:])
+    await until(lambda: sent(bob).rstrip().endswith(PROMPT))
+    assert "Bob: /quit" not in screen(sysop)  # left, not said in the chat
+    await door.close()

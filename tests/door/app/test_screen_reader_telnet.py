@@ -89,7 +89,7 @@ async def test_a_guest_plays_the_computer_to_the_end_in_words_over_telnet(
         mark = len(caller.raw)
         await caller.send("s")
         await caller.until_sent("Screen reader mode: plain text, one line at a time.", mark)
-        await caller.send("g")
+        await caller.send("g\r")  # a choice is a line typed, as every answer after S
         await caller.until_sent("Your name:", mark)
         await caller.send("Bob\r")
         await caller.until_sent(LOBBY_PROMPT, mark)

@@ -28,6 +28,7 @@ from door.app.accounts import (
 from door.app.records import Records
 from door.storage.store import LoginPolicy, Seat
 from door.term.keys import Key
+from door.term.terminal import Display
 from door.ui.session import Session
 from engine.rules.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, run_async
@@ -295,6 +296,39 @@ async def test_a_caller_with_a_saved_game_is_offered_to_resume_it(
     assert "Press R to resume, A to abandon or L for later." in caller.message
     await caller.type("R")
     assert await caller.result() == "resume"
+
+
+@run_async
+async def test_a_screen_readers_caller_hears_the_saved_game_and_answers_in_words(
+    sqlite_database: Database,
+) -> None:
+    partial = played_game(113, actions=50)
+    async with sqlite_database.store() as store:
+        ada = await store.create_account("Ada", PASSWORD)
+        await store.start_game(
+            partial.recording, [Seat("Ada", ada.id), Seat("Computer")], "computer-normal"
+        )
+        saved = await store.load_unfinished_game(ada.id)
+    assert saved is not None
+    terminal = KeyboardTerminal()
+    terminal.display_mode = Display.SPEECH
+    task = asyncio.ensure_future(offer_resume(Session(terminal), saved))
+    await terminal.until_waiting(task)
+    scores = partial.game.scores
+    said = bytes(terminal.output).decode()
+    assert f"the score: Ada {scores[0]}, Computer {scores[1]}.\r\n" in said
+    assert said.endswith("then RETURN.\r\n") and "Type resume, abandon" in said
+    # Typed as words: "ab" is no answer (its a is not taken for abandon), "later" is.
+    terminal.press("ab\r")
+    await terminal.until_waiting(task)
+    assert (
+        bytes(terminal.output)
+        .decode()
+        .endswith("Type resume, abandon or later.\r\n" + said.splitlines()[-1] + "\r\n")
+    )
+    terminal.press("later\r")
+    assert await asyncio.wait_for(task, 5) == "later"
+    assert "\x1b" not in bytes(terminal.output).decode()
 
 
 @run_async

@@ -1,0 +1,86 @@
+"""The sysop's tools in words, for a sysop with a screen reader (issue #50), on the real
+server over SSH: the tools menu, the members, one member (a reset code, a lock), the
+audit, the bans and the recent chat said as sentences with their words to act, answered
+by typed lines; nothing sent that a reader reads as noise."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.door.app.test_accounts_server import running
+from tests.door.app.test_screen_reader_telnet import DRAWING
+from tests.door.app.test_sysop_tools import door_config, member_online
+from tests.door.caller import run_async
+from tests.door.netclients import SSHCaller
+from tests.door.waiting import until
+
+KEY_PROMPT = "Type a key or its word, then RETURN."
+
+
+class ListeningSSH(SSHCaller):
+    """An SSH caller that keeps every byte the door sent, as a screen reader gets them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raw = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.raw += data
+        super().feed(data)
+
+    def since(self, mark: int) -> str:
+        return bytes(self.raw[mark:]).decode("utf-8", errors="replace")
+
+    async def answer(self, line: str, *expected: str) -> str:
+        """Type ``line`` and RETURN; what was said after it, once each of ``expected`` is."""
+        mark = len(self.raw)
+        await self.send(line + "\r")
+        for text in expected:
+            await until(lambda t=text: t in self.since(mark), what=f"{text!r} said")  # type: ignore[misc]
+        return self.since(mark)
+
+
+@run_async
+async def test_a_sysop_with_a_screen_reader_uses_the_tools_by_typed_lines(
+    tmp_path: Path,
+) -> None:
+    async with running(door_config(tmp_path)) as listening:
+        assert listening.telnet and listening.ssh
+        ada = await member_online(listening.telnet[1], "Ada")
+        await ada.send("c")
+        await ada.send("hello all\r")
+        sysop = ListeningSSH()
+        await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
+        await sysop.wait_for("J screen reader")
+        await sysop.send("j")
+        await until(lambda: b"Screen reader on" in sysop.raw, what="the screen reader on")
+        mark = len(sysop.raw)
+
+        said = await sysop.answer("x", "Sysop's tools.", "m: Members: list, search", KEY_PROMPT)
+        assert "Type a tool's letter or its name (members, bans, recent chat, audit)" in said
+        assert "click" not in said
+        said = await sysop.answer("members", "1: Ada, 0 games, no rating, active;", KEY_PROMPT)
+        assert "Keys: a number or o open, / search, n next, p previous, back to go back." in said
+        assert "click" not in said
+        said = await sysop.answer("1", "Status: active.", "Seen from 127.0.0.1", KEY_PROMPT)
+        assert "Keys: l lock, u unlock, c reset code, e note, r rename, d delete" in said
+        await sysop.answer("reset code", "Make a one-time reset code for Ada?", "Type yes or no")
+        said = await sysop.answer("yes", "Reset code for Ada:")
+        assert re.search(r"Reset code for Ada: \w{4}-\w{4}-\w{4}", said)
+        await sysop.answer("lock", "Esc cancels.\r\nWhy (the member is told):")
+        await sysop.answer("spam in chat", "For how many hours")
+        await sysop.answer("2", "Ada is locked until", "They were online: hung up.")
+        await sysop.answer("back", "Members.")
+        await sysop.answer("back", "Sysop's tools.")
+        await sysop.answer("audit", "did user.lock on Ada; reason: spam in chat;")
+        await sysop.answer("back", "Sysop's tools.")
+        await sysop.answer("c", "Ada, from 127.0.0.1, in the lobby: hello all", "u unmute")
+        await sysop.answer("back", "Sysop's tools.")
+        await sysop.answer("bans", "Bans in force: 0.", "a add, r remove")
+        await sysop.answer("back", "Sysop's tools.")
+        sent = sysop.since(mark)
+        assert "\x1b" not in sent, f"an escape was sent: {sent[sent.index(chr(27)) :][:60]!r}"
+        assert DRAWING.search(sent) is None, DRAWING.search(sent)
+        assert "RETURN done" not in sent and "Esc back" not in sent, "a key bar printed"
+        sysop.hang_up()
