@@ -185,6 +185,8 @@ class Session:
         the lobby's O turns them on and off."""
         self.inbox = Inbox(terminal, self.clicks)
         self._display_before_speech = Display.SCREEN
+        self._mouse_before_lines = False
+        """Clicks were on when plain lines began: back on a screen, they are asked again."""
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,
         # so that a screen laid out for the size (a side pane from 110 columns) is drawn
@@ -212,10 +214,19 @@ class Session:
             self._use(self._display_before_speech)
 
     def _use(self, display: Display) -> None:
+        lines = display in PLAIN_DISPLAYS
+        if lines and self.mouse:
+            # Told to stop while escapes still reach the terminal: in plain lines a
+            # click would only come in as noise between a screen reader's typed words.
+            self.mouse = False
+            self._mouse_before_lines = True
         self.terminal.display_mode = display  # type: ignore[attr-defined]
         self.renderer.close()
-        self.lines = display in PLAIN_DISPLAYS
+        self.lines = lines
         self.renderer = LineRenderer(self.terminal) if self.lines else Renderer(self.terminal)
+        if not lines and self._mouse_before_lines:
+            self._mouse_before_lines = False
+            self.mouse = True
 
     # --- the stack ----------------------------------------------------------------------
 

@@ -141,3 +141,29 @@ async def test_the_rest_of_a_click_goes_with_the_typeahead() -> None:
     assert session.forget_typeahead() == 3  # "1", "2" and the typed x
     terminal.push_bytes(b"y")
     assert await session.next_key() == Key.printable("y")
+
+
+def test_a_screen_reader_turns_clicks_off_and_back_on_leaving_it() -> None:
+    """J in the lobby: the terminal is told to stop reporting clicks while escapes still
+    reach it (a click in plain lines is noise between typed words), and asked again when
+    the caller goes back to the screen."""
+    terminal = FakeTerminal()
+    session = Session(terminal)
+    session.mouse_offered = True
+    session.mouse = True
+    session.use_speech()
+    stopped = terminal.output
+    assert not terminal.mouse_reporting
+    assert b"\x1b[?1000l" in stopped
+    session.stop_speech()
+    assert terminal.mouse_reporting
+    assert terminal.output[len(stopped) :].count(b"\x1b[?1000h") == 1
+
+
+def test_a_caller_without_clicks_is_not_asked_for_them_after_the_screen_reader() -> None:
+    terminal = FakeTerminal()
+    session = Session(terminal)
+    session.use_speech()
+    session.stop_speech()
+    assert not terminal.mouse_reporting
+    assert b"?1000h" not in terminal.output
