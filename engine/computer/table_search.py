@@ -32,6 +32,10 @@ Pool = tuple[int, ...]
 Points = tuple[int, ...]
 
 
+class OutOfNodes(Exception):
+    """The search visited its ``budget`` of nodes: its caller keeps a shallower answer."""
+
+
 @dataclass
 class TableSearch:
     """One decision's search. ``side_of[s]`` is the side of relative seat ``s`` (0 ours);
@@ -44,6 +48,8 @@ class TableSearch:
     need: tuple[int, ...]
     base: float
     nodes: int = 0
+    # Nodes the search may visit before it gives up (None: no limit): see OutOfNodes.
+    budget: int | None = None
     seats: int = field(init=False)
     rivals_play_for_points: bool = field(init=False)
 
@@ -77,6 +83,11 @@ class TableSearch:
                     start, depth,
                 )  # fmt: skip
         return values
+
+    def _visit(self) -> None:
+        self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise OutOfNodes
 
     # --- the tree -----------------------------------------------------------------
 
@@ -178,7 +189,7 @@ class TableSearch:
         scored: Points,
         depth: int,
     ) -> float:
-        self.nodes += 1
+        self._visit()
         best: float | None = None
         flat = iter(replies_to(seq, self.exact))
         for rank, count2, points in zip(flat, flat, flat, strict=True):
@@ -206,7 +217,7 @@ class TableSearch:
         scored: Points,
         depth: int,
     ) -> float:
-        self.nodes += 1
+        self._visit()
         none = chance_none_held(sum(pool), held[seat])
         options: list[tuple[float, float, int]] = []  # (preference, value, cards)
         partner = self.side_of[seat] == 0

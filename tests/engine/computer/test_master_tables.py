@@ -11,7 +11,7 @@ from engine.computer.discard import choose_discard
 from engine.computer.pegging import unseen_ranks
 from engine.computer.player import ComputerPlayer
 from engine.computer.selfplay import play_game
-from engine.computer.table_search import TableSearch
+from engine.computer.table_search import OutOfNodes, TableSearch
 from engine.rules.cards import format_cards, parse_cards
 from engine.rules.game import Game
 from tests.stacked import StackedRandom
@@ -78,3 +78,13 @@ def test_the_master_at_the_table_repeats_itself_with_a_seed(players: int) -> Non
         return record.scores, record.actions, record.winner_seat
 
     assert game_with(7) == game_with(7)
+
+
+def test_the_search_stops_at_its_budget_of_nodes() -> None:
+    # The deeper look-ahead is bounded by nodes (a play's 50 ms): past them it gives up,
+    # and the player keeps the shallower answer.
+    pool = unseen_ranks([5, 13, 1, 2, 3, 4, 6, 7, 8])
+    search = TableSearch(False, (0, 1, 0, 1), (0.01, -0.01), (81, 81), 0.5, budget=50)
+    with pytest.raises(OutOfNodes):
+        search.choose((5, 13, 1, 2), (4, 4, 4, 4), (), pool, 0, 5)
+    assert search.nodes == 51
