@@ -1,10 +1,18 @@
-"""How the master does against the expert: wins, the 95% interval, points per two deals.
+"""How the master does against the expert: wins, the 95% interval, points per deal.
 
     nice -n 10 python bench/master_strength.py --games 20000 --jobs 2
+    nice -n 19 python bench/master_strength.py --players 3 --games 6000 --jobs 1
+    nice -n 19 python bench/master_strength.py --players 4 --games 10000 --jobs 1
 
-Two players, the first dealer alternating game by game (games 2k and 2k+1 share their
-cards' seed, A dealing first in one and B in the other). Points per two deals are each
-side's points (pegging, hands, crib) over completed deals, times two: one deal as dealer
+Two players: the first dealer alternating game by game (games 2k and 2k+1 share their
+cards' seed, A dealing first in one and B in the other). Three players: one A against two
+B, the deals played three times with A in each seat in turn (games 3k, 3k+1, 3k+2 share
+their cards' seed; seat 0 always deals first). Four players: A's partnership against B's,
+each deal played twice, A in seats 0 and 2 and then in 1 and 3. Besides Wilson's interval
+(games as if independent) the bench gives a bootstrap interval over the deals (the games
+that share a seed resampled together), which the pairing makes the honest one. Points per
+deal are each side's points (pegging, hands, crib) over completed deals: A's one seat or
+partnership, B's one seat or partnership; with two players per two deals, one as dealer
 and one as pone.
 """
 
@@ -24,30 +32,70 @@ from engine.computer.selfplay import next_action, wilson_interval  # noqa: E402
 from engine.rules.events import HandOver, Pegged  # noqa: E402
 from engine.rules.game import Game, Phase  # noqa: E402
 
+GROUP = {2: 2, 3: 3, 4: 2}  # games that share a deal's seed
 
-def run(task: tuple[str, str, int, int, int]) -> tuple[int, int, int, int, int]:
-    """(games, A's wins, A's points, B's points, completed deals) over games start..end."""
-    a, b, seed, start, end = task
+
+def a_seats(players: int, number: int) -> tuple[int, ...]:
+    """The seats A takes in game ``number`` (see the module docstring)."""
+    turn = number % GROUP[players]
+    if players == 4:
+        return (turn, turn + 2)
+    return (turn,)
+
+
+def run(task: tuple[str, str, int, int, int, int]) -> tuple[int, int, int, int, int, list[int]]:
+    """(games, A's wins, A's points, B's points, completed deals, A's wins by deal) over
+    games start..end (whole groups of games sharing a seed)."""
+    a, b, players, seed, start, end = task
     wins = points_a = points_b = deals = 0
+    by_deal: list[int] = []
     for number in range(start, end):
-        cards = random.Random(seed * 1_000_003 + number // 2)
-        a_seat = number % 2  # A sits in seat 0 and deals first on even games
-        players = [None, None]
-        players[a_seat] = ComputerPlayer(a, random.Random(cards.getrandbits(64)))
-        players[1 - a_seat] = ComputerPlayer(b, random.Random(cards.getrandbits(64)))
-        game = Game(2, rng=random.Random(cards.getrandbits(64)), dealer=0)
-        hand_points = [0, 0]
+        group = GROUP[players]
+        cards = random.Random(seed * 1_000_003 + number // group)
+        mine = a_seats(players, number)
+        # B's points are one B seat's (its partnership's at four), as A's are.
+        theirs = next(seat for seat in range(players) if seat not in mine)
+        # A's seats draw their seeds first (as the two-player bench always has).
+        order = [*mine, *(seat for seat in range(players) if seat not in mine)]
+        seeds = {seat: cards.getrandbits(64) for seat in order}
+        seats = [
+            ComputerPlayer(a if seat in mine else b, random.Random(seeds[seat]))
+            for seat in range(players)
+        ]
+        game = Game(players, rng=random.Random(cards.getrandbits(64)), dealer=0)
+        hand_points = [0] * players
         while game.phase is not Phase.OVER:
-            for event in next_action(game, players):  # type: ignore[arg-type]
+            for event in next_action(game, seats):  # type: ignore[arg-type]
                 if isinstance(event, Pegged):
                     hand_points[event.seat] += event.points
                 elif isinstance(event, HandOver):
-                    points_a += hand_points[a_seat]
-                    points_b += hand_points[1 - a_seat]
+                    points_a += sum(hand_points[seat] for seat in mine)
+                    points_b += sum(
+                        hand_points[seat]
+                        for seat in range(players)
+                        if game.side_of(seat) == game.side_of(theirs)
+                    )
                     deals += 1
-                    hand_points = [0, 0]
-        wins += game.winner_side == a_seat
-    return end - start, wins, points_a, points_b, deals
+                    hand_points = [0] * players
+        won = game.winner_side == game.side_of(mine[0])
+        wins += won
+        if number % group == 0:
+            by_deal.append(0)
+        by_deal[-1] += won
+    return end - start, wins, points_a, points_b, deals, by_deal
+
+
+def bootstrap_interval(
+    by_deal: list[int], group: int, rounds: int = 2000, seed: int = 1
+) -> tuple[float, float]:
+    """95% interval for A's win rate, the deals (groups of games) resampled."""
+    rng = random.Random(seed)
+    size = len(by_deal)
+    rates = sorted(
+        sum(by_deal[rng.randrange(size)] for _ in range(size)) / (size * group)
+        for _ in range(rounds)
+    )
+    return rates[int(0.025 * rounds)], rates[int(0.975 * rounds) - 1]
 
 
 def main() -> int:
@@ -57,14 +105,18 @@ def main() -> int:
     parser.add_argument("--b", default="expert")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     args = parser.parse_args()
     started = time.perf_counter()
-    step = max(2, (args.games // (args.jobs * 20)) // 2 * 2)
+    group = GROUP[args.players]
+    total = max(group, args.games // group * group)  # whole groups of games
+    step = max(group, (total // (args.jobs * 20)) // group * group)
     tasks = [
-        (args.a, args.b, args.seed, start, min(start + step, args.games))
-        for start in range(0, args.games, step)
+        (args.a, args.b, args.players, args.seed, start, min(start + step, total))
+        for start in range(0, total, step)
     ]
     games = wins = points_a = points_b = deals = 0
+    by_deal: list[int] = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for part in pool.map(run, tasks):
             games += part[0]
@@ -72,6 +124,7 @@ def main() -> int:
             points_a += part[2]
             points_b += part[3]
             deals += part[4]
+            by_deal += part[5]
             print(
                 f"  {games:,} games, {args.a} {wins / games:.2%}, "
                 f"{time.perf_counter() - started:.0f} s",
@@ -80,16 +133,21 @@ def main() -> int:
             )
     seconds = time.perf_counter() - started
     low, high = wilson_interval(wins, games)
+    boot_low, boot_high = bootstrap_interval(by_deal, group)
+    table = {2: "dealer alternating", 3: "one A, two B, seats rotated", 4: "partnerships"}
     print(
-        f"{args.a} against {args.b}: {games:,} games ({args.jobs} jobs) in {seconds:.0f} s, "
-        f"dealer alternating"
+        f"{args.a} against {args.b}, {args.players} players: {games:,} games "
+        f"({args.jobs} jobs) in {seconds:.0f} s, {table[args.players]}"
     )
     print(
-        f"{args.a} wins {wins:,} = {wins / games:.2%} (95% Wilson interval {low:.2%} to {high:.2%})"
+        f"{args.a} wins {wins:,} = {wins / games:.2%} (95% Wilson interval {low:.2%} to "
+        f"{high:.2%}; bootstrap over {len(by_deal):,} deals {boot_low:.2%} to {boot_high:.2%})"
     )
+    # Two players: per two deals, one as dealer and one as pone (as this bench always has).
+    per = 2 if args.players == 2 else 1
     print(
-        f"points per two deals over {deals:,} completed deals: {args.a} "
-        f"{2 * points_a / deals:.3f}, {args.b} {2 * points_b / deals:.3f}"
+        f"points per {'two deals' if per == 2 else 'deal'} over {deals:,} completed deals: "
+        f"{args.a} {per * points_a / deals:.3f}, {args.b} {per * points_b / deals:.3f}"
     )
     return 0
 
