@@ -23,6 +23,7 @@ TELNET_SSH_ATTACKS: Final = (
     "subneg",
     "hammer",
     "lookalike",
+    "banned",
 )
 WEB_ATTACKS: Final = (
     "web-tunnel-flood",

@@ -20,6 +20,9 @@ Attacks (``--only`` picks attacks or groups, comma-separated; attack_table.GROUP
   hammer                     wrong passwords for member Ada over telnet and SSH, while
                              Ada logs in from her own address
   lookalike                  a guest calls themselves "Аda" (Cyrillic А) while Ada is on
+  banned                     the attacker's address is banned (cribbage-door ban add, as
+                             the sysop would); it calls again and again, eight lines at
+                             a time, over telnet and SSH: each told, none let in
   web-tunnel-flood           a telnet-tunnel guest (subprotocol telnet) floods 4,000-byte
                              frames of keys and window sizes up to 400x200 without
                              reading, then resets (``--flood-seconds``)
@@ -504,6 +507,49 @@ async def lookalike(args: argparse.Namespace) -> dict[str, object]:
     return results
 
 
+async def banned(args: argparse.Namespace) -> dict[str, object]:
+    """Call again and again from a banned address, eight lines at a time, until time is
+    up: how many were told they are banned, and how many got any further."""
+    deadline = time.monotonic() + args.seconds
+    told = let_in = other = ssh_told = 0
+
+    async def telnet_calls() -> None:
+        nonlocal told, let_in, other
+        while time.monotonic() < deadline:
+            try:
+                line = await TelnetLine.open(args.telnet_port, ATTACKER_ADDRESS)
+            except OSError:
+                other += 1
+                continue
+            try:
+                found = await line.wait_for("banned", "G guest", timeout=5)
+            except TimeoutError:
+                found = ""
+            line.close()
+            told += found == "banned"
+            let_in += found == "G guest"
+            other += found == ""
+
+    async def ssh_calls() -> None:
+        nonlocal ssh_told, let_in, other
+        while time.monotonic() < deadline:
+            try:
+                connection = await asyncssh.connect(
+                    SERVER_HOST, args.ssh_port, username="guest", known_hosts=None,
+                    client_keys=None, local_addr=(ATTACKER_ADDRESS, 0),
+                )  # fmt: skip
+                let_in += 1
+                connection.close()
+            except asyncssh.DisconnectError as error:
+                ssh_told += "banned" in error.reason
+                other += "banned" not in error.reason
+            except OSError:
+                other += 1
+
+    await asyncio.gather(*(telnet_calls() for _ in range(6)), *(ssh_calls() for _ in range(2)))
+    return {"telnet_told": told, "ssh_told": ssh_told, "let_in": let_in, "other": other}
+
+
 ATTACKERS: dict[str, Callable[[argparse.Namespace], Awaitable[dict[str, object]]]] = {
     "flood-telnet": flood_telnet,
     "flood-ssh": flood_ssh,
@@ -513,6 +559,7 @@ ATTACKERS: dict[str, Callable[[argparse.Namespace], Awaitable[dict[str, object]]
     "subneg": subneg,
     "hammer": hammer,
     "lookalike": lookalike,
+    "banned": banned,
     **door_attacks.ATTACKS,
 }
 
@@ -634,6 +681,7 @@ def attacker_command(kind: str, server: Server, args: argparse.Namespace) -> lis
         "subneg": 20.0,
         "hammer": args.hammer_seconds,
         "lookalike": 30.0,
+        "banned": args.hammer_seconds,
         "web-tunnel-flood": args.flood_seconds,
         "web-page-flood": args.flood_seconds,
         "web-resize": args.storm_seconds,
@@ -703,6 +751,30 @@ async def run_attack(kind: str, root: Path, args: argparse.Namespace) -> Figures
         server.stop()
 
 
+async def ban_attacker(server: Server, repo: Path) -> str:
+    """Ban the attacker's address as the sysop would, beside the running door, and wait
+    for the door to turn it away (it reads the store every few seconds)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "door.cli", "ban", "add", ATTACKER_ADDRESS,
+        "--reason", "attack bench", "--config", str(server.data_dir / "door.toml"),
+        "--data-dir", str(server.data_dir),
+        cwd=server.data_dir, env=server_environment(repo),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    output, _ = await process.communicate()
+    began = time.monotonic()
+    found = ""
+    while time.monotonic() - began < 15:
+        line = await TelnetLine.open(server.telnet_port, ATTACKER_ADDRESS)
+        with contextlib.suppress(TimeoutError):
+            found = await line.wait_for("banned", "G guest", timeout=5)
+        line.close()
+        if found == "banned":
+            return f"{output.decode().strip()}; in force {time.monotonic() - began:.1f} s later"
+        await asyncio.sleep(0.5)
+    return f"{output.decode().strip()}; not in force after 15 s"
+
+
 async def attack_with_witness(
     kind: str, server: Server, figures: Figures, args: argparse.Namespace
 ) -> Figures:
@@ -723,6 +795,9 @@ async def attack_with_witness(
             await line.send("q")
             await asyncio.sleep(0.5)
             line.close()
+    if kind == "banned":
+        extra_ban = await ban_attacker(server, args.repo)
+        figures.found["ban_add"] = extra_ban
     witness = Witness(
         await telnet_guest(server.telnet_port, WITNESS_ADDRESS, "Witness", server.witness_header())
     )

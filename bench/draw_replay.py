@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cold_caches import CacheSweep  # noqa: E402
 
-from door.table.flow import play_against_computer  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
+from door.table.solo import play_against_computer  # noqa: E402
 from door.term.ansi import ColorMode  # noqa: E402
 from door.term.canvas import Canvas  # noqa: E402
 from door.term.charset import Charset  # noqa: E402

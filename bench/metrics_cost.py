@@ -25,12 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from prometheus_client import generate_latest  # noqa: E402
 from prometheus_client.registry import CollectorRegistry  # noqa: E402
 
-from door.app.server import Door  # noqa: E402
+from door.app.door import Door  # noqa: E402
 from door.config import Config  # noqa: E402
 from door.metrics.collect import DoorCollector  # noqa: E402
 from door.metrics.watch import Health  # noqa: E402
 from door.table.flow import Table  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
+from door.table.person import Person  # noqa: E402
 from door.term import terminal as terminal_module  # noqa: E402
 from door.term.terminal import StreamTerminal  # noqa: E402
 
@@ -51,7 +52,7 @@ def scrape_cost(callers: int, scrapes: int) -> tuple[float, int]:
     rng = random.Random(2)
     for index in range(callers):
         member = door.presence.join(f"Caller{index}", _Line())
-        table = Table(GameOptions(), (member.name, None), rng=rng)
+        table = Table(GameOptions(), (member.name, None), rng=rng, admit=Person)
         door.presence.tables.append(table)
         member.place = "playing the computer"
         door.transports["telnet" if index % 6 else "ssh"] += 1

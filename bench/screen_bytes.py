@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from door.table.flow import play_against_computer  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
+from door.table.solo import play_against_computer  # noqa: E402
 from door.term.keys import Key  # noqa: E402
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, play_through  # noqa: E402

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_bot import RIGHT, Bot  # noqa: E402
 
 from door.serve import prepare_computer_player  # noqa: E402
-from door.table.flow import play_against_computer  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
+from door.table.solo import play_against_computer  # noqa: E402
 from door.term.charset import Charset  # noqa: E402
 from door.term.terminal import StreamTerminal  # noqa: E402
 from door.ui.session import Session  # noqa: E402

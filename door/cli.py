@@ -1,15 +1,17 @@
-"""The ``cribbage-door`` command: serve (the default), console, init, systemd-unit,
-sysop-password, replay, selfplay, db, user.
+"""The ``cribbage-door`` command: serve (the default), console, init, systemd-unit, door,
+sysop-password, replay, status, winprob, db, user, audit, ban, selfplay.
 
 With no command, or ``serve``, it runs the door server; ``console`` runs it with the sysop
 at this terminal; ``init [DIR]`` writes an editable door.toml, help and art;
 ``systemd-unit`` prints a unit to run it as a service; ``sysop-password`` prints the hash
 for ``[sysop] password_hash``; ``replay GAME_ID`` prints a game from the database as text;
 ``db backup|restore|copy|check`` and ``user export`` look after the database; ``status``
-prints the running door's state from its metrics port.
+prints the running door's state from its metrics port; ``user list|show|reset-password|
+lock|unlock|rename|delete|note``, ``ban add|list|remove`` and ``audit`` are the sysop's
+tools from the shell, on the same database whether the door runs or not.
 
 An option below that a command takes too (--config and --data-dir: serve, console, door,
-replay, db, user; --config and --metrics-port: status too; --workers: serve; the rest:
+replay, db, user, audit, ban; --config and --metrics-port: status too; --workers: serve; the rest:
 serve, console) goes before the command or after it:
 ``cribbage-door --config FILE serve`` is ``cribbage-door serve --config FILE``.
 """
@@ -110,6 +112,7 @@ class Command(argparse.ArgumentParser):
 
 def build_parser() -> CommandLine:
     from door import version
+    from door.ban_commands import add_ban_commands
     from door.db_commands import add_db_commands
     from door.metrics.status import add_status_arguments
     from door.replay import add_replay_arguments
@@ -180,6 +183,7 @@ def build_parser() -> CommandLine:
         help="seats at the table (default: one per score; 4 takes two partnership scores)",
     )
     add_db_commands(functools.partial(parser.add_command, commands))
+    add_ban_commands(functools.partial(parser.add_command, commands))
     selfplay = parser.add_command(
         commands, "selfplay", help="play whole games between computer players"
     )
@@ -316,10 +320,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return init_command(args) if args.command == "init" else systemd_unit_command(args)
     if args.command == "sysop-password":
         return sysop_password_command()
+    if args.command in ("audit", "user"):
+        from door.member_commands import MEMBER_ACTIONS, member_command
+
+        if args.command == "audit" or args.user_command in MEMBER_ACTIONS:
+            return member_command(args)
     if args.command in ("db", "user"):
         from door.db_commands import db_command
 
         return db_command(args)
+    if args.command == "ban":
+        from door.ban_commands import ban_command
+
+        return ban_command(args)
     if args.command == "replay":
         from door.replay import replay_command
 

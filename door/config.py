@@ -79,6 +79,9 @@ class GameConfig:
 @dataclass(frozen=True)
 class DoorConfig:
     bbs_name: str = "Cribbage Door"
+    # Door mode (``cribbage-door door``): every caller starts in screen-reader mode, plain
+    # sentences one line at a time (door/table/reader.py), for a board of blind callers.
+    screen_reader: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,19 @@ class MetricsConfig:
 
 
 @dataclass(frozen=True)
+class ChatConfig:
+    """Chat (door/app/moderation.py): ``masked_words`` are starred out of every chat
+    line, as whole words, in any case and lookalike spellings."""
+
+    masked_words: tuple[str, ...] = ()
+
+
+MAX_MASKED_WORDS = 1000
+"""Each chat line's words are looked up in a set: the length of the list costs nothing
+per line, only memory; a thousand is more than any list a sysop keeps."""
+
+
+@dataclass(frozen=True)
 class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -179,6 +195,7 @@ class Config:
     pbm: PbmConfig = field(default_factory=PbmConfig)
     cluster: ClusterConfig = field(default_factory=ClusterConfig)
     metrics: MetricsConfig = field(default_factory=MetricsConfig)
+    chat: ChatConfig = field(default_factory=ChatConfig)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     """Where accounts, statistics and saved games are kept (door/storage/settings.py)."""
     location: ConfigLocation = ConfigLocation(None, "built in")
@@ -201,6 +218,7 @@ _SECTIONS: dict[str, type] = {
     "pbm": PbmConfig,
     "cluster": ClusterConfig,
     "metrics": MetricsConfig,
+    "chat": ChatConfig,
 }
 _MAY_BE_EMPTY: frozenset[str] = frozenset(
     {"sysop.password_hash", "server.data_dir", "hub.address", "cluster.redis_url"}
@@ -266,6 +284,8 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         ):
             raise ConfigError(f'{where}: {key} must be a list of origins ("https://bbs.example")')
         return tuple(value)
+    if key == "chat.masked_words":
+        return _checked_words(where, key, value)
     if key in ("server.proxy_addresses", "web.trusted_proxies"):
         try:
             # No balancer at all makes proxy_protocol pointless; no proxy trusted is a
@@ -296,6 +316,18 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
         if not low <= value <= high:
             raise ConfigError(f"{where}: {key} must be from {low} to {high}, not {value}")
     return value
+
+
+def _checked_words(where: str, key: str, value: Any) -> tuple[str, ...]:
+    """A list of words (letters, digits, ' and -, no spaces), at most MAX_MASKED_WORDS."""
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(item, str) and item.strip() and len(item.split()) == 1 and len(item) <= 40
+        for item in value
+    ):
+        raise ConfigError(f'{where}: {key} must be a list of single words ("darn", "heck")')
+    if len(value) > MAX_MASKED_WORDS:
+        raise ConfigError(f"{where}: {key} holds more than {MAX_MASKED_WORDS} words")
+    return tuple(item.strip() for item in value)
 
 
 def _check_systems(where: str, key: str, value: Any) -> tuple[tuple[str, str], ...]:

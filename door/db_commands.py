@@ -21,8 +21,10 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from door.config import Config, ConfigError, load_config, with_overrides
+from door.config import Config, ConfigError
+from door.member_commands import add_audit_command, add_member_actions
 from door.paths import DataDirError, ensure_writable_dir
+from door.shell_store import CommandFailed, add_place_arguments, command_config
 from door.storage.settings import (
     DatabaseSettings,
     DatabaseSettingsError,
@@ -34,35 +36,13 @@ from door.storage.settings import (
 PROGRAM = "cribbage-door"
 
 
-class CommandFailed(Exception):
-    """A command that cannot go on; the message is its one line, the code its exit."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _add_place_arguments(parser: argparse.ArgumentParser) -> None:
-    # SUPPRESS: given before the command (`cribbage-door --config F db check`), the
-    # top-level parser's value stands rather than this parser's default.
-    parser.add_argument(
-        "--config", metavar="FILE", default=argparse.SUPPRESS, help="TOML configuration file"
-    )
-    parser.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="where host keys and data live",
-    )
-
-
 def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None:
     """Add ``db`` and ``user`` through ``new_command(name, help=...)``, which makes a
     top-level command's parser (the top level's subparsers' ``add_parser``). Each takes
     ``--config`` and ``--data-dir`` itself and after its action, so they may come before
     the command, after it, or after the action."""
     db = new_command("db", help="back up, restore, copy or check the door's database")
-    _add_place_arguments(db)
+    add_place_arguments(db)
     actions = db.add_subparsers(
         dest="db_command", metavar="ACTION", required=True, parser_class=argparse.ArgumentParser
     )
@@ -88,9 +68,9 @@ def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None
     )
     check = actions.add_parser("check", help="check foreign keys, orphaned rows and game logs")
     for action in (backup, restore, copy, check):
-        _add_place_arguments(action)
+        add_place_arguments(action)
     user = new_command("user", help="a member's own data")
-    _add_place_arguments(user)
+    add_place_arguments(user)
     user_actions = user.add_subparsers(
         dest="user_command", metavar="ACTION", required=True, parser_class=argparse.ArgumentParser
     )
@@ -102,7 +82,10 @@ def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None
     export.add_argument(
         "--text", metavar="FILE", help="also write every game as `replay` prints it"
     )
-    _add_place_arguments(export)
+    add_place_arguments(export)
+    # The sysop's tools for members (door/member_commands.py).
+    add_member_actions(user_actions, add_place_arguments)
+    add_audit_command(new_command, add_place_arguments)
 
 
 def db_command(args: argparse.Namespace) -> int:
@@ -120,7 +103,7 @@ def db_command(args: argparse.Namespace) -> int:
         "user export": _export,
     }[name]
     try:
-        config = _config(args)
+        config = command_config(args)
         url = database_url(config.database, config.server.data_path)
         asyncio.run(run(args, config, url))
     except ConfigError as error:
@@ -136,13 +119,6 @@ def db_command(args: argparse.Namespace) -> int:
         print(f"{PROGRAM} {name}: interrupted; nothing was kept", file=sys.stderr)
         return 130
     return 0
-
-
-def _config(args: argparse.Namespace) -> Config:
-    """The config ``serve`` would use, with ``--data-dir`` applied."""
-    config_file = getattr(args, "config", None)
-    config = load_config(Path(config_file) if config_file else None)
-    return with_overrides(config, data_dir=getattr(args, "data_dir", None))
 
 
 def _named(url: str) -> str:

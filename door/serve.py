@@ -18,20 +18,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from door import gc_policy, version
+from door.app.door import Door
 from door.app.mail_games import MailGames
+from door.app.member_watch import start_member_watch
 from door.app.records import Records
-from door.app.server import Door
 from door.cluster.workers import (
     CONFIG_ERROR_EXIT,
     WORKER_STOP_SECONDS,
     WorkerPlace,
     check_cluster,
     leave_if_stuck,
-    prepare_once,
     supervise,
     worker_count,
 )
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.defence.bans import BansInForce
 from door.defence.guard import AddressGuard
 from door.file_limit import raise_open_file_limit
 from door.logtext import escape_log_lines
@@ -135,7 +136,9 @@ async def _start_rlogin(door: Door, config: Config) -> Any:
     from door.transports.rlogin import start_rlogin
 
     rlogin = config.rlogin
-    return await start_rlogin(door, config.server.host, rlogin.port, rlogin.system_by_address)
+    return await start_rlogin(
+        door, config.server.host, rlogin.port, rlogin.system_by_address, door.bans
+    )
 
 
 async def _start_web(door: Door, config: Config) -> Any:
@@ -215,12 +218,16 @@ async def run_server(
     door = Door(config, records=records)
     door.shares_ports = worker is not None and worker.count > 1
     if worker is not None and worker.count > 1:
-        door.guard = worker_guard(config, worker.count)
+        door.guard = worker_guard(config, worker.count, door.bans)
+    # The bans are in force before the first caller arrives, and kept up to date.
+    await door.moderation.refresh()
+    moderation = asyncio.get_running_loop().create_task(door.moderation.run(), name="bans")
     try:
         # A worker of several is started again while the door runs on (the parent has
         # checked Redis once): it must come up even while Redis is away.
         link = await join_cluster(door, config, must_reach=worker is None or worker.count == 1)
     except BaseException:
+        await _cancelled(moderation)
         await records.close()
         await metrics.close()
         raise
@@ -233,11 +240,14 @@ async def run_server(
             forfeit_overdue_mail_games(records.mail, FORFEIT_CHECK_SECONDS), name="mail forfeits"
         )
     backups = start_scheduled_backups(config) if worker is None or worker.index == 0 else None
+    member_watch = start_member_watch(records.store, door.presence)  # each worker its own
     try:
         listening = await start_listeners(door, config)
     except BaseException:
+        await _cancelled(member_watch)
         await _cancelled(backups)
         await _cancelled(forfeits)
+        await _cancelled(moderation)
         if link is not None:
             await link.close()
         await records.close()
@@ -284,8 +294,10 @@ async def run_server(
             leave_if_stuck(stop_within)
         logger.info("shutting down: telling %d caller(s)", door.caller_count)
         await door.shut_down()
+        await _cancelled(member_watch)
         await _cancelled(backups)
         await _cancelled(forfeits)
+        await _cancelled(moderation)
         if link is not None:
             await link.close()
         for server in listening.servers:
@@ -302,7 +314,7 @@ async def run_server(
                 loop.remove_signal_handler(signum)
 
 
-def worker_guard(config: Config, workers: int) -> AddressGuard:
+def worker_guard(config: Config, workers: int, bans: BansInForce | None = None) -> AddressGuard:
     """Per-address limits for one of ``workers`` workers. The kernel spreads one
     address's connections over the workers by their ports, so each worker allows its
     share of the limits (at least two at once): together they allow about the limit."""
@@ -310,6 +322,7 @@ def worker_guard(config: Config, workers: int) -> AddressGuard:
     return AddressGuard(
         max(2, math.ceil(server.max_connections_per_address / workers)),
         max(2, math.ceil(server.connections_per_minute_per_address / workers)),
+        bans=bans,
     )
 
 
@@ -320,6 +333,7 @@ async def join_cluster(
     (raises ConfigError if Redis cannot be used and it ``must_reach`` it); None without."""
     if not config.cluster.redis_url:
         return None
+    from door.cluster import moderation as moderation_notices
     from door.cluster import relay, remote
     from door.cluster.link import ClusterLink, ClusterUnavailable
 
@@ -327,6 +341,7 @@ async def join_cluster(
     remote.install(link, door.presence)
     remote.share_logins(link, door.records.logins)
     relay.install(link, door.serve_relayed)
+    moderation_notices.install(link, door.moderation)
     try:
         await link.start(must_reach=must_reach)
     except ClusterUnavailable as error:
@@ -357,6 +372,29 @@ def log_start(config: Config) -> None:
         logger.info("text %s: %s", name, source)
 
 
+def prepare_once(config: Config) -> None:
+    """What the workers would otherwise race to do: make the data folder and the SSH host
+    keys, and bring the database's schema up to date; and make sure Redis answers (a
+    worker started again later, while Redis is away, carries on without it)."""
+    from door.cluster.link import ClusterUnavailable, check_redis
+    from door.transports.ssh import load_host_keys
+
+    log_start(config)
+    if config.server.ssh_port:
+        load_host_keys(config.server.data_path)
+
+    async def migrate() -> None:
+        if config.cluster.redis_url:
+            try:
+                await check_redis(config.cluster.redis_url)
+            except ClusterUnavailable as error:
+                raise ConfigError(str(error)) from None
+        records = await Records.open(config)
+        await records.close()
+
+    asyncio.run(migrate())
+
+
 def check_something_to_serve(config: Config) -> None:
     """A server with both ports 0 would sit there serving nobody: say so instead."""
     if not (config.server.telnet_port or config.server.ssh_port or config.web.port):
@@ -367,10 +405,14 @@ def check_something_to_serve(config: Config) -> None:
 
 
 def quiet_library_loggers() -> None:
-    """asyncssh logs every channel and packet exchange at INFO, and alembic each step of
-    checking the schema: too much for a door log."""
+    """asyncssh logs every channel and packet exchange at INFO, alembic each step of
+    checking the schema, telnetlib3 every connection: too much for a door log."""
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    # telnetlib3 logs every connection's coming and going: a banned or throttled address
+    # calling a thousand times would be two thousand lines, where the door logs one
+    # refusal per address and minute (door/defence/log_limit.py).
+    logging.getLogger("telnetlib3").setLevel(logging.WARNING)
 
 
 def config_from_args(args: argparse.Namespace) -> Config:

@@ -18,8 +18,10 @@ from typing import Final
 logger = logging.getLogger(__name__)
 
 HELP_TEXT: Final = "help.txt"
+MOUSE_HELP_TEXT: Final = "mouse.txt"
+"""The help's page on clicking, added to the help for a caller whose mouse is on."""
 WELCOME_ART: Final = "art/welcome.txt"
-TEXT_NAMES: Final = (HELP_TEXT, WELCOME_ART)
+TEXT_NAMES: Final = (HELP_TEXT, MOUSE_HELP_TEXT, WELCOME_ART)
 """Every text the door shows; ``cribbage-door init`` copies each of them."""
 
 DEFAULT_CONFIG_TEXT: Final = "door.toml"

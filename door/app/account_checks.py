@@ -8,10 +8,12 @@ import base64
 import functools
 import hashlib
 import logging
+from dataclasses import dataclass, field
 from typing import Final
 
 from door.defence.logins import LoginAttempts
 from door.storage.errors import (
+    PasswordResetRequired,
     StoreError,
 )
 from door.storage.rules import (
@@ -21,6 +23,17 @@ from door.storage.rules import (
 from door.storage.store import Account, Store
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PendingReset:
+    """A member who typed the sysop's reset code as their SSH password: they choose a new
+    password before they come in (door/app/accounts.py, ``choose_new_password``)."""
+
+    account_id: int
+    handle: str
+    code: str = field(repr=False)
+
 
 NEW_USER: Final = "new"
 """The SSH user name that signs up."""
@@ -52,7 +65,8 @@ async def ssh_password_login(
 ) -> Account | None:
     """The account an SSH password logs in, or None (wrong, locked, or no store: then
     the client may try again as ``guest``). TooManyTries passes through: the server
-    closes the connection."""
+    closes the connection; so does PasswordResetRequired, for a reset code typed as the
+    password."""
     if store is None:
         return None
     try:
@@ -61,6 +75,8 @@ async def ssh_password_login(
         return await attempts.verify(
             username, functools.partial(store.verify_login, username, password)
         )
+    except PasswordResetRequired:
+        raise  # the transport lets them in to choose a new password
     except StoreError as refused:
         logger.info("SSH password log-in for %r refused: %s", username, refused)
         return None

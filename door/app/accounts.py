@@ -1,7 +1,8 @@
 """The account screens as coroutines, each taking the caller's Session and the Store:
 choosing how to come in (log in, sign up, guest), logging in, signing up, the offer to
-resume a saved game, a statistics screen and the leaderboard. Plus the checks the SSH
-server makes before a session, and whether a guest's name is someone's handle.
+resume a saved game, a statistics screen and the leaderboard (the new password a reset
+code leads to is door/app/new_password.py). Plus the checks the SSH server makes before
+a session, and whether a guest's name is someone's handle.
 
 Every store failure is shown to the caller and ends the screen, never the call:
 ``StorageUnavailableError`` leaves the caller a guest (``None`` where an account would
@@ -21,7 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from door.app.account_checks import key_fingerprint
+from door.app.account_checks import PendingReset, key_fingerprint
+from door.app.form_typing import NOTICE_LINES, NOTICE_WIDTH, Back, notice, type_into
+from door.app.new_password import ask_new_password, new_password_form
 from door.defence.logins import TOO_MANY_TRIES, LoginAttempts, TooManyTries
 from door.screens import theme
 from door.screens.account import (
@@ -36,28 +39,26 @@ from door.screens.account import (
     rating_line,
 )
 from door.screens.frame import draw_message, draw_status
-from door.storage.competition import CompetitionStore
 from door.storage.errors import (
     AccountLockedError,
     LoginError,
-    PasswordRuleError,
+    PasswordResetRequired,
     SshKeyError,
     StorageUnavailableError,
     StoreError,
 )
+from door.storage.ratings import RatingStore
 from door.storage.rules import (
     MAX_HANDLE_LENGTH,
     MAX_PASSWORD_LENGTH,
     MIN_HANDLE_LENGTH,
     MIN_PASSWORD_LENGTH,
-    check_password,
 )
 from door.storage.store import Account, GameSummary, SavedGame, Store
 from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
-from door.ui.line_editor import Edit
 from door.ui.session import Frame, Session
 
 logger = logging.getLogger(__name__)
@@ -69,8 +70,6 @@ WRONG_PASSWORD_DELAY: Final = 1.0
 LEADERBOARD_SIZE: Final = 10
 RECORD_GAMES: Final = 8
 """The latest games a member's record lists (the rows an 80x24 record has left)."""
-NOTICE_WIDTH: Final = 64
-NOTICE_LINES: Final = 8
 DEFAULT_MIN_GAMES: Final = 10
 
 HANDLE_NOTES: Final = (
@@ -78,14 +77,6 @@ HANDLE_NOTES: Final = (
     "starting with a letter (ADA and ada are the same handle).",
     f"Password: at least {MIN_PASSWORD_LENGTH} characters, typed twice.",
 )
-
-
-_CONTROL_CHARACTER_KEYS: Final = frozenset({Key.TAB, Key.CTRL_C, Key.CTRL_S, Key.CTRL_Q})
-"""Keys that are control characters typed, as the decoder reports them by name."""
-
-
-class _Back(Exception):
-    """The caller pressed Esc: leave the screen."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +108,7 @@ async def choose_arrival(
     message, error = "", False
     try:
         if store is None:
-            await _notice(frame, session, bbs_name, unavailable)
+            await notice(frame, session, bbs_name, unavailable)
             return Arrival(None)
         while True:
             frame.show(_draw_arrival(bbs_name, message, error))
@@ -137,6 +128,9 @@ async def choose_arrival(
                     return Arrival(account)
             elif char == "g":
                 return Arrival(None)
+            elif char == "s":
+                session.use_speech()
+                message = "Screen reader mode: plain text, one line at a time. Press G for a guest."
             else:
                 message, error = "Press L to log in, N for a new account or G for a guest.", True
             session.redraw_all()  # the sub-screen drew over everything
@@ -148,6 +142,7 @@ _ARRIVAL_CHOICES: Final = (
     ("L", "Log in with your handle and password"),
     ("N", "New here? Make an account: your record and saved games are kept"),
     ("G", "Play as a guest (nothing is kept)"),
+    ("S", "Screen reader: plain text, one line at a time"),
 )
 
 
@@ -158,7 +153,7 @@ def _draw_arrival(bbs_name: str, message: str, error: bool) -> Canvas:
         canvas.put(6 + 2 * number, 8, f"{key:>2}", theme.TITLE)
         canvas.put(6 + 2 * number, 12, text)
     draw_message(canvas, message, error=error)
-    draw_status(canvas, "L log in  N new account  G guest")
+    draw_status(canvas, "L log in  N new account  G guest  S screen reader")
     return canvas
 
 
@@ -181,20 +176,20 @@ async def log_in(
     TooManyTries ends the call."""
     handle_field = FormField("Handle:", MAX_HANDLE_LENGTH, initial=handle)
     password_field = FormField("Password:", MAX_PASSWORD_LENGTH, secret=True)
-    view = FormView("Log in", [handle_field, password_field], status=FORM_KEYS)
+    view = FormView("Log in", [handle_field, password_field], notes=LOGIN_NOTES, status=FORM_KEYS)
     frame = session.push(Frame())
     try:
         view.active = 1 if handle_field.text else 0
         for _ in range(LOGIN_ATTEMPTS):
             try:
                 if view.active == 0:
-                    await _type(frame, session, view)
+                    await type_into(frame, session, view)
                     if not handle_field.text.strip():
                         view.message, view.error = "Type your handle.", True
                         continue
                     view.active = 1
-                await _type(frame, session, view)
-            except _Back:
+                await type_into(frame, session, view)
+            except Back:
                 return None
             handle_text, password_text = handle_field.text, password_field.text
             try:
@@ -206,11 +201,14 @@ async def log_in(
                         functools.partial(store.verify_login, handle_text, password_text),
                     )
             except TooManyTries as spent:
-                await _notice(frame, session, view.title, str(spent))
+                await notice(frame, session, view.title, str(spent))
                 raise
             except AccountLockedError as locked:
-                await _notice(frame, session, view.title, str(locked))
+                await notice(frame, session, view.title, str(locked))
                 return None
+            except PasswordResetRequired as reset:
+                pending = PendingReset(reset.account_id, reset.handle, password_text)
+                return await new_password_form(frame, session, store, pending)
             except LoginError as wrong:
                 # Back to the handle, in case that was the typo: offered whole, so that
                 # RETURN keeps it and typing it again replaces it (not "AdaAda").
@@ -224,18 +222,24 @@ async def log_in(
                     await session.paint()
                     await asyncio.sleep(wrong_password_delay)
                 if attempts is not None and attempts.exhausted:
-                    await _notice(frame, session, view.title, TOO_MANY_TRIES)
+                    await notice(frame, session, view.title, TOO_MANY_TRIES)
                     raise TooManyTries(TOO_MANY_TRIES) from None
                 continue
             except StorageUnavailableError as failure:
-                await _notice(frame, session, view.title, str(failure))
+                await notice(frame, session, view.title, str(failure))
                 return None
             logger.info("%r logged in", account.handle)
             return account
-        await _notice(frame, session, view.title, "Too many wrong passwords for now.")
+        await notice(frame, session, view.title, "Too many wrong passwords for now.")
         return None
     finally:
         session.pop(frame)
+
+
+LOGIN_NOTES: Final = (
+    "Forgot your password? Ask the sysop for a reset code",
+    "and type the code here as your password.",
+)
 
 
 # --- sign up ------------------------------------------------------------------------------
@@ -258,22 +262,22 @@ async def sign_up(session: Session, store: Store, *, handle: str = "") -> Accoun
         while True:
             try:
                 kept = await _ask_new_handle(frame, session, store, view)
-                await _ask_new_password(frame, session, view, kept)
-            except _Back:
+                await ask_new_password(frame, session, view, kept)
+            except Back:
                 return None
             except StorageUnavailableError as failure:
-                await _notice(frame, session, view.title, str(failure))
+                await notice(frame, session, view.title, str(failure))
                 return None
             try:
                 account = await store.create_account(kept, password_field.text)
             except StorageUnavailableError as failure:
-                await _notice(frame, session, view.title, str(failure))
+                await notice(frame, session, view.title, str(failure))
                 return None
             except StoreError as refused:  # someone took the handle a moment ago
                 view.message, view.error = str(refused), True
                 view.active = 0
                 continue
-            await _notice(
+            await notice(
                 frame,
                 session,
                 view.title,
@@ -289,7 +293,7 @@ async def _ask_new_handle(frame: Frame, session: Session, store: Store, view: Fo
     handle_field = view.fields[0]
     view.active = 0
     while True:
-        await _type(frame, session, view)
+        await type_into(frame, session, view)
         try:
             kept = await store.check_new_handle(handle_field.text)
         except StorageUnavailableError:
@@ -300,25 +304,6 @@ async def _ask_new_handle(frame: Frame, session: Session, store: Store, view: Fo
         handle_field.text = kept
         view.message, view.error = "", False
         return kept
-
-
-async def _ask_new_password(frame: Frame, session: Session, view: FormView, handle: str) -> None:
-    _, password_field, again_field = view.fields
-    while True:
-        view.active = 1
-        password_field.text = again_field.text = ""
-        await _type(frame, session, view)
-        try:
-            check_password(password_field.text, handle)
-        except PasswordRuleError as refused:
-            view.message, view.error = str(refused), True
-            continue
-        view.message, view.error = "", False
-        view.active = 2
-        await _type(frame, session, view)
-        if again_field.text == password_field.text:
-            return
-        view.message, view.error = "The two passwords differ: type it again.", True
 
 
 # --- a saved game ------------------------------------------------------------------------
@@ -392,19 +377,18 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
         try:
             stats = await store.stats_for(handle)
         except StoreError as failure:
-            await _notice(frame, session, "Statistics", str(failure))
+            await notice(frame, session, "Statistics", str(failure))
             return
         if stats is None:
-            await _notice(frame, session, "Statistics", f"Nobody has the handle {handle}.")
+            await notice(frame, session, "Statistics", f"Nobody has the handle {handle}.")
             return
         rated = ""
         games: Sequence[GameSummary] = ()
         with contextlib.suppress(StoreError):  # the statistics stand without the list
             games = await store.recent_games(account_id=stats.account.id, limit=RECORD_GAMES)
         try:
-            competition = CompetitionStore(store)
-            rating = await competition.rating(stats.account.id)
-            history = await competition.rating_history(stats.account.id, limit=6)
+            rating = await RatingStore(store).rating(stats.account.id)
+            history = await RatingStore(store).rating_history(stats.account.id, limit=6)
             rated = rating_line(rating, history)
         except StoreError:
             pass  # the statistics stand without the rating
@@ -430,7 +414,7 @@ async def show_leaderboard(
         while True:
             try:
                 if order == "rating":
-                    rated = await CompetitionStore(store).rating_leaderboard(LEADERBOARD_SIZE)
+                    rated = await RatingStore(store).rating_leaderboard(LEADERBOARD_SIZE)
                     frame.show(draw_rating_board(rated))
                 else:
                     entries = await store.leaderboard(
@@ -440,7 +424,7 @@ async def show_leaderboard(
                     )
                     frame.show(draw_leaderboard(entries, order, min_games))
             except StoreError as failure:
-                await _notice(frame, session, "Leaderboard", str(failure))
+                await notice(frame, session, "Leaderboard", str(failure))
                 return
             await session.paint()
             key = await session.read_key()
@@ -466,7 +450,7 @@ async def show_notice(session: Session, title: str, text: str) -> None:
     """Tell the caller ``text`` (wrapped, mid-screen) until they press a key."""
     frame = session.push(Frame())
     try:
-        await _notice(frame, session, title, text)
+        await notice(frame, session, title, text)
     finally:
         session.pop(frame)
 
@@ -518,72 +502,10 @@ async def offer_ssh_key(session: Session, store: Store, account: Account, public
         try:
             await store.add_ssh_key(account.id, public_key)
         except StoreError as refused:
-            await _notice(frame, session, "Log in with a key", str(refused))
+            await notice(frame, session, "Log in with a key", str(refused))
             return
         logger.info("%r attached an SSH key (%s)", account.handle, fingerprint)
         done = f"Done: the key {fingerprint} now logs you in as {account.handle}."
-        await _notice(frame, session, "Log in with a key", done, error=False)
+        await notice(frame, session, "Log in with a key", done, error=False)
     finally:
         session.pop(frame)
-
-
-# --- typing into a form -------------------------------------------------------------------
-
-
-async def _type(frame: Frame, session: Session, view: FormView) -> None:
-    """Let the caller type into the active field until RETURN; Esc raises _Back.
-
-    A key the field cannot take is answered on the message line, never dropped without
-    a word: a character past the field's limit, or a control key (Tab, Ctrl-C...). The
-    key decoder drops other control bytes before any screen sees them."""
-    entry = view.fields[view.active]
-    what = entry.label.split()[0].rstrip(":").lower()  # "Password again:" -> password
-    while True:
-        frame.show(*draw_form(view))
-        await session.paint()
-        key = await session.read_key()
-        if entry.selected and key.is_printable:
-            entry.editor.clear()  # typing over an offered text replaces it
-        entry.selected = False
-        edit = entry.editor.feed(key)
-        if edit is Edit.DONE:
-            return
-        if edit is Edit.CANCELLED:
-            raise _Back
-        if edit in (Edit.CHANGED, Edit.MOVED):
-            view.message, view.error = "", False
-        elif edit is Edit.REFUSED:
-            view.message, view.error = _refusal(entry, what), True
-        elif key in _CONTROL_CHARACTER_KEYS:
-            view.message = (
-                f"A {what} cannot contain control characters ({key.name.value}): "
-                "type letters and digits, RETURN when done."
-            )
-            view.error = True
-        else:
-            view.message = (
-                f"The {key.name.value} key does nothing here: type the {what}, "
-                "RETURN when done, Esc to go back."
-            )
-            view.error = True
-
-
-def _refusal(entry: FormField, what: str) -> str:
-    if len(entry.text) >= entry.limit:
-        return f"A {what} can be at most {entry.limit} characters long."
-    return entry.editor.refusal
-
-
-async def _notice(
-    frame: Frame, session: Session, title: str, text: str, *, error: bool = True
-) -> None:
-    """Show ``text`` (wrapped, mid-screen) until the caller presses a key."""
-    canvas = Canvas()
-    draw_title(canvas, title)
-    style = theme.ERROR if error else theme.MESSAGE
-    for row, line in enumerate(textwrap.wrap(text, NOTICE_WIDTH)[:NOTICE_LINES], start=8):
-        canvas.put(row, (canvas.cols - NOTICE_WIDTH) // 2, line, style)
-    draw_status(canvas, "any key: go on")
-    frame.show(canvas)
-    await session.paint()
-    await session.read_key()

@@ -22,7 +22,8 @@ import random
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from door.app.account_checks import name_is_an_account
+from door.app import member_gate
+from door.app.account_checks import PendingReset, name_is_an_account
 from door.app.accounts import (
     choose_arrival,
     log_in,
@@ -32,28 +33,26 @@ from door.app.accounts import (
     sign_up,
     yes_or_no,
 )
-from door.app.lobby import Lobby, MenuChoices
-from door.app.presence import (
-    CLAIM_WAIT_SECONDS,
-    IN_THE_LOBBY,
-    MAX_NAME_LENGTH,
-    HandedOver,
-    Member,
-    NameInUse,
-    Presence,
-    clean_name,
-)
+from door.app.lobby import Lobby
+from door.app.members import IN_THE_LOBBY, HandedOver, Member, NameInUse
+from door.app.menu_choices import MenuChoices
+from door.app.new_password import choose_new_password
+from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, clean_name
 from door.app.records import Records
+from door.app.table_service import TableService
 from door.config import Config
 from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
 from door.screens import theme
 from door.screens.frame import draw_status
-from door.screens.help import HelpOverlay, default_help, draw_help
+from door.screens.help import HelpOverlay, default_help, draw_help, with_mouse_help
+from door.screens.layout import STATUS_ROW
 from door.storage.store import Account
 from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, sanitize
 from door.term.canvas import Canvas
+from door.term.clicks import HitMap, key_line_hits
+from door.term.mouse import offers_mouse
 from door.term.terminal import Disconnected, Terminal
 from door.texts import WELCOME_ART, load_text
 from door.ui.line_editor import Edit, LineEditor
@@ -111,6 +110,8 @@ class Caller:
     """A caller sent here by another worker to watch this caller's game."""
     paged_by: str = ""
     """A caller sent here by another worker because this sysop paged them."""
+    pending_reset: PendingReset | None = None
+    """A member in by the sysop's reset code (over SSH): a new password comes first."""
 
     @property
     def address(self) -> str:
@@ -125,14 +126,18 @@ async def run_session(
     rng: random.Random | None = None,
     presence: Presence | None = None,
     records: Records | None = None,
+    tables: TableService | None = None,
 ) -> None:
     """Serve one caller until they quit or the line drops; always closes the terminal.
 
     ``presence`` is the door's registry of who is online (a session alone gets its own);
-    ``records`` its accounts and saved games (none given: accounts are off)."""
+    ``records`` its accounts and saved games (none given: accounts are off); ``tables``
+    the door's table service (door/app/table_service.py; none given: one for this
+    session, with ``presence`` and ``records``)."""
     rng = rng or random.Random()
     presence = presence or Presence(config.sysop.name)
     records = records or Records()
+    tables = tables or TableService(config, presence, records)
     member: Member | None = None
     session = Session(terminal)
     try:
@@ -155,6 +160,13 @@ async def run_session(
         if member is None:
             await session.say_goodbye("Goodbye!")
             return
+        kept = await records.member_settings(member.account)
+        if kept.get("screen_reader") == "on":
+            session.use_speech()  # a member who chose it (J in the lobby) comes back in it
+        session.mouse_offered = offers_mouse(
+            terminal.term_type, lines=session.lines, door_mode=caller.transport.startswith("door")
+        )
+        session.mouse = session.mouse_offered and kept.get("mouse") != "off"
         who = "guest" if member.account is None and not member.sysop else "caller"
         logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
         choices = MenuChoices(
@@ -162,7 +174,15 @@ async def run_session(
         )
         while True:
             lobby = Lobby(
-                session, presence, member, config, choices, rng, lambda: show_help(session), records
+                session,
+                presence,
+                member,
+                config,
+                choices,
+                rng,
+                lambda: show_help(session),
+                records,
+                tables,
             )
             try:
                 if not await rejoin_game(presence, member, lobby):
@@ -214,6 +234,15 @@ async def sign_in(
         await show_notice(session, "The door is full", FULL_FOR_GUESTS)
         return None
     if account is not None:
+        banned = _banned_name(presence, account.handle)
+        if banned is not None:
+            logger.info("%s caller from %s: a banned handle", caller.transport, caller.peer)
+            await show_notice(session, "Banned", banned)
+            return None
+        locked = await member_gate.refusal(records.store, account, caller.address)
+        if locked is not None:
+            await show_notice(session, "Account locked", locked)
+            return None
         if records.store is not None and caller.offered_keys:
             # An SSH log-in by password (only those leave keys on offer): next time the
             # key could do instead.
@@ -230,7 +259,10 @@ async def sign_in(
         )
     while True:
         if name:
-            if not caller.sysop and await name_is_an_account(records.store, name):
+            banned = None if caller.sysop else _banned_name(presence, name)
+            if banned is not None:
+                message = f"{banned} Please choose another name."
+            elif not caller.sysop and await name_is_an_account(records.store, name):
                 message = f"{name} is a member's handle: please choose another name."
             else:
                 try:
@@ -238,6 +270,12 @@ async def sign_in(
                 except NameInUse as taken:
                     message = f"Sorry, {taken}. Please choose another name."
         name = await ask_name(session, config, message)
+
+
+def _banned_name(presence: Presence, name: str) -> str | None:
+    """What a caller is told if the sysop banned ``name`` (or one that looks the same)."""
+    ban = presence.moderation.bans.naming(name) if presence.moderation is not None else None
+    return ban.refusal() if ban is not None else None
 
 
 def _longer_than_a_name(text: str) -> bool:
@@ -252,6 +290,10 @@ async def arrive(
     now; None for a guest (and for a caller the transport already named)."""
     if caller.sysop or caller.name or caller.arriving_as == "guest":
         return None
+    if caller.pending_reset is not None:
+        if records.store is None:
+            return None
+        return await choose_new_password(session, records.store, caller.pending_reset)
     if caller.arriving_as == "new" and records.store is not None:
         return await sign_up(session, records.store)
     attempts = LoginAttempts(records.logins, caller.address)
@@ -327,9 +369,11 @@ async def relay_to_table(
     """Carry the caller's line to ``worker``, whose table has their seat, until it ends:
     True if the caller hung up or their session there ended, False if that worker went
     away first."""
+    from door.cluster.link import ClusterLink
     from door.cluster.relay import relay_line
 
-    if presence.cluster is None:
+    cluster = presence.cluster
+    if not isinstance(cluster, ClusterLink):  # relaying a line takes Redis's own link
         return True
     account = member.account
     hello = {
@@ -342,7 +386,7 @@ async def relay_to_table(
         "paged_by": handed.paged_by,
     }
     logger.info("%s goes on at worker %s", escaped(member.name), handed.worker)
-    return await relay_line(presence.cluster, session.terminal, handed.worker, hello)
+    return await relay_line(cluster, session.terminal, handed.worker, hello)
 
 
 async def watch_game_of(presence: Presence, name: str, lobby: Lobby) -> None:
@@ -425,7 +469,7 @@ async def resume_game_between_callers(
             saved = await records.game_between_callers_to_resume(member.account)
             if saved is None:
                 return
-    table = lobby.resumed_table(saved)
+    table = lobby.tables.resumed(saved, rng=lobby.rng)
     presence.add_table(table)
     table.start()
     logger.info("game %d of %s resumed from the store", saved.game_id, table.title)
@@ -476,13 +520,14 @@ async def ask_name(session: Session, config: Config, message: str = "") -> str:
 
 async def show_help(session: Session) -> None:
     """The same help pages as in a game, over a blank screen."""
-    overlay = HelpOverlay.from_text(default_help())
+    overlay = HelpOverlay.from_text(with_mouse_help(default_help(), session.mouse))
     with session.showing(Frame()) as frame:
         while True:
             canvas = Canvas()
             draw_help(canvas, overlay)
-            draw_status(canvas, overlay.status("the menu"))
-            frame.show(canvas)
+            status = overlay.status("the menu")
+            draw_status(canvas, status)
+            frame.show(canvas, hits=HitMap(key_line_hits(status, STATUS_ROW)))
             await session.paint()
             turned = overlay.after(await session.read_key())
             if turned is None:

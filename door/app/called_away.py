@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Coroutine
 from typing import Any
 
-from door.app.presence import Member
+from door.app.members import Member
 
 
 async def unless_called(member: Member, screen: Coroutine[Any, Any, None]) -> bool:

@@ -14,78 +14,62 @@ The screen is redrawn whenever anything in the shared ``Presence`` changes (each
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-import datetime as dt
-import logging
+import inspect
 import random
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from door.app.accounts import show_leaderboard, show_stats
 from door.app.called_away import unless_called
+from door.app.lobby_keys import (
+    CHARSET_NAMES,
+    LOBBY_KEYS,
+    LOBBY_MENU,
+    LOBBY_MOUSE_STATUS,
+    LOBBY_STATUS,
+    OPTION_KEYS,
+    OptionKeys,
+    account_row,
+    competition_row,
+    lobby_holds,
+    options_row,
+)
+from door.app.lobby_view import and_names, chat_texts, notice, who_lines, winner_name
 from door.app.mail_screen import GUESTS, MailScreen
-from door.app.presence import IN_THE_LOBBY, ChatLine, HandedOver, Member, Presence
-from door.app.records import KeptGame, Records, computer_names
-from door.app.table_settings import read_settings, settings_text
+from door.app.members import IN_THE_LOBBY, HandedOver, Member
+from door.app.menu_choices import MenuChoices
+from door.app.presence import Presence
+from door.app.records import Records
+from door.app.sysop_keys import SYSOP_KEYS, SYSOP_MENU, SysopKeys
+from door.app.sysop_tools import open_tools
+from door.app.table_service import TableService
 from door.app.tournament_screen import TournamentScreen
 from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
-from door.screens.lobby import CHAT_ROWS, WHO_ROWS, ChatText, LobbyView, WhoLine, draw_lobby
+from door.screens.lobby import CHAT_ROWS, LobbyView, draw_lobby
+from door.screens.lobby_hits import lobby_hits
 from door.screens.side_pane import WIDE_COLS, canvas_size
-from door.storage.errors import StoreError
-from door.storage.saver import GameSaver
-from door.storage.store import Account, SavedGame
-from door.table.flow import Table, play_against_computer
-from door.table.options import GameOptions, GameResult
+from door.storage.store import SavedGame
+from door.table.flow import Table
+from door.table.options import GameOptions
 from door.table.person import Person
+from door.table.solo import play_against_computer
 from door.term.canvas import Canvas
-from door.term.charset import Charset
-from door.term.keys import DESELECT_KEYS, Key
+from door.term.clicks import NO_HITS, HitMap
+from door.term.keys import Key
+from door.ui.bindings import Bindings
 from door.ui.bottom_line import read_bottom_line
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
 from door.ui.line_editor import Edit
+from door.ui.picker import Picker
 from door.ui.session import Drawn, Session
-from engine.rules.outcome import Outcome
 
-logger = logging.getLogger(__name__)
-
-_UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
-"""When the account of a seat in a game set again from the store was made (unused)."""
-
-CHARSET_NAMES: Final = {
-    Charset.UTF8: "UTF-8",
-    Charset.CP437: "CP437 (BBS)",
-    Charset.ASCII: "plain ASCII",
-}
-CHARSET_CYCLE: Final = (Charset.UTF8, Charset.CP437, Charset.ASCII)
 REFRESH_SECONDS: Final = 15.0
 """How often the lobby redraws by itself, for the idle times."""
-KICK_MESSAGE: Final = "\r\n\x1b[0m\r\n*** The sysop has disconnected you. Goodbye! ***\r\n"
-_STATUS: Final = "Press a key from the menu  c chat  ? help  q quit"
+_STATUS: Final = LOBBY_STATUS.text
 LEAVING_KEYS: Final = frozenset("ptvf")
 """Keys that take a caller to another table or game: not while their challenge is out."""
-
-
-@dataclass
-class MenuChoices:
-    """The game options a caller has chosen, and what happened in this call."""
-
-    options: GameOptions = field(default_factory=GameOptions)
-    notes: list[str] = field(default_factory=list)
-
-    def count(self, result: GameResult, opponent: str) -> None:
-        """Keep a line about how the game went, for the lobby."""
-        if result.quit:
-            self.notes.append("Game abandoned.")
-            return
-        skunk = f" ({result.skunk})" if result.skunk else ""
-        outcome = "You won" if result.caller_won else f"{opponent} won"
-        high = max(result.caller_score, result.computer_score)
-        low = min(result.caller_score, result.computer_score)
-        self.notes.append(f"{outcome} {high} to {low}{skunk}.")
 
 
 class _Called(Exception):
@@ -105,6 +89,7 @@ class Lobby:
         rng: random.Random,
         show_help: Callable[[], Awaitable[None]],
         records: Records | None = None,
+        tables: TableService | None = None,
     ) -> None:
         self.session = session
         self.presence = presence
@@ -114,17 +99,24 @@ class Lobby:
         self.rng = rng
         self.show_help = show_help
         self.records = records or Records()
-        self.screen = Drawn(self.frame)
+        self.tables = tables or TableService(config, presence, self.records)
+        """The door's tables: the lobby asks there for one (door/app/table_service.py)."""
+        self.screen = Drawn(self.frame, hits=self.hits)
         self.view = LobbyView(
             config.door.bbs_name,
             member.name,
             sysop=member.sysop,
+            menu_keys=LOBBY_MENU.text,
+            sysop_keys=SYSOP_MENU.text if member.sysop else "",
         )
+        self.option_keys = OptionKeys(choices, member, session, self.records)
         self.picked: list[Member] = []
+        self.picking = False
+        self.drawn_hits = NO_HITS
+        """People are being chosen from the list of who is on (a click on one is their
+        number)."""
         self.mail_note = ""
         """Mail games waiting for this member's move, for the notice line."""
-        self._background: set[asyncio.Task[None]] = set()
-        """Ratings being written: kept so that they finish."""
 
     async def run(self) -> None:
         """Until the caller quits; raises Disconnected if the line drops."""
@@ -152,84 +144,70 @@ class Lobby:
             self.session.pop(self.screen)
 
     async def menu_key(self, key: Key) -> bool | None:
-        """Act on a key at the lobby; False means the caller is leaving."""
-        member, choices, char = self.member, self.choices, key.char.lower()
-        if char == "q" or key == Key.CTRL_C:
-            if not await self.confirm("Leave the door? Press Y to leave, N to stay."):
-                return None
-            if member.challenge is not None:
-                self.presence.withdraw(member.challenge)
-            return False
-        if char in LEAVING_KEYS and member.challenge is not None:
+        """Act on a key at the lobby (door/app/lobby_keys.py, door/app/sysop_keys.py);
+        False means the caller is leaving."""
+        member = self.member
+        if key.char.lower() in LEAVING_KEYS and member.challenge is not None:
             # A game, or a game's moves, would keep them from the seat the answer gives.
             member.tell(
                 "Your challenge is still out: wait here for the answer, or Esc withdraws it."
             )
-        elif char == "p":
-            await self.play_computer()
-        elif char == "c":
-            text = await self.read_line("Say: ")
-            if text:
-                self.presence.say(member, text)
-        elif char == "w":
-            await self.challenge()
-        elif char == "y" and member.invitation is not None:
-            self.presence.accept(member.invitation, member, self.make_table)
-        elif char == "n" and member.invitation is not None:
-            self.presence.decline(member.invitation, member)
-        elif key == Key.ESCAPE and member.challenge is not None:
-            self.presence.withdraw(member.challenge)
-        elif char == "v":
-            await self.watch()
-        elif char == "t":
-            await self.watch_computer()
-        elif char in ("1", "2"):
-            choices.options = choices.options.with_(runs="free" if char == "1" else "exact")
-        elif char == "a":
-            counting = "manual" if choices.options.counting == "auto" else "auto"
-            choices.options = choices.options.with_(counting=counting)
-        elif char == "d":
-            choices.options = choices.options.with_next_level()
-        elif char == "g":
-            choices.options = choices.options.with_next_players()
-        elif char == "e":
-            if member.account is None:
-                member.tell("Rated games are between members: log in next time to play one.")
-            elif choices.options.players != 2:
-                member.tell("A rated game is between two players: press G for 2 players.")
-            else:
-                choices.options = choices.options.with_(rated=not choices.options.rated)
-        elif char == "i":
-            choices.options = choices.options.with_next_turn_timer()
-        elif char == "m":
-            if choices.options.players == 3:
-                member.tell("Three players play single games: a match is between two sides.")
-            else:
-                choices.options = choices.options.with_next_match_length()
-        elif char == "s":
-            position = CHARSET_CYCLE.index(self.session.charset)
-            self.session.charset = CHARSET_CYCLE[(position + 1) % len(CHARSET_CYCLE)]
-        elif char == "?" or key == Key.F1:
-            await unless_called(member, self.show_help())
-        elif char == "r" and self.records.store is not None:
-            if member.account is None:
-                member.tell("Guests have no record: log in next time to keep yours.")
-            else:
-                await self.away_from_lobby(
-                    show_stats(self.session, self.records.store, member.name)
-                )
-        elif char == "f" and self.records.mail is not None:
-            await self.mail_games()
-        elif char == "u" and self.records.tournaments is not None:
-            await self.tournament_screen()
-        elif char == "l" and self.records.store is not None:
-            await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
-        elif member.sysop and char in ("o", "h", "k", "b"):
-            await self.sysop_key(char)
-        else:
-            name = repr(key.char) if key.is_printable else key.name.value
-            self.member.tell(f"The {name} key does nothing here: see the keys above.")
+            return None
+        # What runs each group's actions: made here, not kept, as the lobby kept in a
+        # group would be a cycle, never freed once frozen (door/gc_policy.py).
+        groups: tuple[tuple[Bindings, object], ...] = (
+            (LOBBY_KEYS, self),
+            (OPTION_KEYS, self.option_keys),
+            (SYSOP_KEYS, SysopKeys(self)),
+        )
+        for keys, actions in groups:
+            binding = keys.find(key, lambda when: lobby_holds(when, member, self.records))
+            if binding is not None:
+                done = getattr(actions, binding.action)()
+                return await done if inspect.isawaitable(done) else done
+        name = repr(key.char) if key.is_printable else key.name.value
+        member.tell(f"The {name} key does nothing here: see the keys above.")
         return None
+
+    # --- the lobby's keys (LOBBY_KEYS) -----------------------------------------------
+
+    async def leave(self) -> bool | None:
+        if not await self.confirm("Leave the door? Press Y to leave, N to stay."):
+            return None
+        if self.member.challenge is not None:
+            self.presence.withdraw(self.member.challenge)
+        return False
+
+    async def chat(self) -> None:
+        text = await self.read_line("Say: ")
+        if text:
+            self.presence.say(self.member, text)
+
+    async def help(self) -> None:
+        await unless_called(self.member, self.show_help())
+
+    def accept(self) -> None:
+        if self.member.invitation is not None:
+            self.presence.accept(self.member.invitation, self.member, self.make_table)
+
+    def decline(self) -> None:
+        if self.member.invitation is not None:
+            self.presence.decline(self.member.invitation, self.member)
+
+    def withdraw(self) -> None:
+        if self.member.challenge is not None:
+            self.presence.withdraw(self.member.challenge)
+
+    async def show_record(self) -> None:
+        store = self.records.store
+        if self.member.account is None:
+            self.member.tell("Guests have no record: log in next time to keep yours.")
+        elif store is not None:
+            await self.away_from_lobby(show_stats(self.session, store, self.member.name))
+
+    async def leaderboard(self) -> None:
+        if self.records.store is not None:
+            await self.away_from_lobby(show_leaderboard(self.session, self.records.store))
 
     # --- moving the caller to where they are wanted ------------------------------------
 
@@ -259,7 +237,7 @@ class Lobby:
         assert person is not None and person.seat is not None
         table = person.table
         others = [name for name in table.names if name != member.name]
-        await self.attend(person, f"playing {_and(others)}", table)
+        await self.attend(person, f"playing {and_names(others)}", table)
 
     async def attend(self, person: Person, place: str, table: Table) -> None:
         self.presence.set_place(self.member, place, table)
@@ -272,7 +250,7 @@ class Lobby:
         if person.seat is not None and table.forfeit_text:
             self.choices.notes.append(table.forfeit_text)  # both are told who forfeited
         elif person.seat is not None:
-            self.choices.count(result, _winner_name(table))
+            self.choices.count(result, winner_name(table))
 
     async def private_chat(self) -> None:
         member = self.member
@@ -286,7 +264,7 @@ class Lobby:
         error = ""
         try:
             while member.private_chat is room:
-                view.private_lines = [_chat_text(line) for line in room.lines]
+                view.private_lines = chat_texts(room.lines)
                 view.message = error or f"You are talking with {other.name}."
                 view.error = bool(error)
                 view.status = "Type and RETURN to send  Esc leave the chat  ^L redraw"
@@ -315,6 +293,12 @@ class Lobby:
             self.presence.set_place(member, IN_THE_LOBBY)
         who = "you" if room.closed_by == member.name else room.closed_by
         member.tell(f"The chat with {other.name} is over ({who} left it).")
+
+    async def sysop_tools(self) -> None:
+        """The sysop's tools (door/app/sysop_tools.py): members, bans, chat, the audit."""
+        store, name = self.records.store, self.config.door.bbs_name
+        member, presence = self.member, self.presence
+        await self.away_from_lobby(open_tools(self.session, presence, member, store, name))
 
     async def away_from_lobby(self, screen: Coroutine[Any, Any, None]) -> None:
         """Show another screen (statistics, the leaderboard), then the lobby again."""
@@ -363,33 +347,8 @@ class Lobby:
             )
         except ValueError as refusal:
             return str(refusal)
-        names = _and([m.name for m in challenge.invitees])
+        names = and_names([m.name for m in challenge.invitees])
         return f"You challenge {names} to your tournament game: the game starts when they accept."
-
-    async def record_tournament_game(self, number: int, first: Account, table: Table) -> None:
-        """A tournament game is over: into its match, and the players told how it stands."""
-        tournaments, outcome = self.records.tournaments, table.game.outcome()
-        if tournaments is None or outcome is None:
-            return
-        try:
-            after = await tournaments.record(number, first.id, outcome)
-        except StoreError as failure:
-            logger.error("tournament %d: a game was not recorded: %s", number, failure)
-            return
-        if after is None:
-            return
-        pairing = after.pairing_of(first.id, after.current_round)
-        line = f"Tournament game recorded in {after.name}"
-        if after.status == "finished":
-            line += ": the tournament is over (U shows the standings)."
-        elif pairing is None or first.id not in pairing.entrants or after.settled(pairing):
-            line += ": your match is complete (U shows the standings)."
-        else:
-            line += f": game {len(pairing.games) + 1} of {after.games_per_match} is next."
-        for name in table.names:
-            other = self.presence.find(name) if name is not None else None
-            if other is not None:
-                other.tell(line)
 
     async def note_mail_games(self) -> None:
         """Whether mail games wait for this member's move ("Your move against Ada (2 days
@@ -405,11 +364,7 @@ class Lobby:
         first. A caller who logged in has each game saved as it goes (door/app/records.py)."""
         member, choices = self.member, self.choices
         rng = random.Random(self.rng.getrandbits(64))
-        kept: KeptGame | None = None
-        if saved is not None:
-            kept = self.records.resume(saved)
-        elif member.account is not None:
-            kept = self.records.computer_game(member.account, choices.options, rng)
+        keeper = self.tables.against_computer(member, choices.options, rng=rng, saved=saved)
         self.presence.set_place(member, "playing the computer")
         tables: list[Table] = []
         quit_rating: str | None = None
@@ -421,182 +376,33 @@ class Lobby:
             if saved is not None:
                 hand = max(table.game.hand_number, 1)
                 table.announce(f"Your saved game goes on where it stopped, in hand {hand}.")
-            if kept is not None:
-                # A full disk or a database that is down: the player is told, once.
-                kept.saver.on_trouble = table.announce
-                saver = kept.saver
-                table.saved_as = lambda: saver.game_id  # its number, shown at game over
+            keeper.seated(table)
 
-        options = kept.options if kept is not None else choices.options
         try:
             result = await play_against_computer(
                 self.session,
-                options,
+                keeper.options,
                 member.name,
                 rng=rng,
                 pause=self.config.game.computer_pause_seconds,
                 win_bar=self.config.game.win_bar,
-                on_game_over=lambda result: self.computer_game_over(result, options),
+                listener=keeper,
                 on_table=on_table,
-                game=kept.game if kept is not None else None,
+                game=keeper.game,
             )
         finally:
             for table in tables:
                 self.presence.remove_table(table)
             self.presence.set_place(member, IN_THE_LOBBY)
-            if kept is not None:
-                # Only a caller who chose to quit loses the game; a dropped line or the
-                # door closing leaves it saved, to resume on the next call.
-                if tables and tables[0].given_up:
-                    await kept.saver.forfeit(0)
-                    # Quitting is a loss in the record, so it is a loss in the rating too.
-                    quit_rating = await self.rating_against_computer(
-                        options, tables[0].game.outcome()
-                    )
-                await kept.saver.flush()
+            for finished in keeper.results:
+                choices.count(finished, "The computer")
+            quit_rating = await keeper.left(tables[0] if tables else None)
         if result.quit:
             choices.notes.append(" ".join(filter(None, ("Game abandoned.", quit_rating))))
 
-    def computer_game_over(self, result: GameResult, options: GameOptions) -> None:
-        """A game against the computer ended: a line for the lobby and, for a member,
-        the game rated against the computer's level (told when the store has it)."""
-        self.choices.count(result, "The computer")
-        if result.quit:
-            return  # rated where the quit is settled, in play_computer
-
-        async def rate() -> None:
-            line = await self.rating_against_computer(options, result.outcome)
-            if line is not None:
-                self.member.tell(line)
-
-        self._in_background(rate())
-
-    async def rating_against_computer(
-        self, options: GameOptions, outcome: Outcome | None
-    ) -> str | None:
-        """A member's two-handed game against the computer ended (won, lost or quit):
-        rated against the computer's level; the line telling the new rating, if any."""
-        account = self.member.account
-        if account is None or outcome is None or options.players != 2:
-            return None
-        return await self.records.rate_against_computer(account, options.level, outcome)
-
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        """Store work the caller need not wait for (a rating), kept until it is done."""
-        task = asyncio.get_running_loop().create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def rate_members(self, first: Account, second: Account, table: Table) -> None:
-        """A rated game between two members is over: each is told their new rating."""
-        lines = await self.records.rate_between_members(first, second, table.game.outcome())
-        if lines is None:
-            return
-        for name, line in zip(table.names, lines, strict=True):
-            other = self.presence.find(name)
-            if other is not None:
-                # The last line the lobby shows: the forfeit is said with the rating.
-                other.tell(f"{table.forfeit_text} {line}".lstrip())
-
     def make_table(self, options: GameOptions, names: list[str | None]) -> Table:
-        accounts = [self.account_of(name) for name in names]
-        rng = random.Random(self.rng.getrandbits(64))
-        game = self.records.game_between_callers(options, accounts, rng)
-        table = Table(
-            options,
-            names,
-            rng=rng,
-            pause=self.config.game.computer_pause_seconds,
-            reconnect_wait=self.config.game.reconnect_wait_seconds,
-            win_bar=self.config.game.win_bar,
-            game=game,
-            account_ids=[account.id if account is not None else None for account in accounts],
-        )
-        table.on_game_over = self._game_over_at(table, accounts)
-        self.keep(table, sum(name is not None for name in names))
-        return table
-
-    def _game_over_at(
-        self, table: Table, accounts: list[Account | None]
-    ) -> Callable[[GameResult], None]:
-        """What a finished game between callers leads to: a rated game moves ratings,
-        a tournament's counts in its match there."""
-        options = table.options
-        first, second = (accounts + [None, None])[:2]
-
-        def game_over(result: GameResult) -> None:
-            if first is None or second is None:
-                return
-            if options.rated:
-                self._in_background(self.rate_members(first, second, table))
-            if options.tournament:
-                self._in_background(self.record_tournament_game(options.tournament, first, table))
-
-        return game_over
-
-    def keep(self, table: Table, callers: int) -> None:
-        """Save the table's game after every action (when someone at it logged in)."""
-        account_ids = [seat.account_id for seat in table.seats]
-        saver = self.records.keep_game_between_callers(
-            table.game, table.names, account_ids, callers
-        )
-        if saver is not None:
-            self._saved_by(table, saver)
-
-    def _saved_by(self, table: Table, saver: GameSaver) -> None:
-        saver.on_trouble = table.announce
-        table.saved_as = lambda: saver.game_id
-        table.until_saved = saver.flush
-        saver.table_settings = lambda: settings_text(
-            table.options, table.match.games if table.match is not None else ()
-        )
-
-        # Everyone left: nothing to resume, and nobody to count it against.
-        table.on_abandoned = saver.set_aside
-
-    def resumed_table(self, saved: SavedGame) -> Table:
-        """A game between callers that a stopped door (or worker) left in the store, set
-        again as it stood; every caller's seat waits for them to come back."""
-        game, saver = self.records.resume_between_callers(saved)
-        computers = set(computer_names(game.players))
-        names = [
-            None if seat.account_id is None and seat.name in computers else seat.name
-            for seat in saved.seats
-        ]
-        kept, match_games = read_settings(saved.table_settings)
-        options = kept or GameOptions(
-            runs=game.runs,
-            counting=game.counting,
-            level=self.config.game.level,  # type: ignore[arg-type]
-            players=game.players,
-        )
-        table = Table(
-            options,
-            names,
-            rng=random.Random(self.rng.getrandbits(64)),
-            pause=self.config.game.computer_pause_seconds,
-            reconnect_wait=self.config.game.reconnect_wait_seconds,
-            win_bar=self.config.game.win_bar,
-            game=game,
-            account_ids=[seat.account_id for seat in saved.seats],
-        )
-        if table.match is not None and match_games:
-            table.match = dataclasses.replace(table.match, games=match_games)
-        accounts = [
-            Account(seat.account_id, seat.name, _UNKNOWN_TIME) if seat.account_id else None
-            for seat in saved.seats
-        ]
-        table.on_game_over = self._game_over_at(table, accounts)
-        for seat in table.seats:
-            seat.sat_down = seat.human  # they come back to it
-        table.back_text = "The door stopped during this game: it goes on where it was saved."
-        self._saved_by(table, saver)
-        return table
-
-    def account_of(self, name: str | None) -> Account | None:
-        """The account of the caller online as ``name`` (None: a guest, the computer)."""
-        member = self.presence.find(name) if name is not None else None
-        return member.account if member is not None else None
+        """A table for a challenge this caller sends or accepts, from the door's tables."""
+        return self.tables.between_callers(options, names, rng=self.rng)
 
     async def challenge(self) -> None:
         member = self.member
@@ -614,7 +420,7 @@ class Lobby:
         member = self.member
         guests = [other.name for other in seating if other.account is None]
         if self.choices.options.rated and guests:
-            member.tell(f"A rated game is between members: {_and(guests)} came as a guest.")
+            member.tell(f"A rated game is between members: {and_names(guests)} came as a guest.")
             return
         try:
             challenge = self.presence.challenge(
@@ -623,7 +429,7 @@ class Lobby:
         except ValueError as refusal:
             member.tell(str(refusal))
             return
-        names = _and([m.name for m in challenge.invitees])
+        names = and_names([m.name for m in challenge.invitees])
         member.tell(f"You challenge {names}: {challenge.describe()}. Esc withdraws it.")
 
     async def watch(self) -> None:
@@ -650,14 +456,7 @@ class Lobby:
     async def watch_computer(self) -> None:
         """The computer plays itself at the caller's chosen options, with the win bar,
         as long as someone watches; + and - set its speed. Others may watch too."""
-        options = self.choices.options
-        table = Table(
-            options,
-            [None] * options.players,
-            rng=random.Random(self.rng.getrandbits(64)),
-            pause=max(self.config.game.computer_pause_seconds, 0.8),
-            win_bar=self.config.game.win_bar,
-        )
+        table = self.tables.exhibition(self.choices.options, rng=self.rng)
         person = table.watch(self.member.name, self.session)
         self.presence.add_table(table)
         table.start()
@@ -666,33 +465,6 @@ class Lobby:
         finally:
             table.close()
             self.presence.remove_table(table)
-
-    # --- the sysop's keys --------------------------------------------------------------
-
-    async def sysop_key(self, char: str) -> None:
-        member, presence = self.member, self.presence
-        if char == "b":
-            text = await self.read_line("Broadcast: ")
-            if text:
-                presence.broadcast(member, text)
-            return
-        prompts = {
-            "o": "Page whom into chat? ",
-            "h": "Host a game with whom? ",
-            "k": "Disconnect whom? ",
-        }
-        chosen = await self.pick(prompts[char], 1, lambda other: other is not member)
-        if not chosen:
-            return
-        target = chosen[0]
-        if char == "o":
-            presence.page(member, target)
-        elif char == "h":
-            # The caller is player 1 and the sysop player 2, as the door has always had it.
-            self.send_challenge([target, member])
-        elif await self.confirm(f"Disconnect {target.name}? Press Y to disconnect, N not to."):
-            await disconnect(target)
-            presence.notice(f"{member.name} disconnected {target.name}.")
 
     # --- typing and picking ------------------------------------------------------------
 
@@ -737,58 +509,35 @@ class Lobby:
     ) -> list[Member] | None:
         """Up to ``most`` people chosen by their numbers in the list; None if cancelled."""
         view = self.view
-        picked: list[Member] = []
+
+        def refusal(other: Member) -> str:
+            if allowed(other):
+                return ""
+            return "That is you." if other is self.member else f"Not {other.name}: {other.place}."
+
+        picker = Picker(most, refusal)
         entry = view.entry = Entry(prompt, 12)
-        error = ""
+        self.picking = True
         try:
             while True:
                 online = self.presence.online()
-                picked = [member for member in picked if member in online]
-                self.picked = picked
-                entry.text = " ".join(str(online.index(m) + 1) for m in picked)
-                view.message = error or _pick_prompt(most)
-                view.error = bool(error)
-                view.status = (
-                    "1-9 choose  Esc cancel"
-                    if most == 1
-                    else "1-9 choose  RETURN done  BS unchoose  Esc cancel"
-                )
+                picker.keep_listed(online)
+                self.picked = picker.chosen
+                entry.text = picker.numbers(online)
+                view.message = picker.error or picker.prompt
+                view.error = bool(picker.error)
+                view.status = picker.status
                 key = await self.next_key()
-                error = ""
+                picker.error = ""
                 if key is None:
                     continue
-                digit = key.char if key.is_printable and key.char in "123456789" else ""
-                if digit:
-                    index = int(digit) - 1
-                    if index >= len(online):
-                        error = f"There is no number {digit} in the list."
-                    elif online[index] in picked:
-                        picked.remove(online[index])
-                    elif not allowed(online[index]):
-                        error = f"Not {online[index].name}: {online[index].place}."
-                        if online[index] is self.member:
-                            error = "That is you."
-                    elif len(picked) >= most:
-                        error = f"Choose at most {most}: BS unchooses."
-                    else:
-                        picked.append(online[index])
-                        if most == 1:
-                            return picked
-                elif key == Key.ENTER:
-                    if picked:
-                        return picked
-                    error = "Choose someone first, or press Esc."
-                elif key in DESELECT_KEYS:
-                    if picked:
-                        picked.pop()
-                elif key == Key.ESCAPE:
-                    return None
-                else:
-                    error = "Press a number from the list, RETURN when done, Esc to cancel."
+                done = picker.feed(key, online)
+                if done is not None:
+                    return picker.chosen if done else None
         except _Called:
             return None
         finally:
-            self.picked = []
+            self.picked, self.picking = [], False
             view.entry = None
 
     # --- drawing and waiting ------------------------------------------------------------
@@ -809,6 +558,7 @@ class Lobby:
         """The lobby as it stands: drawn at every paint while it is on the stack."""
         self.compose()
         try:
+            self.drawn_hits = lobby_hits(self.view, picking=self.picking)
             return draw_lobby(self.view)
         finally:
             # Who is on and the chat are read afresh for every frame: kept, they would be
@@ -816,52 +566,29 @@ class Lobby:
             # thousands of objects for the garbage collector to walk with a full house).
             self.view.who, self.view.chat = (), ()
 
+    def hits(self) -> HitMap:
+        """What a click on the frame just drawn means (door/screens/lobby_hits.py)."""
+        return self.drawn_hits
+
     def compose(self) -> None:
-        presence, member, view, choices = self.presence, self.member, self.view, self.choices
+        presence, member, view = self.presence, self.member, self.view
         online = presence.online()
-        # Only the lines the list shows (a page), and the chat lines the screen has room
-        # for: with a thousand callers on, a line for each was most of a lobby frame.
-        view.who = [
-            WhoLine(
-                other.name,
-                other.place,
-                other.idle,
-                you=other is member,
-                sysop=other.sysop,
-                chosen=other in self.picked,
-            )
-            for other in online[:WHO_ROWS]
-        ]
+        view.who = who_lines(online, member, self.picked)
         view.who_count = len(online)
         view.size = self.session.size
         lines = list(presence.chat)
         if canvas_size(view.size)[0] < WIDE_COLS:  # (a wide window shows every line kept)
-            lines = lines[-CHAT_ROWS:]
-        view.chat = [_chat_text(line) for line in lines]
-        options = choices.options
-        view.options = (
-            f"1/2 runs: {options.runs}  A count: {options.counting}  G players: "
-            f"{options.players}  D level: {options.level}  M {options.match_text}"
-        )
-        view.account_keys = _account_keys(
-            self.records, member, options, CHARSET_NAMES[self.session.charset]
-        )
-        view.competition_keys = _competition_keys(self.records, member)
-        view.notice, view.notice_urgent = "", False
-        if member.invitation is not None:
-            challenge = member.invitation
-            view.notice = (
-                f"{challenge.sender.name} challenges you: {challenge.describe()}. "
-                "Y accept  N decline"
-            )
-            view.notice_urgent = True
-        elif member.challenge is not None:
-            waiting = [
-                m.name for m in member.challenge.invitees if m.name not in member.challenge.accepted
-            ]
-            view.notice = f"Waiting for {_and(waiting)} to answer your challenge. Esc withdraws."
-        elif self.mail_note:
-            view.notice = self.mail_note
+            lines = lines[-CHAT_ROWS:]  # only the chat lines the screen has room for
+        view.chat = chat_texts(lines)
+        options = self.choices.options
+        view.options = options_row(options)
+        charset = CHARSET_NAMES[self.session.charset]
+        mouse = ("on" if self.session.mouse else "off") if self.session.mouse_offered else ""
+        if view.status in (_STATUS, LOBBY_MOUSE_STATUS.text):  # the lobby's own line says so
+            view.status = LOBBY_MOUSE_STATUS.text if self.session.mouse else _STATUS
+        view.account_keys = account_row(self.records, member, options, charset, mouse)
+        view.competition_keys = competition_row(self.records, member)
+        view.notice, view.notice_urgent = notice(member, self.mail_note)
 
     def last_note(self) -> str:
         member = self.member
@@ -870,62 +597,3 @@ class Lobby:
         if self.choices.notes:
             return self.choices.notes[-1]
         return "Choose from the menu above."
-
-
-async def disconnect(member: Member) -> None:
-    """Tell a caller the sysop is hanging up on them, and do it."""
-    await member.line.hang_up(KICK_MESSAGE)
-
-
-def _account_keys(records: Records, member: Member, options: GameOptions, charset: str) -> str:
-    """The lobby's third line of keys: the record and leaderboard (when accounts are on),
-    rated games (members), the turn timer and the character set."""
-    shared = f"I {options.timer_text}  S {charset}"
-    if records.store is None:
-        return shared
-    if member.sysop and member.account is None:
-        return f"L Leaderboard  {shared}"  # the sysop at the console: no guest, no record
-    if member.account is None:
-        return f"L Leaderboard  {shared}  (a guest's games are not kept)"
-    rated = "rated" if options.rated else "unrated"
-    return f"R Record  L Leaderboard  E {rated}  {shared}"
-
-
-def _competition_keys(records: Records, member: Member) -> str:
-    """Mail games are a member's own; tournaments are members' too, but the sysop makes
-    them (U then N), account or not."""
-    if records.store is None:
-        return ""
-    keys = []
-    if member.account is not None and records.mail is not None:
-        keys.append("F Mail games")
-    if records.tournaments is not None and (member.account is not None or member.sysop):
-        keys.append("U Tournaments")
-    return "  ".join(keys)
-
-
-def _pick_prompt(most: int) -> str:
-    """One person is chosen by their number alone; several are chosen, then RETURN."""
-    if most == 1:
-        return "Press the number of a person in the list."
-    return f"Press the number of each person in the list (up to {most}), then RETURN."
-
-
-def _winner_name(table: Table) -> str:
-    """Who won, as the lobby tells it: the player, or both partners."""
-    game = table.game
-    outcome = game.outcome()
-    side = outcome.winner_side if outcome is not None else 0
-    return " & ".join(
-        table.names[seat] for seat in range(game.players) if game.side_of(seat) == side
-    )
-
-
-def _chat_text(line: ChatLine) -> ChatText:
-    return ChatText(line.speaker, line.text, line.kind)
-
-
-def _and(names: list[str]) -> str:
-    if not names:
-        return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -7,7 +7,7 @@ left)"), starts a game against another member by handle (who need not be online)
 forfeits games whose player ran out of time (``forfeit_overdue``: the server runs it on
 start and hourly) and knows which games are open at a table right now, so one game is
 never played on two lines at once. The rules are door/competition/pbm.py's, the keeping
-door/storage/competition.py's; the screen and the table are door/app/mail_screen.py.
+door/storage/pbm_games.py's; the screen and the table are door/app/mail_screen.py.
 
 Every moment comes from ``clock`` (the wall clock unless a test moves time itself).
 """
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from door.competition.pbm import PbmRules
-from door.storage.competition import CompetitionStore, PbmGame
 from door.storage.errors import StorageUnavailableError, StoreError
+from door.storage.pbm_games import PbmGame, PbmGameStore
 from door.storage.store import Account, Seat, Store
 from engine.rules.record import Action, RecordedGame, Recording, replay
 
@@ -89,7 +89,7 @@ class MailGames:
 
     def __init__(self, store: Store, rules: PbmRules | None = None, clock: Clock = utc_now) -> None:
         self.store = store
-        self.competition = CompetitionStore(store)
+        self.pbm_store = PbmGameStore(store)
         self.rules = rules or PbmRules()
         self.clock = clock
         self._open: dict[int, str] = {}
@@ -105,7 +105,7 @@ class MailGames:
         first), each with its line for the mail screen. Raises StoreError."""
         now = self.now()
         going = []
-        for game in await self.competition.pbm_games_for(account.id):
+        for game in await self.pbm_store.pbm_games_for(account.id):
             seat = game.seat_of(account.id)
             status = game.status_line(account.id, now)
             yours = seat in game.waiting_on()
@@ -117,7 +117,7 @@ class MailGames:
                 finished_words(game, seat),
                 finished=True,
             )
-            for game in await self.competition.finished_pbm_games_for(account.id, FINISHED_SHOWN)
+            for game in await self.pbm_store.finished_pbm_games_for(account.id, FINISHED_SHOWN)
         ]
         return going, finished
 
@@ -155,14 +155,14 @@ class MailGames:
         if opponent.id == account.id:
             raise MailRefusal("That is you: choose another member to play.")
         for who, name in ((account, "You have"), (opponent, f"{opponent.handle} has")):
-            going = await self.competition.pbm_games_for(who.id)
+            going = await self.pbm_store.pbm_games_for(who.id)
             if len(going) >= MAX_OPEN_GAMES:
                 raise MailRefusal(
                     f"{name} {MAX_OPEN_GAMES} mail games going, the most there may be: "
                     "finish one first."
                 )
         recording = Recording(seed, 2, "exact" if runs == "exact" else "free", "auto")
-        pbm_id = await self.competition.start_pbm_game(
+        pbm_id = await self.pbm_store.start_pbm_game(
             Seat(account.handle, account.id),
             Seat(opponent.handle, opponent.id),
             recording,
@@ -176,7 +176,7 @@ class MailGames:
         """The game and the member's seat in it, if they may move now. Raises
         MailRefusal (not theirs, over, the other player's move, today's moves made, open
         on another line) or StoreError."""
-        game = await self.competition.pbm_game(pbm_id)
+        game = await self.pbm_store.pbm_game(pbm_id)
         if game.finished:
             raise MailRefusal("That game is over.")
         seat = game.seat_of(account.id)
@@ -208,7 +208,7 @@ class MailGames:
         """Forfeit every game whose player to move ran out of time (not one open at a
         table: its player is moving now); how many were. Store failures are logged."""
         try:
-            settled = await self.competition.forfeit_overdue_pbm_games(
+            settled = await self.pbm_store.forfeit_overdue_pbm_games(
                 self.now(), skip=frozenset(self._open)
             )
         except StoreError as failure:

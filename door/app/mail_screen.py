@@ -19,18 +19,22 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from door.app.mail_games import COUNTING_NOTE, MAX_OPEN_GAMES, MailGames, MailRefusal, mover
-from door.app.presence import IN_THE_LOBBY, Member, Presence
+from door.app.members import IN_THE_LOBBY, Member
+from door.app.presence import Presence
 from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
-from door.storage.competition import PbmGame
 from door.storage.errors import StoreError
+from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
+from door.table.flow import Table
+from door.table.listener import TableListener
 from door.table.mail import MailTable
-from door.table.options import GameOptions
+from door.table.options import GameOptions, GameResult
+from door.table.person import Person
 from door.term.keys import Key
 from door.ui.bottom_line import read_bottom_line
 from door.ui.session import Drawn, Session
@@ -43,11 +47,12 @@ STATUS: Final = "1-9 open a game  N new game  Esc back to the lobby  ^L redraw"
 GUESTS: Final = "Mail games are between members: log in next time to play one."
 
 
-class MailSaver:
+class MailSaver(TableListener[Table]):
     """Keeps a mail game after every action, in order, off the game's path: each move
     with the clock moved for its player, each step nobody decides without, and the
-    game's end. After a write fails nothing more is written and ``on_failure`` is told
-    (the table then stops: the game stands as last kept)."""
+    game's end (as the listener of its table). After a write fails nothing more is
+    written and ``on_failure`` is told (the table then stops: the game stands as last
+    kept)."""
 
     def __init__(self, mail: MailGames, pbm_id: int, clock: PbmClock) -> None:
         self.mail = mail
@@ -69,11 +74,12 @@ class MailSaver:
             # Past the limit the store refuses the move too, and the table is told then.
             with contextlib.suppress(MoveLimitError):
                 self.clock = self.clock.moved(seat, now)
-        self._then(lambda: self.mail.competition.save_pbm_move(self.pbm_id, recording, seat, now))
+        self._then(lambda: self.mail.pbm_store.save_pbm_move(self.pbm_id, recording, seat, now))
 
-    def game_over(self, game: RecordedGame) -> None:
-        recording, now = game.recording, self.mail.now()
-        self._then(lambda: self.mail.competition.finish_pbm_game(self.pbm_id, recording, now=now))
+    def game_over(self, table: Table, result: GameResult) -> None:
+        assert isinstance(table.game, RecordedGame)  # MailScreen.play gives it one
+        recording, now = table.game.recording, self.mail.now()
+        self._then(lambda: self.mail.pbm_store.finish_pbm_game(self.pbm_id, recording, now=now))
 
     def _then(self, write: Callable[[], Coroutine[Any, Any, Any]]) -> None:
         previous = self._last
@@ -269,18 +275,19 @@ class MailScreen:
             names,
             mine=seat,
             game=game,
+            admit=Person,
             moves_left=saver.moves_left,
             account_ids=[s.account_id for s in kept.seats],
             pause=self.config.game.computer_pause_seconds,
-            on_game_over=lambda result: saver.game_over(game),
+            listener=saver,
         )
         saver.on_failure = lambda why: table.stop(
             f"Your move could not be kept ({why}): the game stands as last kept."
         )
         person = table.sit(seat, self.session)
-        person.log(f"Mail game against {names[1 - seat]}. {COUNTING_NOTE}", theme.TITLE)
+        person.tell(f"Mail game against {names[1 - seat]}. {COUNTING_NOTE}", theme.TITLE)
         for line in since_last_move(kept, seat)[-12:]:
-            person.log(line)
+            person.tell(line)
         table.start()
         try:
             await person.attend()

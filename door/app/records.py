@@ -35,8 +35,8 @@ from door.app.tournaments import Tournaments
 from door.competition.pbm import PbmRules
 from door.config import Config
 from door.defence.logins import LoginGuard
-from door.storage.competition import CompetitionStore
 from door.storage.errors import StorageUnavailableError, StoreError
+from door.storage.ratings import RatingStore
 from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
 from door.storage.store import Account, LoginPolicy, SavedGame, Seat, Store
@@ -117,6 +117,38 @@ class Records:
         if self.store is not None:
             await self.store.close()
 
+    # --- what members keep for themselves ----------------------------------------------
+
+    async def member_settings(self, account: Account | None) -> dict[str, str]:
+        """The settings a member keeps (door/storage/member_settings.py); none for a
+        guest, with accounts off, or while the store cannot be read."""
+        if self.store is None or account is None:
+            return {}
+        try:
+            return await self.store.member_settings(account.id)
+        except StoreError as failure:
+            if not isinstance(failure, StorageUnavailableError):
+                logger.error("could not read %r's settings: %s", account.handle, failure)
+            return {}
+
+    def keep_setting(self, account: Account | None, name: str, value: str) -> None:
+        """Keep a member's choice for their next call, written meanwhile (the key that
+        chose it is answered at once); nothing for a guest or with accounts off."""
+        if self.store is None or account is None:
+            return
+        store = self.store
+
+        async def write() -> None:
+            try:
+                await store.keep_member_setting(account.id, name, value)
+            except StoreError as failure:
+                if not isinstance(failure, StorageUnavailableError):
+                    logger.error("could not keep %r's %s: %s", account.handle, name, failure)
+
+        writer = asyncio.get_running_loop().create_task(write())
+        self._writes.add(writer)
+        writer.add_done_callback(self._writes.discard)
+
     # --- games against the computer ---------------------------------------------------
 
     def computer_game(
@@ -152,7 +184,7 @@ class Records:
         if self.store is None or outcome is None or len(outcome.scores) != 2:
             return None
         try:
-            change, _ = await CompetitionStore(self.store).rate_game(
+            change, _ = await RatingStore(self.store).rate_game(
                 account.id, level, outcome, dt.datetime.now(dt.UTC)
             )
         except StoreError as failure:
@@ -169,7 +201,7 @@ class Records:
         if self.store is None or outcome is None or len(outcome.scores) != 2:
             return None
         try:
-            mine, theirs = await CompetitionStore(self.store).rate_game(
+            mine, theirs = await RatingStore(self.store).rate_game(
                 first.id, second.id, outcome, dt.datetime.now(dt.UTC)
             )
         except StoreError as failure:

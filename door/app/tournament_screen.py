@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from door.app.presence import AT_THE_TOURNAMENTS, IN_THE_LOBBY, Member, Presence, TableFactory
+from door.app.members import AT_THE_TOURNAMENTS, IN_THE_LOBBY, Member, TableFactory
+from door.app.presence import Presence
 from door.app.tournaments import (
     GAMES_PER_MATCH,
     MAX_ROUNDS,

@@ -2,7 +2,7 @@
 (door/app/tournament_screen.py) lists, what a member may do with them, and the results
 of the games played for them. The pairing and scoring rules are
 door/competition/tournament.py's; the store keeps every change
-(door/storage/competition.py). No screen code here.
+(door/storage/tournaments.py). No screen code here.
 
 A tournament opens for sign-up when the sysop makes it; it starts by itself at its
 start time (checked whenever someone looks at the tournaments, or as the sysop asks) if
@@ -21,8 +21,9 @@ from typing import Final
 
 from door.competition.errors import CompetitionError
 from door.competition.tournament import KINDS, Kind, Pairing, Standing, Tournament
-from door.storage.competition import CompetitionStore
+from door.storage.members import DELETED_MEMBER
 from door.storage.store import Store
+from door.storage.tournaments import TournamentStore
 from door.storage.values import Clock, utc_now
 from engine.rules.outcome import Outcome
 
@@ -48,7 +49,9 @@ class TournamentInfo:
     def name_of(self, entrant: int | None) -> str:
         if entrant is None:
             return "(bye)"
-        return self.names.get(entrant, f"#{entrant}")
+        # An entrant without a name is a member deleted once the tournament was over,
+        # as their games read in others' records.
+        return self.names.get(entrant, DELETED_MEMBER)
 
     @property
     def standings(self) -> list[Standing]:
@@ -79,7 +82,7 @@ class Tournaments:
     """Tournaments in one store, with the moments from ``clock``."""
 
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
-        self.competition = CompetitionStore(store)
+        self.tournament_store = TournamentStore(store)
         self.clock = clock
 
     def now(self) -> dt.datetime:
@@ -89,25 +92,25 @@ class Tournaments:
         """Open and running tournaments (started first if their time has come), then
         the last few finished."""
         await self.start_due()
-        current = await self.competition.tournaments(("open", "running"))
-        finished = await self.competition.tournaments(("finished",))
+        current = await self.tournament_store.tournaments(("open", "running"))
+        finished = await self.tournament_store.tournaments(("finished",))
         shown = current + finished[-FINISHED_SHOWN:]
         return [
-            TournamentInfo(number, tournament, await self.competition.entrant_names(number))
+            TournamentInfo(number, tournament, await self.tournament_store.entrant_names(number))
             for number, tournament in shown
         ]
 
     async def info(self, number: int) -> TournamentInfo:
-        tournament = await self.competition.tournament(number)
-        return TournamentInfo(number, tournament, await self.competition.entrant_names(number))
+        tournament = await self.tournament_store.tournament(number)
+        return TournamentInfo(number, tournament, await self.tournament_store.entrant_names(number))
 
     async def start_due(self) -> list[int]:
         """Start the open tournaments whose time has come and that have two entrants or
         more; the numbers started."""
         now, started = self.now(), []
-        for number, tournament in await self.competition.tournaments(("open",)):
+        for number, tournament in await self.tournament_store.tournaments(("open",)):
             if tournament.can_start(now):
-                await self.competition.start_tournament(number, now)
+                await self.tournament_store.start_tournament(number, now)
                 logger.info("tournament %d (%s) started", number, tournament.name)
                 started.append(number)
         return started
@@ -132,18 +135,18 @@ class Tournaments:
             )
         except CompetitionError as refusal:
             raise TournamentRefusal(str(refusal)) from None
-        number = await self.competition.create_tournament(tournament, self.now())
+        number = await self.tournament_store.create_tournament(tournament, self.now())
         logger.info("tournament %d (%s) made", number, tournament.name)
         return number
 
     async def toggle_entry(self, number: int, account_id: int) -> bool:
         """Sign up, or withdraw if signed up; True if now on the list."""
-        tournament = await self.competition.tournament(number)
+        tournament = await self.tournament_store.tournament(number)
         try:
             if account_id in tournament.entrants:
-                await self.competition.withdraw(number, account_id)
+                await self.tournament_store.withdraw(number, account_id)
                 return False
-            await self.competition.sign_up(number, account_id)
+            await self.tournament_store.sign_up(number, account_id)
             return True
         except CompetitionError as refusal:
             raise TournamentRefusal(str(refusal)) from None
@@ -151,14 +154,14 @@ class Tournaments:
     async def start_now(self, number: int) -> Tournament:
         """The sysop starts a tournament now, before its time if need be."""
         try:
-            return await self.competition.start_tournament(number, self.now(), early=True)
+            return await self.tournament_store.start_tournament(number, self.now(), early=True)
         except CompetitionError as refusal:
             raise TournamentRefusal(str(refusal)) from None
 
     async def match_to_play(self, number: int, account_id: int) -> tuple[Pairing, int]:
         """The member's match in this round, and their opponent's account. Raises
         TournamentRefusal when there is none to play."""
-        tournament = await self.competition.tournament(number)
+        tournament = await self.tournament_store.tournament(number)
         if tournament.status != "running":
             raise TournamentRefusal(f"{tournament.name} is not being played now.")
         pairing = tournament.pairing_of(account_id)
@@ -176,7 +179,7 @@ class Tournaments:
         """A game of a tournament match is over (``first`` played side 0); the
         tournament after it, or None if it no longer counts (the match was settled)."""
         try:
-            return await self.competition.record_tournament_game(number, first, outcome, 0)
+            return await self.tournament_store.record_tournament_game(number, first, outcome, 0)
         except CompetitionError as refusal:
             logger.info("a game for tournament %d did not count: %s", number, refusal)
             return None
@@ -184,6 +187,6 @@ class Tournaments:
     async def forfeit(self, number: int, account_id: int) -> Tournament:
         """The sysop settles a member's match this round as lost by forfeit."""
         try:
-            return await self.competition.forfeit_tournament_match(number, account_id)
+            return await self.tournament_store.forfeit_tournament_match(number, account_id)
         except CompetitionError as refusal:
             raise TournamentRefusal(str(refusal)) from None

@@ -45,7 +45,8 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
 if TYPE_CHECKING:
-    from door.app.presence import ChatLine, Member, Presence
+    from door.app.members import ChatLine, Member
+    from door.app.presence import Presence
 
 logger = logging.getLogger(__name__)
 
@@ -202,12 +203,14 @@ class ClusterLink:
                 message = f"cluster.redis_url: cannot use Redis ({error})"
                 raise ClusterUnavailable(message) from None
             self._trouble(error, "this worker serves its own callers until it answers")
-        from door.app.presence import ChatLine
+        from door.app.members import ChatLine
 
+        kept: list[ChatLine] = []
         for raw in reversed(raw_lines):
             with contextlib.suppress(ValueError, TypeError, KeyError):
                 item = json.loads(raw)
-                self.presence.chat.append(ChatLine(item["s"], item["x"], item["k"]))
+                kept.append(ChatLine(item["s"], item["x"], item["k"]))
+        self.presence.restore_chat(kept)
         loop = asyncio.get_running_loop()
         for work, name in (
             (self._listen(), "cluster listen"),
@@ -527,7 +530,7 @@ class ClusterLink:
         elif kind == "back":
             self._back(str(event["w"]))
         elif kind == "chat":
-            from door.app.presence import ChatLine
+            from door.app.members import ChatLine
 
             item = event["l"]
             self.presence.remote_chat(ChatLine(item["s"], item["x"], item["k"]))

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 from door.term.ansi import ColorMode
 from door.term.charset import Charset
 from door.term.key_queue import KeyQueue
-from door.term.keys import Key, KeyName
+from door.term.keys import Key, KeyName, Mouse, MouseButton
 from door.term.terminal import (
     MAX_COLS,
     MAX_ROWS,
@@ -74,6 +74,7 @@ class RelayTerminal:
         self._last_key = time.monotonic()
         self._closed = asyncio.Event()
         self._held = False
+        self._mouse_reporting = False
 
     @property
     def far_worker(self) -> str:
@@ -85,9 +86,11 @@ class RelayTerminal:
         op = event.get("op")
         if op == "keys":
             self._last_key = time.monotonic()
-            for name, char in event.get("k", ()):
+            for relayed in event.get("k", ()):
                 with contextlib.suppress(ValueError, TypeError):
-                    key = Key(KeyName(name), char)
+                    key = relayed_key(relayed)
+                    if key.name is KeyName.MOUSE and not self._mouse_reporting:
+                        continue  # as the caller's own terminal drops them
                     if self._keys.qsize() < MAX_TYPEAHEAD and not self._closed.is_set():
                         self._keys.put_nowait(key)
         elif op == "size":
@@ -164,6 +167,17 @@ class RelayTerminal:
         self._send({"op": "color", "v": mode.value})
 
     @property
+    def mouse_reporting(self) -> bool:
+        return self._mouse_reporting
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None:
+        # The caller's own terminal is asked (or told to stop) by their worker.
+        if on != self._mouse_reporting:
+            self._mouse_reporting = on
+            self._send({"op": "mouse", "on": on})
+
+    @property
     def idle(self) -> float:
         return time.monotonic() - self._last_key
 
@@ -219,6 +233,27 @@ class RelayTerminal:
 
     def _send(self, event: dict[str, Any]) -> None:
         self.link.send(self.peer_worker, {"t": "relay", "r": self.relay_id, **event})
+
+
+def key_to_relay(key: Key) -> list[Any]:
+    """A key as the relay sends it: [name, char], and for a click [button, column, row]."""
+    if key.mouse is None:
+        return [key.name.value, key.char]
+    mouse = key.mouse
+    return [key.name.value, key.char, [mouse.button.value, mouse.column, mouse.row]]
+
+
+def relayed_key(relayed: Any) -> Key:
+    """The key ``key_to_relay`` sent; raises ValueError or TypeError for anything else
+    (the far end is another worker of this door, but what it relays came from a caller)."""
+    name, char, *rest = relayed
+    if KeyName(name) is not KeyName.MOUSE:
+        return Key(KeyName(name), char)
+    (button, column, row), *_ = rest
+    if char or type(column) is not int or type(row) is not int:
+        raise TypeError("a click carries no character, and its place is two whole numbers")
+    mouse = Mouse(MouseButton(button), min(max(column, 0), MAX_COLS), min(max(row, 0), MAX_ROWS))
+    return Key.mouse_report(mouse)
 
 
 def _display_mode(value: object) -> Display:
@@ -288,11 +323,12 @@ async def relay_line(
         },
     )
     stop_resizes = terminal.on_resize(lambda c, r: end.send({"op": "size", "c": c, "r": r}))
+    mouse_before = terminal.mouse_reporting
 
     async def keys() -> None:
         while True:
             key = await terminal.read_key()
-            end.send({"op": "keys", "k": [[key.name.value, key.char]]})
+            end.send({"op": "keys", "k": [key_to_relay(key)]})
 
     async def screens() -> bool:
         while True:
@@ -307,6 +343,8 @@ async def relay_line(
             elif op == "color":
                 with contextlib.suppress(ValueError):
                     terminal.color_mode = ColorMode(event.get("v"))
+            elif op == "mouse":
+                terminal.mouse_reporting = event.get("on") is True
             elif op == "close":
                 return True
             elif op == "gone":
@@ -328,6 +366,8 @@ async def relay_line(
                 await task
         stop_resizes()
         link.relays.pop(relay_id, None)
+        # Back at this worker, the caller's screens ask for clicks as they did before.
+        terminal.mouse_reporting = mouse_before
 
 
 def install(

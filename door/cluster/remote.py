@@ -20,7 +20,8 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from door.app.presence import Challenge, Member, Presence
+from door.app.members import Challenge, Member
+from door.app.presence import Presence
 from door.defence.logins import LoginGuard
 from door.storage.values import Account
 from door.table.options import GameOptions

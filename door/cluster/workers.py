@@ -1,17 +1,17 @@
 """``cribbage-door serve --workers N``: N processes, one door.
 
-The parent does what must happen once (the data folder, the SSH host keys, the database's
-schema), then forks the workers. Each runs the whole server on the same ports, opened with
-SO_REUSEPORT, so the kernel spreads connections between them; they share who is online,
-the lobby and games across workers through Redis (door/cluster/link.py) and keep accounts
-and games in one database. The parent only watches: a worker that dies (``kill -9``, a
-crash) is started again, its callers call back to whichever worker the kernel picks and
-find their games where the store has them. SIGTERM or SIGINT stops every worker cleanly.
+The parent does what must happen once (door/serve.py's ``prepare_once``: the data folder,
+the SSH host keys, the database's schema), then forks the workers. Each runs the whole
+server on the same ports, opened with SO_REUSEPORT, so the kernel spreads connections
+between them; they share who is online, the lobby and games across workers through Redis
+(door/cluster/link.py) and keep accounts and games in one database. The parent only
+watches: a worker that dies (``kill -9``, a crash) is started again, its callers call back
+to whichever worker the kernel picks and find their games where the store has them.
+SIGTERM or SIGINT stops every worker cleanly.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import multiprocessing
@@ -73,31 +73,6 @@ def check_cluster(config: Config, count: int) -> None:
             f"{count} workers need cluster.redis_url: without Redis each worker would have "
             "a lobby of its own"
         )
-
-
-def prepare_once(config: Config) -> None:
-    """What the workers would otherwise race to do: make the data folder and the SSH host
-    keys, and bring the database's schema up to date; and make sure Redis answers (a
-    worker started again later, while Redis is away, carries on without it)."""
-    from door.app.records import Records
-    from door.cluster.link import ClusterUnavailable, check_redis
-    from door.serve import log_start
-    from door.transports.ssh import load_host_keys
-
-    log_start(config)
-    if config.server.ssh_port:
-        load_host_keys(config.server.data_path)
-
-    async def migrate() -> None:
-        if config.cluster.redis_url:
-            try:
-                await check_redis(config.cluster.redis_url)
-            except ClusterUnavailable as error:
-                raise ConfigError(str(error)) from None
-        records = await Records.open(config)
-        await records.close()
-
-    asyncio.run(migrate())
 
 
 RunWorker = Callable[[Config, WorkerPlace], int]

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Final
 
+from door.defence.bans import BansInForce
 from door.defence.log_limit import SourceLog
 from door.metrics.tally import TALLY
 
@@ -38,8 +39,14 @@ class AddressGuard:
     """Counts connections per address; ``admit`` says why one is refused, or None."""
 
     def __init__(
-        self, max_at_once: int, per_minute: int, clock: Callable[[], float] = time.monotonic
+        self,
+        max_at_once: int,
+        per_minute: int,
+        clock: Callable[[], float] = time.monotonic,
+        bans: BansInForce | None = None,
     ) -> None:
+        self.bans = bans or BansInForce()
+        """The sysop's bans, checked before the limits (door/defence/bans.py)."""
         self.max_at_once = max_at_once
         self.per_minute = per_minute
         self._clock = clock
@@ -61,6 +68,10 @@ class AddressGuard:
         self.arrived += 1
         if self.arrived % PRUNE_EVERY == 0:
             self._prune(now)
+        banned = self.bans.refusal(address)
+        if banned is not None:
+            self.closed += 1
+            return banned
         if self._open.get(address, 0) >= self.max_at_once:
             self.closed += 1
             TALLY.refused["limits"] += 1
@@ -75,6 +86,16 @@ class AddressGuard:
         recent.append(now)
         self._open[address] = self._open.get(address, 0) + 1
         return None
+
+    def hold(self, address: str) -> bool:
+        """Count a connection that ``admit`` refused but that stays open a moment to be
+        told why (a banned SSH caller waits for its banner): within the at-once limit,
+        so that refusing cannot be turned into holding; released as any other."""
+        if self._open.get(address, 0) >= self.max_at_once:
+            self.closed += 1
+            return False
+        self._open[address] = self._open.get(address, 0) + 1
+        return True
 
     def release(self, address: str) -> None:
         """A connection ``admit`` counted has closed."""

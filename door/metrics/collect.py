@@ -26,7 +26,7 @@ from door.metrics.tally import KEY_SECONDS_BUCKETS, TALLY, Tally
 from door.metrics.watch import Health, KeySnapshot
 
 if TYPE_CHECKING:
-    from door.app.server import Door
+    from door.app.door import Door
 
 TRANSPORTS: Final = ("telnet", "ssh", "web", "rlogin", "door")
 """Always listed, at 0 when nobody is on them, so a graph has its lines from the start."""

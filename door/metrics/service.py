@@ -34,8 +34,8 @@ from door.metrics.watch import Health, Watch
 logger = logging.getLogger("door")
 
 if TYPE_CHECKING:
+    from door.app.door import Door
     from door.app.records import Records
-    from door.app.server import Door
     from door.cluster.link import ClusterLink
     from door.cluster.workers import WorkerPlace
     from door.config import Config

@@ -23,7 +23,7 @@ from door.screens.chat import Entry
 from door.screens.frame import draw_message, draw_status
 from door.screens.game_list import game_line
 from door.screens.layout import MESSAGE_ROW, SCREEN_COLS
-from door.storage.competition import RatedMember, RatingHistoryEntry
+from door.storage.ratings import RatedMember, RatingHistoryEntry
 from door.storage.store import GameSummary, LeaderboardEntry, PlayerStats, StatLine
 from door.term.canvas import Canvas
 from engine.rules.cards import Card

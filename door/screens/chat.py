@@ -105,8 +105,10 @@ class LogLine:
         return f"LogLine({self.segments!r})"
 
 
-class GameLog:
-    """The last lines of play and chat, wrapped to the screen.
+class PaneLog:
+    """The last lines of play and chat, wrapped to the screen: the log pane under the
+    board (and beside it, on a wide terminal). Not the replay text of a whole game,
+    which is engine/rules/gamelog.py's.
 
     Kept as flat strings (``flat_line``), not ``LogLine`` objects: a session keeps a
     hundred lines, and a string is not even one object for the garbage collector to
@@ -148,12 +150,12 @@ def wrap_log_text(text: str, width: int) -> tuple[str, ...]:
 
 
 def lines_of(kept: Iterable[FlatLine]) -> list[LogLine]:
-    """The lines kept as ``kept`` (``GameLog.kept``), to draw."""
+    """The lines kept as ``kept`` (``PaneLog.kept``), to draw."""
     return [LogLine.of(flat) for flat in kept]
 
 
 def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
-    """The log's lines as ``GameLog.kept`` gives them, without the rule over them
+    """The log's lines as ``PaneLog.kept`` gives them, without the rule over them
     (``draw_log_rule``: a line added to the log need not lay the rule's row again)."""
     draw_log_lines(canvas, lines_of(kept))
 
@@ -174,7 +176,7 @@ def draw_log_rule(canvas: Canvas) -> None:
 
 
 def draw_log_lines(canvas: Canvas, lines: Sequence[LogLine]) -> None:
-    """The log's last lines (``GameLog.kept(LOG_ROWS)``) under the rule."""
+    """The log's last lines (``PaneLog.kept(LOG_ROWS)``) under the rule."""
     for offset, line in enumerate(lines):
         col = 1
         for text, style in line.pieces():

@@ -19,7 +19,7 @@ from door.screens.board import draw_bare_board, draw_pegs
 from door.screens.chat import (
     Entry,
     FlatLine,
-    GameLog,
+    PaneLog,
     draw_entry,
     draw_kept_log,
     draw_log_rule,
@@ -65,7 +65,7 @@ class TableView:
     message: str = ""
     error: bool = False
     status: str = ""
-    log: GameLog = field(default_factory=GameLog)
+    log: PaneLog = field(default_factory=PaneLog)
     entry: Entry | None = None
     panel: Panel | None = None
     overlay: Overlay | None = None

@@ -13,7 +13,7 @@ from typing import Final
 from door.screens import theme
 from door.term.canvas import Canvas
 from door.term.keys import Key
-from door.texts import HELP_TEXT, load_text
+from door.texts import HELP_TEXT, MOUSE_HELP_TEXT, load_text
 
 PAGE_BREAK: Final = "---"
 
@@ -25,6 +25,13 @@ TEXT_WIDTH: Final = WIDTH - 4
 def default_help() -> str:
     """help.txt, the sysop's copy or the packaged one, read once per process."""
     return load_text(HELP_TEXT, "Help is not available: this install has no help.txt.")
+
+
+def with_mouse_help(text: str, mouse: bool) -> str:
+    """``text`` with the page on clicking after it, for a caller whose mouse is on."""
+    if not mouse:
+        return text
+    return text.rstrip("\n") + "\n" + load_text(MOUSE_HELP_TEXT, "")
 
 
 def paginate(text: str, width: int = TEXT_WIDTH, lines: int = TEXT_LINES) -> list[list[str]]:

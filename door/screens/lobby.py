@@ -71,8 +71,12 @@ class LobbyView:
     who_count: int = 0
     """How many are on (``who`` is only the first of them)."""
     chat: Sequence[ChatText] = ()
+    menu_keys: str = ""
+    """The first row of keys (door/app/lobby_keys.py makes it from the lobby's keys)."""
     options: str = ""
     sysop: bool = False
+    sysop_keys: str = ""
+    """The sysop's row of keys ("" for a caller)."""
     account_keys: str = ""
     competition_keys: str = ""
     size: tuple[int, int] = (SCREEN_COLS, 24)
@@ -114,9 +118,7 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
     notice_rows = 0
     if view.notice:
         style = theme.OVERLAY_TITLE if view.notice_urgent else theme.LABEL
-        # A long notice (a challenge, say) takes the typing row too when nothing is typed.
-        rows = 1 if view.entry is not None else 2
-        lines = wrap_lines(view.notice, SCREEN_COLS - 2, rows)
+        lines = notice_lines(view)
         notice_rows = len(lines)
         for offset, line in enumerate(lines):
             canvas.put(NOTICE_ROW + offset, 1, line, style)
@@ -135,6 +137,14 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
     if cursor is not None:
         cursor = (cursor[0] + picture_top(frame.rows), cursor[1])
     return frame, cursor
+
+
+def notice_lines(view: LobbyView) -> list[str]:
+    """The notice as drawn from ``NOTICE_ROW``: a long one (a challenge, say) takes the
+    typing row too when nothing is typed."""
+    if not view.notice:
+        return []
+    return wrap_lines(view.notice, SCREEN_COLS - 2, 1 if view.entry is not None else 2)
 
 
 def _rule(canvas: Canvas, row: int, title: str) -> None:
@@ -201,10 +211,13 @@ def _draw_chat(canvas: Canvas, chat: Sequence[ChatText]) -> None:
 
 def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
     canvas.fill(KEYS_TOP - 1, 0, SCREEN_COLS, "─", theme.DIM)
-    rows = [
-        "P Play the computer  T Self-play  W Challenge  V Watch  C Chat  ? Help  Q Quit",
-        view.options,
-    ]
+    for offset, text in enumerate(key_rows(view)):
+        _put_keys(canvas, KEYS_TOP + offset, text)
+
+
+def key_rows(view: LobbyView) -> list[str]:
+    """The lines of keys under the chat, from ``KEYS_TOP`` down."""
+    rows = [view.menu_keys, view.options]
     if view.account_keys:
         rows.append(view.account_keys)
     if view.competition_keys:
@@ -213,10 +226,9 @@ def _draw_keys(canvas: Canvas, view: LobbyView) -> None:
             rows[-1] += "  " + view.competition_keys
         else:
             rows.append(view.competition_keys)
-    if view.sysop:
-        rows.append("Sysop: O page into chat   H host a game   K disconnect   B broadcast")
-    for offset, text in enumerate(rows):
-        _put_keys(canvas, KEYS_TOP + offset, text)
+    if view.sysop_keys:
+        rows.append(view.sysop_keys)
+    return rows
 
 
 _KEY_PAIRS: Final = re.compile(r"( *)(\S+(?: \S+)*)")

@@ -8,8 +8,8 @@ bottom one; lines that were wrapped for the 80-column log are joined and wrapped
 for the pane. Narrower terminals get the 80x24 picture alone (the renderer centres it
 in a taller window).
 
->>> from door.screens.chat import GameLog
->>> log = GameLog()
+>>> from door.screens.chat import PaneLog
+>>> log = PaneLog()
 >>> log.add("Ada plays 5♥ (count 5). Computer plays K♣ (count 15). Fifteen two.")
 >>> canvas = Canvas(120, 30)
 >>> draw_side_pane(canvas, "Game log and chat", log.lines)

@@ -22,10 +22,17 @@ from door.storage.errors import (
     AccountLockedError,
     HandleTakenError,
     LoginError,
+    PasswordResetRequired,
     SshKeyError,
     StorageUnavailableError,
 )
 from door.storage.handle_index import FRESH_SECONDS, HandleIndex
+from door.storage.member_checks import (
+    held_handle_like,
+    held_handles_now,
+    held_refusal,
+    valid_reset_code,
+)
 from door.storage.rules import (
     check_handle,
     check_password,
@@ -99,6 +106,10 @@ class AccountStore(StoreBase):
             )
         if taken is not None:
             raise _taken(handle)
+        async with self._transaction() as connection:
+            held = await held_handle_like(connection, handle, self._clock())
+        if held is not None:  # a renamed or deleted member's, for a while
+            raise held_refusal(handle, held)
         lookalike = await self.lookalike_handle(handle)
         if lookalike is not None:
             raise HandleTakenError(
@@ -127,8 +138,10 @@ class AccountStore(StoreBase):
             if self._handle_index is not None and now - self._handle_index_read < FRESH_SECONDS:
                 return self._handle_index
             async with self._transaction() as connection:
-                handles = (await connection.scalars(select(accounts.c.handle))).all()
-            self._handle_index = HandleIndex(str(handle) for handle in handles)
+                members = (await connection.scalars(select(accounts.c.handle))).all()
+                # A renamed or deleted member's old handle is held from guests too.
+                held = (await connection.scalars(held_handles_now(self._clock()))).all()
+            self._handle_index = HandleIndex(str(handle) for handle in (*members, *held))
             self._handle_index_read = time.monotonic()
             return self._handle_index
 
@@ -168,8 +181,14 @@ class AccountStore(StoreBase):
         password_hash = await self._hashing(self._hasher.hash, secret)
         now = self._clock()
         for handle in handle_candidates(alias, self.reserved_handles):
+            # As at sign-up: not a handle held after a rename or a deletion, nor one that
+            # looks like a member's to a reader; the next candidate has a number added.
+            if await self.lookalike_handle(handle) is not None:
+                continue
             try:
                 async with self._transaction() as connection:
+                    if await held_handle_like(connection, handle, now) is not None:
+                        continue
                     account_id = await _insert_account(
                         connection, handle, password_hash, now, last_login_at=now
                     )
@@ -240,6 +259,10 @@ class AccountStore(StoreBase):
         if row.locked_until is not None and row.locked_until > now:
             raise _locked(row.handle, row.locked_until - now)
         if not await self._hashing(self._password_matches, row.password_hash, password):
+            async with self._transaction() as connection:
+                code = await valid_reset_code(connection, row.id, password, now)
+            if code:  # the sysop's one-time code: a new password is chosen next
+                raise PasswordResetRequired(row.id, row.handle)
             await self._count_failure(row.id, row.handle, now)
             raise LoginError(WRONG_LOGIN)
         values: dict[str, Any] = {

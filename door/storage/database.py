@@ -150,7 +150,7 @@ class StoreBase:
 
     def transaction(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
         """One transaction with the store's error handling, for the storage modules
-        beside this one (door.storage.competition)."""
+        beside this one (ratings, matches, tournaments and play-by-mail games)."""
         return self._transaction()
 
 

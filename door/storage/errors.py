@@ -6,12 +6,17 @@
     ├── StorageUnavailableError   the database cannot be opened, read or written:
     │                             callers can still play as guests
     ├── GameNotFoundError
+    ├── CompetitionNotFoundError  no such match, tournament or play-by-mail game
+    │   └── PbmGameChangedError   (door/storage/pbm_games.py) it moved on meanwhile
     └── AccountError
         ├── HandleError           a handle that breaks the rules
         │   └── HandleTakenError  ...or that someone already has (in any case)
         ├── PasswordRuleError     a password that breaks the rules
         ├── LoginError            wrong handle or password
         │   └── AccountLockedError  too many wrong passwords: try again later
+        ├── PasswordResetRequired a reset code typed as the password: choose a new one
+        ├── MemberLockedError     the sysop locked the account (why, and until when)
+        ├── UnknownMemberError    no member has that handle (the sysop's tools)
         └── SshKeyError           a public key that cannot be read or is someone else's
 """
 
@@ -33,6 +38,10 @@ class StorageUnavailableError(StoreError):
 
 class GameNotFoundError(StoreError):
     """No game has that number (or it is no longer open to save)."""
+
+
+class CompetitionNotFoundError(StoreError):
+    """No match, tournament or play-by-mail game has that number (or it is over)."""
 
 
 class AccountError(StoreError):
@@ -61,6 +70,25 @@ class AccountLockedError(LoginError):
     def __init__(self, message: str, seconds_left: int) -> None:
         super().__init__(message)
         self.seconds_left = seconds_left
+
+
+class PasswordResetRequired(AccountError):
+    """The member typed the reset code the sysop gave them as their password: they log in
+    once they have chosen a new password (``Store.reset_password``). Not a LoginError:
+    the code was right."""
+
+    def __init__(self, account_id: int, handle: str) -> None:
+        super().__init__(f"{handle}: your reset code is right. Choose a new password.")
+        self.account_id = account_id
+        self.handle = handle
+
+
+class MemberLockedError(AccountError):
+    """The sysop locked the account; the message says why and until when."""
+
+
+class UnknownMemberError(AccountError):
+    """No member has the handle the sysop named."""
 
 
 class SshKeyError(AccountError):

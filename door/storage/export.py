@@ -21,9 +21,9 @@ from door.storage.store import Store
 EXPORT_FORMAT: Final = 1
 """Written into every export; bumped if its layout changes."""
 
-NOT_EXPORTED: Final = frozenset({"password_hash"})
-"""Account columns that stay in the database: the hash is no use to the member and of use
-to whoever reads the file."""
+NOT_EXPORTED: Final = frozenset({"password_hash", "code_hash"})
+"""Columns that stay in the database (the password's hash, a reset code's): no use to the
+member and of use to whoever reads the file."""
 
 JSON_COLUMNS: Final = frozenset({"recording", "result", "table_settings", "games"})
 """Text columns that hold JSON, exported as the values they hold."""
@@ -76,7 +76,7 @@ async def export_member(store: Store, handle: str) -> dict[str, Any]:
                 .where(or_(*(column == member for column in columns)))
                 .order_by(*table.primary_key.columns)
             )
-            tables[name] = [_row(found) for found in rows]
+            tables[name] = [_row(found, NOT_EXPORTED) for found in rows]
         played = await connection.execute(
             select(games, game_logs.c.result, game_logs.c.finished_at)
             .join(game_seats, game_seats.c.game_id == games.c.id)

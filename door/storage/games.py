@@ -157,6 +157,18 @@ class GameStore(StoreBase):
             await self._settle(connection, game_id, stats)
         return game_id
 
+    async def log_finished_game(
+        self, connection: AsyncConnection, stats: GameStats, seats: Sequence[Seat], opponent: str
+    ) -> int:
+        """Log a finished game (``stats`` from ``game_stats``) with every seated
+        account's statistics inside ``connection``, a transaction its caller opened with
+        ``transaction()``: for a store beside this one whose own change must commit or
+        fail with the log (a play-by-mail game's end, door/storage/pbm_games.py).
+        Returns the game's number."""
+        game_id = await self._insert_game(connection, stats.recording, seats, opponent)
+        await self._settle(connection, game_id, stats)
+        return game_id
+
     async def _insert_game(
         self,
         connection: AsyncConnection,

@@ -14,6 +14,14 @@ matches       matches of one game or the best of 3, 5 or 7; match_games holds th
 tournaments   round-robin and Swiss tournaments; tournament_entrants and
               tournament_pairings hold who plays and who met whom, with the games
 pbm_games     play-by-mail games: the recording (as in games) and the clock
+password_resets  the one-time code a sysop gave a member to set a new password (a hash)
+account_addresses  the addresses a member called from lately, a few per member
+held_handles  a renamed member's old handle, kept from everyone else for a while
+audit         what the sysop (at the door or the shell) did: append-only
+bans          addresses, networks and handles the sysop turned away (lifted ones kept)
+mutes         callers the sysop silenced in chat for a while
+sysop_addresses  where the sysop called in from lately (a ban must not cover them)
+member_settings  what a member chose for themselves and keeps between calls (the mouse)
 """
 
 from __future__ import annotations
@@ -87,6 +95,14 @@ accounts = Table(
     _counter("failed_logins"),
     Column("first_failed_at", UTCDateTime),
     Column("locked_until", UTCDateTime),
+    # Locked by the sysop (not the wrong-password lock-out above): since when, why, and
+    # until when (None: until unlocked).
+    Column("sysop_locked_at", UTCDateTime),
+    Column("sysop_lock_reason", String(200)),
+    Column("sysop_lock_ends", UTCDateTime),
+    # The sysop's own note on the member; never shown to the member.
+    Column("sysop_note", Text),
+    # The member plays in screen-reader mode (plain sentences): set from the lobby.
 )
 
 ssh_keys = Table(
@@ -347,4 +363,103 @@ pbm_games = Table(
     Column("game_id", Integer, ForeignKey("games.id", ondelete="SET NULL")),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+)
+
+password_resets = Table(
+    "password_resets",
+    metadata,
+    # One code per member at a time: a new code replaces the old.
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    # The code's SHA-256 in hex; the code itself is never kept (it is random and long,
+    # so a fast hash is enough).
+    Column("code_hash", String(64), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+)
+
+account_addresses = Table(
+    "account_addresses",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    # An IPv4 or IPv6 address as text (45 characters hold the longest IPv6 form).
+    Column("address", String(45), primary_key=True),
+    Column("first_seen", UTCDateTime, nullable=False),
+    Column("last_seen", UTCDateTime, nullable=False),
+    _counter("calls"),
+)
+
+held_handles = Table(
+    "held_handles",
+    metadata,
+    # As accounts.handle_key: the old handle lowercased.
+    Column("handle_key", String(20), primary_key=True),
+    Column("handle", String(20), nullable=False),
+    # Who had it (None once that member is deleted): they may take it back.
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
+    Column("held_until", UTCDateTime, nullable=False),
+)
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", UTCDateTime, nullable=False, index=True),
+    # The sysop's handle for an action at the door, "shell:<unix user>" for the shell's.
+    Column("actor", String(60), nullable=False),
+    # What was done: "user.lock", "user.reset-password", "ban.add" ...
+    Column("action", String(40), nullable=False),
+    # On whom or what: a handle, an address, a network, a ban's number.
+    Column("target", String(100), index=True),
+    Column("reason", String(500)),
+    # Anything else worth keeping (an end, an old handle); never a secret.
+    Column("detail", String(1000)),
+)
+
+bans = Table(
+    "bans",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # door.defence.bans.BanTarget as it prints: an address, a network or handle:NAME.
+    Column("target", String(60), nullable=False),
+    Column("reason", String(200), nullable=False),
+    Column("actor", String(60), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("ends_at", UTCDateTime),
+    # Lifted by the sysop: kept, for the record and so that the door's cheap check of
+    # whether anything changed (the highest id, how many lifted) sees it.
+    Column("lifted_at", UTCDateTime),
+    Column("lifted_by", String(60)),
+)
+
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # The caller's name (a member's handle or a guest's name) and its look (skeleton).
+    Column("name", String(40), nullable=False),
+    Column("name_look", String(80), nullable=False, index=True),
+    Column("reason", String(200), nullable=False),
+    Column("actor", String(60), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("ends_at", UTCDateTime, nullable=False),
+    Column("lifted_at", UTCDateTime),
+    Column("lifted_by", String(60)),
+)
+
+sysop_addresses = Table(
+    "sysop_addresses",
+    metadata,
+    # An IPv4 or IPv6 address as text (45 characters hold the longest IPv6 form).
+    Column("address", String(45), primary_key=True),
+    Column("last_seen", UTCDateTime, nullable=False),
+)
+
+member_settings = Table(
+    "member_settings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    # A setting's name ("mouse") and its value ("off"): names and values are the door's
+    # own words (door/storage/member_settings.py), never a caller's text.
+    Column("name", String(20), primary_key=True),
+    Column("value", String(20), nullable=False),
 )

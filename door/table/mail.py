@@ -14,13 +14,13 @@ There is no win bar (the other player cannot agree to it) and no computer anywhe
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NoReturn
 
 from door.table.flow import Table
 from door.table.options import GameOptions
-from door.table.person import Person
-from door.table.seats import GameAbandoned, Seat
+from door.table.question import Answer, Question
+from door.table.seats import Admit, GameAbandoned, Participant, Seat, Someone
 from engine.rules.game import Game
 
 MovesLeft = Callable[[int], int | None]
@@ -36,7 +36,7 @@ def _no_limit(seat: int) -> int | None:
     return None
 
 
-class MailTable(Table):
+class MailTable(Table[Someone]):
     """A table for the member in seat ``mine`` of a two-player mail game ``game``."""
 
     back_to = "your mail games"
@@ -48,6 +48,7 @@ class MailTable(Table):
         *,
         mine: int,
         game: Game,
+        admit: Admit[Someone],
         moves_left: MovesLeft = _no_limit,
         account_ids: Sequence[int | None] | None = None,
         pause: float = 0.0,
@@ -58,6 +59,7 @@ class MailTable(Table):
             options,
             names,
             rng=random.Random(),  # nothing here is shuffled: the game brings its own deck
+            admit=admit,
             pause=pause,
             help_text=help_text,
             game=game,
@@ -84,7 +86,7 @@ class MailTable(Table):
     def end_text(self) -> str:
         return self.adjourned or super().end_text()
 
-    def quit_consequence(self, person: Person | None = None) -> str:
+    def quit_consequence(self, person: Participant | None = None) -> str:
         return "Your moves so far are kept: the game goes on from here when you open it again."
 
     def win_bar_refusal(self) -> str:
@@ -105,14 +107,13 @@ class MailTable(Table):
     async def decide(
         self,
         seat: Seat,
-        step: Callable[[Person], Any],
-        computer_move: Callable[[], Any],
-        waiting_for: str,
-    ) -> Any:
+        question: Question[Answer],
+        computer_move: Callable[[], Awaitable[Answer]] | None = None,
+    ) -> Answer:
         if seat.person is None:
-            self._absent(seat, waiting_for)
+            self._absent(seat, question.waiting_for)
         self._check_limit(seat)
-        return await super().decide(seat, step, computer_move, waiting_for)
+        return await super().decide(seat, question, computer_move)
 
     async def before_deal(self, game: Game) -> None:
         dealer = self.seats[game.dealer]
@@ -136,15 +137,14 @@ class MailTable(Table):
 
     # --- people leaving ----------------------------------------------------------------------
 
-    def person_quit(self, person: Person) -> None:
+    def person_quit(self, person: Participant) -> None:
         self._leave(person, "You left the table: the game is kept where it stands.")
 
-    def person_dropped(self, person: Person) -> None:
+    def person_dropped(self, person: Participant) -> None:
         self._leave(person, "The line dropped: the game is kept where it stands.")
 
-    def _leave(self, person: Person, why: str) -> None:
-        person.left = True
-        self._fail_request(person)
+    def _leave(self, person: Participant, why: str) -> None:
+        person.gone()
         if person.seat is None:
             self._remove_watcher(person)
             return

@@ -1,63 +1,41 @@
-"""A table's seats and the questions put to the people in them, and the small texts
-the table and its people share."""
+"""A table's seats, and the participant in each as the table sees them.
+
+A seat is played by a caller or by the computer. A caller's seat holds their
+``Participant`` while they are there (a caller's person: door/table/person.py; the table
+asks them ``Question`` values, door/table/question.py), and none while their line is
+down.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from collections.abc import Coroutine
+from typing import Any, Final, Protocol, TypeVar
 
+from door.competition.turn_timer import TurnTimer
 from door.screens import theme
-from door.screens.cards import card_face
-from door.term.keys import Key
+from door.table.question import Answer, Question
+from door.term.canvas import Style
 from engine.computer.player import ComputerPlayer
 from engine.rules.cards import Card
 from engine.rules.game import Game, Phase
 
 logger = logging.getLogger(__name__)
 
-if TYPE_CHECKING:
-    from door.table.person import Person
-
 DEFAULT_PAUSE: Final = 0.8
 """Seconds the computer's moves stay on screen before the game goes on."""
 DEFAULT_RECONNECT_WAIT: Final = 120.0
 """Seconds a game waits for a dropped caller before the computer takes their seat."""
 MAX_NAME_LENGTH: Final = 20
-WATCHER_STYLE: Final = theme.TITLE
-"""Chat from someone who is not playing (the sysop breaking in, a watcher)."""
-
-GO_ON_KEYS: Final = frozenset({Key.ENTER, Key.printable(" ")})
-EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
-"""The keys that work at every step, ending each status line."""
-WAITING_STATUS: Final = f"Waiting  {EVERYWHERE}"
-WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
-EXHIBITION_STATUS: Final = "Watching  + faster  - slower  w win bar  c chat  ? help  q stop"
-EXHIBITION_STATUS_NO_BAR: Final = EXHIBITION_STATUS.replace("  w win bar", "")
-"""Where the sysop turned the win bar off (``[game] win_bar = "never"``)."""
-
-Result = TypeVar("Result")
 
 
 class SeatAway(Exception):
     """The person asked has left the table (their line dropped, or they quit)."""
 
 
-class LeftTheGame(Exception):
-    """The person confirmed leaving the game."""
-
-
-class StepInterrupted(Exception):
-    """What the person was doing is no longer asked of them: the game moved on."""
-
-
 class GameAbandoned(Exception):
     """Nobody is left to play the game."""
-
-
-# --- seats and the people at the table ---------------------------------------------------
 
 
 class Seat:
@@ -79,7 +57,7 @@ class Seat:
         """The account of the caller who sat down here, if they logged in: only that
         account may take the seat back after a dropped line."""
         self.computer = computer
-        self.person: Person | None = None
+        self.person: Participant | None = None
         self.sat_down = False
         """A caller has sat here: until then the seat waits for its caller's first
         arrival (from another worker, door/cluster/relay.py), not for a return."""
@@ -116,14 +94,69 @@ class Seat:
         return self.human and self.person is None and not self.left
 
 
-@dataclass
-class Request(Generic[Result]):
-    """A question the host puts to one person; ``step`` runs their key loop for it."""
+class Participant(Protocol):
+    """Whoever sits in a seat (or watches) as the table sees them: what it asks and
+    tells them, never how they answer."""
 
-    step: Callable[[Person], Awaitable[Result]]
-    future: asyncio.Future[Result]
-    urgent: bool = False
-    """Asked before anything else (whether to wait for someone whose line dropped)."""
+    name: str
+    seat: Seat | None
+    """None for a watcher."""
+    wants_win_bar: bool
+    """They asked for the win bar (w), or have it from the start."""
+
+    @property
+    def index(self) -> int | None: ...
+
+    @property
+    def deciding(self) -> bool:
+        """A question is put to them and not yet answered."""
+        ...
+
+    def ask(self, question: Question[Answer]) -> asyncio.Future[Answer]:
+        """Put ``question``; the future holds the answer, or raises ``SeatAway``."""
+        ...
+
+    def withdraw(self, answer: asyncio.Future[Any]) -> None:
+        """The question is no longer asked (someone else answered, the game moved on)."""
+        ...
+
+    def tell(self, text: str, style: Style = theme.TEXT) -> None:
+        """A line for their log."""
+        ...
+
+    def hear(self, speaker: str, line: str, style: Style) -> None:
+        """A chat line said at the table (cleaned already)."""
+        ...
+
+    def wake(self) -> None:
+        """Something at the table changed: they look again."""
+        ...
+
+    def clock(self, timer: TurnTimer | None) -> None:
+        """The turn timer running on their decision (None: none runs)."""
+        ...
+
+    def new_hand(self) -> None:
+        """A hand is dealt: what they threw to the last crib is gone."""
+        ...
+
+    def gone(self) -> None:
+        """They have left (quit, or their line dropped): every question put to them and
+        not yet answered fails with ``SeatAway``, and so does any later one."""
+        ...
+
+
+Someone = TypeVar("Someone", bound=Participant)
+"""Whoever the door seats at a table (the table is generic in them: ``Table[Someone]``)."""
+Someone_co = TypeVar("Someone_co", bound=Participant, covariant=True)
+
+
+class Admit(Protocol[Someone_co]):
+    """How a caller arriving with ``session`` takes ``seat`` (None: to watch) at
+    ``table``: the participant the table will ask. The door passes the class of its
+    people (door/table/person.py); the table never names it."""
+
+    def __call__(self, table: Any, name: str, session: Any, seat: Seat | None) -> Someone_co: ...
 
 
 def is_over(game: Game) -> bool:
@@ -133,22 +166,3 @@ def is_over(game: Game) -> bool:
 
 def display_order(card: Card) -> tuple[int, str]:
     return (int(card.rank), card.suit.value)
-
-
-def faces(cards: Sequence[Card]) -> str:
-    return " ".join(card_face(card) for card in cards)
-
-
-def and_list(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def duration(seconds: float) -> str:
-    if seconds >= 120:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds:.0f} seconds"
-
-
-def wrong_key(key: Key, hint: str) -> str:
-    name = repr(key.char) if key.is_printable else key.name.value
-    return f"The {name} key does nothing here: {hint}."

@@ -1,5 +1,5 @@
 /* Drawing text on a Recorder (door/term/canvas.py: ``Canvas.put`` and ``put_styled``
- * with ``Recorder._store``) in C.
+ * with ``Recorder.lay_run``) in C.
  *
  * A layer's drawing is a few dozen puts, each a few steps: clip to the canvas, make every
  * character one cell, name the style by its character, and add a run to the recorder's
@@ -62,7 +62,7 @@ static int read_recording(PyObject *const *args, Recording *to) {
     return (to->rows == -1 || to->cols == -1) && PyErr_Occurred() ? -1 : 0;
 }
 
-/* Recorder._store: a run that carries on where the last left off (on its row) is one
+/* Recorder.lay_run: a run that carries on where the last left off (on its row) is one
  * run with it. Steals nothing; ``text`` and ``styles`` are as long as each other. */
 static int store(PyObject *runs, Py_ssize_t row, Py_ssize_t start, PyObject *text,
                  PyObject *styles) {

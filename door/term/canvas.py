@@ -194,7 +194,7 @@ class Canvas:
                 text = text[max(-col, 0) : max(self.cols - col, 0)]
             if not text:
                 return end
-            self._store(row, max(col, 0), one_cell_text(text), style_char(style) * len(text))
+            self.lay_run(row, max(col, 0), one_cell_text(text), style_char(style) * len(text))
         return end
 
     def put_styled(self, row: int, col: int, text: str, styles: str) -> int:
@@ -208,10 +208,10 @@ class Canvas:
                 text, styles = text[first:last], styles[first:last]
             if not text:
                 return end
-            self._store(row, max(col, 0), one_cell_text(text), styles)
+            self.lay_run(row, max(col, 0), one_cell_text(text), styles)
         return end
 
-    def _store(self, row: int, start: int, text: str, styles: str) -> None:
+    def lay_run(self, row: int, start: int, text: str, styles: str) -> None:
         """Lay ``text`` with its ``styles`` (a style's character a cell) on ``row``
         from ``start`` (already clipped to the canvas, and made of characters that take
         one cell each)."""
@@ -258,7 +258,7 @@ class Canvas:
         for row, start, text, style in zip(items, items, items, items, strict=True):
             if 0 <= row < self.rows and start < self.cols:
                 room = self.cols - start
-                self._store(row, start, text[:room], style[:room])
+                self.lay_run(row, start, text[:room], style[:room])
 
     def cell(self, row: int, col: int) -> Cell:
         return self.chars[row][col], style_of_char(self.styles[row][col])
@@ -349,7 +349,7 @@ class Recorder(Canvas):
             self.put = functools.partial(put, self.runs, rows, cols)  # type: ignore[method-assign]
             self.put_styled = functools.partial(put_styled, self.runs, rows, cols)  # type: ignore[method-assign]
 
-    def _store(self, row: int, start: int, text: str, styles: str) -> None:
+    def lay_run(self, row: int, start: int, text: str, styles: str) -> None:
         runs = self.runs
         if runs and runs[-4] == row and runs[-3] + len(runs[-2]) == start:
             # Text that carries on where the last left off (a header's parts, a line

@@ -13,6 +13,7 @@ from door.term.charset import Charset
 from door.term.key_queue import settle
 from door.term.keys import Key
 from door.term.terminal import (
+    PLAIN_DISPLAYS,
     Disconnected,
     Display,
     ResizeListener,
@@ -122,7 +123,7 @@ class IdleGuardTerminal:
         cols, rows = self.inner.size
         seconds = self.hang_up_after - self.warn_after
         text = f"Are you there? Press a key within {seconds:.0f} seconds or the line closes."
-        if display_mode_of(self.inner) is Display.LINES:
+        if display_mode_of(self.inner) in PLAIN_DISPLAYS:
             self.inner.write(f"\a\r\n{text}\r\n")
             return
         self.inner.write(
@@ -130,7 +131,7 @@ class IdleGuardTerminal:
         )
 
     async def _say_goodbye(self) -> None:
-        reset = "" if display_mode_of(self.inner) is Display.LINES else "\x1b[0m"
+        reset = "" if display_mode_of(self.inner) in PLAIN_DISPLAYS else "\x1b[0m"
         self.inner.write(f"{reset}\r\n\r\nNo key pressed for a long time: goodbye!\r\n")
         with contextlib.suppress(Disconnected):
             await self.inner.flush()
@@ -170,6 +171,18 @@ class IdleGuardTerminal:
     @property
     def display_mode(self) -> Display:
         return display_mode_of(self.inner)
+
+    @display_mode.setter
+    def display_mode(self, mode: Display) -> None:
+        self.inner.display_mode = mode  # type: ignore[attr-defined]
+
+    @property
+    def mouse_reporting(self) -> bool:
+        return self.inner.mouse_reporting
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None:
+        self.inner.mouse_reporting = on
 
     @property
     def idle(self) -> float:

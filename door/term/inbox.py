@@ -17,14 +17,17 @@ from __future__ import annotations
 import asyncio
 
 from door.term.canvas import too_small
+from door.term.clicks import ClickKeys
 from door.term.key_queue import settle
 from door.term.keys import Key
 from door.term.terminal import Terminal
 
 
 class Inbox:
-    def __init__(self, terminal: Terminal) -> None:
+    def __init__(self, terminal: Terminal, clicks: ClickKeys | None = None) -> None:
         self.terminal = terminal
+        self.clicks = clicks if clicks is not None else ClickKeys()
+        """Turns a click into the keys it stands for on the frame last drawn."""
         self._woken = False
         self._waiters: list[asyncio.Future[None]] = []
         """Whoever waits for a key or a wake-up: a plain future each, settled by the
@@ -43,6 +46,9 @@ class Inbox:
         if self._woken:
             self._woken = False
             return None
+        clicked = self.clicks.pending()
+        if clicked is not None:
+            return clicked
         terminal = self.terminal
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
@@ -55,7 +61,10 @@ class Inbox:
                     # The caller cannot see the screen: the key answers nothing, and the
                     # screen redraws (as the request to grow the window).
                     return None
-                return key
+                translated = self.clicks.translate(key)
+                if translated is not None:
+                    return translated
+                continue  # a click on nothing: silently, not "a key that does nothing"
             if self._woken or (deadline is not None and loop.time() >= deadline):
                 self._woken = False
                 return None

@@ -11,6 +11,13 @@ calls ``flush()`` to declare it a real Escape key press.
 []
 >>> decoder.flush()
 [Key.ESCAPE]
+
+Mouse reports (asked for with ``CSI ?1000h`` and ``?1006h``, see door/term/mouse.py) come
+out as keys too, named ``MOUSE`` and carrying a ``Mouse`` value, so they travel the same
+bounded queues as keys; a screen that has nothing to click ignores them:
+
+>>> decoder.feed(b"\\x1b[<0;12;7M")
+[Key.mouse(Mouse(MouseButton.LEFT, column=11, row=6))]
 """
 
 from __future__ import annotations
@@ -48,6 +55,37 @@ class KeyName(enum.Enum):
     CTRL_U = "ctrl-u"
     F1 = "f1"
     CHAR = "char"
+    MOUSE = "mouse"
+
+
+class MouseButton(enum.Enum):
+    LEFT = "left"
+    MIDDLE = "middle"
+    RIGHT = "right"
+    WHEEL_UP = "wheel up"
+    WHEEL_DOWN = "wheel down"
+    UNKNOWN = "unknown"  # an X10 release, which does not say which button went up
+
+
+@dataclass(frozen=True, slots=True)
+class Mouse:
+    """One mouse report: which button, where (0-based, column and row of the screen) and
+    whether it went down or up. The wheel only ever goes down."""
+
+    button: MouseButton
+    column: int
+    row: int
+    pressed: bool = True
+
+    def __repr__(self) -> str:
+        state = "" if self.pressed else ", pressed=False"
+        return f"Mouse(MouseButton.{self.button.name}, column={self.column}, row={self.row}{state})"
+
+    @property
+    def is_click(self) -> bool:
+        """A left or right button going down: what the door acts on (the release that
+        follows is ignored, so a click acts once and at once)."""
+        return self.pressed and self.button in (MouseButton.LEFT, MouseButton.RIGHT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +98,7 @@ class Key:
 
     name: KeyName
     char: str = ""
+    mouse: Mouse | None = None
 
     UP: ClassVar[Key]
     DOWN: ClassVar[Key]
@@ -90,11 +129,17 @@ class Key:
                 )
         elif self.char:
             raise ValueError(f"{self.name} carries no character, got {self.char!r}")
+        if (self.name is KeyName.MOUSE) != (self.mouse is not None):
+            raise ValueError("a mouse report, and only a mouse report, carries a Mouse")
 
     @classmethod
     def printable(cls, char: str) -> Key:
         """The key that types ``char``; raises ValueError unless it is one printable character."""
         return cls(KeyName.CHAR, char)
+
+    @classmethod
+    def mouse_report(cls, mouse: Mouse) -> Key:
+        return cls(KeyName.MOUSE, mouse=mouse)
 
     @property
     def is_printable(self) -> bool:
@@ -103,11 +148,13 @@ class Key:
     def __repr__(self) -> str:
         if self.is_printable:
             return f"Key.printable({self.char!r})"
+        if self.mouse is not None:
+            return f"Key.mouse({self.mouse!r})"
         return f"Key.{self.name.name}"
 
 
 for _name in KeyName:
-    if _name is not KeyName.CHAR:
+    if _name not in (KeyName.CHAR, KeyName.MOUSE):
         setattr(Key, _name.name, Key(_name))
 del _name
 
@@ -223,7 +270,7 @@ class _State(enum.Enum):
     CSI = enum.auto()  # ESC [ seen, collecting parameter bytes
     SS3 = enum.auto()  # ESC O seen
     LINUX_FUNCTION_KEY = enum.auto()  # ESC [ [ seen (Linux console F1-F5)
-    MOUSE = enum.auto()  # ESC [ M seen: three raw report bytes follow
+    X10_MOUSE = enum.auto()  # ESC [ M seen: three raw report bytes follow
     DISCARD = enum.auto()  # an overlong sequence: drop bytes until its final byte
     UTF8 = enum.auto()  # inside a multi-byte character
 
@@ -294,8 +341,8 @@ class KeyDecoder:
             self._ss3(byte, keys)
         elif state is _State.LINUX_FUNCTION_KEY:
             self._linux_function_key(byte, keys)
-        elif state is _State.MOUSE:
-            self._mouse(byte)
+        elif state is _State.X10_MOUSE:
+            self._x10_mouse(byte, keys)
         elif state is _State.DISCARD:
             self._discard(byte, keys)
         else:
@@ -362,10 +409,10 @@ class KeyDecoder:
         elif 0x40 <= byte <= 0x7E:
             if not parameters and byte == ord("M"):
                 # An X10 mouse report: ESC [ M then button, column and row as raw bytes.
-                self._state = _State.MOUSE
+                self._state = _State.X10_MOUSE
                 self._bytes_still_expected = 3
                 return
-            key = _csi_key(parameters, byte)
+            key = _csi_key(parameters, byte) or _sgr_mouse(parameters, byte)
             if key is not None:
                 keys.append(key)
             self._reset()
@@ -392,10 +439,17 @@ class KeyDecoder:
         else:
             self._abandon_sequence(byte, keys)
 
-    def _mouse(self, byte: int) -> None:
+    def _x10_mouse(self, byte: int, keys: list[Key]) -> None:
+        self._sequence.append(byte)
         self._bytes_still_expected -= 1
-        if self._bytes_still_expected <= 0:
-            self._reset()
+        if self._bytes_still_expected > 0:
+            return
+        report = bytes(self._sequence[-3:])
+        self._reset()
+        # Each byte is its value plus 32; columns and rows count from 1.
+        mouse = _mouse(report[0] - 32, report[1] - 33, report[2] - 33, release=False)
+        if mouse is not None:
+            keys.append(Key.mouse_report(mouse))
 
     def _discard(self, byte: int, keys: list[Key]) -> None:
         if 0x40 <= byte <= 0x7E:
@@ -422,10 +476,47 @@ class KeyDecoder:
             keys.append(Key.printable(char))
 
 
+_MOTION: Final = 32
+_WHEEL: Final = 64
+_MODIFIERS: Final = 4 | 8 | 16  # shift, meta, control: a click is a click with any of them
+_BUTTONS: Final = (MouseButton.LEFT, MouseButton.MIDDLE, MouseButton.RIGHT)
+
+
+def _mouse(code: int, column: int, row: int, *, release: bool) -> Mouse | None:
+    """The report with button ``code`` at 0-based ``column`` and ``row``, or None for what
+    the door does not ask for (motion, extra buttons) and what no terminal sends."""
+    if code < 0 or column < 0 or row < 0 or code & _MOTION:
+        return None
+    code &= ~_MODIFIERS
+    if code & _WHEEL:
+        wheel = code & ~_WHEEL
+        if wheel > 1 or release:
+            return None
+        button = MouseButton.WHEEL_UP if wheel == 0 else MouseButton.WHEEL_DOWN
+        return Mouse(button, column, row)
+    if code > 3:
+        return None
+    if code == 3:  # the X10 way of saying "released", without saying which button
+        return Mouse(MouseButton.UNKNOWN, column, row, pressed=False)
+    return Mouse(_BUTTONS[code], column, row, pressed=not release)
+
+
+def _sgr_mouse(parameters: bytes, final: int) -> Key | None:
+    """An SGR report, ``ESC [ < code ; column ; row M`` (pressed) or ``m`` (released)."""
+    if final not in (ord("M"), ord("m")) or not parameters.startswith(b"<"):
+        return None
+    fields = parameters[1:].split(b";")
+    if len(fields) != 3 or not all(field.isdigit() and len(field) <= 5 for field in fields):
+        return None
+    code, column, row = (int(field) for field in fields)
+    mouse = _mouse(code, column - 1, row - 1, release=final == ord("m"))
+    return None if mouse is None else Key.mouse_report(mouse)
+
+
 def _csi_key(parameters: bytes, final: int) -> Key | None:
     if not parameters:
         return _CSI_FINAL_KEYS.get(final)
     if final == ord("~"):
         return _CSI_TILDE_KEYS.get(parameters)
-    # Modified keys (ESC[1;5A), mouse reports and anything else with parameters.
+    # Modified keys (ESC[1;5A), urxvt mouse reports and anything else with parameters.
     return None

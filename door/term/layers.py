@@ -165,7 +165,7 @@ def _lay_rows(
     the same in C, and is used where it was built.)"""
     for y in _row_numbers(dirty):
         chars[y], styles[y] = blank_chars, blank_styles
-    store = Canvas.over(chars, styles, cols)._store
+    store = Canvas.over(chars, styles, cols).lay_run
     for runs in layers_runs:
         items = iter(runs)
         for y, start, text, kinds in zip(items, items, items, items, strict=True):

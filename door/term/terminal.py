@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Final, Protocol
@@ -22,7 +23,8 @@ from door.metrics.tally import TALLY
 from door.term.ansi import ColorMode, color_mode_for_terminal_type, without_escapes
 from door.term.charset import Charset, charset_for_terminal_type, encode
 from door.term.key_queue import KeyQueue
-from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder
+from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder, KeyName
+from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +61,14 @@ class Display(enum.Enum):
     LINES = "lines"
     """A teletype, or a BBS caller on ASCII emulation: text line after line, ending CR LF,
     and no escape sequence at all (no cursor movement, clearing or colour)."""
+    SPEECH = "speech"
+    """A screen reader's: lines as for ``LINES``, and no box-drawing, block character or
+    suit symbol either (read out, they are noise). At a table the caller is told events as sentences
+    (door/table/reader.py), not shown a picture."""
+
+
+PLAIN_DISPLAYS: Final = frozenset({Display.LINES, Display.SPEECH})
+"""Displays that are sent lines of text and never an escape sequence."""
 
 
 def display_mode_of(terminal: object) -> Display:
@@ -95,6 +105,15 @@ class Terminal(Protocol):
 
     @color_mode.setter
     def color_mode(self, mode: ColorMode) -> None: ...
+
+    @property
+    def mouse_reporting(self) -> bool:
+        """Whether the caller's terminal is asked for mouse reports (door/term/mouse.py):
+        on, clicks come in as keys named MOUSE; off, none do."""
+        ...
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None: ...
 
     @property
     def idle(self) -> float:
@@ -239,6 +258,7 @@ class StreamTerminal:
         self.keys_dropped = 0
         """Keys thrown away because the caller sent them faster than ``key_rate``."""
         self._output_stall_seconds = output_stall_seconds
+        self._mouse_reporting = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -348,18 +368,37 @@ class StreamTerminal:
         # rather than dozens).
         if not self.connected or self._said_last:
             return
-        if self._display_mode is Display.LINES and "\x1b" in text:
+        if self._display_mode in PLAIN_DISPLAYS and "\x1b" in text:
             # Whatever wrote it (a message of the door's, a relayed screen), a terminal
             # showing lines is never sent an escape sequence: it would print it.
             text = without_escapes(text)
+        if self._display_mode is Display.SPEECH:
+            # A screen reader reads "box drawings light horizontal" for every line drawn.
+            text = without_drawing(text)
         self._held_output += encode(text, self._charset)
         if len(self._held_output) > (MAX_HELD_OUTPUT if self._paused else MAX_UNFLUSHED_OUTPUT):
             self._resume_output()
 
+    @property
+    def mouse_reporting(self) -> bool:
+        """The caller's terminal was asked for mouse reports, and clicks come in as keys
+        named MOUSE. Off, reports are dropped here: no screen sees a click it never
+        asked for, whatever bytes a caller sends."""
+        return self._mouse_reporting
+
+    @mouse_reporting.setter
+    def mouse_reporting(self, on: bool) -> None:
+        if on != self._mouse_reporting:
+            self._mouse_reporting = on
+            self.write(ASK_FOR_REPORTS if on else STOP_REPORTS)
+
     def write_last(self, text: str) -> None:
         """Write ``text`` as the last thing the caller is sent (the door closing):
-        a screen still being redrawn as it closes must not paint over it."""
+        a screen still being redrawn as it closes must not paint over it. A terminal
+        asked for mouse reports is told to stop, so the caller's shell does not get
+        them after the door."""
         self.write(text)
+        self.mouse_reporting = False
         self._said_last = True
 
     async def flush(self) -> None:
@@ -404,6 +443,7 @@ class StreamTerminal:
     def close(self) -> None:
         if self._closed:
             return
+        self.mouse_reporting = False
         if not self._dropped and self._held_output:
             self._resume_output()
         self._closed = True
@@ -462,7 +502,13 @@ class StreamTerminal:
             if self._unanswered_since is None:
                 self._unanswered_since = self._last_key_at
         for key in keys:
-            if key == Key.CTRL_S:
+            if key.name is KeyName.MOUSE:
+                # Only the reports a screen can act on take a place in the queue: a
+                # button going up follows every click and means nothing to the door.
+                wanted = self._mouse_reporting and key.mouse is not None and key.mouse.pressed
+                if wanted and self._keys.qsize() < MAX_TYPEAHEAD:
+                    self._keys.put_nowait(key)
+            elif key == Key.CTRL_S:
                 self._paused = True
             elif key == Key.CTRL_Q:
                 self._resume_output()
@@ -514,6 +560,17 @@ async def read_key_watching(terminal: Terminal) -> Key:
             await waiter
         finally:
             terminal.unwatch_keys(waiter)
+
+
+def without_drawing(text: str) -> str:
+    """``text`` with box-drawing and block characters (U+2500 to U+259F) and suit
+    symbols (the art's, the cards' are named in words by then) as spaces."""
+    if not _DRAWING.search(text):
+        return text
+    return _DRAWING.sub(" ", text)
+
+
+_DRAWING: Final = re.compile("[\u2500-\u259f\u2660-\u2667]")
 
 
 def clamp_size(cols: int, rows: int) -> tuple[int, int]:

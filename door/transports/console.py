@@ -27,69 +27,23 @@ from pathlib import Path
 from typing import Any
 
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.config import Config, ConfigError
 from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
 from door.serve import config_from_args, quiet_library_loggers, run_server
 from door.term.terminal import DEFAULT_SIZE, StreamTerminal
+from door.transports.local_tty import TtySink, TtySource
 
 logger = logging.getLogger(__name__)
 
 CONSOLE_LOG = "door-console.log"
 """The console's log, in the data folder: the terminal is the sysop's screen."""
 
-READ_SIZE = 1024
 AGAIN_PROMPT = (
     "\r\n\x1b[0mThe door is still open.\r\n"
     "RETURN: back to the lobby   Q: close the door (tells every caller, stops the server)\r\n"
 )
-
-
-class _TtySource:
-    """Input from a file descriptor, through the event loop (no thread)."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.chunks: asyncio.Queue[bytes] = asyncio.Queue()
-        asyncio.get_running_loop().add_reader(fd, self._readable)
-
-    def _readable(self) -> None:
-        try:
-            data = os.read(self.fd, READ_SIZE)
-        except OSError:
-            data = b""
-        if not data:
-            self.stop()
-        self.chunks.put_nowait(data)
-
-    def stop(self) -> None:
-        with contextlib.suppress(ValueError, OSError):
-            asyncio.get_running_loop().remove_reader(self.fd)
-
-    async def read(self) -> bytes:
-        return await self.chunks.get()
-
-
-class _TtySink:
-    """Output to a file descriptor; a local terminal keeps up, so writes are direct."""
-
-    def __init__(self, fd: int, source: _TtySource) -> None:
-        self.fd = fd
-        self.source = source
-
-    def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            written = os.write(self.fd, view)
-            view = view[written:]
-
-    async def drain(self) -> None:
-        return None
-
-    def close(self) -> None:
-        # The console's input stops; the file descriptors are the process's, not ours.
-        self.source.stop()
 
 
 def console_terminal(in_fd: int, out_fd: int) -> StreamTerminal:
@@ -99,9 +53,9 @@ def console_terminal(in_fd: int, out_fd: int) -> StreamTerminal:
         cols, rows = size.columns, size.lines
     except OSError:
         cols, rows = DEFAULT_SIZE
-    source = _TtySource(in_fd)
+    source = TtySource(in_fd)
     terminal = StreamTerminal(
-        source, _TtySink(out_fd, source), term_type=os.environ.get("TERM"), size=(cols, rows)
+        source, TtySink(out_fd, source), term_type=os.environ.get("TERM"), size=(cols, rows)
     )
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
         asyncio.get_running_loop().add_signal_handler(
@@ -153,7 +107,10 @@ async def run_console(config: Config, in_fd: int, out_fd: int) -> None:
 async def _again(in_fd: int, out_fd: int, stop: asyncio.Event) -> bool:
     """Ask on the raw terminal whether the sysop goes back in; False closes the door, as
     does ``stop`` being set (a signal) while the question waits."""
-    os.write(out_fd, AGAIN_PROMPT.encode())
+    try:
+        os.write(out_fd, AGAIN_PROMPT.encode())
+    except OSError:
+        return False  # the sysop's terminal is gone (its window closed): nobody to ask
     terminal = console_terminal(in_fd, out_fd)
     answer = asyncio.create_task(_answer(terminal))
     stopped = asyncio.create_task(stop.wait())
@@ -213,6 +170,9 @@ def console_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        termios.tcsetattr(in_fd, termios.TCSADRAIN, saved)
-    print("\x1b[0m\x1b[?25h\r\ncribbage-door: the door is closed.", file=sys.stderr)
+        # A terminal that went away (its window closed) has no settings to put back.
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(in_fd, termios.TCSADRAIN, saved)
+    with contextlib.suppress(OSError):
+        print("\x1b[0m\x1b[?25h\r\ncribbage-door: the door is closed.", file=sys.stderr)
     return 0

@@ -34,25 +34,28 @@ import asyncio
 import contextlib
 import functools
 import logging
-import math
 import os
 import signal
-import socket
 import stat
 import sys
 import termios
 import tty
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from door.config import Config, ConfigError
 from door.logtext import escape_log_lines, escaped
 from door.paths import DataDirError, ensure_writable_dir
-from door.term.ansi import CLEAR_TO_END_OF_LINE, RESET, ColorMode
+from door.term.ansi import ColorMode
 from door.term.charset import Charset
-from door.term.terminal import Display, StreamTerminal
+from door.term.terminal import PLAIN_DISPLAYS, Display, StreamTerminal
+from door.transports.bbs_line import (
+    TIME_UP,
+    ConnectionError_,
+    closing_message,
+    inherited_telnet,
+    keep_time,
+)
 from door.transports.dropfile import CommType, DropFile, DropFileError, Emulation, read_drop_file
 
 logger = logging.getLogger("door")
@@ -64,30 +67,11 @@ EXIT_DROP_FILE: Final = 3
 EXIT_CONNECTION: Final = 4
 
 DOOR_LOG: Final = "door.log"
-WARN_AT_MINUTES: Final = (5, 1)
 SESSION_END_WAIT_SECONDS: Final = 5.0
 ARRIVAL_WAIT_SECONDS: Final = 30.0
 """How long a time warning waits for the caller to be in the door (log-in, the welcome);
 past it, the warning is dropped rather than held."""
-TIME_UP: Final = "Your time on the BBS is up: back you go. Thanks for playing!"
 HUNG_UP: Final = "The BBS is closing this door. Goodbye!"
-
-
-def closing_message(text: str, *, lines: bool) -> str:
-    """``text`` as the door's last line before the BBS takes the caller back, on a line
-    of its own: a screen's leftovers on that line are cleared for an ANSI caller (the
-    line once read "...Thanks for playing! ***quit"); a caller shown lines gets no
-    escape sequence, and a fresh line."""
-    if lines:
-        return f"\r\n\r\n*** {text} ***\r\n"
-    return (
-        f"{RESET}\r\n{CLEAR_TO_END_OF_LINE}\r\n{CLEAR_TO_END_OF_LINE}*** {text} ***\r\n"
-        f"{CLEAR_TO_END_OF_LINE}"
-    )
-
-
-class ConnectionError_(Exception):
-    """The handed-over connection cannot be used; the message is one line."""
 
 
 def add_door_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,12 +96,18 @@ class Screen(NamedTuple):
     display_mode: Display
 
 
-def screen_for(emulation: Emulation, utf8: bool) -> Screen:
+def screen_for(emulation: Emulation, utf8: bool, *, screen_reader: bool = False) -> Screen:
     """What the drop file's emulation makes of the screen: ASCII is a terminal that
-    shows lines of plain text, with no escape sequence at all."""
+    shows lines of plain text, with no escape sequence at all. ``screen_reader`` (the
+    sysop's ``[door] screen_reader``): every caller is sent sentences for a screen
+    reader, in the charset their emulation reads."""
     if not emulation.has_ansi:
-        return Screen(Charset.ASCII, ColorMode.NONE, Display.LINES)
-    return Screen(Charset.UTF8 if utf8 else Charset.CP437, ColorMode.ANSI, Display.SCREEN)
+        lines = Display.SPEECH if screen_reader else Display.LINES
+        return Screen(Charset.ASCII, ColorMode.NONE, lines)
+    charset = Charset.UTF8 if utf8 else Charset.CP437
+    if screen_reader:
+        return Screen(charset, ColorMode.NONE, Display.SPEECH)
+    return Screen(charset, ColorMode.ANSI, Display.SCREEN)
 
 
 def door_command(args: argparse.Namespace) -> int:
@@ -217,8 +207,8 @@ async def run_door(
     """The caller's session, bounded by their time left, a hang-up and SIGHUP, SIGTERM or
     SIGINT (each tells the caller and saves their game)."""
     from door.app.call import Caller
+    from door.app.door import Door
     from door.app.records import Records
-    from door.app.server import Door
     from door.serve import prepare_computer_player
 
     if config.hub.address:
@@ -236,7 +226,7 @@ async def run_door(
         terminal = await (
             _stdio_terminal() if stdio else _telnet_terminal(drop.handle, door.terminal_limits())
         )
-        screen = screen_for(drop.emulation, utf8)
+        screen = screen_for(drop.emulation, utf8, screen_reader=config.door.screen_reader)
         terminal.charset = screen.charset
         terminal.color_mode = screen.color_mode
         terminal.display_mode = screen.display_mode
@@ -255,7 +245,7 @@ async def run_door(
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(signum, ended.set)
         clock = asyncio.create_task(
-            _keep_time(
+            keep_time(
                 drop.minutes_left * 60.0,
                 functools.partial(_warn, door, account.handle if account else drop.caller_name),
             )
@@ -264,7 +254,7 @@ async def run_door(
         done, _ = await asyncio.wait({session, clock, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if session not in done:
             message = closing_message(
-                TIME_UP if clock in done else HUNG_UP, lines=screen.display_mode is Display.LINES
+                TIME_UP if clock in done else HUNG_UP, lines=screen.display_mode in PLAIN_DISPLAYS
             )
             logger.info("door: %s", "time is up" if clock in done else "told to stop")
             terminal.write(message)
@@ -294,30 +284,6 @@ async def _bbs_account(records: Any, system: str, drop: DropFile) -> Any:
         return None
 
 
-async def _keep_time(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
-    """Return when ``seconds`` are used up, warning at 5 and at 1 minute left.
-
-    A caller who arrives with less than 5 minutes is told at once how many are left (a
-    caller with 1 minute once got no warning at all: the wait before it came out a hair
-    below zero and was skipped)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    told_on_arrival = False
-    for minutes in WARN_AT_MINUTES:
-        left = deadline - loop.time()
-        if left > minutes * 60:
-            await asyncio.sleep(left - minutes * 60)
-            await warn(_minutes_left(minutes))
-        elif left > 0 and not told_on_arrival:
-            told_on_arrival = True
-            await warn(_minutes_left(math.ceil(left / 60)))
-    await asyncio.sleep(max(0.0, deadline - loop.time()))
-
-
-def _minutes_left(minutes: int) -> str:
-    return f"{minutes} minute{'s' if minutes > 1 else ''} of BBS time left."
-
-
 async def _warn(door: Any, name: str | None, text: str) -> None:
     """Tell the caller, waiting (a little) for them to arrive: the clock starts with the
     session, before the caller is in the door's presence, and a warning given then was
@@ -343,44 +309,6 @@ async def _stdio_terminal() -> StreamTerminal:
     from door.transports.console import console_terminal
 
     return console_terminal(sys.stdin.fileno(), sys.stdout.fileno())
-
-
-@dataclass
-class TelnetStreams:
-    """telnetlib3's streams over a socket the BBS handed over; ``done`` ends the session."""
-
-    reader: Any
-    writer: Any
-    done: asyncio.Event
-
-
-async def inherited_telnet(handle: int) -> TelnetStreams:
-    """Telnet over the inherited socket ``handle``: the same protocol as the door's own
-    telnet listener, on a duplicate of the descriptor, so closing it never touches the
-    BBS's own (and no shutdown() is ever sent). Raises ConnectionError_."""
-    from door.transports.telnet import DoorTelnetServer
-
-    try:
-        sock = socket.socket(fileno=os.dup(handle))
-    except OSError as error:
-        raise ConnectionError_(f"comm handle {handle} cannot be used ({error})") from None
-    sock.setblocking(False)
-    ready: asyncio.Future[TelnetStreams] = asyncio.get_running_loop().create_future()
-
-    async def shell(reader: Any, writer: Any) -> None:
-        streams = TelnetStreams(reader, writer, asyncio.Event())
-        ready.set_result(streams)
-        # The session runs elsewhere: the shell lasts until it is done or the line closes.
-        while not streams.done.is_set() and not writer.transport.is_closing():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(streams.done.wait(), 0.5)
-
-    protocol = DoorTelnetServer(shell=shell, encoding=False, connect_maxwait=1.5, timeout=False)
-    await asyncio.get_running_loop().connect_accepted_socket(lambda: protocol, sock)
-    try:
-        return await asyncio.wait_for(ready, 30)
-    except TimeoutError:
-        raise ConnectionError_(f"comm handle {handle}: no telnet session came up") from None
 
 
 async def _telnet_terminal(handle: int, limits: dict[str, Any]) -> StreamTerminal:

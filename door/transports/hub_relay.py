@@ -17,10 +17,12 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
+from door.transports.bbs_line import TIME_UP, closing_message, inherited_telnet, keep_time
 from door.transports.dropfile import DropFile, Emulation
+from door.transports.local_tty import TtySink, TtySource
 from door.transports.rlogin import handshake, window_size
 
 logger = logging.getLogger("door")
@@ -63,13 +65,11 @@ async def relay_to_hub(
     stdio: bool,
     utf8: bool,
     system: str | None,
-    keep_time: Callable[[float, Callable[[str], None]], Any] | None = None,
+    clock: Callable[[float, Callable[[str], Awaitable[None]]], Any] = keep_time,
 ) -> None:
     """Bridge the caller into the hub until either side hangs up or their time is up.
     Raises HubUnavailable before the caller has seen anything, so door mode can fall
     back to playing here."""
-    from door.transports.door_mode import TIME_UP, _keep_time, closing_message
-
     host, _, port = address.rpartition(":")
     try:
         reader, writer = await asyncio.wait_for(
@@ -95,7 +95,7 @@ async def relay_to_hub(
     line.on_resize = lambda cols, rows: writer.write(window_size(cols, rows))
     ascii_only = not drop.emulation.has_ansi
 
-    def warn(text: str) -> None:
+    async def warn(text: str) -> None:
         if ascii_only:
             line.write(f"\r\n*** {text} ***\r\n".encode())
         else:  # on the top line, under the hub's screen; its next repaint clears it
@@ -103,17 +103,17 @@ async def relay_to_hub(
 
     to_hub = asyncio.create_task(_copy(line.read, writer.write, writer.drain))
     to_caller = asyncio.create_task(_copy(_reader(reader), line.write, line.drain))
-    clock = asyncio.create_task((keep_time or _keep_time)(drop.minutes_left * 60.0, warn))
+    clock_task = asyncio.create_task(clock(drop.minutes_left * 60.0, warn))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGHUP, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     stopped = asyncio.create_task(stop.wait())
-    tasks = {to_hub, to_caller, clock, stopped}
+    tasks = {to_hub, to_caller, clock_task, stopped}
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        if clock in done:
+        if clock_task in done:
             logger.info("door: time is up")
             line.write(closing_message(TIME_UP, lines=ascii_only).encode())
             with contextlib.suppress(Exception):
@@ -155,11 +155,9 @@ async def _copy(
 
 class _StdioLine:
     def __init__(self) -> None:
-        from door.transports.console import _TtySink, _TtySource
-
         self.in_fd, self.out_fd = sys.stdin.fileno(), sys.stdout.fileno()
-        self._source = _TtySource(self.in_fd)
-        self._sink = _TtySink(self.out_fd, self._source)
+        self._source = TtySource(self.in_fd)
+        self._sink = TtySink(self.out_fd, self._source)
         self.on_resize: Callable[[int, int], None] | None = None
         self.size = self._measure()
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -225,8 +223,6 @@ class _TelnetLine:
 
 async def _telnet_line(handle: int) -> _TelnetLine:
     """Telnet over the BBS's socket, as in door mode."""
-    from door.transports.door_mode import inherited_telnet
-
     streams = await inherited_telnet(handle)
     line = _TelnetLine(streams.reader, streams.writer, streams.done)
     streams.writer.protocol.terminal = line  # window-size changes reach the line

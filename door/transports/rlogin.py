@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from door.app.call import Caller
+from door.defence.bans import BansInForce
 from door.defence.log_limit import SourceLog
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.term.ansi import sanitize
@@ -213,14 +214,28 @@ async def read_handshake(reader: asyncio.StreamReader) -> tuple[Handshake, bytes
                 return parsed
 
 
-async def start_rlogin(door: Any, host: str, port: int, systems: Mapping[str, str]) -> Any:
-    """Listen for RLogin connections from the listed addresses; returns the server."""
+async def start_rlogin(
+    door: Any,
+    host: str,
+    port: int,
+    systems: Mapping[str, str],
+    bans: BansInForce | None = None,
+) -> Any:
+    """Listen for RLogin connections from the listed addresses; returns the server.
+    An address ``bans`` covers is told so and closed before anything else."""
+    bans = bans or BansInForce()
 
     refusals = SourceLog(logger)  # one line per address and minute, not per connection
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) else ""
+        banned = bans.refusal(address)
+        if banned is not None:  # before anything else, a listed system or not
+            refusals.info(address, "rlogin refused: %s", banned)
+            writer.write(b"\0" + f"\r\n{banned}\r\n".encode("ascii", "replace"))
+            writer.close()
+            return
         system = systems.get(address)
         if system is None:
             refusals.info(address, "rlogin refused: not a listed system")

@@ -15,12 +15,13 @@ from asyncssh.kex import get_default_kex_algs
 from door.app.account_checks import (
     GUEST_USER,
     NEW_USER,
+    PendingReset,
     ssh_key_login,
     ssh_needs_auth,
     ssh_password_login,
 )
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.app.sysop import verify_password
 from door.config import ConfigError, SysopConfig
 from door.defence.guard import AddressGuard, address_of
@@ -28,7 +29,7 @@ from door.defence.hash_pool import HashPoolFull, password_checks
 from door.defence.logins import LoginAttempts, LoginGuard, TooManyTries
 from door.defence.ratelimit import TokenBucket
 from door.logtext import escaped
-from door.storage.errors import LoginError
+from door.storage.errors import LoginError, PasswordResetRequired
 from door.storage.rules import handle_key
 from door.storage.store import Account, Store
 from door.term.terminal import StreamTerminal
@@ -44,6 +45,9 @@ LEGACY_CIPHERS = (b"aes128-cbc", b"aes256-cbc", b"3des-cbc")
 INPUT_WINDOW = 64 * 1024
 RESIZES_PER_SECOND = 20
 RESIZE_BURST = 100
+BANNED_LINGER_SECONDS = 10.0
+"""How long a banned address's SSH connection may take to reach authentication, where
+it is told why it is refused: not counted against the address's limits, so short."""
 """Window changes a caller dragging a window corner makes, with room to spare."""
 
 
@@ -125,6 +129,8 @@ class DoorSSHServer(asyncssh.SSHServer):
         self.logins = logins or LoginGuard()
         self.attempts: LoginAttempts | None = None
         self.address = ""
+        self.banned = ""
+        """What a banned caller is told (door/defence/bans.py); "" for everyone else."""
         self.admitted = False
         self.connected_at: float | None = None
         self.sysop = sysop
@@ -133,6 +139,7 @@ class DoorSSHServer(asyncssh.SSHServer):
         self.account: Account | None = None
         """The account the last password or key checked belongs to."""
         self.by_password = False
+        self.pending_reset: PendingReset | None = None
         self.offered_keys: list[tuple[str, str]] = []
         """(user name, OpenSSH public key line) for each key the client offered that
         logs nobody in."""
@@ -142,6 +149,18 @@ class DoorSSHServer(asyncssh.SSHServer):
         self._connection = conn
         self.connected_at = asyncio.get_running_loop().time()
         self.address = address_of(conn.get_extra_info("peername"))
+        banned = self.guard.bans.refusal(self.address) if self.guard is not None else None
+        if banned is not None and self.guard is not None:
+            # Told at the first moment SSH lets a server say something: the banner
+            # before authentication (``begin_auth``); counted meanwhile against the
+            # address's connections at once, and cut off soon.
+            self.guard.refusals.info(self.address, "SSH connection refused: %s", banned)
+            if not self.guard.hold(self.address):
+                conn.abort()
+                return
+            self.admitted, self.banned = True, banned
+            asyncio.get_running_loop().call_later(BANNED_LINGER_SECONDS, conn.abort)
+            return
         refusal = self.guard.admit(self.address) if self.guard is not None else None
         if refusal is not None:
             self.guard.refusals.info(self.address, "SSH connection refused: %s", refusal)
@@ -159,6 +178,10 @@ class DoorSSHServer(asyncssh.SSHServer):
         return username.casefold() == self.sysop.name.casefold()
 
     def begin_auth(self, username: str) -> bool:
+        if self.banned and self._connection is not None:
+            self._connection.send_auth_banner(f"{self.banned}\r\n")
+            self._connection.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, self.banned)
+            return True
         if self._is_sysop(username):
             return True
         if self.store is None or not ssh_needs_auth(username):
@@ -178,6 +201,10 @@ class DoorSSHServer(asyncssh.SSHServer):
             if self._is_sysop(username):
                 return await attempts.verify(username, lambda: self._sysop_password(password))
             self.account = await ssh_password_login(self.store, username, password, attempts)
+        except PasswordResetRequired as reset:
+            # The sysop's reset code: in, to choose a new password before anything else.
+            self.pending_reset = PendingReset(reset.account_id, reset.handle, password)
+            return True
         except LoginError:
             self.account = None
         except TooManyTries:
@@ -239,6 +266,9 @@ class DoorSSHServer(asyncssh.SSHServer):
         if self.store is None:
             # Accounts are off: the user name is the name.
             return Caller(username, "ssh", peer, connected_at=when)
+        reset = self.pending_reset
+        if reset is not None and handle_key(reset.handle) == key:
+            return Caller(None, "ssh", peer, pending_reset=reset, connected_at=when)
         account = self.account
         if account is None or handle_key(account.handle) != key:
             # Cannot happen (asyncssh let in a handle only with its password or key), but

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import telnetlib3
 
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.defence.guard import AddressGuard, address_of
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.logtext import escaped
@@ -84,7 +84,7 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         refusal = self.guard.admit(self.address) if self.guard is not None else None
         if refusal is not None:
             self.guard.refusals.info(self.address, "telnet connection refused: %s", refusal)
-            transport.write(f"\r\n{refusal}\r\n".encode("ascii"))
+            transport.write(f"\r\n{refusal}\r\n".encode("ascii", "replace"))
             transport.close()
             return
         self.admitted = True

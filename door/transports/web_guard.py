@@ -51,14 +51,15 @@ REFUSED_LINGER_SECONDS: Final = 1.0
 """How long a refused connection's input is read and dropped before it is closed."""
 
 
-def refusal_response(refusal: str) -> bytes:
-    """A complete HTTP response that says why, and that the connection is closing."""
+def refusal_response(refusal: str, *, banned: bool = False) -> bytes:
+    """A complete HTTP response that says why, and that the connection is closing: 429
+    for an address over its limits, 403 for a banned one (trying again will not help)."""
     body = f"{refusal}\r\n".encode("ascii", "replace")
+    status = "403 Forbidden" if banned else "429 Too Many Requests\r\nRetry-After: 60"
     head = (
-        "HTTP/1.1 429 Too Many Requests\r\n"
+        f"HTTP/1.1 {status}\r\n"
         "Content-Type: text/plain; charset=utf-8\r\n"
         f"Content-Length: {len(body)}\r\n"
-        "Retry-After: 60\r\n"
         "Connection: close\r\n\r\n"
     )
     return head.encode("ascii") + body
@@ -172,7 +173,8 @@ class ConnectionKeeper:
         refusal = self.guard.admit(address)
         if refusal is not None:
             self.log.info(address, "web request refused: %s", refusal)
-            return refused_request(refusal)
+            banned = self.guard.bans.refusal(address) is not None
+            return refused_request(refusal, status=403 if banned else 429)
         try:
             return await handler(request.clone(remote=address))
         finally:
@@ -206,7 +208,8 @@ class KeptConnection(asyncio.Protocol):
         refusal = None if self.proxied else keeper.guard.admit(self.address)
         if refusal is not None:
             keeper.log.info(self.address, "web connection refused: %s", refusal)
-            transport.write(refusal_response(refusal))
+            banned = keeper.guard.bans.refusal(self.address) is not None
+            transport.write(refusal_response(refusal, banned=banned))
             # Closed for writing at once; what the caller already sent is read and thrown
             # away for a moment, so that closing does not reset the line before the 429
             # is read (a socket closed with unread input sends RST).

@@ -25,9 +25,16 @@ from typing import Final, Protocol, TypeVar
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
 from door.term.canvas import Canvas, picture
 from door.term.charset import Charset
+from door.term.clicks import NO_HITS, ClickKeys, HitMap
 from door.term.inbox import Inbox
 from door.term.keys import Key
-from door.term.terminal import Disconnected, Display, Terminal, display_mode_of
+from door.term.terminal import (
+    PLAIN_DISPLAYS,
+    Disconnected,
+    Display,
+    Terminal,
+    display_mode_of,
+)
 from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
 
@@ -47,6 +54,13 @@ class Screen(Protocol):
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]: ...
 
 
+def hits_of(screen: Screen) -> HitMap:
+    """What a click on ``screen``'s frame means: its ``hits``, if it has any (a screen
+    without them is not clicked: a click on it does nothing)."""
+    hits = getattr(screen, "hits", None)
+    return hits if isinstance(hits, HitMap) else NO_HITS
+
+
 ScreenT = TypeVar("ScreenT", bound=Screen)
 
 
@@ -58,9 +72,11 @@ class Frame:
     def __init__(self, canvas: Canvas | None = None, cursor: Cursor = None) -> None:
         self.canvas = canvas or Canvas()
         self.cursor = cursor
+        self.hits = NO_HITS
+        """What a click on the frame means (none unless its owner says)."""
 
-    def show(self, canvas: Canvas, cursor: Cursor = None) -> None:
-        self.canvas, self.cursor = canvas, cursor
+    def show(self, canvas: Canvas, cursor: Cursor = None, hits: HitMap = NO_HITS) -> None:
+        self.canvas, self.cursor, self.hits = canvas, cursor, hits
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         return self.canvas, self.cursor
@@ -75,15 +91,36 @@ class Drawn:
     a full collection frees, and the door freezes what lives long (``door.gc_policy``),
     so such a cycle would never be freed. An owner gone draws an empty frame."""
 
-    def __init__(self, draw: Callable[[], tuple[Canvas, Cursor]], *, opaque: bool = True) -> None:
-        self._draw: Callable[[], Callable[[], tuple[Canvas, Cursor]] | None] = (
-            weakref.WeakMethod(draw) if isinstance(draw, types.MethodType) else lambda: draw
-        )
+    def __init__(
+        self,
+        draw: Callable[[], tuple[Canvas, Cursor]],
+        *,
+        opaque: bool = True,
+        hits: Callable[[], HitMap] | None = None,
+    ) -> None:
+        self._draw = _held_weakly(draw)
+        self._hits = None if hits is None else _held_weakly(hits)
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         draw = self._draw()
         return draw() if draw is not None else (Canvas(), None)
+
+    @property
+    def hits(self) -> HitMap:
+        """What a click on the frame last drawn means (asked after ``frame``)."""
+        hits = None if self._hits is None else self._hits()
+        return hits() if hits is not None else NO_HITS
+
+
+T = TypeVar("T")
+
+
+def _held_weakly(function: Callable[[], T]) -> Callable[[], Callable[[], T] | None]:
+    """``function`` back, or None once its owner is gone (a bound method is held weakly)."""
+    if isinstance(function, types.MethodType):
+        return weakref.WeakMethod(function)
+    return lambda: function
 
 
 class Overlay:
@@ -92,8 +129,9 @@ class Overlay:
 
     opaque = False
 
-    def __init__(self, draw: Callable[[Canvas], None]) -> None:
+    def __init__(self, draw: Callable[[Canvas], None], hits: HitMap = NO_HITS) -> None:
         self.draw = draw
+        self.hits = hits
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
         canvas = below.copy() if below is not None else Canvas()
@@ -106,18 +144,48 @@ class Session:
 
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
-        self.lines = display_mode_of(terminal) is Display.LINES
+        self.lines = display_mode_of(terminal) in PLAIN_DISPLAYS
         """The terminal shows lines, not a screen: no escape sequence is sent to it."""
         self.renderer: Renderer | LineRenderer = (
             LineRenderer(terminal) if self.lines else Renderer(terminal)
         )
-        self.inbox = Inbox(terminal)
+        self.clicks = ClickKeys()
+        self.mouse_offered = False
+        """The caller's terminal can report clicks and may be asked (door/term/mouse.py):
+        the lobby's O turns them on and off."""
+        self.inbox = Inbox(terminal, self.clicks)
+        self._display_before_speech = Display.SCREEN
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,
         # so that a screen laid out for the size (a side pane from 110 columns) is drawn
         # again for the new one.
         inbox = self.inbox  # not self: the listener must not hold the session (see Drawn)
         self._stop_listening = terminal.on_resize(lambda cols, rows: inbox.wake())
+
+    @property
+    def speech(self) -> bool:
+        """The caller uses a screen reader: tables tell them sentences (Display.SPEECH)."""
+        return display_mode_of(self.terminal) is Display.SPEECH
+
+    def use_speech(self) -> None:
+        """From now on the caller is sent plain lines for a screen reader (they chose it,
+        or it is their setting): the terminal strips what a reader would read as noise."""
+        if self.speech:
+            return
+        self._display_before_speech = display_mode_of(self.terminal)
+        self._use(Display.SPEECH)
+
+    def stop_speech(self) -> None:
+        """Back to the display the caller had before screen-reader mode (a screen, or
+        lines for an ASCII terminal), repainted whole."""
+        if self.speech:
+            self._use(self._display_before_speech)
+
+    def _use(self, display: Display) -> None:
+        self.terminal.display_mode = display  # type: ignore[attr-defined]
+        self.renderer.close()
+        self.lines = display in PLAIN_DISPLAYS
+        self.renderer = LineRenderer(self.terminal) if self.lines else Renderer(self.terminal)
 
     # --- the stack ----------------------------------------------------------------------
 
@@ -160,6 +228,10 @@ class Session:
         cursor: Cursor = None
         for screen in self._stack[start:]:
             canvas, cursor = screen.frame(canvas)
+        # A click means what the frame about to be sent shows where it lands (worked
+        # out only for a caller whose clicks come in at all).
+        clicked = self._stack and self.terminal.mouse_reporting
+        self.clicks.hits = hits_of(self._stack[-1]) if clicked else NO_HITS
         return (canvas if canvas is not None else Canvas()), cursor
 
     async def paint(self) -> None:
@@ -184,7 +256,9 @@ class Session:
         """The caller's next key, Ctrl-L answered here (a whole repaint). Raises
         ``Disconnected``."""
         while True:
-            key = await self.terminal.read_key()
+            key = self.clicks.pending() or self.clicks.translate(await self.terminal.read_key())
+            if key is None:
+                continue  # a click on nothing
             if key != Key.CTRL_L:
                 return key
             self.redraw_all()
@@ -202,8 +276,9 @@ class Session:
         await self.inbox.wait_woken()
 
     def forget_typeahead(self) -> int:
-        """Drop keys typed before a decision was shown; how many were dropped."""
-        return self.terminal.discard_typeahead()
+        """Drop keys typed before a decision was shown; how many were dropped (the rest of
+        a click among them: a click on the last step's screen is no answer to this one)."""
+        return self.clicks.forget() + self.terminal.discard_typeahead()
 
     # --- the line -------------------------------------------------------------------------
 
@@ -216,6 +291,16 @@ class Session:
     def size(self) -> tuple[int, int]:
         """The caller's window: (columns, rows)."""
         return self.terminal.size
+
+    @property
+    def mouse(self) -> bool:
+        """Whether the caller's terminal reports clicks (asked for, or told to stop)."""
+        return self.terminal.mouse_reporting
+
+    @mouse.setter
+    def mouse(self, on: bool) -> None:
+        self.terminal.mouse_reporting = on and not self.lines
+        self.clicks.forget()
 
     @property
     def charset(self) -> Charset:
@@ -231,6 +316,12 @@ class Session:
         next paint repaints whole."""
         self.terminal.write(text)
         self.redraw_all()
+
+    async def send_lines(self, text: str) -> None:
+        """Lines of plain text sent as they are, for a terminal in ``Display.SPEECH``
+        (a screen reader reads each once: no frame is painted over them)."""
+        self.terminal.write(text)
+        await self.terminal.flush()
 
     async def say_goodbye(self, text: str) -> None:
         if self.lines:

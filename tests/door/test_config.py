@@ -179,3 +179,10 @@ def test_the_packaged_config_names_every_choice_of_each_key_that_has_choices() -
     for key, values in choices.items():
         line = next(line for line in game if line.startswith(f"{key} = "))
         assert all(f'"{value}"' in line for value in values), line
+
+
+def test_door_mode_may_start_every_caller_in_screen_reader_mode() -> None:
+    assert config_from_mapping({}).door.screen_reader is False
+    assert config_from_mapping({"door": {"screen_reader": True}}).door.screen_reader is True
+    with pytest.raises(ConfigError, match="door.screen_reader must be true or false"):
+        config_from_mapping({"door": {"screen_reader": "yes"}})

@@ -226,6 +226,8 @@ def test_user_export_writes_a_members_record_and_games(
     assert exported["account"]["handle"] == "Ada"
     assert "password_hash" not in exported["account"]
     assert "argon2" not in out.read_text()
+    assert "code_hash" not in out.read_text()  # Ada has a reset code (every_row)
+    assert [a["address"] for a in exported["tables"]["account_addresses"]] == ["2001:db8::1"]
     assert [key["public_key"].split()[0] for key in exported["tables"]["ssh_keys"]] == [
         "ssh-ed25519"
     ]

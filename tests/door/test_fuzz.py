@@ -83,7 +83,7 @@ def test_live_sessions_survive_random_bytes(tmp_path_factory: object, parts: lis
         )
         for part in parts:
             process.stdin.write(part)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # the point: the door chews on the garbage meanwhile
         writer.close()
         connection.close()
         # A well-behaved caller is still served.

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from door import gc_policy
+from tests.door.waiting import until
 
 
 class Node:
@@ -61,13 +62,12 @@ def test_the_young_are_collected_and_frozen_on_a_timer(loop: asyncio.AbstractEve
     try:
         survivor = Node()
         assert walked(survivor)
-        loop.run_until_complete(asyncio.sleep(0.05))
-        assert not walked(survivor)
+        loop.run_until_complete(until(lambda: not walked(survivor), what="the survivor frozen"))
     finally:
         gc_policy.uninstall(policy)
         gc.set_threshold(*thresholds)
     newcomer = Node()
-    loop.run_until_complete(asyncio.sleep(0.05))
+    loop.run_until_complete(asyncio.sleep(0.05))  # uninstalled: its timer must not freeze
     assert walked(newcomer)  # uninstalled: the timer has stopped
 
 
@@ -81,7 +81,7 @@ def test_with_the_collector_off_nothing_is_collected_or_frozen(
         node.other = node
         gone = weakref.ref(node)
         del node
-        loop.run_until_complete(asyncio.sleep(0.05))
+        loop.run_until_complete(asyncio.sleep(0.05))  # five timer rounds that must not collect
         assert gone() is not None  # the cycle waits for whoever turned the collector off
         survivor = Node()
         gc.collect()
@@ -136,11 +136,11 @@ def test_a_sweep_comes_once_as_many_connections_have_closed_as_there_are_callers
     try:
         gone = dead_frozen_cycle()
         closed[0] += 39  # one short of the 40 callers on now
-        loop.run_until_complete(asyncio.sleep(0.05))
+        loop.run_until_complete(asyncio.sleep(0.05))  # five checks, none of which may sweep
         assert (policy.sweeps, policy.sweep_reason()) == (0, "")
         assert gone() is not None
         closed[0] += 1
-        loop.run_until_complete(asyncio.sleep(0.05))
+        loop.run_until_complete(until(lambda: policy.sweeps > 0, what="a sweep"))
         assert policy.sweeps == 1
         assert gone() is None
         callers[0] = 5  # few callers on: the floor of 30 closed connections holds

@@ -48,7 +48,11 @@ def test_the_sysops_copy_wins_and_a_missing_one_falls_back_to_the_package(
     sources = texts.use_texts_dir(tmp_path)
     try:
         assert texts.load_text(texts.HELP_TEXT) == "OUR OWN HELP\n"
-        assert sources == {"help.txt": str(tmp_path / "help.txt"), "art/welcome.txt": "packaged"}
+        assert sources == {
+            "help.txt": str(tmp_path / "help.txt"),
+            "mouse.txt": "packaged",
+            "art/welcome.txt": "packaged",
+        }
         assert "C  R  I  B  B  A  G  E" in texts.load_text(texts.WELCOME_ART)
     finally:
         texts.use_texts_dir(None)

@@ -22,6 +22,7 @@ from tests.door.caller import run_async
 from tests.door.netclients import free_port
 from tests.door.storage.disks import tiny_disk
 from tests.door.storage.every_row import fill
+from tests.door.waiting import until
 
 NOW = dt.datetime(2026, 11, 27, 3, 0, tzinfo=dt.UTC)
 
@@ -90,10 +91,7 @@ async def test_the_schedule_makes_backups_until_cancelled(tmp_path: Path) -> Non
     folder = tmp_path / "backups"
     schedule = asyncio.create_task(back_up_on_schedule(url, folder, 1, 3, first_delay=0))
     try:
-        for _ in range(200):
-            if scheduled_backups(folder):
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: bool(scheduled_backups(folder)), what="a scheduled backup")
     finally:
         schedule.cancel()
     (made,) = scheduled_backups(folder)

@@ -1,6 +1,9 @@
 // The door in a browser: an xterm.js terminal wired to the door's WebSocket.
 // Binary frames carry bytes both ways (keys and pastes up, the screen down, UTF-8);
 // text frames up are JSON control messages: {"cols": 80, "rows": 24} on every resize.
+// On a touch screen the page adds the keys a soft keyboard lacks (index.html's #keys),
+// keeps the soft keyboard shut until the caller asks for it, and lets a tap on the
+// terminal be a click (xterm.js reports it once the door asks for mouse reports).
 import { Terminal } from "./xterm.mjs";
 import { FitAddon } from "./addon-fit.mjs";
 
@@ -27,7 +30,22 @@ window.door = { term }; // the page's tests read the screen from here
 const READING_FONT = 18;
 const SMALLEST_FONT = 6;
 
+const touch = matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+const keys = document.getElementById("keys");
+const turn = document.getElementById("turn");
+
+function layOutForTouch() {
+  if (!touch) return;
+  const portrait = window.innerHeight > window.innerWidth;
+  document.body.classList.toggle("portrait", portrait);
+  const style = document.body.style;
+  style.setProperty("--keys-height", `${keys.offsetHeight}px`);
+  style.setProperty("--keys-width", `${keys.offsetWidth}px`);
+  style.setProperty("--turn-height", portrait ? `${turn.offsetHeight}px` : "0px");
+}
+
 function fitToWindow() {
+  layOutForTouch();
   let size = READING_FONT;
   for (; size > SMALLEST_FONT; size -= 1) {
     term.options.fontSize = size;
@@ -60,10 +78,53 @@ socket.addEventListener("close", () => {
   term.write("\r\n\x1b[0m[The door has closed the connection. Reload the page to call again.]\r\n");
   window.door.closed = true;
 });
-term.onData((data) => {
+function send(data) {
   if (socket.readyState === WebSocket.OPEN) socket.send(encoder.encode(data));
-});
+}
+
+term.onData(send);
 term.onResize(sendSize);
+
+// The keys' bytes are written in index.html as escapes (\r, \x1b) so the page reads.
+function unescape(text) {
+  return text.replace(/\\r/g, "\r").replace(/\\x1b/g, "\x1b");
+}
+
+function wireTouchKeys() {
+  document.body.classList.add("touch");
+  const typing = document.getElementById("keyboard");
+  // inputmode "none": xterm.js keeps its hidden textarea focused for keys, and a phone
+  // would open its soft keyboard over half the board at every tap.
+  const typeInto = (on) => {
+    term.textarea.setAttribute("inputmode", on ? "text" : "none");
+    typing.setAttribute("aria-pressed", String(on));
+    if (on) {
+      term.textarea.blur();
+      term.focus();
+    }
+  };
+  typeInto(false);
+  for (const button of keys.querySelectorAll("button[data-send]")) {
+    const bytes = unescape(button.dataset.send);
+    // pointerdown, not click: at once, and without taking the focus from the terminal.
+    button.addEventListener("pointerdown", (event) => {
+      event.preventDefault();
+      // A flash of the key, as a real key gives: a tap does not always end in a
+      // pointerup the button sees.
+      button.classList.add("down");
+      setTimeout(() => button.classList.remove("down"), 150);
+      send(bytes);
+    });
+  }
+  typing.addEventListener("pointerdown", (event) => {
+    event.preventDefault();
+    typeInto(typing.getAttribute("aria-pressed") !== "true");
+  });
+}
+
+if (touch) wireTouchKeys();
+window.door.touch = touch;
 window.addEventListener("resize", fitToWindow);
+window.addEventListener("orientationchange", fitToWindow);
 fitToWindow();
-term.focus();
+if (!touch) term.focus();

@@ -15,11 +15,12 @@ from door.storage.store import Seat
 from door.term.keys import Key
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.record import RecordedGame
-from tests.door.app.test_lobby import challenge, in_lobby, screen, until
+from tests.door.app.test_lobby import challenge, in_lobby, screen
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.test_saver import FlakyStore
+from tests.door.waiting import until
 
 
 async def quit_table(terminal: KeyboardTerminal) -> None:
@@ -82,8 +83,7 @@ async def test_a_game_set_aside_while_the_store_refuses_writes_is_closed_once_it
         assert await store.load_unfinished_game(ada.id) is not None
         flaky.broken = True  # a full disk, say, as everyone leaves
         saver.set_aside()
-        await asyncio.sleep(0.05)
-        assert flaky.failed_writes > 0
+        await until(lambda: flaky.failed_writes > 0, what="a write to the broken store")
         flaky.broken = False
         await until(lambda: saver.failure is None)  # the retry went through
         await saver.flush()

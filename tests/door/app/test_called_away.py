@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from tests.door.app.test_lobby import Callers, in_lobby, screen, until
+from tests.door.app.test_lobby import Callers, in_lobby, screen
 from tests.door.caller import run_async
+from tests.door.waiting import until
 
 
 @run_async

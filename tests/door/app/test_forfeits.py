@@ -6,14 +6,15 @@ CRIBBAGE_TEST_POSTGRES_URL names a server)."""
 
 from __future__ import annotations
 
-import asyncio
+import faulthandler
 
-from door.storage.competition import CompetitionStore
+from door.storage.ratings import RatingStore
 from door.term.keys import Key
-from tests.door.app.test_lobby import challenge, in_lobby, screen, until
+from tests.door.app.test_lobby import challenge, in_lobby, screen
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 
 def flat(terminal: object) -> str:
@@ -54,19 +55,15 @@ async def test_quitting_a_rated_match_between_members_forfeits_it_and_says_so(
         # Bob is told in the lobby, with his rating; the store has the loss.
         await in_lobby(bob_terminal)
         await until(lambda: "Bob left and forfeits the match to Ada. Rating" in flat(bob_terminal))
-        competition = CompetitionStore(door.store)
-        assert (await competition.rating(ada.id)).rating > 1500
-        assert (await competition.rating(bob.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(ada.id)).rating > 1500
+        assert (await RatingStore(door.store).rating(bob.id)).rating < 1500
 
         async def losses() -> int:
             stats = await door.store.stats_for("Bob")
             assert stats is not None
             return sum(line.losses for line in stats.modes if line.opponent == "people")
 
-        for _ in range(200):
-            if await losses():
-                break
-            await asyncio.sleep(0.01)  # the saver writes off the game's path
+        await until(losses, what="Bob's loss in the store")  # the saver writes off the game's path
         assert await losses() == 1
         ada_terminal.press(Key.ENTER)
         await in_lobby(ada_terminal)
@@ -92,3 +89,41 @@ async def test_quitting_a_friendly_game_still_hands_the_seat_to_the_computer(
         bob_terminal.press("y")
         await until(lambda: table.seats[1].computer_plays)
         assert not table.over and table.game.outcome() is None
+
+
+@run_async
+async def test_quitting_a_rated_game_while_choosing_the_discard_ends_it_for_both(
+    database: Database,
+) -> None:
+    # Before the fix the quitter's unanswered discard sent the table round a loop with
+    # no await (nobody in the seat, the seat not away): the whole door froze, every
+    # caller with it, and no until() could time out. The watchdog makes that a failure.
+    faulthandler.dump_traceback_later(90, exit=True)
+    try:
+        async with account_door(database) as door:
+            ada = await door.store.create_account("Ada", "correct horse")
+            bob = await door.store.create_account("Bob", "battery staple")
+            ada_terminal, _ = door.call(ada)
+            bob_terminal, _ = door.call(bob)
+            await in_lobby(ada_terminal, bob_terminal)
+            ada_terminal.press("e")
+            await until(lambda: "E rated" in screen(ada_terminal))
+            await challenge(ada_terminal, 2, bob_terminal)
+            await until(lambda: bool(door.presence.tables))
+            table = door.presence.tables[0]
+            terminals = (ada_terminal, bob_terminal)
+            await until(lambda: any("blank line: deal" in t.status for t in terminals))
+            dealer = next(t for t in terminals if "blank line: deal" in t.status)
+            dealer.press(Key.ENTER)
+            await until(lambda: "RETURN mark" in bob_terminal.status)  # his throw is asked
+            bob_terminal.press(Key.CTRL_C)
+            await until(lambda: "forfeit the game to Ada" in flat(bob_terminal))
+            bob_terminal.press("y")
+            await until(lambda: "RETURN back to the lobby" in ada_terminal.status)
+            assert "Bob left and forfeits the game to Ada" in flat(ada_terminal)
+            outcome = table.game.outcome()
+            assert table.over and outcome is not None and outcome.forfeited_by == 1
+            await in_lobby(bob_terminal)
+            await until(lambda: "forfeits the game to Ada. Rating" in flat(bob_terminal))
+    finally:
+        faulthandler.cancel_dump_traceback_later()

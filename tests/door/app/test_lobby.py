@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from door.config import Config, config_from_mapping
 from door.table.flow import Table
 from door.term.keys import Key
 from tests.door.caller import KeyboardTerminal, play_together, run_async
+from tests.door.waiting import until
 
 # A chat line with everything a terminal would act on: a title-setting OSC, a clear
 # screen, a colour, an 8-bit CSI, a bell, a backspace, a bidi override, and far too long.
@@ -55,14 +55,6 @@ class Callers:
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
-
-
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("the door never got there")
-        await asyncio.sleep(0.002)
 
 
 async def settled(*terminals: KeyboardTerminal) -> None:
@@ -287,7 +279,8 @@ async def test_three_callers_a_three_handed_game_with_the_computer_and_a_watcher
     # The three-handed board: every side's pegs, and the header names all three.
     winner = table.names[table.game.winner_side or 0]
     assert "Game over" in screen(carol) or "Press a key from the menu" in carol.status
-    assert winner in screen(alice)
+    told = "You won" if winner == "Alice" else f"{winner} won"
+    assert f"{told} {max(table.game.scores)} to " in flat(alice)  # the lobby's note of it
     await door.close()
 
 
@@ -430,7 +423,7 @@ async def test_q_in_the_lobby_asks_before_leaving() -> None:
     await until(lambda: "Leave the door? Press Y to leave, N to stay." in screen(alice))
     alice.press("n")
     await until(lambda: "Leave the door?" not in screen(alice))
-    await asyncio.sleep(0.05)
+    await settled(alice)  # the lobby took N and waits for the next key
     assert not task.done() and door.presence.find("Alice") is not None
     alice.press("q", "y")
     await until(lambda: task.done())

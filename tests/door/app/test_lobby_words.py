@@ -12,13 +12,14 @@ from door.app.records import Records
 from door.config import config_from_mapping
 from door.storage.store import Store
 from door.term.keys import Key
-from tests.door.app.test_lobby import Callers, flat, in_lobby, screen, settled, until
+from tests.door.app.test_lobby import Callers, flat, in_lobby, screen, settled
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import (
     FAST_HASHER,
     Database,
     sqlite_database,  # noqa: F401 (a fixture)
 )
+from tests.door.waiting import until
 
 
 @run_async

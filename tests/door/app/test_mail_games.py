@@ -17,13 +17,14 @@ from door.app.records import Records
 from door.competition.pbm import PbmRules
 from door.config import config_from_mapping
 from door.serve import forfeit_overdue_mail_games
-from door.storage.competition import CompetitionStore, PbmGame
+from door.storage.pbm_games import PbmGame, PbmGameStore
 from door.storage.store import Account, Store
 from door.term.keys import Key
 from engine.rules.game import Phase
-from tests.door.app.test_lobby import in_lobby, until
+from tests.door.app.test_lobby import in_lobby
 from tests.door.caller import KeyboardTerminal, answer, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.waiting import until
 
 START = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
 MAIL_STATUS = "N new game"
@@ -121,13 +122,14 @@ async def kept_game(
 ) -> PbmGame:
     """The mail game as the store keeps it, once ``done`` holds of it: a move is written
     by the saver's task after the table has gone on, so a read at once can come first."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while True:
-        game = await CompetitionStore(store).pbm_game(pbm_id)
-        if done(game) or loop.time() > deadline:
-            return game
-        await asyncio.sleep(0.01)
+    kept: list[PbmGame] = []
+
+    async def written() -> bool:
+        kept[:] = [await PbmGameStore(store).pbm_game(pbm_id)]
+        return done(kept[0])
+
+    await until(written, seconds, what=lambda: f"the move written: {kept}")
+    return kept[0]
 
 
 async def back_to_mail(terminal: KeyboardTerminal) -> None:
@@ -150,7 +152,7 @@ async def test_a_mail_game_is_played_turn_by_turn_with_the_other_seat_empty(
         assert "None going" in words(terminal)
         await start_game(terminal, "bob")  # handles are found whatever their case
         assert "against Bob is started" in words(terminal)
-        (game,) = await CompetitionStore(door.store).pbm_games_for(ada.id)
+        (game,) = await PbmGameStore(door.store).pbm_games_for(ada.id)
         first = game.waiting_on()[0]  # whoever cut the low card deals
         players = {0: (ada, "Ada"), 1: (bob, "Bob")}
         other = players[1 - first][1]
@@ -174,7 +176,7 @@ async def test_a_mail_game_is_played_turn_by_turn_with_the_other_seat_empty(
         await take_turn(terminal)
         # The deal and the throw are made; the other player is still to throw.
         assert f"It is {other}'s turn to throw to the crib" in words(terminal)
-        saved = await CompetitionStore(door.store).pbm_game(game.pbm_id)
+        saved = await kept_game(door.store, game.pbm_id, lambda g: len(g.recording.actions) == 3)
         assert saved.waiting_on() == (1 - first,)
         assert [a.name for a in saved.recording.actions] == ["cut_for_deal", "deal", "discard"]
         assert saved.clock.last_moved[first] == START
@@ -211,7 +213,7 @@ async def test_the_mail_screen_refuses_what_cannot_be_done_and_changes_nothing(
         terminal.press("x")
         await waiting(terminal)
         assert "The 'x' key does nothing here" in terminal.message
-        assert await CompetitionStore(door.store).pbm_games_for(ada.id) == []
+        assert await PbmGameStore(door.store).pbm_games_for(ada.id) == []
 
         # The cap on games going, for either player.
         from door.app import mail_games
@@ -221,7 +223,7 @@ async def test_the_mail_screen_refuses_what_cannot_be_done_and_changes_nothing(
             await door.records.mail.start(bob, "Ada", seed=number)
         await start_game(terminal, "Bob")
         assert "You have 20 mail games going" in terminal.message
-        assert len(await CompetitionStore(door.store).pbm_games_for(ada.id)) == 20
+        assert len(await PbmGameStore(door.store).pbm_games_for(ada.id)) == 20
 
 
 @run_async
@@ -230,7 +232,7 @@ async def test_the_move_limit_stops_a_turn_until_the_next_day(database: Database
         ada = await door.store.create_account("Ada", "correct horse")
         bob = await door.store.create_account("Bob", "correct horse")
         pbm_id, _ = await door.records.mail.start(ada, "Bob", seed=5)
-        game = await CompetitionStore(door.store).pbm_game(pbm_id)
+        game = await PbmGameStore(door.store).pbm_game(pbm_id)
         dealer = game.waiting_on()[0]
         terminal, _ = door.call((ada, bob)[dealer])
         await in_lobby(terminal)
@@ -239,7 +241,7 @@ async def test_the_move_limit_stops_a_turn_until_the_next_day(database: Database
         await until(lambda: "blank line: deal" in terminal.status)
         await take_turn(terminal)
         assert "You have made today's moves in this game" in words(terminal)
-        saved = await CompetitionStore(door.store).pbm_game(pbm_id)
+        saved = await kept_game(door.store, pbm_id, lambda g: len(g.recording.actions) == 2)
         assert saved.resume().phase is Phase.DISCARD and not saved.resume().has_discarded(dealer)
         await back_to_mail(terminal)
         assert "today's moves made" in words(terminal)
@@ -267,21 +269,24 @@ async def test_a_player_out_of_time_forfeits_and_both_see_it(database: Database)
         mail = door.records.mail
         assert mail is not None
         pbm_id, _ = await mail.start(ada, "Bob", seed=9)
-        game = await CompetitionStore(door.store).pbm_game(pbm_id)
+        game = await PbmGameStore(door.store).pbm_game(pbm_id)
         late = game.waiting_on()[0]
         door.clock.advance(days=2, seconds=-1)
         task = asyncio.ensure_future(forfeit_overdue_mail_games(mail, every=0.01))
         try:
+            # A second short of the deadline, ten of the check's rounds forfeit nothing
+            # (that nothing happens has no event to wait for: the time is the point).
             await asyncio.sleep(0.1)
-            assert not (await CompetitionStore(door.store).pbm_game(pbm_id)).finished
+            assert not (await PbmGameStore(door.store).pbm_game(pbm_id)).finished
             door.clock.advance(seconds=1)
-            for _ in range(200):
-                if (await CompetitionStore(door.store).pbm_game(pbm_id)).finished:
-                    break
-                await asyncio.sleep(0.02)
+
+            async def forfeited() -> bool:
+                return (await PbmGameStore(door.store).pbm_game(pbm_id)).finished
+
+            await until(forfeited, what="the late player's forfeit")
         finally:
             task.cancel()
-        finished = await CompetitionStore(door.store).pbm_game(pbm_id)
+        finished = await PbmGameStore(door.store).pbm_game(pbm_id)
         assert finished.finished and finished.game_id is not None
         loser, winner = ((ada, bob), (bob, ada))[late]
         stats = await door.store.stats_for(loser.handle)

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from door.competition.pbm import PbmRules
-from door.storage.competition import CompetitionStore
+from door.storage.pbm_games import PbmGameStore
 from door.storage.settings import SQLITE_FILE_NAME
 from door.storage.store import Seat, Store
 from door.term.keys import encode_key
@@ -129,7 +129,7 @@ def test_a_game_out_of_time_is_forfeited_when_the_server_starts(tmp_path: Path) 
         ada = await store.create_account("Ada", "correct horse")
         bob = await store.create_account("Bob", "correct horse")
         long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=4)
-        pbm_id = await CompetitionStore(store).start_pbm_game(
+        pbm_id = await PbmGameStore(store).start_pbm_game(
             Seat("Ada", ada.id), Seat("Bob", bob.id), Recording(seed=3), PbmRules(3), long_ago
         )
         await store.close()
@@ -137,7 +137,7 @@ def test_a_game_out_of_time_is_forfeited_when_the_server_starts(tmp_path: Path) 
             pass
         store = await store_at(tmp_path)
         try:
-            game = await CompetitionStore(store).pbm_game(pbm_id)
+            game = await PbmGameStore(store).pbm_game(pbm_id)
             stats = await store.stats_for("Ada")
             games = stats.total.games if stats is not None else 0
             return game.finished, games

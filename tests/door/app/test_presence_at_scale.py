@@ -29,6 +29,7 @@ def test_a_burst_of_arrivals_wakes_each_lobby_ten_times_a_second_and_the_last_on
         presence = Presence("Sysop", random.Random(1))
         watcher = _Line()
         presence.join("Ada", watcher)
+        # The redraw interval is what is measured here: these sleeps are the point.
         await asyncio.sleep(2 * LOBBY_REDRAW_INTERVAL)
         watcher.wakes = 0
         # 300 callers come in over 0.3 s: each arrival is a change for the lobby.

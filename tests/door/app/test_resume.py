@@ -11,8 +11,8 @@ from collections.abc import Callable
 import pytest
 
 from door.screens.cards import card_face
-from door.table.flow import play_against_computer
 from door.table.options import GameOptions, GameResult
+from door.table.solo import play_against_computer
 from door.ui.session import Session
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import CountingMode, Game, Phase

@@ -9,10 +9,11 @@ from __future__ import annotations
 from door.app.table_settings import read_settings, settings_text
 from door.table.options import GameOptions
 from engine.rules.outcome import Outcome
-from tests.door.app.test_lobby import challenge, in_lobby, until
+from tests.door.app.test_lobby import challenge, in_lobby
 from tests.door.app.test_saved_games import AccountDoor, account_door, screen
 from tests.door.caller import play_together, run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 
 def test_table_settings_read_back_as_written() -> None:

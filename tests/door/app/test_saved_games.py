@@ -15,16 +15,18 @@ from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.app.records import Records
 from door.config import Config, config_from_mapping
-from door.storage.competition import CompetitionStore
+from door.storage.ratings import RatingStore
 from door.storage.store import Account, Store
 from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
-from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, until
+from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game
 from tests.door.caller import KeyboardTerminal, answer, play_together, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.waiting import until
 
 RAIL_ROW, HAND_ROW = 4, 14
 
@@ -172,7 +174,7 @@ async def test_quitting_a_saved_game_is_a_loss_and_nothing_is_left_to_resume(
         assert stats is not None and (stats.total.games, stats.total.losses) == (1, 1)
         # A quit is rated as the loss it is, and the member is told their new rating.
         await until(lambda: "Rating " in screen(terminal))
-        assert (await CompetitionStore(door.store).rating(ada.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(ada.id)).rating < 1500
 
 
 @run_async
@@ -191,9 +193,9 @@ async def test_a_saved_game_abandoned_when_offered_is_a_loss(database: Database)
         await until(lambda: "Your saved game is abandoned" in screen(terminal))
         stats = await door.store.stats_for("Ada")
         assert stats is not None and (stats.total.games, stats.total.losses) == (1, 1)
-        history = await CompetitionStore(door.store).rating_history(ada.id)
+        history = await RatingStore(door.store).rating_history(ada.id)
         assert [entry.opponent for entry in history] == ["computer-easy"]
-        assert (await CompetitionStore(door.store).rating(ada.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(ada.id)).rating < 1500
 
 
 @run_async
@@ -239,10 +241,9 @@ async def test_a_rated_challenge_between_members_moves_both_ratings(database: Da
             await until(lambda terminal=terminal: "Rating " in screen(terminal))
         outcome = table.game.outcome()
         assert outcome is not None
-        competition = CompetitionStore(door.store)
         winner, loser = (ada, bob) if outcome.winner_side == 0 else (bob, ada)
-        assert (await competition.rating(winner.id)).rating > 1500
-        assert (await competition.rating(loser.id)).rating < 1500
+        assert (await RatingStore(door.store).rating(winner.id)).rating > 1500
+        assert (await RatingStore(door.store).rating(loser.id)).rating < 1500
 
 
 @run_async
@@ -263,7 +264,7 @@ async def test_a_guest_may_not_take_a_members_handle(database: Database) -> None
 
 def test_a_dropped_seat_waits_only_for_the_account_that_sat_there() -> None:
     table = Table(
-        GameOptions(), ["Ada", "Carl"], rng=random.Random(1), account_ids=[1, None]
+        GameOptions(), ["Ada", "Carl"], rng=random.Random(1), admit=Person, account_ids=[1, None]
     )  # nobody has sat down: both seats wait
     assert table.waits_for("Ada", 1) is table.seats[0]
     assert table.waits_for("ada", 1) is table.seats[0]

@@ -8,15 +8,16 @@ import gc
 import weakref
 from pathlib import Path
 
-from door.app.server import Door
+from door.app.door import Door
 from door.serve import Listening, run_server
 from tests.door.netclients import SSHCaller, TelnetCaller, server_config
+from tests.door.waiting import until
 
 
 def test_a_dropped_line_leaves_nothing_behind(tmp_path: Path) -> None:
     config = server_config(tmp_path)
 
-    async def scenario() -> tuple[list[bool], int, int, int]:
+    async def scenario() -> tuple[list[bool], int, int]:
         stop = asyncio.Event()
         ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
         opened: asyncio.Future[Door] = asyncio.get_running_loop().create_future()
@@ -26,8 +27,7 @@ def test_a_dropped_line_leaves_nothing_behind(tmp_path: Path) -> None:
         listening = await asyncio.wait_for(ready, 10)
         door = await opened
         assert listening.telnet and listening.ssh
-        await asyncio.sleep(0.2)
-        tasks_before = len(asyncio.all_tasks())
+        tasks_before = asyncio.all_tasks()  # the door's own, and any still starting
         telnet, ssh = TelnetCaller(), SSHCaller()
         await telnet.connect(listening.telnet[1])
         await ssh.connect(listening.ssh[1], username="guest")
@@ -41,23 +41,28 @@ def test_a_dropped_line_leaves_nothing_behind(tmp_path: Path) -> None:
         assert len(terminals) == 2
         telnet.hang_up()
         ssh.hang_up()
-        for _ in range(20):  # within a second
-            await asyncio.sleep(0.05)
-            if not door.terminals and not door.presence.members:
-                break
+        await until(
+            lambda: not door.terminals and not door.presence.members,
+            1.0,
+            what=lambda: f"terminals {door.terminals}, members {door.presence.members} gone",
+        )
         telnet.pump.cancel()
         ssh.pump.cancel()
-        await asyncio.sleep(0.1)
+        await asyncio.gather(telnet.pump, ssh.pump, return_exceptions=True)
+        sessions = asyncio.all_tasks() - tasks_before
+        await until(
+            lambda: all(task.done() for task in sessions),
+            1.0,
+            what=lambda: f"the sessions' tasks ended: {[t for t in sessions if not t.done()]}",
+        )
         gc.collect()
         alive = [ref() is not None for ref in terminals]
-        leftover_tasks = len(asyncio.all_tasks()) - tasks_before
         still_on = len(door.presence.members) + len(door.terminals)
         tables = len(door.presence.tables)
         stop.set()
         await asyncio.wait_for(server, 10)
-        return alive, leftover_tasks, still_on, tables
+        return alive, still_on, tables
 
-    alive, leftover_tasks, still_on, tables = asyncio.run(scenario())
+    alive, still_on, tables = asyncio.run(scenario())
     assert still_on == 0 and tables == 0
     assert alive == [False, False], "a session's terminal is still referenced"
-    assert leftover_tasks <= 0, f"{leftover_tasks} task(s) of the sessions are still running"

@@ -10,10 +10,12 @@ from typing import Any
 import asyncssh
 import pytest
 
+from door.app.door import Door
 from door.app.sysop import hash_password, verify_password
 from door.config import ConfigError, config_from_mapping
 from door.serve import Listening, run_server
 from tests.door.netclients import SSHCaller, TelnetCaller, free_port
+from tests.door.waiting import until
 
 
 @pytest.mark.parametrize("prefer_argon2", [False, True])
@@ -95,13 +97,17 @@ def test_the_sysop_logs_in_over_ssh_with_the_password_or_a_key(tmp_path: Path) -
     async def scenario() -> None:
         stop = asyncio.Event()
         ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+        opened: asyncio.Future[Door] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(
+            run_server(config, stop=stop, on_ready=ready.set_result, on_door=opened.set_result)
+        )
         listening = await asyncio.wait_for(ready, 10)
+        door = await opened
         assert listening.ssh and listening.telnet
         port = listening.ssh[1]
         by_password = await log_in(port, password="letmein!", client_keys=None)
         assert "Welcome, Boss!" in by_password and "Sysop: O page into chat" in by_password
-        await asyncio.sleep(0.2)  # the first sysop session leaves the lobby
+        await until(lambda: door.presence.find("Boss") is None, what="the sysop's line gone")
         by_key = await log_in(port, client_keys=[key], password=None)
         assert "Sysop: O page into chat" in by_key
         for credentials in (

@@ -12,15 +12,17 @@ import random
 
 from door.app.presence import Presence
 from door.cluster.remote import RemoteMember
-from door.storage.competition import CompetitionStore
+from door.storage.tournaments import TournamentStore
 from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
+from tests.door.app.test_lobby import in_lobby, in_lobby_after_game
 from tests.door.app.test_mail_games import START, MailDoor, mail_door, words
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together, run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 TABLE_KEYS = "P play"
 AT_THE_TABLE = "Type to chat"
@@ -70,7 +72,7 @@ async def test_both_on_the_tournaments_page_challenge_accept_and_are_seated(
         await play_together([alice, bert], stop=lambda: table.over)
         await in_lobby_after_game(alice, bert)
         await until(lambda: "Tournament game recorded in Friday Cup" in words(alice))
-        tournament = await CompetitionStore(door.store).tournament(number)
+        tournament = await TournamentStore(door.store).tournament(number)
         assert tournament.status == "finished"
 
 
@@ -123,7 +125,7 @@ async def test_a_seat_its_caller_never_reached_waits_and_can_go_to_the_computer(
     bob = presence.join("Bob", Session(bob_terminal))
 
     def make_table(options: GameOptions, names: list[str | None]) -> Table:
-        return Table(options, names, rng=random.Random(5), pause=0, reconnect_wait=60)
+        return Table(options, names, rng=random.Random(5), admit=Person, pause=0, reconnect_wait=60)
 
     options = GameOptions(players=2, tournament=1)
     challenge = presence.challenge(ada, [ada, bob], options, make_table)
@@ -176,7 +178,7 @@ async def test_quitting_a_tournament_game_forfeits_it_in_the_standings(
         await until(lambda: "Bob left and forfeits the game to Ada" in words(alice))
         # The pairing no longer reads "to play": the game is in, a win for Ada.
         await until(lambda: "Tournament game recorded in Friday Cup" in words(bert))
-        tournament = await CompetitionStore(door.store).tournament(number)
+        tournament = await TournamentStore(door.store).tournament(number)
         (pairing,) = tournament.round(1)
         assert len(pairing.games) == 1
         assert tournament.standings()[0].entrant == ada.id

@@ -14,13 +14,14 @@ import pytest
 from door.app.call import Caller, run_session
 from door.app.tournaments import TournamentRefusal, Tournaments, parse_start
 from door.screens.tournaments import TournamentsView, draw_tournaments
-from door.storage.competition import CompetitionStore
+from door.storage.tournaments import TournamentStore
 from door.term.keys import Key
 from engine.rules.outcome import Outcome
-from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, until
+from tests.door.app.test_lobby import in_lobby, in_lobby_after_game
 from tests.door.app.test_mail_games import START, mail_door, words
 from tests.door.caller import KeyboardTerminal, play_together, run_async
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 PASSWORD = "correct horse"
 LIST = "1-9 open"
@@ -70,6 +71,28 @@ async def test_a_swiss_tournament_pairs_round_after_round_with_a_bye_and_no_repe
         assert await service.record(number, loser, Outcome(0, (121, 90), ())) is None
 
 
+@run_async
+async def test_a_finished_tournament_names_a_member_deleted_since_as_a_deleted_member(
+    database: Database,
+) -> None:
+    async with mail_door(database) as door:
+        service = Tournaments(door.store, door.clock)
+        ids = [(await door.store.create_account(n, PASSWORD)).id for n in ("Ada", "Bob")]
+        number = await service.create("Final", "round robin", 1, START, 1)
+        for entrant in ids:
+            assert await service.toggle_entry(number, entrant)
+        (info,) = await service.listing()
+        (pairing,) = info.tournament.round(1)
+        after = await service.record(number, pairing.first, Outcome(0, (121, 100), ()))
+        assert after is not None and after.status == "finished"
+        await door.store.delete_member("Bob")
+        (info,) = await service.listing()
+        canvas, _ = draw_tournaments(TournamentsView("BBS · Tournaments", shown=info, you=ids[0]))
+        text = "\n".join(canvas.text(row) for row in range(24))
+        assert "Ada" in text and "(deleted member)" in text
+        assert f"#{ids[1]}" not in text
+
+
 def test_the_tournament_table_shows_standings_and_pairings_in_order() -> None:
     from door.app.tournaments import TournamentInfo
     from door.competition.tournament import Tournament
@@ -114,13 +137,13 @@ async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
         await until(lambda: LIST in sysop_terminal.status)
         sysop_terminal.press("n", "Winter Cup", Key.ENTER, "x", Key.ENTER)
         await until(lambda: "No tournament made" in words(sysop_terminal))
-        assert await CompetitionStore(door.store).tournaments() == []
+        assert await TournamentStore(door.store).tournaments() == []
         sysop_terminal.press("n", "Winter Cup", Key.ENTER, "r", Key.ENTER, "1", Key.ENTER)
         await until(lambda: "Start" in words(sysop_terminal))
         # Not "now" (typed already): a start next week, which the sysop brings forward.
         sysop_terminal.press(Key.CTRL_U, "2026-03-09 20:00", Key.ENTER)
         await until(lambda: "open for sign-up" in words(sysop_terminal))
-        ((number, made),) = await CompetitionStore(door.store).tournaments()
+        ((number, made),) = await TournamentStore(door.store).tournaments()
         assert (made.name, made.kind, made.games_per_match) == ("Winter Cup", "round robin", 1)
 
         # Both members sign up from their tournaments screens.
@@ -134,7 +157,7 @@ async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
         # The sysop starts it now, before its time.
         sysop_terminal.press("1", "g")
         await until(lambda: "has started" in words(sysop_terminal))
-        assert (await CompetitionStore(door.store).tournament(number)).status == "running"
+        assert (await TournamentStore(door.store).tournament(number)).status == "running"
         sysop_terminal.press(Key.ESCAPE, Key.ESCAPE)
         # Bob waits in the lobby; Ada challenges him to their game.
         bert.press(Key.ESCAPE, Key.ESCAPE)
@@ -150,14 +173,11 @@ async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
         winner = table.names[table.game.winner_side or 0]
 
         async def recorded() -> bool:
-            tournament = await CompetitionStore(door.store).tournament(number)
+            tournament = await TournamentStore(door.store).tournament(number)
             return bool(tournament.round(1)[0].games)
 
-        for _ in range(500):
-            if await recorded():
-                break
-            await asyncio.sleep(0.01)
-        tournament = await CompetitionStore(door.store).tournament(number)
+        await until(recorded, what="the round's game in the store")
+        tournament = await TournamentStore(door.store).tournament(number)
         (pairing,) = tournament.round(1)
         assert len(pairing.games) == 1
         top = tournament.standings()[0]

@@ -10,8 +10,9 @@ import pytest
 
 from door.cluster.relay import RelayTerminal, relay_line
 from door.term.inbox import Inbox
-from door.term.keys import Key
-from door.term.terminal import Disconnected, Display, display_mode_of
+from door.term.keys import Key, Mouse, MouseButton
+from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
+from door.term.terminal import PLAIN_DISPLAYS, Disconnected, Display, display_mode_of
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
 
@@ -58,9 +59,17 @@ def test_keys_come_in_order_and_typed_ahead_ones_can_be_dropped() -> None:
 def test_a_screen_waiting_for_a_key_or_news_hears_the_relay_end() -> None:
     async def scenario() -> None:
         terminal = _terminal()
+        watching = asyncio.Event()
+        watch_keys = terminal.watch_keys
+
+        def watched(waiter: asyncio.Future[None]) -> None:
+            watch_keys(waiter)
+            watching.set()
+
+        terminal.watch_keys = watched  # type: ignore[method-assign]
         inbox = Inbox(terminal)
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.01)
+        await watching.wait()  # the screen waits for a key or news
         terminal.received({"op": "hangup"})
         with pytest.raises(Disconnected):
             await waiting
@@ -93,7 +102,8 @@ def test_a_teletype_caller_is_sent_lines_by_the_worker_holding_their_game() -> N
         hello = asyncio.run(asyncio.wait_for(hello_of(display), 5))
         at_the_table = RelayTerminal(_Link(), "r1", hello)  # type: ignore[arg-type]
         assert display_mode_of(at_the_table) is display
-        assert Session(at_the_table).lines is (display is Display.LINES)
+        assert Session(at_the_table).lines is (display in PLAIN_DISPLAYS)
+        assert Session(at_the_table).speech is (display is Display.SPEECH)
 
 
 @pytest.mark.parametrize("display", [None, "", "teletype", 7])
@@ -101,3 +111,80 @@ def test_a_hello_naming_no_known_display_is_a_screen(display: object) -> None:
     hello = {"from": "w2"} if display is None else {"from": "w2", "display": display}
     terminal = RelayTerminal(_Link(), "r1", hello)  # type: ignore[arg-type]
     assert display_mode_of(terminal) is Display.SCREEN
+
+
+def test_the_table_worker_asks_the_callers_own_terminal_for_clicks_and_gets_them() -> None:
+    """A relayed caller's clicks cross the relay as [name, char, [button, column, row]];
+    the table's worker asking for reports is relayed to the caller's real terminal, which
+    asks as before once the relay ends."""
+
+    async def scenario() -> tuple[bool, bytes, list[Any], bool, bytes]:
+        link = _Link()
+        caller = FakeTerminal()
+        relaying = asyncio.ensure_future(relay_line(link, caller, "w1", {"from": "w2"}))  # type: ignore[arg-type]
+        while not link.relays:
+            await asyncio.sleep(0)
+        (end,) = link.relays.values()
+        end.received({"op": "mouse", "on": True})
+        await caller.flush()
+        while not caller.mouse_reporting:
+            await asyncio.sleep(0)
+        asked = caller.output
+        caller.push_bytes(b"\x1b[<0;12;15M\x1b[<0;12;15m")
+        while len(link.sent) < 2:
+            await asyncio.sleep(0)
+        sent = link.sent[1]["k"]
+        end.received({"op": "close"})
+        await relaying
+        await caller.flush()
+        return (
+            asked.endswith(ASK_FOR_REPORTS.encode()),
+            b"",
+            sent,
+            caller.mouse_reporting,
+            caller.output,
+        )
+
+    asked, _, sent, still_on, output = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert asked
+    assert sent == [["mouse", "", ["left", 11, 14]]]
+    assert not still_on and output.endswith(STOP_REPORTS.encode())
+
+    at_the_table = _terminal()
+    at_the_table.received({"op": "keys", "k": sent})
+    assert at_the_table.discard_typeahead() == 0  # not asked for: dropped, as a terminal does
+    at_the_table.mouse_reporting = True
+    assert at_the_table.link.sent[-1] == {"t": "relay", "r": "r1", "op": "mouse", "on": True}  # type: ignore[attr-defined]
+    at_the_table.received({"op": "keys", "k": sent})
+    got = asyncio.run(at_the_table.read_key())
+    assert got == Key.mouse_report(Mouse(MouseButton.LEFT, 11, 14))
+
+
+@pytest.mark.parametrize(
+    "relayed",
+    [
+        ["mouse", "", ["sideways", 1, 1]],
+        ["mouse", "", [" left", 1, 1]],
+        ["mouse", "", ["left", "1", 1]],
+        ["mouse", "", ["left", True, 1]],
+        ["mouse", "", ["left", 1]],
+        ["mouse", ""],
+        ["mouse", "x", ["left", 1, 1]],
+        ["char", "", ["left", 1, 1]],
+        "mouse",
+        {"mouse": 1},
+    ],
+)
+def test_a_malformed_relayed_click_is_dropped(relayed: Any) -> None:
+    terminal = _terminal()
+    terminal.mouse_reporting = True
+    terminal.received({"op": "keys", "k": [relayed, ["char", "z"]]})
+    assert asyncio.run(terminal.read_key()) == Key.printable("z")
+
+
+def test_a_relayed_click_far_off_the_screen_is_held_to_it() -> None:
+    terminal = _terminal()
+    terminal.mouse_reporting = True
+    terminal.received({"op": "keys", "k": [["mouse", "", ["left", 10**9, -5]]]})
+    got = asyncio.run(terminal.read_key())
+    assert got.mouse is not None and got.mouse.column <= 1000 and got.mouse.row == 0

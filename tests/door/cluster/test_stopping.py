@@ -183,9 +183,11 @@ async def _link_stops_all_the_same(redis_url: str) -> None:
     await link.start()
 
     turned = 0
+    waiting_in_it = asyncio.Event()
 
     async def cancellation_turned_into_trouble(**_: object) -> None:
         nonlocal turned
+        waiting_in_it.set()
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
@@ -195,7 +197,7 @@ async def _link_stops_all_the_same(redis_url: str) -> None:
             raise RedisConnectionError("Connection closed by server.") from None
 
     link._pubsub.get_message = cancellation_turned_into_trouble
-    await asyncio.sleep(0.1)  # the listening task waits in it
+    await asyncio.wait_for(waiting_in_it.wait(), 10)  # the listening task waits in it
     closing = asyncio.ensure_future(link.close())
     done, _ = await asyncio.wait({closing}, timeout=10)
     assert done, "the link never stopped"

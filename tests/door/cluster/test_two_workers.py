@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
-import socket
 import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from door.app.call import Caller
+from door.app.door import Door
 from door.app.records import Records
-from door.app.server import Door
 from door.cluster.link import MEMBER_TTL_SECONDS, SYNC_SECONDS
 from door.config import Config, config_from_mapping
 from door.serve import join_cluster
@@ -34,11 +33,12 @@ from tests.door.app.test_lobby import (
     in_lobby,
     in_lobby_after_game,
     screen,
-    until,
 )
 from tests.door.caller import KeyboardTerminal, play_together, run_async
+from tests.door.cluster.conftest import until_port
 from tests.door.netclients import free_port
 from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.waiting import until
 
 
 class Worker:
@@ -136,12 +136,18 @@ async def a_game_under_way(
     first: Worker, second: Worker, store: Store
 ) -> tuple[KeyboardTerminal, KeyboardTerminal, Account, Account, Table]:
     """Ada and Bob (``ada_challenges_bob``) eight actions into their game, played on the
-    first worker and saved there at least once."""
+    first worker and in the store as it stands (the saver writes in the background)."""
     ada, bob, ada_account, bob_account = await ada_challenges_bob(first, second, store)
     await until(lambda: bool(first.presence.tables))
     table = first.presence.tables[0]
     await play_together([ada, bob], stop=lambda: len(table.game.recording.actions) >= 8)
-    await until(lambda: table.saved_as() is not None)
+
+    async def saved_as_it_stands() -> bool:
+        saved = await store.load_unfinished_game(ada_account.id)
+        played = table.game.recording.actions
+        return saved is not None and len(saved.recording.actions) == len(played)
+
+    await until(saved_as_it_stands, what="the game in the store as it stands")
     return ada, bob, ada_account, bob_account, table
 
 
@@ -186,7 +192,6 @@ async def test_a_dead_workers_callers_vanish_and_its_game_goes_on_from_the_store
         assert store is not None
         # Play into the first hand, then the table's worker dies.
         ada, bob, ada_account, bob_account, table = await a_game_under_way(first, second, store)
-        await asyncio.sleep(0.3)  # the saver writes the newest state
         actions = len(table.game.recording.actions)
         game_id = table.saved_as()
         loop = asyncio.get_running_loop()
@@ -219,12 +224,14 @@ async def test_a_dead_workers_callers_vanish_and_its_game_goes_on_from_the_store
 async def games_recorded(store: Store, handles: tuple[str, ...]) -> list[PlayerStats]:
     """Each handle's statistics once one finished game is written for every one of them
     (the saver writes in the background)."""
-    for _ in range(200):
-        records = [await store.stats_for(handle) for handle in handles]
-        if all(r is not None and r.total.games == 1 for r in records):
-            return [r for r in records if r is not None]
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the game was not recorded: {records}")
+    records: list[PlayerStats | None] = []
+
+    async def recorded() -> bool:
+        records[:] = [await store.stats_for(handle) for handle in handles]
+        return all(r is not None and r.total.games == 1 for r in records)
+
+    await until(recorded, what=lambda: f"the game recorded: {records}")
+    return [r for r in records if r is not None]
 
 
 @run_async
@@ -283,7 +290,7 @@ async def test_the_workers_carry_on_through_a_redis_restart(tmp_path: Path) -> N
             await until(lambda: "Bob" in screen(ada))
             redis.terminate()
             redis.wait()
-            await asyncio.sleep(2 * SYNC_SECONDS)
+            await asyncio.sleep(2 * SYNC_SECONDS)  # the point: an outage of two syncs
             # Nothing reaches the other worker, but nobody is dropped or thrown out.
             assert "Bob" in screen(ada) and first.presence.find("Ada") is not None
             redis = start_redis()
@@ -293,21 +300,13 @@ async def test_the_workers_carry_on_through_a_redis_restart(tmp_path: Path) -> N
             carl = second.call(name="Carl")
             await in_lobby(carl)
             await until(lambda: "Carl" in screen(ada), timeout=10)
+            # The link says nothing when its chat subscription is back: a second for it.
             await asyncio.sleep(1.0)
             ada.press("c", *"after the restart", "\r")
             await until(lambda: "Ada: after the restart" in flat(bob), timeout=10)
     finally:
         redis.terminate()
         redis.wait()
-
-
-async def until_port(port: int) -> None:
-    for _ in range(200):
-        with contextlib.suppress(OSError):
-            socket.create_connection(("127.0.0.1", port), 0.1).close()
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("redis-server did not start")
 
 
 @run_async
@@ -317,7 +316,6 @@ async def test_a_worker_stopped_by_the_sysop_hands_its_relayed_callers_back(
     async with two_workers(redis_url, database) as (first, second, store):
         assert store is not None
         ada, bob, ada_account, _, table = await a_game_under_way(first, second, store)
-        await asyncio.sleep(0.3)  # the saver writes the newest state
         actions = len(table.game.recording.actions)
         loop = asyncio.get_running_loop()
         stopped = loop.time()

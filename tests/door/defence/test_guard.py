@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import doctest
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,13 @@ import pytest
 import door.defence.guard
 import door.logtext
 import door.transports.subneg
+from door.app.door import Door
 from door.defence.guard import AT_ONCE_MESSAGE, PER_MINUTE_MESSAGE, AddressGuard
 from door.logtext import escaped
 from door.serve import Listening, run_server
 from door.transports.subneg import IAC, SB, SE, SubnegotiationLimit
 from tests.door.netclients import TelnetCaller, server_config
+from tests.door.waiting import until
 
 
 @pytest.mark.parametrize("module", [door.defence.guard, door.transports.subneg, door.logtext])
@@ -83,18 +86,24 @@ def test_caller_text_is_escaped_for_the_log(text: str, logged: str) -> None:
 
 
 async def _serve(
-    config_dir: Path, **server: object
+    config_dir: Path, on_door: Callable[[Door], None] | None = None, **server: object
 ) -> tuple[asyncio.Event, asyncio.Task, Listening]:
     config = server_config(config_dir, ssh_port=0, **server)
     stop = asyncio.Event()
     ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-    task = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+    task = asyncio.create_task(
+        run_server(config, stop=stop, on_ready=ready.set_result, on_door=on_door)
+    )
     return stop, task, await asyncio.wait_for(ready, 20)
 
 
 def test_an_address_over_its_limit_is_told_and_closed(tmp_path: Path) -> None:
     async def scenario() -> tuple[str, bool, str]:
-        stop, server, listening = await _serve(tmp_path, max_connections_per_address=2)
+        opened: asyncio.Future[Door] = asyncio.get_running_loop().create_future()
+        stop, server, listening = await _serve(
+            tmp_path, opened.set_result, max_connections_per_address=2
+        )
+        door = await opened
         assert listening.telnet
         first, second, third = TelnetCaller(), TelnetCaller(), TelnetCaller()
         await first.connect(listening.telnet[1])
@@ -104,7 +113,7 @@ def test_an_address_over_its_limit_is_told_and_closed(tmp_path: Path) -> None:
         await third.wait_for_close()
         refused = third.text
         second.hang_up()
-        await asyncio.sleep(0.3)
+        await until(lambda: door.guard.open_from("127.0.0.1") == 1, what="the second's place freed")
         fourth = TelnetCaller()
         await fourth.connect(listening.telnet[1])
         await fourth.wait_for("G guest")

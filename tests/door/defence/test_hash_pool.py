@@ -9,6 +9,7 @@ import pytest
 
 from door.defence.hash_pool import HashPool, HashPoolFull
 from tests.door.caller import run_async
+from tests.door.waiting import until
 
 
 @run_async
@@ -23,7 +24,7 @@ async def test_the_pool_runs_at_most_its_threads_at_once_and_refuses_past_its_qu
         return n
 
     jobs = [asyncio.ensure_future(pool.run(slow, n)) for n in range(5)]
-    await asyncio.sleep(0.1)
+    await until(lambda: len(running) == 2, what="two hashes running")
     assert len(running) == 2  # two threads; three wait
     with pytest.raises(HashPoolFull, match="busy checking"):
         await pool.run(slow, 99)

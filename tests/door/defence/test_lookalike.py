@@ -8,7 +8,8 @@ import doctest
 import pytest
 
 import door.defence.lookalike
-from door.app.presence import NameInUse, Presence
+from door.app.members import NameInUse
+from door.app.presence import Presence
 from door.defence.lookalike import looks_like, skeleton
 from door.storage.errors import HandleTakenError
 from door.ui.session import Session

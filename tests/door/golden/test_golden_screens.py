@@ -24,13 +24,16 @@ import pytest
 from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.config import config_from_mapping
-from door.table.flow import Table, play_against_computer
+from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
+from door.table.solo import play_against_computer
 from door.term.charset import Charset
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.app.test_lobby import in_lobby, until
+from tests.door.app.test_lobby import in_lobby
 from tests.door.caller import KeyboardTerminal
+from tests.door.waiting import until
 
 GOLDEN = Path(__file__).parent / "screens"
 REGENERATE = os.environ.get("CRIBBAGE_REGEN_GOLDEN") == "1"
@@ -89,12 +92,15 @@ async def before_deal_scene(terminal: KeyboardTerminal) -> None:
 async def watcher_scene(terminal: KeyboardTerminal) -> None:
     """A caller watching the computer play itself, held at its first pause (the table
     pauses ten minutes after each move, so the picture stands still)."""
-    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(8), pause=600)
+    table = Table(
+        GameOptions(level="easy"), [None, None], rng=random.Random(8), admit=Person, pause=600
+    )
     person = table.watch("Ada", Session(terminal))
     table.start()
     task = asyncio.ensure_future(person.attend())
     try:
-        await asyncio.sleep(0.3)
+        # The computer's first move, the cut, then the ten-minute pause.
+        await until(lambda: "cuts the deck at card" in " ".join(terminal.display))
         await settle(terminal)
     finally:
         task.cancel()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from door.screens import theme
-from door.screens.chat import KEPT_LINES, GameLog, canned_reply
+from door.screens.chat import KEPT_LINES, PaneLog, canned_reply
 from door.term.ansi import Color
 from door.term.canvas import STYLES, Style, style_number
 
@@ -19,7 +19,7 @@ def test_the_computer_never_gives_the_same_reply_twice_running() -> None:
 
 
 def test_the_log_gives_back_each_line_in_its_styles_and_keeps_the_last_hundred() -> None:
-    log = GameLog()
+    log = PaneLog()
     for number in range(KEPT_LINES + 5):
         log.add(f"Hand {number}: 5♥ J♣ for fifteen two.", theme.TEXT)
     log.chat("Ada", "good luck", theme.BRIGHT)
@@ -36,7 +36,7 @@ def test_a_kept_line_survives_any_text_and_any_style_number() -> None:
     while len(STYLES) <= 31:
         style_number(next(every_style))
     separator_style = STYLES[31]
-    log = GameLog()
+    log = PaneLog()
     log.chat("Bob\x1f", "", separator_style)
     log.add("", theme.TEXT)
     first, second = log.lines[-2:]
@@ -54,7 +54,7 @@ def test_a_log_line_is_wrapped_as_textwrap_wraps_it_whether_it_fits_or_not() -> 
     width = 12
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
-        log = GameLog(width)
+        log = PaneLog(width)
         log.add(text)
         expected = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
         assert [line.text for line in log.lines] == expected, repr(text)

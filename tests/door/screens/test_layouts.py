@@ -75,10 +75,11 @@ def test_the_crib_owners_name_is_shown_whole_or_shortened_with_a_mark() -> None:
 
 
 def test_the_lobbys_key_lines_fit_and_pick_out_every_key_letter() -> None:
+    from door.app.lobby_keys import LOBBY_MENU
     from door.screens import theme
     from door.screens.lobby import LobbyView, draw_lobby
 
-    view = LobbyView("Cribbage Door", "Ada")
+    view = LobbyView("Cribbage Door", "Ada", menu_keys=LOBBY_MENU.text)
     view.options = "1/2 runs: exact  A count: manual  G players: 4  D level: expert  M best of 7"
     view.account_keys = "R Record  L Leaderboard  E unrated  I 120 s a turn  S CP437 (BBS)"
     canvas, _ = draw_lobby(view)

@@ -10,15 +10,16 @@ import random
 from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.config import config_from_mapping
-from door.screens.chat import GameLog
+from door.screens.chat import PaneLog
 from door.screens.game_screen import TableView, draw_table
 from door.screens.side_pane import draw_side_pane
 from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.ui.session import Frame, Session
 from engine.rules.game import Game
-from tests.door.app.test_lobby import in_lobby, settled, until
+from tests.door.app.test_lobby import in_lobby, settled
 from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.waiting import until
 
 LONG = (
     "Computer cuts 7♦, Computer 2 cuts 3♥, Computer 3 cuts 9♣, Ada cuts K♠: low card deals, "
@@ -80,7 +81,7 @@ async def test_the_lobby_in_a_tall_wide_window_types_where_its_cursor_is() -> No
 
 
 def test_the_pane_wraps_the_log_to_its_own_width() -> None:
-    log = GameLog()
+    log = PaneLog()
     log.add(LONG)
     assert len(log.lines) == 2  # wrapped for the 80-column log
     canvas = Canvas(200, 30)

@@ -11,7 +11,7 @@ from door.screens.account import rating_line
 from door.screens.frame import draw_header
 from door.screens.game_screen import TableView, draw_table
 from door.screens.show import result_text
-from door.storage.competition import RatingHistoryEntry
+from door.storage.ratings import RatingHistoryEntry
 from door.term.canvas import Canvas
 from engine.rules.cards import Card
 from engine.rules.events import ShowScored

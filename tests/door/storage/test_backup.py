@@ -24,6 +24,7 @@ from tests.door.storage.conftest import FAST_HASHER
 from tests.door.storage.disks import tiny_disk
 from tests.door.storage.every_row import PASSWORD, fill, fresh_postgres_database, table_rows
 from tests.door.storage.games import played_game
+from tests.door.waiting import until
 
 
 def sqlite_url(path: Path) -> str:
@@ -38,9 +39,10 @@ async def test_a_backup_taken_while_the_door_writes_is_whole_and_restores(
     await fill(live)
     store = await Store.open(live, hasher=FAST_HASHER)
     writing = True
+    finished = 0
 
     async def keep_playing() -> int:
-        finished = 0
+        nonlocal finished
         while writing:
             game = played_game(100 + finished)
             account = await store.create_account(f"Player{finished}", PASSWORD)
@@ -53,9 +55,10 @@ async def test_a_backup_taken_while_the_door_writes_is_whole_and_restores(
 
     writer = asyncio.create_task(keep_playing())
     try:
-        await asyncio.sleep(0.3)
+        await until(lambda: finished >= 3, what="games written before the backup")
         backup = await make_backup(live, tmp_path / "door-backup.sqlite3")
-        await asyncio.sleep(0.2)
+        after = finished
+        await until(lambda: finished >= after + 3, what="games written after the backup")
     finally:
         writing = False
         played = await writer
@@ -71,7 +74,7 @@ async def test_a_backup_taken_while_the_door_writes_is_whole_and_restores(
     # seats are one transaction) or not at all, and what came after is not there.
     assert len(rows["games"]) == len(rows["game_logs"]) + 1  # fill's one saved game
     assert len(rows["game_seats"]) == 2 * len(rows["games"])
-    made_here = len(rows["accounts"]) - 5  # fill's four members and a BBS caller
+    made_here = len(rows["accounts"]) - 6  # fill's five members and a BBS caller
     assert made_here - 1 <= len(rows["game_logs"]) - 2 <= made_here
     assert len(rows["accounts"]) < len((await table_rows(live))["accounts"])
     assert sorted(path.name for path in tmp_path.iterdir()) == [

@@ -68,3 +68,16 @@ async def test_two_nodes_making_the_same_callers_account_at_once_agree(database:
             *(store.bbs_account("FakeBBS", "#7", "Cy") for _ in range(4))
         )
     assert len({account.id for account in accounts}) == 1
+
+
+@run_async
+async def test_a_bbs_caller_gets_no_held_handle_nor_one_that_looks_like_a_members(
+    database: Database,
+) -> None:
+    async with database.store() as store:
+        await store.create_account("Bob", PASSWORD)
+        await store.rename_member("Bob", "Robert")  # "Bob" is held for 30 days
+        await store.create_account("Adam", PASSWORD)
+        held = await store.bbs_account("FakeBBS", "#1", "Bob")
+        lookalike = await store.bbs_account("FakeBBS", "#2", "Adarn")  # rn reads as m
+    assert (held.handle, lookalike.handle) == ("Bob 2", "Adarn 2")

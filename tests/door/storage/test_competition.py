@@ -14,12 +14,12 @@ from door.competition.pbm import PbmRules
 from door.competition.rating import Rating, computer_rating
 from door.competition.tournament import Tournament
 from door.competition.turns import play_automatic, play_for, waiting_on
-from door.storage.competition import (
-    CompetitionNotFoundError,
-    CompetitionStore,
-    PbmGameChangedError,
-)
+from door.storage.errors import CompetitionNotFoundError
+from door.storage.matches import MatchStore
+from door.storage.pbm_games import PbmGameChangedError, PbmGameStore
+from door.storage.ratings import RatingStore
 from door.storage.store import Seat, Store
+from door.storage.tournaments import TournamentStore
 from engine.computer.player import ComputerPlayer
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
@@ -45,19 +45,17 @@ async def members(store: Store, *handles: str) -> list[Seat]:
 async def test_a_rated_game_moves_both_ratings_and_is_kept(database: Database) -> None:
     async with database.store() as store:
         ada, bob = await members(store, "Ada", "Bob")
-        competition = CompetitionStore(store)
-        assert await competition.rating(ada.account_id) == Rating()
-        mine, theirs = await competition.rate_game(
+        assert await RatingStore(store).rating(ada.account_id) == Rating()
+        mine, theirs = await RatingStore(store).rate_game(
             ada.account_id, bob.account_id, won(0, 80), START
         )
         assert theirs is not None and mine.change > 0 and theirs.change < 0
     async with database.store() as store:
-        competition = CompetitionStore(store)
-        assert await competition.rating(ada.account_id) == pytest.approx(mine.after)
-        assert await competition.rating(bob.account_id) == pytest.approx(theirs.after)
-        board = await competition.rating_leaderboard()
+        assert await RatingStore(store).rating(ada.account_id) == pytest.approx(mine.after)
+        assert await RatingStore(store).rating(bob.account_id) == pytest.approx(theirs.after)
+        board = await RatingStore(store).rating_leaderboard()
         assert [(line.handle, line.games) for line in board] == [("Ada", 1), ("Bob", 1)]
-        (entry,) = await competition.rating_history(bob.account_id)
+        (entry,) = await RatingStore(store).rating_history(bob.account_id)
         assert (entry.opponent, entry.score) == ("Ada", 0.0)
         assert entry.change.label == theirs.label
 
@@ -66,21 +64,22 @@ async def test_a_rated_game_moves_both_ratings_and_is_kept(database: Database) -
 async def test_a_game_against_the_computer_rates_only_the_member(database: Database) -> None:
     async with database.store() as store:
         (ada,) = await members(store, "Ada")
-        competition = CompetitionStore(store)
-        first, computer = await competition.rate_game(ada.account_id, "expert", won(1, 100), START)
+        first, computer = await RatingStore(store).rate_game(
+            ada.account_id, "expert", won(1, 100), START
+        )
         assert computer is None and first.change < 0
         later = START + dt.timedelta(hours=1)
-        second, _ = await competition.rate_game(
+        second, _ = await RatingStore(store).rate_game(
             ada.account_id, "expert", won(1, 100), later, side=1
         )
         assert second.before == pytest.approx(first.after) and second.change > 0
-        history = await competition.rating_history(ada.account_id)
+        history = await RatingStore(store).rating_history(ada.account_id)
         assert [(h.opponent, h.score) for h in history] == [
             ("computer-expert", 1.0),
             ("computer-expert", 0.0),
         ]
         assert computer_rating("expert") == Rating(1600.0, 60.0)
-        assert [line.handle for line in await competition.rating_leaderboard()] == ["Ada"]
+        assert [line.handle for line in await RatingStore(store).rating_leaderboard()] == ["Ada"]
 
 
 # --- matches ------------------------------------------------------------------------
@@ -90,23 +89,21 @@ async def test_a_game_against_the_computer_rates_only_the_member(database: Datab
 async def test_a_match_keeps_its_games_until_it_is_decided(database: Database) -> None:
     async with database.store() as store:
         ada, bob = await members(store, "Ada", "Bob")
-        competition = CompetitionStore(store)
-        match_id = await competition.start_match(ada, bob, 3, START, rated=True)
-        stored = await competition.add_match_game(match_id, won(0, 85), START)
+        match_id = await MatchStore(store).start_match(ada, bob, 3, START, rated=True)
+        stored = await MatchStore(store).add_match_game(match_id, won(0, 85), START)
         assert stored.match.line() == "Ada leads 1–0 in games, 3–0 in points"
         assert stored.finished_at is None
     async with database.store() as store:
-        competition = CompetitionStore(store)
-        stored = await competition.add_match_game(match_id, won(0, 100), START)
+        stored = await MatchStore(store).add_match_game(match_id, won(0, 100), START)
         assert stored.match.decided and stored.finished_at == START
-        again = await competition.match(match_id)
+        again = await MatchStore(store).match(match_id)
         assert again.match == stored.match and again.seats == (ada, bob) and again.rated
         assert again.match.line() == "Ada wins the match 2–0 in games, 5–0 in points"
         with pytest.raises(MatchOverError):
-            await competition.add_match_game(match_id, won(1, 100), START)
-        assert len((await competition.match(match_id)).match.games) == 2
+            await MatchStore(store).add_match_game(match_id, won(1, 100), START)
+        assert len((await MatchStore(store).match(match_id)).match.games) == 2
         with pytest.raises(CompetitionNotFoundError):
-            await competition.match(match_id + 1)
+            await MatchStore(store).match(match_id + 1)
 
 
 # --- tournaments --------------------------------------------------------------------
@@ -117,21 +114,19 @@ async def test_a_swiss_tournament_is_kept_round_by_round(database: Database) -> 
     async with database.store() as store:
         seats = await members(store, "Ada", "Bob", "Cy", "Di", "Ed")
         ids = [seat.account_id for seat in seats]
-        competition = CompetitionStore(store)
         cup = Tournament("Spring Swiss", "swiss", 1, START, rounds=2)
-        cup_id = await competition.create_tournament(cup, START)
+        cup_id = await TournamentStore(store).create_tournament(cup, START)
         for number in ids:
             cup = cup.sign_up(number)
-            assert await competition.sign_up(cup_id, number) == cup
-        assert [(n, t.name) for n, t in await competition.tournaments()] == [
+            assert await TournamentStore(store).sign_up(cup_id, number) == cup
+        assert [(n, t.name) for n, t in await TournamentStore(store).tournaments()] == [
             (cup_id, "Spring Swiss")
         ]
         cup = cup.start(START)
-        assert await competition.start_tournament(cup_id, START) == cup
+        assert await TournamentStore(store).start_tournament(cup_id, START) == cup
     async with database.store() as store:  # the server restarted
-        competition = CompetitionStore(store)
-        assert await competition.tournament(cup_id) == cup
-        names = await competition.entrant_names(cup_id)
+        assert await TournamentStore(store).tournament(cup_id) == cup
+        names = await TournamentStore(store).entrant_names(cup_id)
         assert sorted(names.values()) == ["Ada", "Bob", "Cy", "Di", "Ed"]
         first = cup.round(1)
         assert [(p.first, p.second) for p in first] == [
@@ -139,10 +134,14 @@ async def test_a_swiss_tournament_is_kept_round_by_round(database: Database) -> 
             (ids[2], ids[3]),
             (ids[4], None),
         ]
-        cup = await competition.record_tournament_game(cup_id, ids[1], won(0, 90), side=0)
-        cup = await competition.forfeit_tournament_match(cup_id, ids[3], scores=(100, 80))
+        cup = await TournamentStore(store).record_tournament_game(
+            cup_id, ids[1], won(0, 90), side=0
+        )
+        cup = await TournamentStore(store).forfeit_tournament_match(
+            cup_id, ids[3], scores=(100, 80)
+        )
         assert cup.current_round == 2
-        assert await competition.tournament(cup_id) == cup
+        assert await TournamentStore(store).tournament(cup_id) == cup
         # After round 1: Bob (3, +31), Cy (2, +21: Di forfeited at 100), Ed (bye: 2, 0),
         # Di (0, -21), Ada (0, -31). So Ada, the lowest without a bye, rests in round 2,
         # and that bye counts at once: Ada (2, -31) now stands above Di.
@@ -154,24 +153,24 @@ async def test_a_swiss_tournament_is_kept_round_by_round(database: Database) -> 
             (ids[0], None),
         ]
         with pytest.raises(CompetitionNotFoundError):
-            await competition.tournament(cup_id + 1)
+            await TournamentStore(store).tournament(cup_id + 1)
 
 
 # --- play-by-mail -------------------------------------------------------------------
 
 
 async def move(
-    competition: CompetitionStore, pbm_id: int, now: dt.datetime, computer: ComputerPlayer
+    pbm_games: PbmGameStore, pbm_id: int, now: dt.datetime, computer: ComputerPlayer
 ) -> int:
     """One caller's move as the table would make it: load, play, keep. Returns the seat."""
-    saved = await competition.pbm_game(pbm_id)
+    saved = await pbm_games.pbm_game(pbm_id)
     game = saved.resume()
     play_automatic(game)
     seat = waiting_on(game)[0]
     saved.clock.check_move(seat, now)
     play_for(game, seat, computer)
     play_automatic(game)
-    await competition.save_pbm_move(pbm_id, game.recording, seat, now)
+    await pbm_games.save_pbm_move(pbm_id, game.recording, seat, now)
     return seat
 
 
@@ -180,11 +179,12 @@ async def test_a_play_by_mail_game_goes_on_after_a_restart(database: Database) -
     computer = ComputerPlayer("normal", random.Random(17))
     async with database.store() as store:
         ada, bob = await members(store, "Ada", "Bob")
-        competition = CompetitionStore(store)
         game = RecordedGame(seed=2026)
         play_automatic(game)  # the cut for the first deal decides nothing
-        pbm_id = await competition.start_pbm_game(ada, bob, game.recording, PbmRules(3), START)
-        (saved,) = await competition.pbm_games_for(bob.account_id)
+        pbm_id = await PbmGameStore(store).start_pbm_game(
+            ada, bob, game.recording, PbmRules(3), START
+        )
+        (saved,) = await PbmGameStore(store).pbm_games_for(bob.account_id)
         dealer = game.dealer
         names = ("Ada", "Bob")
         assert saved.status_line(ada.account_id if dealer == 1 else bob.account_id, START) == (
@@ -193,11 +193,10 @@ async def test_a_play_by_mail_game_goes_on_after_a_restart(database: Database) -
         now = START
         for _ in range(5):
             now += dt.timedelta(hours=7)
-            await move(competition, pbm_id, now, computer)
-        before = await competition.pbm_game(pbm_id)
+            await move(PbmGameStore(store), pbm_id, now, computer)
+        before = await PbmGameStore(store).pbm_game(pbm_id)
     async with database.store() as store:  # the server restarted: a new engine, same file
-        competition = CompetitionStore(store)
-        after = await competition.pbm_game(pbm_id)
+        after = await PbmGameStore(store).pbm_game(pbm_id)
         assert after.recording == before.recording and after.clock == before.clock
         assert after.resume().recording == before.recording
         to_move = after.waiting_on()[0]
@@ -209,16 +208,16 @@ async def test_a_play_by_mail_game_goes_on_after_a_restart(database: Database) -
             == f"your move against {other} (2 days 23 hours left)"
         )
         for _ in range(400):
-            game = (await competition.pbm_game(pbm_id)).resume()
+            game = (await PbmGameStore(store).pbm_game(pbm_id)).resume()
             play_automatic(game)
             if game.phase is Phase.OVER:
                 break
             now += dt.timedelta(hours=5)
-            await move(competition, pbm_id, now, computer)
-        outcome, game_id = await competition.finish_pbm_game(pbm_id, game.recording)
+            await move(PbmGameStore(store), pbm_id, now, computer)
+        outcome, game_id = await PbmGameStore(store).finish_pbm_game(pbm_id, game.recording)
         assert max(outcome.scores) == 121 and not outcome.forfeit
-        assert await competition.pbm_games_for(ada.account_id) == []
-        finished = await competition.pbm_game(pbm_id)
+        assert await PbmGameStore(store).pbm_games_for(ada.account_id) == []
+        finished = await PbmGameStore(store).pbm_game(pbm_id)
         assert finished.finished and finished.game_id == game_id
         winner = finished.seats[outcome.winner_side].name
         stats = await store.stats_for(winner)
@@ -232,24 +231,24 @@ async def test_todays_moves_stay_counted_across_a_restart(database: Database) ->
     computer = ComputerPlayer("easy", random.Random(1))
     async with database.store() as store:
         ada, bob = await members(store, "Ada", "Bob")
-        competition = CompetitionStore(store)
         game = RecordedGame(seed=99, dealer=0)
-        pbm_id = await competition.start_pbm_game(ada, bob, game.recording, PbmRules(3, 1), START)
-        assert await move(competition, pbm_id, START, computer) == 0  # Ada deals
+        pbm_id = await PbmGameStore(store).start_pbm_game(
+            ada, bob, game.recording, PbmRules(3, 1), START
+        )
+        assert await move(PbmGameStore(store), pbm_id, START, computer) == 0  # Ada deals
     async with database.store() as store:
-        competition = CompetitionStore(store)
-        saved = await competition.pbm_game(pbm_id)
+        saved = await PbmGameStore(store).pbm_game(pbm_id)
         assert saved.waiting_on() == (0, 1)  # both to throw to the crib
         game = saved.resume()
         play_for(game, 0, computer)
         with pytest.raises(MoveLimitError):
-            await competition.save_pbm_move(
+            await PbmGameStore(store).save_pbm_move(
                 pbm_id, game.recording, 0, START + dt.timedelta(hours=2)
             )
-        assert (await competition.pbm_game(pbm_id)).recording == saved.recording
+        assert (await PbmGameStore(store).pbm_game(pbm_id)).recording == saved.recording
         next_day = dt.datetime(2026, 3, 2, 0, 5, tzinfo=dt.UTC)
-        await competition.save_pbm_move(pbm_id, game.recording, 0, next_day)
-        assert (await competition.pbm_game(pbm_id)).waiting_on() == (1,)
+        await PbmGameStore(store).save_pbm_move(pbm_id, game.recording, 0, next_day)
+        assert (await PbmGameStore(store).pbm_game(pbm_id)).waiting_on() == (1,)
 
 
 @run_async
@@ -257,29 +256,31 @@ async def test_a_player_out_of_time_forfeits_the_game(database: Database) -> Non
     computer = ComputerPlayer("easy", random.Random(2))
     async with database.store() as store:
         ada, bob = await members(store, "Ada", "Bob")
-        competition = CompetitionStore(store)
         game = RecordedGame(seed=5, dealer=1)
-        pbm_id = await competition.start_pbm_game(ada, bob, game.recording, PbmRules(2), START)
-        assert await move(competition, pbm_id, START, computer) == 1  # Bob deals
+        pbm_id = await PbmGameStore(store).start_pbm_game(
+            ada, bob, game.recording, PbmRules(2), START
+        )
+        assert await move(PbmGameStore(store), pbm_id, START, computer) == 1  # Bob deals
         moved = START + dt.timedelta(hours=1)
-        assert await move(competition, pbm_id, moved, computer) in (0, 1)
+        assert await move(PbmGameStore(store), pbm_id, moved, computer) in (0, 1)
         # Someone is still to throw; nobody forfeits before two days have passed.
         assert (
-            await competition.forfeit_overdue_pbm_games(
+            await PbmGameStore(store).forfeit_overdue_pbm_games(
                 moved + dt.timedelta(days=2) - dt.timedelta(seconds=1)
             )
             == []
         )
     async with database.store() as store:
-        competition = CompetitionStore(store)
-        saved = await competition.pbm_game(pbm_id)
+        saved = await PbmGameStore(store).pbm_game(pbm_id)
         (late,) = saved.waiting_on()
-        settled = await competition.forfeit_overdue_pbm_games(moved + dt.timedelta(days=2))
+        settled = await PbmGameStore(store).forfeit_overdue_pbm_games(moved + dt.timedelta(days=2))
         assert [(number, outcome.forfeited_by) for number, outcome in settled] == [(pbm_id, late)]
         loser = saved.seats[late].name
         stats = await store.stats_for(loser)
         assert stats is not None and stats.total.losses == 1
-        assert await competition.forfeit_overdue_pbm_games(moved + dt.timedelta(days=9)) == []
+        assert (
+            await PbmGameStore(store).forfeit_overdue_pbm_games(moved + dt.timedelta(days=9)) == []
+        )
 
 
 @run_async
@@ -289,18 +290,19 @@ async def test_a_play_by_mail_save_must_carry_every_saved_move(database: Databas
     computer = ComputerPlayer("easy", random.Random(3))
     async with database.store() as store:
         ada, bob = await members(store, "Ada", "Bob")
-        competition = CompetitionStore(store)
         game = RecordedGame(seed=8, dealer=0)
-        pbm_id = await competition.start_pbm_game(ada, bob, game.recording, PbmRules(3), START)
-        await move(competition, pbm_id, START, computer)  # Ada deals
-        opened = await competition.pbm_game(pbm_id)
+        pbm_id = await PbmGameStore(store).start_pbm_game(
+            ada, bob, game.recording, PbmRules(3), START
+        )
+        await move(PbmGameStore(store), pbm_id, START, computer)  # Ada deals
+        opened = await PbmGameStore(store).pbm_game(pbm_id)
         first, second = opened.resume(), opened.resume()
         play_for(first, 0, computer)
-        await competition.save_pbm_move(pbm_id, first.recording, 0, START)
+        await PbmGameStore(store).save_pbm_move(pbm_id, first.recording, 0, START)
         play_for(second, 1, computer)
         with pytest.raises(PbmGameChangedError):
-            await competition.save_pbm_move(pbm_id, second.recording, 1, START)
-        assert (await competition.pbm_game(pbm_id)).recording == first.recording
+            await PbmGameStore(store).save_pbm_move(pbm_id, second.recording, 1, START)
+        assert (await PbmGameStore(store).pbm_game(pbm_id)).recording == first.recording
 
 
 @run_async
@@ -309,13 +311,14 @@ async def test_steps_nobody_decides_are_kept_without_touching_the_clock(
 ) -> None:
     async with database.store() as store:
         ada, bob = await members(store, "Ada", "Bob")
-        competition = CompetitionStore(store)
         game = RecordedGame(seed=4)
-        pbm_id = await competition.start_pbm_game(ada, bob, game.recording, PbmRules(3, 1), START)
+        pbm_id = await PbmGameStore(store).start_pbm_game(
+            ada, bob, game.recording, PbmRules(3, 1), START
+        )
         play_automatic(game)  # the cut for the first deal
         later = START + dt.timedelta(hours=5)
-        clock = await competition.save_pbm_move(pbm_id, game.recording, None, later)
-        saved = await competition.pbm_game(pbm_id)
+        clock = await PbmGameStore(store).save_pbm_move(pbm_id, game.recording, None, later)
+        saved = await PbmGameStore(store).pbm_game(pbm_id)
         assert saved.recording == game.recording and saved.clock == clock
         assert clock.waiting_since == START and clock.moves_on_day == (0, 0)
 
@@ -324,18 +327,19 @@ async def test_steps_nobody_decides_are_kept_without_touching_the_clock(
 async def test_finished_play_by_mail_games_are_listed_newest_first(database: Database) -> None:
     async with database.store() as store:
         ada, bob, cid = await members(store, "Ada", "Bob", "Cid")
-        competition = CompetitionStore(store)
         numbers = []
         for opponent in (bob, cid):
             game = RecordedGame(seed=len(numbers), dealer=0)
             numbers.append(
-                await competition.start_pbm_game(ada, opponent, game.recording, PbmRules(1), START)
+                await PbmGameStore(store).start_pbm_game(
+                    ada, opponent, game.recording, PbmRules(1), START
+                )
             )
-        await competition.forfeit_overdue_pbm_games(START + dt.timedelta(days=1))
-        assert await competition.pbm_games_for(ada.account_id) == []
-        finished = await competition.finished_pbm_games_for(ada.account_id)
+        await PbmGameStore(store).forfeit_overdue_pbm_games(START + dt.timedelta(days=1))
+        assert await PbmGameStore(store).pbm_games_for(ada.account_id) == []
+        finished = await PbmGameStore(store).finished_pbm_games_for(ada.account_id)
         assert sorted(game.pbm_id for game in finished) == numbers
         assert all(game.finished and game.game_id is not None for game in finished)
-        assert [g.pbm_id for g in await competition.finished_pbm_games_for(bob.account_id)] == [
-            numbers[0]
-        ]
+        assert [
+            g.pbm_id for g in await PbmGameStore(store).finished_pbm_games_for(bob.account_id)
+        ] == [numbers[0]]

@@ -14,12 +14,13 @@ import pytest
 from door.app.accounts import show_stats
 from door.replay import add_replay_arguments, replay_command
 from door.storage.store import Seat, Store
-from tests.door.app.test_lobby import challenge, in_lobby, until
+from tests.door.app.test_lobby import challenge, in_lobby
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import play_together, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
 from tests.door.storage.games import played_game
 from tests.door.storage.test_account_screens import Screen
+from tests.door.waiting import until
 
 
 def parse(*argv: str) -> argparse.Namespace:

@@ -68,7 +68,7 @@ async def test_new_rows_on_postgresql_after_a_copy_do_not_collide(
     await copy_database(source, postgres)
     async with _store(postgres) as store:
         newcomer = await store.create_account("Newcomer", PASSWORD)
-        assert newcomer.id == 6  # after the five copied
+        assert newcomer.id == 7  # after the six copied
         assert (await store.verify_login("Ada", PASSWORD)).handle == "Ada"
 
 
@@ -80,7 +80,7 @@ async def test_a_second_copy_into_the_now_full_database_is_refused(
     await fill(source)
     await copy_database(source, postgres)
     before = await table_rows(postgres)
-    with pytest.raises(TransferError, match=r"not empty \(accounts, games, tournaments and"):
+    with pytest.raises(TransferError, match=r"not empty \(accounts, audit, bans and"):
         await copy_database(source, postgres)
     assert await table_rows(postgres) == before
 

@@ -40,13 +40,15 @@ async def test_without_the_coach_nothing_is_weighed() -> None:
     task = start(terminal, StackedRandom(*KNOWN_SHOW))
     await until_status(terminal, task, "RETURN mark")
     await press(terminal, task, Key.ENTER, Key.RIGHT, Key.ENTER, Key.ENTER)
+    # The coach weighs off the event loop, and that it says nothing has no event to
+    # wait for: the time is the point, a moment in which a coach left on would speak.
     await asyncio.sleep(0.3)
     assert "Coach" not in log_text(terminal)
     task.cancel()
 
 
 def test_the_coach_speaks_of_cards_as_the_screen_shows_them() -> None:
-    from door.table.person import with_faces
+    from door.table.coach import with_faces
 
     assert with_faces("best: keep AC 6D TS 9C, throw KD JD (48.2%).") == (
         "best: keep A♣ 6♦ 10♠ 9♣, throw K♦ J♦ (48.2%)."
@@ -55,7 +57,7 @@ def test_the_coach_speaks_of_cards_as_the_screen_shows_them() -> None:
 
 
 def test_a_cost_that_rounds_to_nothing_is_called_as_good_as_the_best() -> None:
-    from door.table.person import coach_line
+    from door.table.coach import coach_line
     from engine.computer.coach import Analysis, Choice
 
     chosen, best = Choice("play 3D", 1.0, 0.0004), Choice("play 7C", 1.0, 0.0008)
@@ -68,8 +70,8 @@ def test_a_cost_that_rounds_to_nothing_is_called_as_good_as_the_best() -> None:
 
 @run_async
 async def test_a_coached_recorded_game_ends_with_a_review_of_its_costliest_choices() -> None:
-    from door.table.flow import play_against_computer
     from door.table.options import GameOptions
+    from door.table.solo import play_against_computer
     from door.ui.session import Session
     from engine.rules.record import RecordedGame
     from tests.door.caller import play_through

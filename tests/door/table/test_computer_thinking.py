@@ -61,9 +61,10 @@ def test_the_table_hands_a_quick_decision_the_live_game_and_a_slow_one_a_snapsho
     needs no copy of it; a slow one runs while the game may move on, so it gets one."""
     from door.table.flow import Table
     from door.table.options import GameOptions
+    from door.table.person import Person
 
     async def games_seen() -> list[bool]:
-        table = Table(GameOptions(), [None, None], rng=random.Random(3), pause=0)
+        table = Table(GameOptions(), [None, None], rng=random.Random(3), admit=Person, pause=0)
         live: list[bool] = []
         for level in ("normal", "expert"):
             player = ComputerPlayer(level, random.Random(1))
@@ -74,7 +75,7 @@ def test_the_table_hands_a_quick_decision_the_live_game_and_a_slow_one_a_snapsho
 
             watched.__self__ = player  # type: ignore[attr-defined]
             watched.__name__ = "discard"  # quick for normal, slow for expert
-            assert await table.think(watched, table.game, 1) is not None
+            assert await table.thoughts.decide(watched, table.game, 1) is not None
         return live
 
     assert asyncio.run(games_seen()) == [True, False]

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from door.table.flow import play_against_computer
 from door.table.options import GameOptions, GameResult
+from door.table.solo import play_against_computer
 from door.term.ansi import CLEAR_SCREEN
 from door.term.keys import Key
 from door.term.terminal import Disconnected
@@ -19,6 +19,7 @@ from door.ui.session import Session
 from engine import parse_cards, score_show
 from engine.rules.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, answer, play_through, run_async, screen_of
+from tests.door.table.heard import Heard
 from tests.stacked import StackedRandom
 
 # Rows and columns of the game screen (see door/screens/layout.py).
@@ -305,16 +306,16 @@ async def test_help_pages_over_the_game_and_leaves_it_as_it_was() -> None:
     await until_status(terminal, task, "RETURN mark")
     before = list(terminal.display)
     await press(terminal, task, "?")
-    assert terminal.shows("Help: page 1 of 6")
+    assert terminal.shows("Help: page 1 of 7")
     assert terminal.shows("CRIBBAGE DOOR HELP")  # from config/help.txt
     assert "PgDn" in terminal.status
     await press(terminal, task, Key.PGDN)
-    assert terminal.shows("Help: page 2 of 6")
+    assert terminal.shows("Help: page 2 of 7")
     assert terminal.shows("cyan highlight bar")
     await press(terminal, task, "x")
     assert terminal.display == before
     await press(terminal, task, Key.F1)
-    assert terminal.shows("Help: page 1 of 6")
+    assert terminal.shows("Help: page 1 of 7")
     task.cancel()
 
 
@@ -382,8 +383,9 @@ async def test_a_dropped_line_ends_the_game_with_disconnected() -> None:
 
 async def full_game(term_type: str, seed: int) -> tuple[GameResult, KeyboardTerminal, list[Any]]:
     terminal = KeyboardTerminal(term_type=term_type)
-    results: list[GameResult] = []
-    task = start(terminal, random.Random(seed), on_game_over=results.append)
+    heard = Heard()
+    results = heard.results
+    task = start(terminal, random.Random(seed), listener=heard)
     steps = await play_through(terminal, task)
     return await task, terminal, [results, steps]
 
@@ -428,8 +430,9 @@ async def test_cp437_and_utf8_callers_see_the_same_screen() -> None:
 @run_async
 async def test_play_again_starts_a_new_game_where_the_loser_deals() -> None:
     terminal = KeyboardTerminal()
-    results: list[GameResult] = []
-    task = start(terminal, random.Random(4), on_game_over=results.append)
+    heard = Heard()
+    results = heard.results
+    task = start(terminal, random.Random(4), listener=heard)
     await play_through(terminal, task, stop=lambda terminal: "y play again" in terminal.status)
     await press(terminal, task, "y")
     assert len(results) == 1

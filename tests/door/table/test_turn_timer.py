@@ -9,11 +9,12 @@ import re
 import pytest
 
 import door.table.options
-from door.table.flow import play_against_computer
 from door.table.options import GameOptions
+from door.table.solo import play_against_computer
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.table.test_table import KNOWN_SHOW, log_text, until_status
+from tests.door.waiting import until
 from tests.stacked import StackedRandom
 
 
@@ -44,10 +45,7 @@ async def test_the_clock_counts_down_and_the_computer_throws_for_a_caller_out_of
     await until_status(terminal, task, "RETURN mark")
     assert re.search(r" 0:0[12] left\s*$", terminal.display[21])
     assert terminal.display[22].rstrip().endswith("press RETURN.")  # the prompt stays whole
-    for _ in range(300):
-        if "You throw" in log_text(terminal):
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: "You throw" in log_text(terminal), what="the computer throwing for her")
     assert "Your time ran out: the computer moves for you." in log_text(terminal)
     assert "Alice's time ran out" not in log_text(terminal)  # her own screen says "you"
     assert "You throw" in log_text(terminal)  # two cards went to the crib for her

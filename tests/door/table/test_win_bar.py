@@ -13,12 +13,13 @@ import pytest
 from door.screens.show import ShowPanel
 from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from door.term.keys import Key
 from door.ui.session import Session
-from tests.door.app.test_lobby import until
 from tests.door.caller import KeyboardTerminal, play_together, run_async
 from tests.door.fake_terminal import FakeTerminal
 from tests.door.table.test_table import KNOWN_SHOW, log_text, press, start, until_status
+from tests.door.waiting import until
 from tests.stacked import StackedRandom
 
 RULE_ROW = 16
@@ -48,7 +49,7 @@ async def test_against_the_computer_the_bar_shows_and_w_turns_it_off_and_on() ->
 
 
 def test_between_callers_the_bar_waits_for_every_player_and_hides_from_watchers() -> None:
-    table = Table(GameOptions(), ["Ann", "Bob"], rng=random.Random(2))
+    table = Table(GameOptions(), ["Ann", "Bob"], rng=random.Random(2), admit=Person)
     ann = table.sit(0, Session(FakeTerminal()))
     bob = table.sit(1, Session(FakeTerminal()))
     watcher = table.watch("Sysop", Session(FakeTerminal()))
@@ -64,14 +65,14 @@ def test_between_callers_the_bar_waits_for_every_player_and_hides_from_watchers(
 
 
 def test_a_watcher_of_a_game_against_the_computer_sees_the_bar() -> None:
-    table = Table(GameOptions(), ["Ann", None], rng=random.Random(2))
+    table = Table(GameOptions(), ["Ann", None], rng=random.Random(2), admit=Person)
     table.sit(0, Session(FakeTerminal()))
     watcher = table.watch("Sysop", Session(FakeTerminal()))
     assert watcher.win_chances() is not None
 
 
 def test_everyone_who_sees_the_game_alike_shares_one_bar_until_it_moves() -> None:
-    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3))
+    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3), admit=Person)
     watchers = [table.watch(f"W{n}", Session(FakeTerminal())) for n in range(5)]
     game = table.game
     game.cut_for_deal()
@@ -86,7 +87,7 @@ def test_everyone_who_sees_the_game_alike_shares_one_bar_until_it_moves() -> Non
 
 
 def test_no_bar_is_worked_out_while_the_show_panel_hides_it() -> None:
-    table = Table(GameOptions(level="easy"), ["Ann", None], rng=random.Random(4))
+    table = Table(GameOptions(level="easy"), ["Ann", None], rng=random.Random(4), admit=Person)
     ann = table.sit(0, Session(FakeTerminal()))
     if not ann.wants_win_bar:
         ann.toggle_win_bar()
@@ -132,13 +133,15 @@ async def test_where_the_sysop_says_never_w_is_refused_and_no_bar_is_worked_out(
 
 
 def test_where_the_sysop_says_never_watchers_get_no_bar_nor_the_key_for_it() -> None:
-    table = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3), win_bar="never")
+    table = Table(
+        GameOptions(level="easy"), [None, None], rng=random.Random(3), admit=Person, win_bar="never"
+    )
     watcher = table.watch("Sysop", Session(FakeTerminal()))
     watcher.toggle_win_bar()
     watcher.compose()
     assert watcher.view.win_chances is None and table.win_bars.worked_out == 0
     assert "Watching" in watcher.view.status and "win bar" not in watcher.view.status
-    shown = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3))
+    shown = Table(GameOptions(level="easy"), [None, None], rng=random.Random(3), admit=Person)
     seen = shown.watch("Sysop", Session(FakeTerminal()))
     seen.compose()
     assert "w win bar" in seen.view.status
@@ -146,12 +149,12 @@ def test_where_the_sysop_says_never_watchers_get_no_bar_nor_the_key_for_it() -> 
 
 def test_a_table_refuses_a_win_bar_setting_it_does_not_know() -> None:
     with pytest.raises(ValueError, match="on, off, never"):
-        Table(GameOptions(), ["Ann", None], rng=random.Random(2), win_bar="sometimes")
+        Table(GameOptions(), ["Ann", None], rng=random.Random(2), admit=Person, win_bar="sometimes")
 
 
 @run_async
 async def test_between_callers_w_says_who_asked_and_what_the_other_presses() -> None:
-    table = Table(GameOptions(), ["Ann", "Bob"], rng=random.Random(2), pause=0)
+    table = Table(GameOptions(), ["Ann", "Bob"], rng=random.Random(2), admit=Person, pause=0)
     ann_terminal, bob_terminal = KeyboardTerminal(), KeyboardTerminal()
     people = [table.sit(0, Session(ann_terminal)), table.sit(1, Session(bob_terminal))]
     tasks = [asyncio.ensure_future(person.attend()) for person in people]

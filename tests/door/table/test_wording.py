@@ -13,8 +13,11 @@ from door.screens.narration import describe
 from door.screens.show import ShowPanel
 from door.table.flow import Table
 from door.table.options import GameOptions
+from door.table.person import Person
 from engine.rules.events import Discarded
 from engine.rules.game import Phase
+from tests.door.table.heard import Heard
+from tests.door.waiting import until
 from tests.engine.rules.test_edges import at_play
 
 
@@ -45,9 +48,9 @@ def test_while_the_crib_is_counted_the_header_names_the_hands_dealer() -> None:
 
 def test_the_computers_level_is_shown_only_where_the_computer_plays() -> None:
     options = GameOptions(level="expert")
-    people = Table(options, ["Ann", "Bob"], rng=random.Random(1))
+    people = Table(options, ["Ann", "Bob"], rng=random.Random(1), admit=Person)
     people.set_header(people.game)
-    computer = Table(options, ["Ann", None], rng=random.Random(1))
+    computer = Table(options, ["Ann", None], rng=random.Random(1), admit=Person)
     computer.set_header(computer.game)
     assert not any("expert" in text for text in people.header)
     assert computer.header[0].endswith("· expert")
@@ -57,14 +60,13 @@ def test_a_match_is_played_game_after_game_until_a_side_wins_it() -> None:
     async def scenario() -> list[Match]:
         options = GameOptions(level="easy", best_of=3)
         # The computer against itself, so the games play out with nobody to answer.
-        table = Table(options, [None, None], rng=random.Random(8), pause=0)
-        standings: list[Match] = []
-        table.on_game_over = lambda result: standings.append(table.match)  # type: ignore[arg-type]
+        heard = Heard()
+        table = Table(
+            options, [None, None], rng=random.Random(8), admit=Person, pause=0, listener=heard
+        )
+        standings = heard.matches
         table.start()
-        for _ in range(4000):
-            if standings and standings[-1].decided:
-                break
-            await asyncio.sleep(0.005)
+        await until(lambda: bool(standings) and standings[-1].decided, 20, what="a match won")
         table.close()
         return standings
 
@@ -92,7 +94,7 @@ def test_match_options_are_checked_and_cycle() -> None:
 
 
 def test_the_header_says_which_game_of_the_match() -> None:
-    table = Table(GameOptions(best_of=5), ["Ann", None], rng=random.Random(1))
+    table = Table(GameOptions(best_of=5), ["Ann", None], rng=random.Random(1), admit=Person)
     table.set_header(table.game)
     assert table.header[0].startswith("Game 1 of 5 · Hand ")
 

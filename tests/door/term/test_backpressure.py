@@ -10,6 +10,7 @@ from door.term.canvas import Canvas
 from door.term.keys import Key
 from door.term.terminal import MAX_COLS, MAX_ROWS, Disconnected, StreamTerminal
 from door.ui.renderer import Renderer
+from tests.door.waiting import until
 
 
 class _Source:
@@ -60,6 +61,8 @@ def test_keys_past_the_rate_are_dropped_not_queued() -> None:
         terminal.start()
         source.chunks.put_nowait(b"abcdefghij" * 100)
         got = [await asyncio.wait_for(terminal.read_key(), 1) for _ in range(5)]
+        # That reading stays paused has no event: a moment in which a second read, were
+        # the terminal still reading, would have come.
         await asyncio.sleep(0.05)
         reads = source.reads
         terminal.close()
@@ -115,7 +118,7 @@ def test_a_caller_who_does_not_read_gets_only_the_latest_frame_once_they_do() ->
         held = bytes(sink.data[before:])
         sink.release()
         sink.data.clear()
-        await asyncio.sleep(0.2)
+        await until(lambda: b"rame 199" in sink.data, what="the newest frame sent")
         renderer.close()
         return held, bytes(sink.data)
 
@@ -139,6 +142,8 @@ def test_a_storm_of_resizes_is_one_task_and_one_repaint() -> None:
         tasks_during = len(asyncio.all_tasks()) - tasks_before
         held = len(sink.data)
         sink.release()
+        # Resizes coalesce on a timer (the renderer's repaint interval, 50 ms): wait it
+        # out several times over, so that a repaint too many would be counted.
         await asyncio.sleep(0.2)
         repaints = bytes(sink.data).count(b"board")
         renderer.close()
@@ -160,7 +165,7 @@ def test_closing_the_renderer_ends_its_background_task() -> None:
         sink.stuck = True
         terminal.resize(100, 30)
         renderer.close()
-        await asyncio.sleep(0.01)
+        await until(lambda: len(asyncio.all_tasks()) == 1, what="the renderer's task ended")
         return len(asyncio.all_tasks())
 
     assert asyncio.run(scenario()) == 1  # only the scenario itself

@@ -9,6 +9,7 @@ from door.term.idle import IdleGuardTerminal, IdleTimeout
 from door.term.inbox import Inbox
 from door.term.keys import Key
 from tests.door.fake_terminal import FakeTerminal
+from tests.door.waiting import until
 
 
 class Clock:
@@ -39,7 +40,7 @@ def test_a_key_after_the_warning_repaints_first_then_arrives() -> None:
         guard = IdleGuardTerminal(terminal, warn_after=0.05, hang_up_after=5)
 
         async def press_later() -> None:
-            await asyncio.sleep(0.12)
+            await until(lambda: _shows_warning(terminal), what="the warning on the screen")
             terminal.push_keys("x")
 
         task = asyncio.create_task(press_later())
@@ -57,8 +58,8 @@ def test_a_screen_waiting_for_a_key_or_news_is_warned_then_hung_up() -> None:
         inbox = Inbox(guard)
         started = asyncio.get_running_loop().time()
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.1)
-        warned = _shows_warning(terminal) and not waiting.done()  # no answer for the screen
+        await until(lambda: _shows_warning(terminal), what="the warning on the screen")
+        warned = not waiting.done()  # no answer for the screen
         inbox.wake()  # news: the screen redraws, over the warning
         woken = await waiting
         guard.write(f"{at(24, 1)}the table's news{CLEAR_TO_END_OF_LINE}")
@@ -88,8 +89,7 @@ def test_a_screen_waiting_for_news_gets_a_key_after_the_warning_as_ctrl_l_then_t
         guard = IdleGuardTerminal(terminal, warn_after=0.05, hang_up_after=5)
         inbox = Inbox(guard)
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.1)
-        assert _shows_warning(terminal)
+        await until(lambda: _shows_warning(terminal), what="the warning on the screen")
         terminal.push_keys("x")
         return [await waiting, await inbox.next(), await inbox.next(timeout=0.01)]
 
@@ -104,7 +104,7 @@ def test_a_key_pressed_in_time_is_no_idleness() -> None:
         got: list[object] = []
         for _ in range(4):  # 0.24 s in all, never 0.08 s without a key
             waiting = asyncio.ensure_future(inbox.next())
-            await asyncio.sleep(0.06)
+            await asyncio.sleep(0.06)  # the point: a key each 60 ms, inside the 80 ms
             terminal.push_keys("k")
             got.append(await waiting)
         return got, _shows_warning(terminal)
@@ -126,8 +126,7 @@ def test_a_key_answering_the_warning_brings_the_next_warning_on_time() -> None:
         inbox = Inbox(guard)
         loop = asyncio.get_running_loop()
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.1)
-        assert _shows_warning(terminal)
+        await until(lambda: _shows_warning(terminal), what="the warning on the screen")
         terminal.push_keys("x")
         assert [await waiting, await inbox.next()] == [Key.CTRL_L, Key.printable("x")]
         answered = loop.time()
@@ -135,8 +134,7 @@ def test_a_key_answering_the_warning_brings_the_next_warning_on_time() -> None:
         await guard.flush()
         assert not _shows_warning(terminal)
         waiting = asyncio.ensure_future(inbox.next())
-        while not _shows_warning(terminal):
-            await asyncio.sleep(0.01)
+        await until(lambda: _shows_warning(terminal), what="the warning on the screen")
         waiting.cancel()
         return loop.time() - answered
 

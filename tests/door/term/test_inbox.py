@@ -9,7 +9,8 @@ import pytest
 from door.term.inbox import Inbox
 from door.term.keys import Key
 from door.term.terminal import Disconnected
-from tests.door.fake_terminal import FakeTerminal
+from tests.door.caller import KeyboardTerminal
+from tests.door.waiting import until
 
 
 def run(scenario):  # type: ignore[no-untyped-def]
@@ -18,12 +19,12 @@ def run(scenario):  # type: ignore[no-untyped-def]
 
 def test_a_key_is_returned_and_a_wake_up_returns_none() -> None:
     async def scenario() -> list[object]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         terminal.push_keys("a")
         got: list[object] = [await inbox.next()]
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.01)
+        await until(lambda: terminal.reading, what="the screen waiting for a key")
         inbox.wake()
         got.append(await waiting)
         terminal.push_keys("b")  # waited for the wake-up's redraw: not lost
@@ -36,7 +37,7 @@ def test_a_key_is_returned_and_a_wake_up_returns_none() -> None:
 
 def test_a_wake_up_before_the_wait_is_answered_at_once_and_only_once() -> None:
     async def scenario() -> list[object]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         inbox.wake()
         first = await inbox.next()
@@ -50,7 +51,7 @@ def test_a_wake_up_before_the_wait_is_answered_at_once_and_only_once() -> None:
 
 def test_the_timeout_returns_none_and_the_next_key_still_comes() -> None:
     async def scenario() -> list[object]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         got: list[object] = [await inbox.next(timeout=0.02)]
         terminal.push_keys("k")
@@ -63,7 +64,7 @@ def test_the_timeout_returns_none_and_the_next_key_still_comes() -> None:
 
 def test_a_dropped_line_is_raised() -> None:
     async def scenario() -> None:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         terminal.hang_up()
         await inbox.next()
@@ -74,10 +75,10 @@ def test_a_dropped_line_is_raised() -> None:
 
 def test_cancelling_the_waiting_screen_cancels_it_and_leaves_the_keys() -> None:
     async def scenario() -> tuple[bool, object]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.01)
+        await until(lambda: terminal.reading, what="the screen waiting for a key")
         waiting.cancel()
         await asyncio.gather(waiting, return_exceptions=True)
         terminal.push_keys("z")  # the next screen gets it
@@ -90,9 +91,11 @@ def test_cancelling_the_waiting_screen_cancels_it_and_leaves_the_keys() -> None:
 
 def test_waiting_for_news_alone_ends_at_the_wake_up() -> None:
     async def scenario() -> bool:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         waiting = asyncio.ensure_future(inbox.wait_woken())
+        # Waiting for news alone watches no key: nothing to see it wait by. A
+        # moment's run of the loop is what must not end the wait.
         await asyncio.sleep(0.01)
         pending = not waiting.done()
         inbox.wake()
@@ -105,10 +108,10 @@ def test_waiting_for_news_alone_ends_at_the_wake_up() -> None:
 
 def test_a_key_that_comes_with_a_wake_up_is_kept() -> None:
     async def scenario() -> list[Key | None]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.01)
+        await until(lambda: terminal.reading, what="the screen waiting for a key")
         terminal.push_keys("a")
         await terminal.settle()  # the key is in: the screen has yet to run
         inbox.wake()
@@ -122,7 +125,7 @@ def test_a_key_that_comes_with_a_wake_up_is_kept() -> None:
 
 def test_a_wake_up_comes_before_the_keys_waiting_which_stay_in_order() -> None:
     async def scenario() -> list[Key | None]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         terminal.push_keys("a", "b")
         await terminal.settle()
@@ -136,10 +139,10 @@ def test_a_wake_up_comes_before_the_keys_waiting_which_stay_in_order() -> None:
 
 def test_a_screen_cancelled_as_its_key_arrives_leaves_the_key_for_the_next() -> None:
     async def scenario() -> tuple[bool, object]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         waiting = asyncio.ensure_future(inbox.next())
-        await asyncio.sleep(0.01)
+        await until(lambda: terminal.reading, what="the screen waiting for a key")
         terminal.push_keys("z")
         await terminal.settle()  # the key has settled the screen's wait...
         waiting.cancel()  # ...and the screen is cancelled before it runs
@@ -153,7 +156,7 @@ def test_a_screen_cancelled_as_its_key_arrives_leaves_the_key_for_the_next() -> 
 
 def test_a_key_typed_too_small_to_see_answers_nothing() -> None:
     async def scenario() -> list[Key | None]:
-        terminal = FakeTerminal(cols=20, rows=5)
+        terminal = KeyboardTerminal(cols=20, rows=5)
         inbox = Inbox(terminal)
         terminal.push_keys("a")
         got = [await inbox.next()]
@@ -168,7 +171,7 @@ def test_a_key_typed_too_small_to_see_answers_nothing() -> None:
 
 def test_waiting_makes_no_task() -> None:
     async def scenario() -> tuple[list[str], list[Key | None]]:
-        terminal = FakeTerminal()
+        terminal = KeyboardTerminal()
         inbox = Inbox(terminal)
         terminal.start()  # the terminal's own input task, made once per caller
         loop = asyncio.get_running_loop()
@@ -180,11 +183,11 @@ def test_waiting_makes_no_task() -> None:
 
         loop.set_task_factory(count)
         waiting = loop.create_task(inbox.next())  # the screen's own task
-        await asyncio.sleep(0.01)
+        await until(lambda: terminal.reading, what="the screen waiting for a key")
         inbox.wake()
         got = [await waiting]
         waiting = loop.create_task(inbox.next())
-        await asyncio.sleep(0.01)
+        await until(lambda: terminal.reading, what="the screen waiting for a key")
         terminal.push_keys("k")
         got.append(await waiting)
         got.append(await inbox.next(timeout=0.01))

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from door.screens.game_screen import draw_table
-from door.table.flow import play_against_computer
 from door.table.options import GameOptions
 from door.table.person import Person
+from door.table.solo import play_against_computer
 from door.term.canvas import Canvas
 from door.term.layers import ALWAYS, Layer, Layers
 from door.ui.session import Session

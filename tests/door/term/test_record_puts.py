@@ -1,5 +1,5 @@
 """A Recorder's puts in C (door/term/_record.c) keep exactly the runs the Python puts
-(``Canvas.put``, ``put_styled`` and ``Recorder._store``) keep, and refuse what is not
+(``Canvas.put``, ``put_styled`` and ``Recorder.lay_run``) keep, and refuse what is not
 text rather than keep it."""
 
 from __future__ import annotations

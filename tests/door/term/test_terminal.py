@@ -82,7 +82,7 @@ async def test_escape_followed_in_time_by_the_rest_is_not_escape() -> None:
     terminal = FakeTerminal(escape_timeout=10.0)
     terminal.push_bytes(b"\x1b")
     await terminal.settle()
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)  # the point: the rest comes in a read of its own, later
     terminal.push_bytes(b"OP")
     assert await terminal.read_key() == Key.F1
 

@@ -166,3 +166,30 @@ def test_a_signal_while_the_console_asks_whether_to_go_back_in_closes_the_door(
 
     took, status = asyncio.run(scenario())
     assert took < STOP_WITHIN_SECONDS and status == 0, (took, status)
+
+
+def test_the_consoles_terminal_going_away_closes_the_door_cleanly(tmp_path: Path) -> None:
+    """The sysop's window closed under the console (its terminal gone, reads and writes
+    failing): the door closes as on a signal, saving what it holds, and exits 0 rather
+    than dying on a terminal it can no longer ask or restore."""
+
+    async def scenario() -> tuple[float, int | None, str]:
+        console = Console(tmp_path / "none.toml", tmp_path / "data", tmp_path / "console.log")
+        (tmp_path / "none.toml").write_text("")
+        try:
+            await console.start()
+            await console.wait_for("Press a key from the menu")
+            asyncio.get_running_loop().remove_reader(console.master)
+            os.close(console.master)  # the window closes
+            gone = time.monotonic()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(console.process.wait(), STOP_WITHIN_SECONDS + 10)
+            return time.monotonic() - gone, console.process.returncode, console.log_text()
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                console.process.kill()
+            await console.process.wait()
+
+    took, status, log = asyncio.run(scenario())
+    assert took < STOP_WITHIN_SECONDS and status == 0, (took, status, log)
+    assert "Traceback" not in log

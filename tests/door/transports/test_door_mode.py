@@ -243,6 +243,26 @@ def test_the_emulation_sets_the_screen() -> None:
     assert screen_for(Emulation.AVATAR, utf8=True) == (Charset.UTF8, ColorMode.ANSI, Display.SCREEN)
 
 
+def test_the_sysops_screen_reader_setting_makes_every_caller_a_screen_readers() -> None:
+    from door.term.ansi import ColorMode
+    from door.term.charset import Charset
+    from door.term.terminal import Display
+    from door.transports.door_mode import screen_for
+    from door.transports.dropfile import Emulation
+
+    speech = {"screen_reader": True}
+    assert screen_for(Emulation.ASCII, utf8=True, **speech) == (
+        Charset.ASCII,
+        ColorMode.NONE,
+        Display.SPEECH,
+    )
+    assert screen_for(Emulation.ANSI, utf8=False, **speech) == (
+        Charset.CP437,
+        ColorMode.NONE,
+        Display.SPEECH,
+    )
+
+
 def test_door_sys_runs_the_door_on_stdio_under_its_alias(tmp_path: Path) -> None:
     from tests.door.transports.test_dropfile import door_sys
 
@@ -314,7 +334,7 @@ def test_a_caller_arriving_with_one_minute_left_is_told(tmp_path: Path) -> None:
 
 
 def test_the_clock_warns_at_once_under_five_minutes_and_at_each_mark_after() -> None:
-    from door.transports.door_mode import _keep_time
+    from door.transports.bbs_line import keep_time
 
     async def told_within(seconds_left: float, wait: float) -> list[str]:
         told: list[str] = []
@@ -322,7 +342,7 @@ def test_the_clock_warns_at_once_under_five_minutes_and_at_each_mark_after() -> 
         async def warn(text: str) -> None:
             told.append(text)
 
-        clock = asyncio.create_task(_keep_time(seconds_left, warn))
+        clock = asyncio.create_task(keep_time(seconds_left, warn))
         await asyncio.sleep(wait)
         clock.cancel()
         return told
@@ -422,7 +442,7 @@ def test_an_ascii_caller_plays_on_plain_lines_without_one_escape(tmp_path: Path)
         await caller.wait_for("Leave the door?", timeout=10)
         await caller.send("y")
         code = await asyncio.wait_for(caller.process.wait(), 10)
-        await asyncio.sleep(0.2)
+        await caller.wait_for_close()  # every byte the door sent is read
         return bytes(caller.raw), code
 
     raw, code = asyncio.run(scenario())

@@ -7,7 +7,7 @@ import asyncio
 import re
 from pathlib import Path
 
-from door.app.server import Door
+from door.app.door import Door
 from door.config import config_from_mapping
 from door.serve import Listening, run_server
 from tests.door.netclients import TelnetCaller, free_port
@@ -128,3 +128,44 @@ def test_an_ascii_door_caller_relayed_to_the_hub_gets_no_escape(tmp_path: Path) 
     raw, code = asyncio.run(scenario())
     assert code == 0
     assert b"\x1b" not in raw and b"Thanks for playing, Ada" in raw
+
+
+def test_a_relayed_caller_with_minutes_left_is_warned_and_stays_in_the_hub(tmp_path: Path) -> None:
+    # A caller arriving with under five minutes is told at once how many are left. The
+    # relay's warning was a plain function the clock awaited: the clock failed on its first
+    # warning, and the caller was sent back to the BBS as if their time were up.
+    from tests.door.transports.test_door_mode import RawPtyCaller
+
+    rlogin_port = free_port()
+    hub_config = config_from_mapping(
+        {
+            "server": {"telnet_port": free_port(), "ssh_port": 0, "data_dir": str(tmp_path)},
+            "rlogin": {"port": rlogin_port, "systems": {"127.0.0.1": "NODES"}},
+        }
+    )
+    node = tmp_path / "node"
+    node.mkdir()
+
+    async def scenario() -> tuple[bytes, int]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(hub_config, stop=stop, on_ready=ready.set_result))
+        await asyncio.wait_for(ready, 10)
+        ada = RawPtyCaller()
+        args = door_args(node, door32(0, 0, minutes=3, emulation=0))
+        (node / "door.toml").write_text(f'[hub]\naddress = "127.0.0.1:{rlogin_port}"\n')
+        await ada.start(args)
+        await ada.wait_for("3 minutes of BBS time left.", timeout=30)
+        await ada.wait_for("Welcome, Ada!", timeout=30)
+        await ada.send("q")
+        await ada.wait_for("Leave the door?")
+        await ada.send("y")
+        code = await asyncio.wait_for(ada.process.wait(), 10)
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return bytes(ada.raw), code
+
+    raw, code = asyncio.run(scenario())
+    assert code == 0
+    assert b"Thanks for playing, Ada" in raw
+    assert b"time on the BBS is up" not in raw

@@ -11,6 +11,7 @@ import pytest
 from door.serve import Listening, run_server
 from door.transports import telnet
 from tests.door.netclients import TelnetCaller, server_config
+from tests.door.waiting import until
 
 NAWS = bytes([255, 250, 31, 0, 80, 0, 24, 255, 240])  # IAC SB NAWS 80x24 IAC SE
 
@@ -39,10 +40,7 @@ def test_a_flood_of_window_size_changes_is_parsed_a_few_kib_at_a_time(
         await caller.wait_for("guest")
         reads.clear()
         await caller.send(NAWS * 20_000)  # 180 KB in one write
-        for _ in range(100):
-            await asyncio.sleep(0.02)
-            if sum(reads) >= 64 * 1024:
-                break
+        await until(lambda: sum(reads) >= 64 * 1024, 2.0, what="64 KiB of the flood read")
         caller.hang_up()
         caller.pump.cancel()
         stop.set()

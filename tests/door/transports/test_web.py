@@ -19,7 +19,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from door.app.server import Door
+from door.app.door import Door
 from door.config import Config, config_from_mapping
 from door.serve import Listening, run_server
 from tests.door.netclients import Caller, TelnetCaller, free_port

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 
 from door.app.call import Caller
-from door.app.server import Door
+from door.app.door import Door
 from door.transports.web_guard import refusal_response
 from tests.door.caller import run_async
-from tests.door.transports.test_web_defence import closed_by_server, until, web_door
+from tests.door.transports.test_web_defence import closed_by_server, web_door
+from tests.door.waiting import until
 
 PAGE = ("/", "/xterm.mjs", "/addon-fit.mjs", "/door.mjs", "/xterm.css")
 
@@ -96,7 +97,7 @@ async def test_more_than_8_callers_behind_the_proxy_play_at_once_each_as_their_o
             # Before: the 9th was refused (429), all twelve coming from 127.0.0.1.
             assert head.startswith(b"HTTP/1.1 101"), (caller, head)
             lines.append(writer)
-        assert await until(lambda: door.caller_count == 12, 10)
+        await until(lambda: door.caller_count == 12, 10)
         # The rightmost address the proxy did not add itself: never the proxy's, never
         # what the caller wrote to its left.
         assert sorted(peers) == sorted(f"198.51.100.{n + 1}:0" for n in range(12))
@@ -122,10 +123,10 @@ async def test_one_caller_behind_the_proxy_is_still_held_to_the_limits_per_addre
         # Another caller of the same proxy is not held back by them.
         head, _reader, other = await open_websocket(port, {"X-Forwarded-For": "198.51.100.8"})
         assert head.startswith(b"HTTP/1.1 101"), head
-        assert await until(lambda: door.caller_count == 9, 10)
+        await until(lambda: door.caller_count == 9, 10)
         for writer in [*lines, other]:
             writer.close()
-        assert await until(lambda: door.guard.open_from("198.51.100.7") == 0, 10)
+        await until(lambda: door.guard.open_from("198.51.100.7") == 0, 10)
         # Eight of twelve a minute used (a refused one is not counted, as for a direct
         # caller); the 13th request from that address in the minute is refused.
         for _ in range(4):
@@ -156,7 +157,7 @@ async def test_a_direct_callers_forwarding_headers_are_ignored() -> None:
         assert await closed_by_server(reader, 3) == refusal_response(
             "Too many connections from your address at once."
         )
-        assert await until(lambda: len(peers) == 8, 10)
+        await until(lambda: len(peers) == 8, 10)
         assert all(peer.startswith("127.0.0.1:") and peer != "127.0.0.1:0" for peer in peers)
         for line in lines:
             line.close()
@@ -202,7 +203,7 @@ async def test_rfc7239_forwarded_and_x_real_ip_name_the_caller_too() -> None:
             head, _reader, writer = await open_websocket(port, headers)
             assert head.startswith(b"HTTP/1.1 101"), head
             writer.close()
-        assert await until(lambda: len(peers) == 3, 10)
+        await until(lambda: len(peers) == 3, 10)
         assert peers[:2] == ["2001:db8::17:0", "203.0.113.44:0"]
         # The address the log-in throttles count by (door/app/call.py), port taken off.
         assert Caller(None, "web", peers[0]).address == "2001:db8::17"

@@ -10,6 +10,7 @@ from door.term.canvas import Canvas
 from door.term.layers import Layer, Layers
 from door.ui.renderer import Renderer
 from tests.door.fake_terminal import FakeTerminal
+from tests.door.waiting import until
 
 COLS, ROWS = 20, 4
 
@@ -78,7 +79,10 @@ def test_kept_frames_that_wait_for_a_slow_reader_are_all_caught_up() -> None:
         renderer.render(frame(layers, "east", "west"))  # waits: only the bottom changed
         assert terminal.display == rows("north", "", "south", "")
         terminal.stuck = False
-        await asyncio.sleep(0.2)
+        await until(
+            lambda: terminal.display == rows("east", "", "west", ""),
+            what=lambda: f"the newest frame caught up: {terminal.display}",
+        )
         renderer.render(frame(layers, "east", "west"))
         renderer.close()
         return terminal.display, terminal.output[sent:]

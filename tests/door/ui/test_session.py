@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 
 from door.term.canvas import Canvas
+from door.term.clicks import Hit, HitMap
 from door.term.keys import Key
 from door.ui.session import Drawn, Frame, Overlay, Session
+from tests.door.caller import run_async
 from tests.door.fake_terminal import FakeTerminal
 
 
@@ -66,6 +68,8 @@ def test_a_resize_is_one_repaint_of_the_top_screen() -> None:
         before = len(terminal.output)
         for cols in (100, 90, 120, 80):
             terminal.resize(cols, 24)
+        # Resizes coalesce on a timer (the renderer's repaint interval, 50 ms): wait it
+        # out several times over, so that a repaint too many would be counted.
         await asyncio.sleep(0.2)
         repaint = terminal.output[before:].decode()
         assert repaint.count("\x1b[2J") <= 2  # the first resize, and the storm's last
@@ -119,3 +123,21 @@ def test_a_paint_answers_the_wake_ups_that_came_before_it() -> None:
     assert after_paint == Key.printable("x")
     assert after_news is None
     assert drawn == ["table", "table"]
+
+
+@run_async
+async def test_the_rest_of_a_click_goes_with_the_typeahead() -> None:
+    """A click that stands for several keys, half read when a new decision is shown,
+    leaves nothing for that decision."""
+    terminal = FakeTerminal()
+    terminal.mouse_reporting = True
+    session = Session(terminal)
+    keys = (Key.BACKSPACE, Key.printable("1"), Key.printable("2"))
+    frame = session.push(Frame())
+    frame.hits = HitMap((Hit(5, 0, 10, keys),))
+    session.compose()
+    terminal.push_bytes(b"\x1b[<0;3;6Mx")
+    assert await session.next_key() == Key.BACKSPACE
+    assert session.forget_typeahead() == 3  # "1", "2" and the typed x
+    terminal.push_bytes(b"y")
+    assert await session.next_key() == Key.printable("y")

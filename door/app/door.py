@@ -13,11 +13,17 @@ from collections import Counter
 from typing import Any
 
 from door.app.call import Caller, run_session
+from door.app.moderation import Moderation
 from door.app.presence import Presence
 from door.app.records import Records
+from door.app.table_service import TableService
 from door.cluster.relay import RelayTerminal
+from door.cluster.remote import RemoteMember
 from door.config import Config
+from door.defence.bans import BanList, BansInForce
+from door.defence.chat_mask import WordMask
 from door.defence.guard import AddressGuard
+from door.logtext import escaped
 from door.metrics.tally import TALLY
 from door.storage.values import Account
 from door.table.flow import Table
@@ -38,8 +44,9 @@ SAVE_WAIT_SECONDS = 2.0
 
 class Door:
     """Holds the sessions in progress, so they can be counted, told and closed, the
-    ``Presence`` they share (who is online, the lobby, the tables) and the ``Records``
-    (accounts and saved games; without any given, accounts are off)."""
+    ``Presence`` they share (who is online, the lobby, the tables), the ``Records``
+    (accounts and saved games; without any given, accounts are off) and the
+    ``TableService`` that makes the tables and keeps their games."""
 
     def __init__(
         self, config: Config, rng: random.Random | None = None, records: Records | None = None
@@ -51,15 +58,30 @@ class Door:
         self.transports: Counter[str] = Counter()
         """Sessions in progress by their caller's transport (door/metrics reads it)."""
         self.presence = Presence(config.sysop.name, random.Random(self.rng.getrandbits(64)))
+        self.tables = TableService(config, self.presence, self.records)
+        """Makes the door's tables and keeps their games (saved, rated, recorded)."""
         self.closing = False
         self.shares_ports = False
         """A worker of several (door/cluster/workers.py): its listeners share their ports
         with the other workers' (SO_REUSEPORT)."""
         server = config.server
+        self.bans = BansInForce()
+        """The sysop's bans, checked before anything else as each connection arrives."""
         self.guard = AddressGuard(
-            server.max_connections_per_address, server.connections_per_minute_per_address
+            server.max_connections_per_address,
+            server.connections_per_minute_per_address,
+            bans=self.bans,
         )
         """Per-address limits, which the transports check as each connection arrives."""
+        self.moderation = Moderation(
+            self.records.store, self.bans, WordMask(config.chat.masked_words), lines=self
+        )
+        self.presence.moderation = self.moderation
+        self._turning_away: set[asyncio.Task[None]] = set()
+        self._callers: dict[Terminal, Caller] = {}
+        """Each caller's terminal and who they are, for turning away the newly banned."""
+        self._callers_by_line: dict[Terminal, Caller] = {}
+        """The same by the terminal their session draws on (behind the idle guard)."""
         self._relayed: set[asyncio.Task[None]] = set()
         self._sessions: set[asyncio.Future[None]] = set()
         """One future per session in progress, done when it has ended."""
@@ -110,18 +132,24 @@ class Door:
                 terminal, server.idle_warning_seconds, server.idle_timeout_seconds
             )
         self.terminals.add(terminal)
+        self._callers[terminal] = caller
+        self._callers_by_line[session_terminal] = caller
+        if caller.sysop and caller.address:
+            self.moderation.sysop_came_from(caller.address)
         self.transports[caller.transport] += 1
         ended = asyncio.get_running_loop().create_future()
         self._sessions.add(ended)
         try:
             rng = random.Random(self.rng.getrandbits(64))
             await run_session(
-                session_terminal, self.config, caller, rng, self.presence, self.records
+                session_terminal, self.config, caller, rng, self.presence, self.records, self.tables
             )
         except Exception:
             logger.exception("session for %s caller from %s failed", caller.transport, caller.peer)
         finally:
             self.terminals.discard(terminal)
+            self._callers.pop(terminal, None)
+            self._callers_by_line.pop(session_terminal, None)
             self.transports[caller.transport] -= 1
             session_terminal.close()  # the guard's timer too, not left to run out
             self._sessions.discard(ended)
@@ -143,6 +171,53 @@ class Door:
         task = asyncio.get_running_loop().create_task(self.serve_caller(terminal, caller))
         self._relayed.add(task)
         task.add_done_callback(self._relayed.discard)
+
+    def turn_away(self, bans: BanList) -> None:
+        """Tell every caller here whom ``bans`` cover (by their address, or the name
+        they are online under) why, and disconnect them. A relayed caller's own worker
+        does that for them."""
+        for terminal, caller in list(self._callers.items()):
+            if isinstance(terminal, RelayTerminal):
+                continue
+            ban = bans.covering(caller.address)
+            if ban is not None:
+                logger.info(
+                    "%s caller from %s turned away: ban #%d", caller.transport, caller.peer, ban.id
+                )
+                self._hang_up(terminal, f"\r\n\x1b[0m\r\n{ban.refusal()}\r\n")
+        for member in list(self.presence.members.values()):
+            if member.sysop or isinstance(member, RemoteMember):
+                continue  # the sysop is never turned away; a remote one by their worker
+            ban = bans.naming(member.name)
+            if ban is not None:
+                logger.info("%s turned away: ban #%d", escaped(member.name), ban.id)
+                self._spawn(member.line.hang_up(f"\r\n\x1b[0m\r\n{ban.refusal()}\r\n"))
+
+    def tell(self, name: str, note: str) -> None:
+        member = self.presence.members.get(name.casefold())
+        if member is not None:
+            member.tell(note)
+
+    def address_of(self, name: str) -> str:
+        member = self.presence.members.get(name.casefold())
+        line_terminal = getattr(member.line, "terminal", None) if member is not None else None
+        caller = self._callers_by_line.get(line_terminal) if line_terminal is not None else None
+        return caller.address if caller is not None else ""
+
+    def _hang_up(self, terminal: Terminal, message: str) -> None:
+        say_last = getattr(terminal, "write_last", terminal.write)
+        say_last(message)
+
+        async def flush_and_close() -> None:
+            await self._flush_quietly(terminal)
+            terminal.close()
+
+        self._spawn(flush_and_close())
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._turning_away.add(task)
+        task.add_done_callback(self._turning_away.discard)
 
     async def shut_down(self) -> None:
         """Tell every caller the door is closing, hang up on them, and wait (boundedly)

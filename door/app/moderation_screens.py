@@ -1,0 +1,267 @@
+"""The sysop's bans screen and recent-chat screen, two of the sysop's tools (door/app/
+sysop_tools.py lists them from ``SCREENS``: key, words, screen).
+
+Bans: the bans in force, a page at a time; A bans an address, a network or handle:NAME
+(the reason, then hours or none for good), R lifts one by its number. Recent chat: the
+last lines said in the lobby and at the tables of this door, newest first, with who and
+where; M mutes the speaker of a line for a number of minutes, U lifts a mute. Every
+action goes through door/app/moderation.py, which writes the audit under the sysop's
+name and puts it in force at every worker at once. Each screen declares its keys once
+(``KEYS``, door/ui/bindings.py): the key bar is made from the same declarations.
+
+>>> BansScreen.KEYS.menu_line().text + BACK
+'A add  R remove  N next  P previous  Esc back'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Final, Protocol
+
+from door.app.moderation import Moderation, ModerationError
+from door.app.presence import Member, Presence
+from door.defence.bans import MAX_REASON_LENGTH, ending
+from door.screens.moderation import (
+    LIST_ROWS,
+    BansView,
+    ModerationView,
+    RecentChatView,
+    draw_bans,
+    draw_recent_chat,
+)
+from door.storage.errors import StoreError
+from door.term.canvas import Canvas
+from door.term.keys import Key
+from door.ui.bindings import Binding, Bindings
+from door.ui.bottom_line import read_bottom_line
+from door.ui.session import Drawn, Session
+
+REFRESH_SECONDS: Final = 5.0
+"""How often an open screen reads the bans or the chat again without a key."""
+BACK: Final = "  Esc back"
+"""The end of every key bar here: Esc (or Q) leaves the screen."""
+LEAVE: Final = Binding("q", "leave", also=(Key.ESCAPE,))
+
+
+class ToolPlace(Protocol):
+    """What a sysop's tool works with (door/app/sysop_tools.py's ToolPlace)."""
+
+    @property
+    def session(self) -> Session: ...
+    @property
+    def presence(self) -> Presence: ...
+    @property
+    def sysop(self) -> Member: ...
+    @property
+    def bbs_name(self) -> str: ...
+
+
+Drawing = Callable[[], tuple[Canvas, tuple[int, int] | None]]
+
+
+class ModerationScreen:
+    """A page of a list with its keys (``KEYS``); the actions are methods named there."""
+
+    KEYS: Bindings = Bindings((LEAVE,))
+
+    def __init__(self, place: ToolPlace, moderation: Moderation, view: ModerationView) -> None:
+        self.place = place
+        self.moderation = moderation
+        self.view = view
+        self.screen = Drawn(self.draw)
+        view.status = self.KEYS.menu_line().text + BACK
+
+    def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
+        raise NotImplementedError
+
+    def rows(self) -> int:
+        raise NotImplementedError
+
+    async def refresh(self) -> None:
+        """Read the list again."""
+
+    async def run(self) -> None:
+        session = self.place.session
+        with session.showing(self.screen):
+            await self.refresh()
+            while True:
+                key = await self.next_key()
+                if key is None:
+                    await self.refresh()
+                    continue
+                binding = self.KEYS.find(key)
+                if binding is LEAVE:
+                    return
+                self.view.message, self.view.error = "", False
+                if binding is None:
+                    self.view.message, self.view.error = "That key does nothing here.", True
+                    continue
+                try:
+                    await getattr(self, binding.action)()
+                except (ModerationError, StoreError) as refused:
+                    self.view.message, self.view.error = str(refused), True
+                await self.refresh()
+
+    async def next_key(self) -> Key | None:
+        await self.place.session.paint()
+        key = await self.place.session.next_key(timeout=REFRESH_SECONDS)
+        if key == Key.CTRL_L:
+            self.place.session.redraw_all()
+            return None
+        return key
+
+    async def ask(self, prompt: str, limit: int) -> str | None:
+        status = self.view.status
+        try:
+            text = await read_bottom_line(self.view, self.next_key, prompt, limit)
+        finally:
+            self.view.status = status
+        return text.strip() if text is not None else None
+
+    async def next_page(self) -> None:
+        if self.view.first + LIST_ROWS < self.rows():
+            self.view.first += LIST_ROWS
+        else:
+            self.view.message = "This is the last page."
+
+    async def previous_page(self) -> None:
+        self.view.first = max(0, self.view.first - LIST_ROWS)
+
+
+def _hours(text: str) -> float | None:
+    """Hours typed ("" for good); ModerationError for anything else."""
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ModerationError(f"{text[:20]!r} is not a number of hours") from None
+
+
+class BansScreen(ModerationScreen):
+    KEYS = Bindings(
+        (
+            Binding("a", "add", "add"),
+            Binding("r", "remove", "remove"),
+            Binding("n", "next_page", "next"),
+            Binding("p", "previous_page", "previous"),
+            LEAVE,
+        )
+    )
+    view: BansView
+
+    def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
+        return draw_bans(self.view)
+
+    def rows(self) -> int:
+        return len(self.view.bans)
+
+    async def refresh(self) -> None:
+        store = self.moderation.store
+        if store is not None:
+            self.view.bans = await store.bans_in_force()
+
+    async def add(self) -> None:
+        target = await self.ask("Ban (address, network/bits or handle:NAME): ", 60)
+        if not target:
+            return
+        reason = await self.ask("Reason (the caller is told it): ", MAX_REASON_LENGTH)
+        if not reason:
+            self.view.message = "Not banned: a ban needs a reason."
+            return
+        hours = await self.ask("Hours (RETURN for good): ", 8)
+        if hours is None:
+            return
+        ban = await self.moderation.ban(target, reason, _hours(hours), self.place.sysop.name)
+        self.view.message = f"Ban #{ban.id}: {ban.target} {ending(ban.until)}."
+
+    async def remove(self) -> None:
+        text = await self.ask("Lift ban number: ", 9)
+        if not text:
+            return
+        if not text.isdigit():
+            raise ModerationError(f"{text!r} is not a ban's number")
+        ban = await self.moderation.lift(int(text), self.place.sysop.name)
+        self.view.message = f"Ban #{ban.id} on {ban.target} lifted."
+
+
+class RecentChatScreen(ModerationScreen):
+    KEYS = Bindings(
+        (
+            Binding("m", "mute", "mute"),
+            Binding("u", "unmute", "unmute"),
+            Binding("n", "next_page", "next"),
+            Binding("p", "previous_page", "previous"),
+            LEAVE,
+        )
+    )
+    view: RecentChatView
+
+    def draw(self) -> tuple[Canvas, tuple[int, int] | None]:
+        return draw_recent_chat(self.view)
+
+    def rows(self) -> int:
+        return len(self.view.lines)
+
+    async def refresh(self) -> None:
+        self.view.lines = list(reversed(self.moderation.recent))
+        self.view.mutes = list(self.moderation.mutes.mutes)
+
+    async def mute(self) -> None:
+        text = await self.ask("Mute the speaker of line number: ", 4)
+        if not text:
+            return
+        index = int(text) - 1 if text.isdigit() else -1
+        if not 0 <= index < len(self.view.lines):
+            raise ModerationError(f"There is no line {text} in the list.")
+        name = self.view.lines[index].speaker
+        minutes = await self.ask(f"Mute {name} for how many minutes: ", 6)
+        if not minutes:
+            return
+        if not minutes.isdigit():
+            raise ModerationError(f"{minutes!r} is not a number of minutes")
+        reason = await self.ask("Reason (they are told it): ", MAX_REASON_LENGTH)
+        if not reason:
+            self.view.message = "Not muted: a mute needs a reason."
+            return
+        mute = await self.moderation.mute(name, reason, int(minutes), self.place.sysop.name)
+        self.view.message = f"{mute.name} is muted {ending(mute.until)}."
+
+    async def unmute(self) -> None:
+        name = await self.ask("Unmute (name): ", 40)
+        if not name:
+            return
+        mute = await self.moderation.unmute(name, self.place.sysop.name)
+        self.view.message = f"{mute.name} may chat again."
+
+
+def _moderation(place: ToolPlace) -> Moderation | None:
+    moderation = place.presence.moderation
+    if moderation is None or moderation.store is None:
+        place.sysop.tell("Bans and mutes need the database, and accounts are off.")
+        return None
+    return moderation
+
+
+async def bans_screen(place: ToolPlace) -> None:
+    """The sysop's bans: list, add, remove."""
+    moderation = _moderation(place)
+    if moderation is not None:
+        view = BansView(f"{place.bbs_name} · Bans")
+        await BansScreen(place, moderation, view).run()
+
+
+async def recent_chat_screen(place: ToolPlace) -> None:
+    """The last lines said in the lobby and at tables here, with who and where; mute
+    from there."""
+    moderation = _moderation(place)
+    if moderation is not None:
+        view = RecentChatView(f"{place.bbs_name} · Recent chat")
+        await RecentChatScreen(place, moderation, view).run()
+
+
+SCREENS: Final[tuple[tuple[str, str, Callable[[ToolPlace], Awaitable[None]]], ...]] = (
+    ("b", "Bans: addresses, networks and handles turned away; add, lift", bans_screen),
+    ("c", "Recent chat: who said what, where; mute a speaker", recent_chat_screen),
+)
+"""The entries for the sysop's tools menu (key, label, screen)."""

@@ -1,0 +1,73 @@
+"""What a click on the game screen means: the hit map of one frame of the table.
+
+The regions stand where door/screens/layout.py puts the parts (the hand from
+``CARDS_COL``, a card every ``CARD_STEP`` columns; the cut's fan a column a card), and a
+click becomes the keys a caller would press for the same thing: a card of the hand is its
+number and RETURN (which marks it in the discard and plays it in the pegging), or DEL for
+a card already marked; a card of the cut's fan is that card number typed afresh; the
+offers on the status line are their keys.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from door.screens.cards import CARD_HEIGHT, CARD_STEP, CARD_WIDTH
+from door.screens.cut import CutPanel
+from door.screens.game_screen import TableView
+from door.screens.layout import (
+    CARDS_COL,
+    HAND_CARDS_ROW,
+    HAND_LABEL_ROW,
+    PLAY_CARDS_ROW,
+    STATUS_ROW,
+)
+from door.screens.side_pane import canvas_size
+from door.term.canvas import picture_top
+from door.term.clicks import Hit, HitMap, key_line_hits
+from door.term.keys import Key
+from engine.rules.cards import Card
+
+_HAND_TOP = HAND_LABEL_ROW
+_HAND_HEIGHT = HAND_CARDS_ROW + CARD_HEIGHT - HAND_LABEL_ROW
+"""A card of the hand is clicked on its label (number, bar, mark) or its face."""
+
+
+def table_hits(view: TableView, *, hand: bool = False, cut: bool = False) -> HitMap:
+    """The hit map of ``view``'s frame: its status line always, the hand's cards while
+    ``hand`` (a step is choosing from it), the cut's fan while ``cut`` (this caller cuts)."""
+    hits = list(key_line_hits(view.status, STATUS_ROW))
+    if hand:
+        hits += _hand_hits(view)
+    if cut and isinstance(view.panel, CutPanel):
+        hits += _cut_hits(view.panel.stock_size)
+    top = picture_top(canvas_size(view.size)[1])
+    return HitMap(tuple(hits)).moved_down(top)
+
+
+def _hand_hits(view: TableView) -> tuple[Hit, ...]:
+    return _hand_hits_of(view.hand.cards, view.hand.marked)
+
+
+@functools.lru_cache(maxsize=256)
+def _hand_hits_of(cards: tuple[Card, ...], marked: frozenset[Card]) -> tuple[Hit, ...]:
+    """(Cached: the bar moves over the same hand and marks many frames running.)"""
+    hits = []
+    for index, card in enumerate(cards):
+        choose = Key.DELETE if card in marked else Key.ENTER
+        start = CARDS_COL + index * CARD_STEP
+        keys = (Key.printable(str(index + 1)), choose)
+        hits.append(Hit(_HAND_TOP, start, start + CARD_WIDTH, keys, rows=_HAND_HEIGHT))
+    return tuple(hits)
+
+
+@functools.lru_cache(maxsize=8)
+def _cut_hits(stock_size: int) -> tuple[Hit, ...]:
+    hits = []
+    for number in range(1, stock_size + 1):
+        # The number typed afresh: the line holds two digits at most, so two erasures
+        # empty it whatever it held.
+        keys = (Key.BACKSPACE, Key.BACKSPACE, *(Key.printable(digit) for digit in str(number)))
+        column = CARDS_COL + number - 1
+        hits.append(Hit(PLAY_CARDS_ROW, column, column + 1, keys, rows=CARD_HEIGHT))
+    return tuple(hits)

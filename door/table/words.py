@@ -1,0 +1,123 @@
+"""The table's words: its header, its key lines, whom it waits for, how a game ends.
+
+Pure functions of the game's state, so the flow (door/table/flow.py) and the people at
+the table (door/table/person.py) say the same things the same way, and a wording is
+tested without a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from door.competition.match import Match
+from door.screens.cards import card_face
+from door.screens.game_over import PLAY_AGAIN
+from door.screens.show import show_title
+from door.table.options import GameOptions
+from door.term.keys import Key
+from engine.rules.cards import Card
+
+EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
+"""The keys that work at every step, ending each status line."""
+WAITING_STATUS: Final = f"Waiting  {EVERYWHERE}"
+WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
+EXHIBITION_STATUS: Final = "Watching  + faster  - slower  w win bar  c chat  ? help  q stop"
+EXHIBITION_STATUS_NO_BAR: Final = EXHIBITION_STATUS.replace("  w win bar", "")
+"""Where the sysop turned the win bar off (``[game] win_bar = "never"``)."""
+
+
+def faces(cards: Sequence[Card]) -> str:
+    return " ".join(card_face(card) for card in cards)
+
+
+def and_list(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def duration(seconds: float) -> str:
+    if seconds >= 120:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds:.0f} seconds"
+
+
+def wrong_key(key: Key, hint: str) -> str:
+    name = repr(key.char) if key.is_printable else key.name.value
+    return f"The {name} key does nothing here: {hint}."
+
+
+def title(names: Sequence[str]) -> str:
+    """``Alice vs Bob`` (``Alice & Carol vs Bob & Computer`` for partners)."""
+    if len(names) == 4:
+        return f"{names[0]} & {names[2]} vs {names[1]} & {names[3]}"
+    return " vs ".join(names)
+
+
+def watching_status(*, exhibition: bool, win_bar_never: bool) -> str:
+    """A watcher's key line: the exhibition's offers + and - (and w, where the bar may
+    show)."""
+    if not exhibition:
+        return WATCHING_STATUS
+    return EXHIBITION_STATUS_NO_BAR if win_bar_never else EXHIBITION_STATUS
+
+
+def header(
+    options: GameOptions, hand: int, *, computer_plays: bool, match_game: int | None
+) -> tuple[str, ...]:
+    """The header of hand ``hand``, longest first (the screen shows the longest that
+    fits); ``match_game`` is the game's number in a match, if one is played."""
+    runs = "exact runs" if options.runs == "exact" else "free runs"
+    counting = f"{options.counting} count"
+    # The computer's level says something only where the computer plays.
+    level = f" · {options.level}" if computer_plays else ""
+    match = f"Game {match_game} of {options.best_of} · " if match_game is not None else ""
+    return (
+        f"{match}Hand {hand} · {runs} · {counting}{level}",
+        f"{match}Hand {hand} · {runs} · {counting}",
+        f"{match}Hand {hand} · {runs}",  # the rule that changes the play most
+        f"{match}Hand {hand}",
+        f"Hand {hand}",
+    )
+
+
+def waiting_text(waits: Mapping[int, str], names: Sequence[str]) -> str:
+    """``Waiting for Ada and Bob to go on.``: the first thing the game waits for and who
+    for; "" when it waits for nobody."""
+    if not waits:
+        return ""
+    by_action: dict[str, list[str]] = {}
+    for index, action in waits.items():
+        by_action.setdefault(action, []).append(names[index])
+    action, waited = next(iter(by_action.items()))
+    return f"Waiting for {and_list(waited)} to {action}."
+
+
+def crib_owner(dealer: int, seat: int, names: Sequence[str]) -> str:
+    """``your crib`` or ``Bob's crib``, for the caller at ``seat``."""
+    return "your crib" if dealer == seat else f"{names[dealer]}'s crib"
+
+
+def next_question(match: Match | None, match_game: int) -> str:
+    """What a caller playing the computer is asked at a game's end."""
+    if match is not None and not match.decided:
+        return f"On to game {match_game} of the match? Press y or n."
+    if match is not None:
+        return "A new match? Press y or n."
+    return PLAY_AGAIN
+
+
+def go_on_prompt(next_step: str) -> str:
+    return f"RETURN: on to {next_step}."
+
+
+def next_show(showing: tuple[int, bool], names: Sequence[str], viewer: int | None) -> str:
+    """The hand shown next, as ``viewer`` reads it: ``your crib``, ``Bob's hand``."""
+    shown = show_title(*showing, names, viewer)
+    return "your" + shown[4:] if shown.startswith("Your") else shown
+
+
+def end_text(*, abandoned: bool, forfeit: str) -> str:
+    """What the players read once the game is over for them."""
+    if abandoned:
+        return "Nobody is left to play: the game is over."
+    return forfeit or "The game is over."

@@ -1,0 +1,143 @@
+"""The screen-reader mode over a real telnet connection (issue #50): S at the arrival
+menu, then as a guest a game against the computer played to its end by typed words
+only; from S on, the bytes sent hold no escape sequence (so no cursor movement or
+clearing), no box-drawing character nor suit symbol, and the hand is named in words."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from door.config import config_from_mapping
+from tests.door.app.test_accounts_server import running
+from tests.door.caller import run_async
+from tests.door.netclients import TelnetCaller, free_port
+from tests.door.table.reader_client import words_for
+
+DRAWING = re.compile("[\u2500-\u259f♠♥♦♣]")
+"""Box drawing and blocks, and suit symbols: read out, they are noise."""
+
+
+def fast_typist_config(data_dir: Path):  # type: ignore[no-untyped-def]
+    """The door's defaults, but for the key rate: this client types a line the moment
+    it reads a prompt, all game long, faster than the 40 keys a second a caller may."""
+    server = {"telnet_port": free_port(), "ssh_port": free_port(), "data_dir": str(data_dir)}
+    server |= {"key_rate": 5000.0}
+    return config_from_mapping({"server": server, "game": {"computer_pause_seconds": 0}})
+
+
+class ListeningCaller(TelnetCaller):
+    """A telnet caller that keeps every byte the door sent, as a screen reader gets them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raw = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.raw += data
+        super().feed(data)
+
+    def since(self, mark: int) -> str:
+        return bytes(self.raw[mark:]).decode("utf-8", errors="replace")
+
+    async def until_sent(self, text: str, mark: int, timeout: float = 10.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.since(mark):
+            if loop.time() > deadline:
+                raise AssertionError(
+                    f"{text!r} never sent; the last of it:\n{self.since(mark)[-800:]}"
+                )
+            await asyncio.sleep(0.01)
+
+
+async def play_by_words(caller: ListeningCaller, mark: int, max_lines: int = 3000) -> None:
+    """Type what each prompt asks until the door asks whether to play again."""
+    seen, tried = mark, 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 40
+    for _ in range(max_lines):
+        while True:
+            new = caller.since(seen)
+            lines = new.rstrip().splitlines()
+            typed = words_for(lines[-1], tried) if lines else None
+            if typed is not None:
+                break
+            if loop.time() > deadline:
+                raise AssertionError(f"no prompt; the last of it:\n{caller.since(mark)[-800:]}")
+            await asyncio.sleep(0.005)
+        seen = len(caller.raw)
+        tried = tried + 1 if "the count cannot pass 31" in lines[-1] else 0
+        await caller.send(typed + "\r")
+        if typed == "no":
+            return
+    raise AssertionError("the game did not end")
+
+
+@run_async
+async def test_a_guest_plays_the_computer_to_the_end_in_words_over_telnet(
+    tmp_path: Path,
+) -> None:
+    async with running(fast_typist_config(tmp_path)) as listening:
+        assert listening.telnet
+        caller = ListeningCaller()
+        await caller.connect(listening.telnet[1])
+        await caller.wait_for("S screen reader")
+        mark = len(caller.raw)
+        await caller.send("s")
+        await caller.until_sent("Screen reader mode: plain text, one line at a time.", mark)
+        await caller.send("g")
+        await caller.until_sent("Your name:", mark)
+        await caller.send("Bob\r")
+        await caller.until_sent("Press a key from the menu", mark)
+        await caller.send("p")
+        await caller.until_sent("You sit down at Bob vs Computer.", mark)
+        await play_by_words(caller, mark)
+        await caller.until_sent("The game is over.", mark)
+        # Back in the lobby, whose message line says how the game went.
+        over = caller.raw.index(b"The game is over.", mark)
+        await caller.until_sent(" 121 to ", over)
+        sent = caller.since(mark)
+        assert b"\x1b" not in caller.raw[mark:], "an escape sequence was sent after S"
+        assert DRAWING.search(sent) is None, DRAWING.search(sent)
+        assert re.search(r"Your hand: 1 \w+ of \w+, 2 \w+ of \w+", sent)
+        assert re.search(r"(You win|Computer wins), 121 to \d+", sent)
+        caller.hang_up()
+
+
+@run_async
+async def test_a_member_turns_the_screen_reader_on_in_the_lobby_and_comes_back_in_it(
+    tmp_path: Path,
+) -> None:
+    async with running(fast_typist_config(tmp_path)) as listening:
+        assert listening.telnet
+        first = ListeningCaller()
+        await first.connect(listening.telnet[1])
+        await first.sign_up("Ray", "correct horse")
+        await first.wait_for("J screen reader")
+        mark = len(first.raw)
+        await first.send("j")
+        await first.until_sent("Screen reader on, kept for your next call.", mark)
+        assert b"\x1b" not in first.raw[mark + 1 :]
+        first.hang_up()
+
+        again = ListeningCaller()
+        await again.connect(listening.telnet[1])
+        await again.log_in("Ray", "correct horse")
+        await again.until_sent("Press a key from the menu", len(again.raw))
+        mark = again.raw.index(b"Welcome, Ray!")  # the lobby, from its first byte
+        await again.send("p")
+        await again.until_sent("You sit down at Ray vs Computer.", mark)
+        await again.until_sent("Press RETURN to deal.", mark)
+        await again.send("quit\r")
+        await again.until_sent("Leave the game?", mark)
+        await again.send("yes\r")
+        await again.until_sent("Press a key from the menu", again.raw.index(b"Leave the game?"))
+        after_login = again.since(mark)
+        assert "\x1b" not in after_login and DRAWING.search(after_login) is None
+        off = len(again.raw)
+        await again.send("j")
+        await again.until_sent("Screen reader off, kept for your next call.", off)
+        assert b"\x1b[" in again.raw[off:]  # the screen is painted again
+        again.hang_up()

@@ -1,0 +1,67 @@
+"""The door's table service (door/app/table_service.py): it makes the tables and keeps
+their games through each table's listener. Against a real store (SQLite, and PostgreSQL
+when CRIBBAGE_TEST_POSTGRES_URL names a server)."""
+
+from __future__ import annotations
+
+import random
+
+from door.app.door import Door
+from door.app.presence import Presence
+from door.app.records import Records
+from door.app.table_service import RESUMED_TEXT, CallersGame, TableService
+from door.config import config_from_mapping
+from door.table.options import GameOptions
+from door.ui.session import Session
+from engine.computer.selfplay import RandomPlayer, next_action
+from engine.rules.record import RecordedGame
+from tests.door.caller import run_async
+from tests.door.fake_terminal import FakeTerminal
+from tests.door.storage.conftest import Database
+
+CONFIG = config_from_mapping({"game": {"computer_pause_seconds": 0, "level": "easy"}})
+
+
+@run_async
+async def test_a_members_table_is_saved_as_it_goes_set_again_and_set_aside(
+    database: Database,
+) -> None:
+    async with database.store() as store:
+        ada = await store.create_account("Ada", "correct horse")
+        bob = await store.create_account("Bob", "battery staple")
+        records = Records(store)
+        presence = Presence("Sysop", random.Random(1))
+        await presence.enter("Ada", Session(FakeTerminal()), account=ada)
+        await presence.enter("Bob", Session(FakeTerminal()), account=bob)
+        service = TableService(CONFIG, presence, records)
+
+        table = service.between_callers(GameOptions(), ["Ada", "Bob"], rng=random.Random(5))
+        assert isinstance(table.listener, CallersGame)
+        assert [seat.account_id for seat in table.seats] == [ada.id, bob.id]
+        assert isinstance(table.game, RecordedGame)
+        players = [RandomPlayer(random.Random(seat)) for seat in range(2)]
+        for _ in range(12):
+            next_action(table.game, players)
+        await table.until_saved()
+        number = table.saved_as()
+        assert number is not None  # the table answers for its keeper
+
+        saved = await records.game_between_callers_to_resume(bob)
+        assert saved is not None and saved.game_id == number
+        again = service.resumed(saved, rng=random.Random(6))
+        assert again.saved_as() == number  # saving on in the same row
+        assert again.game.recording.actions == table.game.recording.actions
+        assert again.back_text == RESUMED_TEXT
+        assert all(seat.sat_down for seat in again.seats)  # each waits for its caller
+
+        table.close()
+        again.abandoned = True  # everyone left it: its keeper sets the game aside
+        again.close()
+        await records.close()
+        assert await records.game_between_callers_to_resume(ada) is None
+
+
+def test_the_door_owns_one_table_service_its_sessions_share() -> None:
+    door = Door(CONFIG)
+    assert door.tables.presence is door.presence
+    assert door.tables.records is door.records
