@@ -29,6 +29,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -36,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.computer.player import ComputerPlayer  # noqa: E402
 from engine.computer.selfplay import next_action, wilson_interval  # noqa: E402
+from engine.rules.cards import Card  # noqa: E402
 from engine.rules.events import HandOver, Pegged  # noqa: E402
 from engine.rules.game import Game, Phase  # noqa: E402
 
@@ -48,6 +50,35 @@ def a_seats(players: int, number: int) -> tuple[int, ...]:
     if players == 4:
         return (turn, turn + 2)
     return (turn,)
+
+
+class Mixed:
+    """A seat that discards as one level and plays as another (``--a master:expert``), for
+    the per-phase ablations: its play does not know the card the other level threw."""
+
+    def __init__(self, discard: str, play: str, rng: random.Random) -> None:
+        self.discarder = ComputerPlayer(discard, rng)
+        self.player = ComputerPlayer(play, rng)
+
+    def discard(self, game: Game, seat: int) -> Sequence[Card]:
+        return self.discarder.discard(game, seat)
+
+    def cut(self, game: Game, seat: int) -> int:
+        return self.player.cut(game, seat)
+
+    def play(self, game: Game, seat: int) -> Card:
+        return self.player.play(game, seat)
+
+    def claim(self, game: Game, seat: int) -> int:
+        return self.player.claim(game, seat)
+
+
+def seat_player(level: str, rng: random.Random) -> ComputerPlayer | Mixed:
+    """``level``, or ``discard:play`` for a seat that discards and plays at two levels."""
+    if ":" in level:
+        discard, play = level.split(":")
+        return Mixed(discard, play, rng)
+    return ComputerPlayer(level, rng)
 
 
 def run(task: tuple[str, str, int, int, int, int]) -> tuple[int, int, int, int, int, list[int]]:
@@ -66,7 +97,7 @@ def run(task: tuple[str, str, int, int, int, int]) -> tuple[int, int, int, int, 
         order = [*mine, *(seat for seat in range(players) if seat not in mine)]
         seeds = {seat: cards.getrandbits(64) for seat in order}
         seats = [
-            ComputerPlayer(a if seat in mine else b, random.Random(seeds[seat]))
+            seat_player(a if seat in mine else b, random.Random(seeds[seat]))
             for seat in range(players)
         ]
         game = Game(players, rng=random.Random(cards.getrandbits(64)), dealer=0)
