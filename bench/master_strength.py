@@ -21,6 +21,30 @@ four: 53 % over 10,000, above 51 %): three players, seed 2, 1,200 games: master 
 (bootstrap 32.92 to 37.42 %); four players, seed 2, 800 games: 50.12 % (47.38 to
 53.00 %), and 49.75 % with a deeper search at four (the partner's reply and the second
 opponent's), so the look-ahead is not what holds the partnership back.
+
+Why it is not stronger (2026-11-28, seed 1 unless said, the machine shared). Per phase,
+``--a discard:play`` (the play level does not see the other level's throw):
+
+- three players, 900 games: master 34.33 %; master:expert 31.56 %; expert:master 34.56 %.
+  Seed 3, 1,800 games: master 34.22 %, expert:master 34.50 % (paired +0.28, interval
+  -0.75 to +1.31). At three the table's discard adds nothing over the expert's; the
+  master's gain over the expert (33.33 % by symmetry) is its play's, about a point.
+- four players, 2,000 games: master 51.85 %; master:expert 49.60 % (paired against the
+  master -2.25, interval -3.96 to -0.54); expert:master 50.70 % (-1.15, -2.33 to +0.03).
+  At four the table's play is most of the master's gain, its discard a little more.
+
+Changes screened at three on the same 300 deals, paired against the master's 34.33 %
+(the engine patched in a scratch runner; none is kept, none is outside the noise):
+the discard taking the most points (the expert's, the crib a rival's at half) among
+throws within 3e-4 of the best chance, +0.44 (±0.87), within 3e-3 +0.44 (±1.15), any
+throw (the expert's discard, the play keeping its throw) +0.22 (±1.27); the rivals at
+three playing to hurt us as at four instead of for their points -1.33 (±1.30); no
+deeper search -0.78 (±0.95); the deeper search after up to 300 shallow nodes (60) +0.00
+(±0.31: the 500-node budget stops it). The discard's chances between throws often
+differ by less than 1e-5, below the three-player table's step (1 in 65,535), so there
+the choice is the model's noise; yet points in its place gain nothing measurable. The
+next steps worth a look: the other hands in the play search as inferred from their
+throws and plays (uniform now), and the value of a point to each rival at three.
 """
 
 from __future__ import annotations
