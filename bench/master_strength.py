@@ -40,11 +40,15 @@ throws within 3e-4 of the best chance, +0.44 (±0.87), within 3e-3 +0.44 (±1.15
 throw (the expert's discard, the play keeping its throw) +0.22 (±1.27); the rivals at
 three playing to hurt us as at four instead of for their points -1.33 (±1.30); no
 deeper search -0.78 (±0.95); the deeper search after up to 300 shallow nodes (60) +0.00
-(±0.31: the 500-node budget stops it). The discard's chances between throws often
-differ by less than 1e-5, below the three-player table's step (1 in 65,535), so there
-the choice is the model's noise; yet points in its place gain nothing measurable. The
-next steps worth a look: the other hands in the play search as inferred from their
-throws and plays (uniform now), and the value of a point to each rival at three.
+(±0.31: the 500-node budget stops it); each rival's point worth half of ours (not
+the win table's value for that rival) +0.33 (±1.84); the value of a point measured one
+point either way (two) -0.11 (±0.22). The discard's chances between throws often differ
+by less than 1e-5, below the three-player table's step (1 in 65,535), so there the
+choice is the model's noise; yet points in its place gain nothing measurable. Since
+main's compiled parts a master's play takes 7.7 ms at the 99th percentile at three and
+10.4 ms at four (bench/ai_latency.py --levels master --deals 150), so a larger node
+budget is affordable, but depth screened as nothing. The next steps worth a look: the
+other hands in the play search as inferred from their throws and plays (uniform now).
 """
 
 from __future__ import annotations
