@@ -21,7 +21,11 @@ Three levels:
     and the crib's distributions run through the board position, plus what the kept
     cards are measured to peg), and the play is searched for the chance to win from
     the middle of the game on, the last six cards to the end. With three or four
-    players it discards as the expert.
+    players it does the same at the table (``engine.computer.table_discard``,
+    ``engine.computer.table_play``): each throw through the rest of the deal for the
+    side's chance, the crib counted for whoever owns it, and the play searched over
+    every seat in turn, a partner's cards for the partnership, each point at what it is
+    worth to the side that pegs it where the board stands.
 
 The level policy is ``engine.computer.levels``; what to throw is
 ``engine.computer.discard``, which card to lay ``engine.computer.play`` (with the
@@ -41,6 +45,8 @@ from engine.computer.discard import choose_discard
 from engine.computer.levels import check_level
 from engine.computer.opponent import declined_ranks, least_pips_left
 from engine.computer.play import choose_play, winning_play
+from engine.computer.table_discard import table_discard
+from engine.computer.table_play import table_play
 from engine.rules.cards import Card
 from engine.rules.errors import IllegalActionError
 from engine.rules.scoring import score_show
@@ -72,6 +78,10 @@ class ComputerPlayer:
         return mine, theirs
 
     def discard(self, game: Game, seat: int) -> Sequence[Card]:
+        if self.level == "master" and game.players > 2:
+            thrown = table_discard(game, seat)
+            self._thrown = {(id(game), game.hand_number, seat): thrown}
+            return thrown
         my_score, opp_score = self._scores(game, seat)
         thrown = choose_discard(
             game.hand(seat),
@@ -93,6 +103,8 @@ class ComputerPlayer:
         winning = winning_play(game, seat)
         if winning is not None:
             return winning  # a certain win beats any plan for points, at every level
+        if self.level == "master" and game.players > 2:
+            return table_play(game, seat, self._thrown.get((id(game), game.hand_number, seat), ()))
         my_score, opp_score = self._scores(game, seat)
         current = game.plays[-len(game.count_cards) :] if game.count_cards else []
         # We are to play again on a count we played last: everyone else has said go.

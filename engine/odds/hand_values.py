@@ -226,6 +226,39 @@ def crib_values_single(throws: Sequence[Card], unseen: Unseen) -> FloatArray:
     return result
 
 
+def crib_distributions_single(throws: Sequence[Card], unseen: Unseen) -> FloatArray:
+    """For each one-card throw, the probability of each crib total 0..29, the other three
+    crib cards and the starter unseen (as ``crib_values_single``, whose means these have;
+    flush and nob as independent extras, as ``crib_distributions_pair``)."""
+    n = unseen.ranks
+    eye = np.eye(RANKS)
+    x = n[:, None, None, None]
+    y = n[None, :, None, None] - eye[:, :, None, None]
+    z = n[None, None, :, None] - eye[:, None, :, None] - eye[None, :, :, None]
+    s = n[None, None, None, :] - eye[:, None, None, :] - eye[None, :, None, :]
+    s = s - eye[None, None, :, :]
+    big_n = unseen.total
+    total = float(big_n * (big_n - 1) * (big_n - 2) * (big_n - 3))
+    # The thrown card itself is seen, so these weights need no correction per throw.
+    flat = (x * y * z * s).ravel() / total
+    m = unseen.suits
+    jack_unseen = [suit for suit in range(SUITS) if unseen.present[JACK, suit]]
+    nob_unseen = sum((m[suit] - 1) * 3 * (big_n - 2) * (big_n - 3) for suit in jack_unseen)
+    out = np.zeros((len(throws), MAX_POINTS))
+    for row, card in enumerate(throws):
+        points = RANK_TABLE[card.index // 4].ravel().astype(np.intp)
+        counted = np.bincount(points, weights=flat, minlength=MAX_POINTS)[:MAX_POINTS]
+        suit = card.index % 4
+        nob = nob_unseen
+        if card.index // 4 == JACK:
+            nob += m[suit] * (big_n - 1) * (big_n - 2) * (big_n - 3)
+        dist = _add_bernoulli(counted.astype(np.float64), nob / total, 1)
+        flush = m[suit] * (m[suit] - 1) * (m[suit] - 2) * (m[suit] - 3) / total
+        dist = _add_bernoulli(dist, flush, 5)
+        out[row] = dist / dist.sum()  # the few 25s and more a flush would push past 29
+    return out
+
+
 # --- all the ways to split a hand -------------------------------------------
 
 

@@ -12,6 +12,7 @@ from engine.odds.hand_tables import RANKS
 from engine.odds.hand_values import (
     Unseen,
     crib_distributions_pair,
+    crib_distributions_single,
     crib_values_pair,
     crib_values_single,
     hand_distributions,
@@ -133,6 +134,31 @@ def test_single_card_crib_values_match_every_completion(text: str) -> None:
     values = crib_values_single(hand, Unseen.excluding(seen))
     for row, card in enumerate(hand):
         assert values[row] == pytest.approx(brute_crib_single(card, unseen), abs=1e-12)
+
+
+def test_single_card_crib_distributions_match_every_completion() -> None:
+    # No jack and fewer than four hearts unseen: no nob, no flush, so the distribution is
+    # exact and must equal the count over every (three cards, starter) completion.
+    hand = parse_cards("5H 9H")
+    unseen = parse_cards("AS 2D 3C 4S 5D 6C 7S 8D 9C TS QD KC 2H")
+    seen = [card for card in FULL_DECK if card not in unseen]
+    dists = crib_distributions_single(hand, Unseen.excluding(seen))
+    for row, card in enumerate(hand):
+        expected = np.zeros(dists.shape[1])
+        for others in itertools.combinations(unseen, 3):
+            for starter in unseen:
+                if starter not in others:
+                    expected[score_show((card, *others), starter, crib=True).total] += 1
+        assert dists[row] == pytest.approx(expected / expected.sum(), abs=1e-12)
+
+
+def test_single_card_crib_distributions_have_the_exact_means() -> None:
+    hand = parse_cards("JH 5S 5H 2D KC")
+    unseen = Unseen.excluding(hand)
+    dists = crib_distributions_single(hand, unseen)
+    assert dists.sum(axis=1) == pytest.approx(np.ones(5), abs=1e-12)
+    means = dists @ np.arange(dists.shape[1])
+    assert means == pytest.approx(crib_values_single(hand, unseen), abs=1e-3)
 
 
 def test_splits_cover_every_discard_once() -> None:
