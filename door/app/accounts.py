@@ -145,8 +145,7 @@ async def choose_arrival(
             elif char == "g":
                 return Arrival(None)
             elif char == "s":
-                session.use_speech()
-                session.mouse = False  # plain lines: nothing to click
+                session.use_speech()  # which tells the terminal to stop its clicks
                 message = "Screen reader mode: plain text, one line at a time."
             elif session.speech:
                 message, error = "That is not one of the choices.", True

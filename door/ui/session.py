@@ -185,8 +185,9 @@ class Session:
         the lobby's O turns them on and off."""
         self.inbox = Inbox(terminal, self.clicks)
         self._display_before_speech = Display.SCREEN
-        self._mouse_before_lines = False
-        """Clicks were on when plain lines began: back on a screen, they are asked again."""
+        self._mouse_after_lines = False
+        """Whether clicks are asked for again when the caller goes back from plain lines
+        to a screen: on when plain lines began, or turned on (or off) meanwhile."""
         self._stack: list[Screen] = []
         # The renderer repaints the last frame at once; the screen on top is woken too,
         # so that a screen laid out for the size (a side pane from 110 columns) is drawn
@@ -215,17 +216,18 @@ class Session:
 
     def _use(self, display: Display) -> None:
         lines = display in PLAIN_DISPLAYS
-        if lines and self.mouse:
+        if lines and not self.lines:
             # Told to stop while escapes still reach the terminal: in plain lines a
             # click would only come in as noise between a screen reader's typed words.
+            wanted = self.mouse
             self.mouse = False
-            self._mouse_before_lines = True
+            self._mouse_after_lines = wanted
         self.terminal.display_mode = display  # type: ignore[attr-defined]
         self.renderer.close()
         self.lines = lines
         self.renderer = LineRenderer(self.terminal) if self.lines else Renderer(self.terminal)
-        if not lines and self._mouse_before_lines:
-            self._mouse_before_lines = False
+        if not lines and self._mouse_after_lines:
+            self._mouse_after_lines = False
             self.mouse = True
 
     # --- the stack ----------------------------------------------------------------------
@@ -369,7 +371,10 @@ class Session:
 
     @mouse.setter
     def mouse(self, on: bool) -> None:
-        self.terminal.mouse_reporting = on and not self.lines
+        if self.lines:
+            # Never asked in plain lines; kept for going back to a screen.
+            self._mouse_after_lines, on = on, False
+        self.terminal.mouse_reporting = on
         self.clicks.forget()
 
     @property

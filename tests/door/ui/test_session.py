@@ -167,3 +167,28 @@ def test_a_caller_without_clicks_is_not_asked_for_them_after_the_screen_reader()
     session.stop_speech()
     assert not terminal.mouse_reporting
     assert b"?1000h" not in terminal.output
+
+
+def test_clicks_turned_off_in_the_screen_reader_stay_off_on_leaving_it() -> None:
+    """A member who chose no mouse and comes back in screen-reader mode: their setting is
+    applied while plain lines are sent, and J back to the screen must not ask for clicks."""
+    terminal = FakeTerminal()
+    session = Session(terminal)
+    session.mouse_offered = True
+    session.mouse = True  # asked at the arrival
+    session.use_speech()  # their kept screen reader
+    session.mouse = False  # their kept "no mouse"
+    session.stop_speech()
+    assert not terminal.mouse_reporting
+    assert terminal.output.count(b"\x1b[?1000h") == 1  # the arrival's ask, and no other
+
+
+def test_clicks_turned_on_in_the_screen_reader_are_asked_for_on_leaving_it() -> None:
+    terminal = FakeTerminal()
+    session = Session(terminal)
+    session.mouse_offered = True
+    session.use_speech()
+    session.mouse = True
+    assert not terminal.mouse_reporting  # never asked in plain lines
+    session.stop_speech()
+    assert terminal.mouse_reporting
