@@ -101,6 +101,32 @@ class Caller:
         await self.send(f"{handle}\r{password}\r")
 
 
+class KeepsEveryByte(Caller):
+    """A caller that keeps every byte the door sent, as a screen reader gets them (mixed
+    in before TelnetCaller or SSHCaller)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raw = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.raw += data
+        super().feed(data)
+
+    def since(self, mark: int) -> str:
+        return bytes(self.raw[mark:]).decode("utf-8", errors="replace")
+
+    async def until_sent(self, text: str, mark: int, timeout: float = 10.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.since(mark):
+            if loop.time() > deadline:
+                raise AssertionError(
+                    f"{text!r} never sent; the last of it:\n{self.since(mark)[-800:]}"
+                )
+            await asyncio.sleep(0.01)
+
+
 class TelnetCaller(Caller):
     async def connect(self, port: int) -> None:
         self.reader, self.writer = await telnetlib3.open_connection(

@@ -8,24 +8,19 @@ from pathlib import Path
 
 from door.serve import Listening, run_server
 from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
-from tests.door.netclients import TelnetCaller, server_config
+from tests.door.netclients import KeepsEveryByte, TelnetCaller, server_config
 
 HAND_CARDS, STATUS, CARDS_COL, STEP = 13, 23, 11, 6
 
 
-class RecordingCaller(TelnetCaller):
+class RecordingCaller(KeepsEveryByte, TelnetCaller):
     """A telnet caller that keeps every byte it was sent."""
 
     def __init__(self, term: str = "xterm-256color") -> None:
         super().__init__()
-        self.raw = bytearray()
         self.arrival = b""
         """What it was sent until the lobby showed (for a test to keep)."""
         self.term = term
-
-    def feed(self, data: bytes) -> None:
-        self.raw += data
-        super().feed(data)
 
     async def click(self, row: int, col: int) -> None:
         """A left click as xterm reports it in SGR form: 1-based, press then release."""

@@ -13,7 +13,7 @@ from door.config import config_from_mapping
 from door.term.mouse import STOP_REPORTS
 from tests.door.app.test_accounts_server import running
 from tests.door.caller import run_async
-from tests.door.netclients import TelnetCaller, free_port
+from tests.door.netclients import KeepsEveryByte, TelnetCaller, free_port
 from tests.door.table.reader_client import words_for
 
 LOBBY_PROMPT = "Lobby: type a key or a word, then RETURN."
@@ -30,29 +30,8 @@ def fast_typist_config(data_dir: Path):  # type: ignore[no-untyped-def]
     return config_from_mapping({"server": server, "game": {"computer_pause_seconds": 0}})
 
 
-class ListeningCaller(TelnetCaller):
+class ListeningCaller(KeepsEveryByte, TelnetCaller):
     """A telnet caller that keeps every byte the door sent, as a screen reader gets them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.raw = bytearray()
-
-    def feed(self, data: bytes) -> None:
-        self.raw += data
-        super().feed(data)
-
-    def since(self, mark: int) -> str:
-        return bytes(self.raw[mark:]).decode("utf-8", errors="replace")
-
-    async def until_sent(self, text: str, mark: int, timeout: float = 10.0) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while text not in self.since(mark):
-            if loop.time() > deadline:
-                raise AssertionError(
-                    f"{text!r} never sent; the last of it:\n{self.since(mark)[-800:]}"
-                )
-            await asyncio.sleep(0.01)
 
 
 def assert_only_clicks_stopped(sent: bytes, said: bytes) -> None:

@@ -12,25 +12,14 @@ from tests.door.app.test_accounts_server import running
 from tests.door.app.test_screen_reader_telnet import DRAWING
 from tests.door.app.test_sysop_tools import door_config, member_online
 from tests.door.caller import run_async
-from tests.door.netclients import SSHCaller
+from tests.door.netclients import KeepsEveryByte, SSHCaller
 from tests.door.waiting import until
 
 KEY_PROMPT = "Type a key or its word, then RETURN."
 
 
-class ListeningSSH(SSHCaller):
+class ListeningSSH(KeepsEveryByte, SSHCaller):
     """An SSH caller that keeps every byte the door sent, as a screen reader gets them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.raw = bytearray()
-
-    def feed(self, data: bytes) -> None:
-        self.raw += data
-        super().feed(data)
-
-    def since(self, mark: int) -> str:
-        return bytes(self.raw[mark:]).decode("utf-8", errors="replace")
 
     async def answer(self, line: str, *expected: str) -> str:
         """Type ``line`` and RETURN; what was said after it, once each of ``expected`` is."""

@@ -22,7 +22,7 @@ import pyte
 import pytest
 
 from door.transports.door_mode import EXIT_CONNECTION, EXIT_DROP_FILE, EXIT_OK
-from tests.door.netclients import Caller, TelnetCaller
+from tests.door.netclients import Caller, KeepsEveryByte, TelnetCaller
 from tests.door.test_end_to_end import play_one_game
 
 FAST_GAMES = "[game]\ncomputer_pause_seconds = 0\n"
@@ -410,16 +410,8 @@ def test_the_closing_line_clears_what_the_screen_left_on_it(tmp_path: Path) -> N
     assert all(row.startswith("***") for row in closing), closing
 
 
-class RawPtyCaller(PtyCaller):
+class RawPtyCaller(KeepsEveryByte, PtyCaller):
     """A pty caller keeping every byte the door sent."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.raw = bytearray()
-
-    def feed(self, data: bytes) -> None:
-        self.raw += data
-        super().feed(data)
 
 
 def test_an_ascii_caller_plays_on_plain_lines_without_one_escape(tmp_path: Path) -> None:
