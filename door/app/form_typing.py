@@ -106,14 +106,10 @@ async def typed_line(session: Session) -> str | None:
     a blank line (Esc on a line typed so far clears it)."""
     words = LobbyWords()
     while True:
-        key = await session.read_key()
-        echoed, line = words.feed(key)
+        line = await words.take(session, await session.read_key())
         if words.keys:
-            return None  # Esc on a blank line
-        if echoed:
-            await session.send_lines(echoed)
+            return None  # Esc on a blank line (which echoes nothing)
         if line is not None:
-            session.speaker.heard_line()
             return line
 
 

@@ -85,12 +85,9 @@ class LobbyWords:
             if key == Key.CTRL_L:
                 session.redraw_all()
                 return None
-            echo, line = self.feed(key)
-            if echo:
-                await session.send_lines(echo)
+            line = await self.take(session, key)
             if line is None:
                 continue
-            session.speaker.heard_line()
             reply = self.stands_for(line, reading_line())
             if reply:
                 await session.send_lines(reply + EOL)
@@ -129,6 +126,16 @@ class LobbyWords:
         editor.clear()
         self.rang = False
         return EOL, line
+
+    async def take(self, session: Session, key: Key) -> str | None:
+        """``key`` typed: its echo sent, and the line once RETURN ends one (the caller
+        is then heard, so the prompt is said again after it)."""
+        echo, line = self.feed(key)
+        if echo:
+            await session.send_lines(echo)
+        if line is not None:
+            session.speaker.heard_line()
+        return line
 
     def stands_for(self, line: str, reading_line: bool) -> str:
         """Queue the keys ``line`` stands for; returns a sentence when it stands for
@@ -189,12 +196,9 @@ async def typed_key(session: Session) -> Key:
             continue
         if key == Key.CTRL_L:
             return key
-        echo, line = words.feed(key)
-        if echo:
-            await session.send_lines(echo)
+        line = await words.take(session, key)
         if line is None:
             continue
-        session.speaker.heard_line()
         word = line.strip()
         if not word:
             return Key.ENTER
