@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from door.config import Config
 from door.member_commands import add_audit_command, add_member_actions
@@ -31,6 +31,8 @@ from door.shell_store import (
     add_place_arguments,
     command_config,
     exit_status,
+    shell_actor,
+    with_store,
 )
 from door.storage.settings import (
     DatabaseSettings,
@@ -39,6 +41,9 @@ from door.storage.settings import (
     database_url,
     redact_url,
 )
+
+if TYPE_CHECKING:
+    from door.storage.store import Store
 
 
 def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None:
@@ -189,6 +194,15 @@ async def _restore(args: argparse.Namespace, config: Config, url: str) -> None:
     report = CopyReport()
     await restore_backup(Path(args.file), url, replace=args.replace, progress=report)
     report.finish()
+    # The audit the backup brought is the one kept (a replacing restore empties the old
+    # one): its newest entry says when, by whom and from which file it came back.
+    how = "replacing what the database held" if args.replace else "into an empty database"
+    source = str(Path(args.file).resolve())
+
+    async def audited(store: Store) -> None:
+        await store.record_action(shell_actor(), "db.restore", source, None, how)
+
+    await with_store(config, audited)
     print(f"restored {args.file} into {_named(url)}")
 
 

@@ -237,3 +237,51 @@ def test_user_export_writes_a_members_record_and_games(
     assert 121 in game["result"]["scores"] and game["recording"]["players"] == 2
     assert game["text"][0].startswith(f"Game {game['id']}, started ")
     assert games.read_text().splitlines() == game["text"]
+
+
+def newest_audit_entries(
+    database: Path, count: int
+) -> list[tuple[str, str, str | None, str | None]]:
+    """The newest ``count`` audit entries of the SQLite file: (actor, action, target, detail)."""
+    from door.storage.store import Store
+
+    async def read() -> list[tuple[str, str, str | None, str | None]]:
+        store = await Store.open(f"sqlite+aiosqlite:///{database}")
+        try:
+            entries = await store.recorded_actions(limit=count)
+        finally:
+            await store.close()
+        return [(entry.actor, entry.action, entry.target, entry.detail) for entry in entries]
+
+    return asyncio.run(read())
+
+
+def test_a_restore_is_written_to_the_audit_it_brings_back(
+    board: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = board.parent / "data" / "cribbage.sqlite3"
+    backup = tmp_path / "before.backup"
+    assert main(["db", "backup", str(backup), "--config", str(board)]) == 0
+    # Something the sysop does after the backup: a replacing restore takes it away again.
+    assert main(["user", "note", "Ada", "after the backup", "--config", str(board)]) == 0
+    assert newest_audit_entries(database, 1)[0][1] == "user.note"
+
+    assert main(["db", "restore", str(backup), "--replace", "--config", str(board)]) == 0
+    newest, before = newest_audit_entries(database, 2)
+    actor, action, target, detail = newest
+    assert (action, target, detail) == (
+        "db.restore",
+        str(backup.resolve()),
+        "replacing what the database held",
+    )
+    assert actor.startswith("shell:")
+    assert before[1] != "user.note"  # the note made after the backup went with the rest
+
+    new_data = tmp_path / "new-machine"
+    assert (
+        main(["db", "restore", str(backup), "--config", str(board), "--data-dir", str(new_data)])
+        == 0
+    )
+    restored = newest_audit_entries(new_data / "cribbage.sqlite3", 1)
+    assert restored[0][1:] == ("db.restore", str(backup.resolve()), "into an empty database")
+    capsys.readouterr()
