@@ -150,9 +150,16 @@ class OptionKeys:
         if not session.mouse_offered:
             self.member.tell("Your terminal is not asked for mouse clicks here: keys only.")
             return
-        session.mouse = not session.mouse
-        self.records.keep_setting(self.member.account, "mouse", "on" if session.mouse else "off")
-        self.member.tell("Clicks work now." if session.mouse else "The mouse is off: keys only.")
+        wanted = not session.mouse_wanted
+        session.mouse = wanted
+        self.records.keep_setting(self.member.account, "mouse", "on" if wanted else "off")
+        if not wanted:
+            self.member.tell("The mouse is off: keys only.")
+        elif session.lines:
+            # Plain lines never ask for clicks: the wish is kept for the screens.
+            self.member.tell("Clicks will work on the screens, after J; here, type lines.")
+        else:
+            self.member.tell("Clicks work now.")
 
     def next_charset(self) -> None:
         position = CHARSET_CYCLE.index(self.session.charset)

@@ -378,6 +378,12 @@ class Session:
         self.clicks.forget()
 
     @property
+    def mouse_wanted(self) -> bool:
+        """Whether the caller wants clicks: on a screen, whether they are asked for; in
+        plain lines (never asked there), whether they will be on going back to a screen."""
+        return self._mouse_after_lines if self.lines else self.mouse
+
+    @property
     def charset(self) -> Charset:
         return self.terminal.charset
 

@@ -227,3 +227,27 @@ async def test_a_screen_reader_leaves_the_private_chat_by_a_line_said_in_its_pro
     await until(lambda: sent(bob).rstrip().endswith(PROMPT))
     assert "Bob: /quit" not in screen(sysop)  # left, not said in the chat
     await door.close()
+
+
+@run_async
+async def test_z_in_plain_lines_keeps_clicks_for_the_screens_and_says_so() -> None:
+    door = Callers()
+    alice, _ = door.call("Alice")  # her terminal reports clicks: asked for on the screen
+    await in_lobby(alice)
+    assert alice.mouse_reporting
+    alice.press("j")  # screen-reader mode: clicks stop
+    await until(lambda: PROMPT in sent(alice) and not alice.mouse_reporting)
+    alice.press("z\r")  # off, as she had them on
+    await until(lambda: "The mouse is off: keys only." in sent(alice))
+    alice.press("z\r")  # on again, for the screens
+    await until(
+        lambda: "Clicks will work on the screens, after J; here, type lines." in sent(alice)
+    )
+    assert "Clicks work now." not in sent(alice)
+    assert not alice.mouse_reporting  # never asked for in plain lines
+    alice.press("z\r", "z\r")  # off, then on once more: each said as it is
+    await until(lambda: sent(alice).count("The mouse is off: keys only.") == 2)
+    await until(lambda: sent(alice).count("after J; here, type lines.") == 2)
+    alice.press("j\r")  # back to the screen: clicks asked for now
+    await until(lambda: alice.mouse_reporting)
+    await door.close()
