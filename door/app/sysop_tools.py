@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
+from door.app.member_watch import rename_seats
 from door.app.moderation_screens import LEAVE
 from door.app.moderation_screens import SCREENS as MODERATION_SCREENS
 from door.app.presence import Member, Presence
@@ -408,6 +409,7 @@ class MemberActions:
         old, renamed = await self.place.store.rename_member(self.handle, new)
         await self.place.store.record_action(self.actor, "user.rename", renamed, None, f"was {old}")
         self.handle = renamed
+        rename_seats(self.place.presence, old, renamed)  # the tables first, then the line
         # Online under the old handle, they would sit in the lobby, at tables and in
         # saved games as someone who no longer exists: the door hangs up and says how
         # to call again, as a lock does.

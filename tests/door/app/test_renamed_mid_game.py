@@ -13,6 +13,7 @@ from door.app.member_watch import hang_up_refused
 from door.table.flow import Table
 from door.table.options import GameOptions
 from door.table.person import Person
+from door.term.keys import Key
 from door.ui.session import Session
 from tests.door.app.test_lobby import challenge, in_lobby, log_text
 from tests.door.app.test_saved_games import AccountDoor, account_door, flat
@@ -45,16 +46,23 @@ async def test_renamed_on_the_member_screen_the_opponent_is_told_and_the_seat_wa
 ) -> None:
     async with account_door(database) as door:
         ada_terminal, ada_task, bob_terminal, table = await playing(door)
-        # What the member screen's R does: rename, and hang up on the member at once.
-        await door.store.rename_member("Ada", "Adele")
-        ada = door.presence.find("Ada")
-        assert ada is not None
-        await ada.line.hang_up("\r\n*** The sysop renamed your account to Adele ... ***\r\n")
+        sysop, _ = door.call(name="Sysop", sysop=True)
+        await in_lobby(sysop)
+        sysop.press("x")
+        await until(lambda: "Members" in flat(sysop))
+        sysop.press("m", "/ada", Key.ENTER)
+        await until(lambda: "Members whose handle holds 'ada'" in flat(sysop))
+        sysop.press("1", Key.ENTER)
+        await until(lambda: "Addresses seen lately" in flat(sysop))
+        sysop.press("r")
+        await until(lambda: "New handle:" in flat(sysop))
+        sysop.press("Adele", Key.ENTER)
         await until(ada_task.done)
-        await until(lambda: "Ada's line has dropped." in flat(bob_terminal))
-        await hang_up_refused(door.store, door.presence)  # the member watch's next look
-        told = "The sysop renamed Ada to Adele: the seat waits for Adele to call back."
-        await until(lambda: told in flat(bob_terminal), what=lambda: flat(bob_terminal))
+        # The table hears it from the member screen at once, not from the member watch's
+        # next look (none is running here): the line that drops is already Adele's.
+        await until(lambda: "Adele's line has dropped." in flat(bob_terminal))
+        assert "The sysop renamed Ada to Adele." in flat(bob_terminal)
+        assert "Ada's line has dropped" not in flat(bob_terminal)
         assert table.names == ("Adele", "Bob")
         await play_together(
             [bob_terminal], stop=lambda: "p computer plays for Adele" in bob_terminal.status

@@ -44,11 +44,12 @@ class AccountDoor:
         self.tasks: list[asyncio.Task[None]] = []
 
     def call(
-        self, account: Account | None = None, name: str | None = None
+        self, account: Account | None = None, name: str | None = None, *, sysop: bool = False
     ) -> tuple[KeyboardTerminal, asyncio.Task[None]]:
-        """A caller who logged in to ``account`` (as over SSH), or a guest ``name``."""
+        """A caller who logged in to ``account`` (as over SSH), a guest ``name``, or the
+        sysop ``name``."""
         terminal = KeyboardTerminal()
-        caller = Caller(name, "test", account=account)
+        caller = Caller(name, "test", account=account, sysop=sysop)
         rng = random.Random(len(self.tasks) + 7)
         session = run_session(terminal, self.config, caller, rng, self.presence, self.records)
         task = asyncio.ensure_future(session)
