@@ -122,7 +122,9 @@ async def choose_arrival(
             await notice(frame, session, bbs_name, unavailable)
             return Arrival(None)
         while True:
-            canvas = _draw_arrival(bbs_name, message, error, clicks=session.mouse)
+            canvas = _draw_arrival(
+                bbs_name, message, error, click=session.click_word if session.mouse else None
+            )
             said = arrival_said(bbs_name, _ARRIVAL_CHOICES[:3], message)
             frame.show(canvas, hits=form_hits(canvas, choices=True), said=said)
             await session.paint()
@@ -180,14 +182,16 @@ _ARRIVAL_CHOICES: Final = (
 )
 
 
-def _draw_arrival(bbs_name: str, message: str, error: bool, *, clicks: bool) -> Canvas:
+def _draw_arrival(bbs_name: str, message: str, error: bool, *, click: str | None) -> Canvas:
+    """The arrival's choices; ``click`` is what a click is called where clicks work."""
     canvas = Canvas()
     draw_title(canvas, f"Welcome to {bbs_name}")
     for number, (key, text) in enumerate(_ARRIVAL_CHOICES):
         canvas.put(6 + 2 * number, 8, f"{key:>2}", theme.TITLE)
         canvas.put(6 + 2 * number, 12, text)
-    if clicks:
-        canvas.put(7 + 2 * len(_ARRIVAL_CHOICES), 12, "Click a line, or press its key.", theme.TEXT)
+    if click:
+        said = f"{click.capitalize()} a line, or press its key."
+        canvas.put(7 + 2 * len(_ARRIVAL_CHOICES), 12, said, theme.TEXT)
     draw_message(canvas, message, error=error)
     draw_status(canvas, "L log in  N new account  G guest  S screen reader")
     return canvas

@@ -116,6 +116,8 @@ class Caller:
     """A caller sent here by another worker because this sysop paged them."""
     pending_reset: PendingReset | None = None
     """A member in by the sysop's reset code (over SSH): a new password comes first."""
+    touch: bool = False
+    """The caller's web page is on a touch screen: the prompts say tap, not click."""
 
     @property
     def address(self) -> str:
@@ -144,6 +146,7 @@ async def run_session(
     tables = tables or TableService(config, presence, records)
     member: Member | None = None
     session = Session(terminal)
+    session.touch = caller.touch
     try:
         if not session.lines:
             terminal.write(HIDE_CURSOR)

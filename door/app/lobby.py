@@ -27,6 +27,7 @@ from door.app.lobby_keys import (
     LOBBY_MENU,
     LOBBY_MOUSE_STATUS,
     LOBBY_STATUS,
+    LOBBY_TAP_STATUS,
     OPTION_KEYS,
     OptionKeys,
     account_row,
@@ -594,8 +595,10 @@ class Lobby:
         view.options = options_row(options)
         charset = CHARSET_NAMES[self.session.charset]
         mouse = ("on" if self.session.mouse else "off") if self.session.mouse_offered else ""
-        if view.status in (_STATUS, LOBBY_MOUSE_STATUS.text):  # the lobby's own line says so
-            view.status = LOBBY_MOUSE_STATUS.text if self.session.mouse else _STATUS
+        if view.status in (_STATUS, LOBBY_MOUSE_STATUS.text, LOBBY_TAP_STATUS.text):
+            # The lobby's own line says whether clicks (or taps) work.
+            clicking = LOBBY_TAP_STATUS if self.session.touch else LOBBY_MOUSE_STATUS
+            view.status = clicking.text if self.session.mouse else _STATUS
         view.account_keys = account_row(self.records, member, options, charset, mouse)
         view.competition_keys = competition_row(self.records, member)
         view.notice, view.notice_urgent = notice(member, self.mail_note)

@@ -51,6 +51,8 @@ LOBBY_MENU: Final = LOBBY_KEYS.menu_line()
 LOBBY_STATUS: Final = LOBBY_KEYS.status_line("Press a key from the menu  ")
 LOBBY_MOUSE_STATUS: Final = LOBBY_KEYS.status_line("Press a key from the menu or click one  ")
 """The lobby's status line for a caller whose clicks work."""
+LOBBY_TAP_STATUS: Final = LOBBY_KEYS.status_line("Press a key from the menu or tap one  ")
+"""The same on a touch screen."""
 
 OPTION_KEYS: Final = Bindings(
     (

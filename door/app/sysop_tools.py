@@ -150,7 +150,11 @@ async def run_tools(place: ToolPlace) -> None:
     )
     with place.session.showing(tools.screen):
         while True:
-            clicks = ", or click it" if place.session.mouse and not place.session.speech else ""
+            clicks = (
+                f", or {place.session.click_word} it"
+                if place.session.mouse and not place.session.speech
+                else ""
+            )
             view.message = view.message or f"Choose a tool by its key{clicks}."
             key = await tools.next_key()
             if key is None:
@@ -209,7 +213,7 @@ class MembersScreen(ToolScreen):
             error = await _tried(self.refresh)
             while True:
                 clicks = self.session.mouse and not self.session.speech
-                hint = _members_hint(view, clicks=clicks)
+                hint = _members_hint(view, click=self.session.click_word if clicks else None)
                 view.message, view.error = error or view.message or hint, bool(error)
                 key = await self.next_key()
                 if key is None:
@@ -257,11 +261,11 @@ class MembersScreen(ToolScreen):
         return ""
 
 
-def _members_hint(view: MembersView, *, clicks: bool) -> str:
+def _members_hint(view: MembersView, *, click: str | None) -> str:
     if not view.members:
         return "Press / to search again." if view.search else "Nobody has signed up yet."
-    if clicks:
-        return "Open a member by a click on their line or their number, or search with /."
+    if click:
+        return f"Open a member by a {click} on their line or their number, or search with /."
     return "Open a member by their number, or search with /."
 
 

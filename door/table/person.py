@@ -524,6 +524,10 @@ class Person(Asked):
     def clicks(self) -> bool:
         return self.session.mouse
 
+    @property
+    def click_word(self) -> str:
+        return self.session.click_word
+
     def status_hits(self, status: str) -> HitMap:
         """What a click on an overlay's status line means (help, the quit dialog)."""
         return table_hits(replace(self.view, status=status))

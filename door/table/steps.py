@@ -63,6 +63,11 @@ class Answering(Protocol):
         """Their clicks work (door/term/clicks.py): the prompts say so."""
         ...
 
+    @property
+    def click_word(self) -> str:
+        """What their prompts call a click ("tap" on a touch screen)."""
+        ...
+
     def show_prompt(self, prompt: str, error: str = "", status: str | None = None) -> None: ...
 
     async def next_key(self, *, typing: str | None = None, quit_key: bool = True) -> Key: ...
@@ -136,7 +141,7 @@ async def discard(caller: Answering, question: Discard) -> list[Card]:
             if caller.clicks:
                 them = "them" if need > 1 else "it"
                 choose = f"Choose {need} card{plural} for {whose}"
-                prompt = f"{choose}: click {them}, or use the bar and RETURN."
+                prompt = f"{choose}: {caller.click_word} {them}, or use the bar and RETURN."
             status = f"<- -> or 1-{len(cards)} move  RETURN mark  DEL unmark  {EVERYWHERE}"
         else:
             prompt = f"RETURN throws {faces(picker.marked)} to {whose}. DEL un-marks a card."
@@ -163,7 +168,9 @@ async def cut(caller: Answering, question: Cut) -> int:
     selected: int | None = None
     prompt = f"You cut: type a card number from 1 to {size}, or move with the arrows."
     if caller.clicks:
-        prompt = f"You cut: click a card of the deck, or type its number from 1 to {size}."
+        prompt = (
+            f"You cut: {caller.click_word} a card of the deck, or type its number from 1 to {size}."
+        )
     error = ""
     while True:
         caller.own_panel = CutPanel(size, selected)
@@ -211,7 +218,10 @@ async def play(caller: Answering, question: Play) -> Card:
         caller.own_hand = HandState(cards, picker.bar, unplayable=frozenset(why_not))
         prompt = f"Your turn, the count is {count}: put the bar on a card, press RETURN."
         if caller.clicks:
-            prompt = f"Your turn, the count is {count}: click a card, or put the bar on it, RETURN."
+            click = caller.click_word
+            prompt = (
+                f"Your turn, the count is {count}: {click} a card, or put the bar on it, RETURN."
+            )
         status = f"<- -> or 1-{len(cards)} move  RETURN play  {EVERYWHERE}"
         caller.show_prompt(prompt, error, status)
         key = await caller.next_key()

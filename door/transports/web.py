@@ -367,7 +367,12 @@ async def _serve_page(
     frames = FrameReader(ws, socket, address, log, source.feed, control)
     terminal.start()
     caller = Caller(
-        name=None, transport="web", peer=peer, connected_at=asyncio.get_running_loop().time()
+        name=None,
+        transport="web",
+        peer=peer,
+        connected_at=asyncio.get_running_loop().time(),
+        # The page says whether it is on a touch screen; anything else is a mouse.
+        touch=request.query.get("touch") == "1",
     )
     await _run_until_gone(door.serve_caller(terminal, caller), frames, terminal, ws)
     source.end()

@@ -181,6 +181,8 @@ class Session:
         self._speaking = False
         self.clicks = ClickKeys()
         self.mouse_offered = False
+        self.touch = False
+        """The caller plays on a touch screen (the web page said so): prompts say tap."""
         """The caller's terminal can report clicks and may be asked (door/term/mouse.py):
         the lobby's O turns them on and off."""
         self.inbox = Inbox(terminal, self.clicks)
@@ -376,6 +378,11 @@ class Session:
             self._mouse_after_lines, on = on, False
         self.terminal.mouse_reporting = on
         self.clicks.forget()
+
+    @property
+    def click_word(self) -> str:
+        """What the prompts call a click: a tap on a touch screen."""
+        return "tap" if self.touch else "click"
 
     @property
     def mouse_wanted(self) -> bool:

@@ -60,7 +60,9 @@ function fitToWindow() {
 }
 
 const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-const socket = new WebSocket(`${scheme}//${location.host}${location.pathname.replace(/[^/]*$/, "")}ws`);
+const socket = new WebSocket(
+  `${scheme}//${location.host}${location.pathname.replace(/[^/]*$/, "")}ws${touch ? "?touch=1" : ""}`,
+);
 socket.binaryType = "arraybuffer";
 const encoder = new TextEncoder();
 

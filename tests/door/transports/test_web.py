@@ -262,6 +262,28 @@ def test_a_bbs_web_client_tunnels_telnet(tmp_path: Path) -> None:
     assert b"Your name:" in received  # and the "g" reached it as a key, IAC did not
 
 
+def test_the_page_on_a_touch_screen_is_told_to_tap_and_a_mouse_to_click(tmp_path: Path) -> None:
+    config = web_config(tmp_path)
+
+    async def arrival(query: str) -> str:
+        async with running(config) as (listening, _door), aiohttp.ClientSession() as http:
+            assert listening.web is not None
+            url = f"http://127.0.0.1:{listening.web[1]}/ws{query}"
+            async with http.ws_connect(url) as ws:  # as door.mjs does, on a phone or not
+                received = b""
+                while b"G guest" not in received:
+                    message = await asyncio.wait_for(ws.receive(), 10)
+                    received += message.data
+                return received.decode()
+
+    assert "Tap a line, or press its key." in asyncio.run(arrival("?touch=1"))
+    with_a_mouse = asyncio.run(arrival(""))
+    assert "Click a line, or press its key." in with_a_mouse
+    assert "Tap" not in with_a_mouse
+    # Anything else the query says is a mouse, as before.
+    assert "Click a line" in asyncio.run(arrival("?touch=%1b%5b2J"))
+
+
 TERMINAL_JS = """() => {
     const term = window.door.term;
     const box = term.element.getBoundingClientRect();

@@ -166,6 +166,7 @@ def test_a_whole_game_by_taps_on_a_phone_held_sideways(tmp_path: Path) -> None:
             caller = PhoneCaller(page)
             await caller.come_as_guest("Thumbs")
             await caller.wait_for("Play the computer")
+            await caller.wait_for("Press a key from the menu or tap one")  # not "click"
             taps = 0
             original_tap = caller.send
 
