@@ -88,6 +88,13 @@ HANDLE_NOTES: Final = (
     "starting with a letter (ADA and ada are the same handle).",
     f"Password: at least {MIN_PASSWORD_LENGTH} characters, typed twice.",
 )
+HANDLE_NOTES_SAID: Final = (
+    f"Handle: {MIN_HANDLE_LENGTH} to {MAX_HANDLE_LENGTH} letters, digits or spaces, and the "
+    "marks underscore, hyphen and full stop, starting with a letter; capitals do not "
+    f"count (ADA and ada are the same handle). Password: at least {MIN_PASSWORD_LENGTH} "
+    "characters, typed twice."
+)
+"""HANDLE_NOTES for a screen reader, which reads "_ - or ." as noise."""
 
 
 @dataclass(frozen=True)
@@ -296,6 +303,7 @@ async def sign_up(session: Session, store: Store, *, handle: str = "") -> Accoun
         "New account",
         [handle_field, password_field, again_field],
         notes=HANDLE_NOTES,
+        notes_said=HANDLE_NOTES_SAID,
         status=FORM_KEYS,
     )
     frame = session.push(Frame())

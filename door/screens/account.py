@@ -60,6 +60,9 @@ class FormView:
     title: str
     fields: list[FormField]
     notes: tuple[str, ...] = ()
+    notes_said: str = ""
+    """The notes as a screen reader should say them (its own words for symbols the
+    notes show, which a reader would spell out); empty: the notes as they are."""
     active: int = 0
     message: str = ""
     error: bool = False

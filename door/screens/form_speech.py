@@ -43,8 +43,8 @@ def form_said(view: FormView) -> Said:
     """A form: its title, its notes as sentences, the keys, then the field it waits for
     as the prompt; a visible field's text typed so far after it."""
     sentences = [f"{view.title}."]
-    if view.notes:
-        sentences.append(joined(view.notes))
+    if view.notes_said or view.notes:
+        sentences.append(view.notes_said or joined(view.notes))
     sentences.append(FORM_KEYS_SAID)
     entry = view.fields[view.active]
     if any(field.editor.masked for field in view.fields):

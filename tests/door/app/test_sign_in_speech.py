@@ -68,6 +68,10 @@ async def test_a_blind_caller_signs_up_then_comes_back_and_logs_in_by_typed_line
         port = listening.telnet[1]
         caller, mark = await arrive_with_a_screen_reader(port)
         await answer(caller, "new", "New account.", "Password: at least 8 characters", "Handle:")
+        assert "letters, digits or spaces, and the marks underscore, hyphen and full stop" in (
+            caller.since(mark)
+        )
+        assert "_ - or ." not in caller.since(mark)  # read out as noise
         # Each refusal is a sentence, then the field asked again.
         await answer(caller, "R", "A handle needs at least 2 characters.\r\nHandle:")
         await answer(caller, "Ray", "Password:")
