@@ -84,6 +84,14 @@ def choose_discard(
 
 def crude_crib(thrown: Sequence[Card]) -> float:
     """Points the thrown cards make together, with a point for each five."""
+    return _crude_crib(tuple(thrown))
+
+
+@cache
+def _crude_crib(thrown: tuple[Card, ...]) -> float:
+    """``crude_crib``, kept: a throw's points are the same every deal, and there are
+    1,378 throws of one or two cards (working them out again was a sixth of the normal
+    level's discard)."""
     points = sum(1.0 for card in thrown if card.pips == 5)
     for a, b in itertools.combinations(thrown, 2):
         points += 2 * (a.rank == b.rank) + 2 * (a.pips + b.pips == 15)

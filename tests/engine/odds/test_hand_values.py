@@ -75,6 +75,26 @@ def test_hand_values_match_every_starter(text: str) -> None:
     assert dists @ np.arange(dists.shape[1]) == pytest.approx(expected, abs=1e-12)
 
 
+def test_hand_values_and_distributions_count_every_starter_exactly() -> None:
+    """Random hands of five and six, with other cards seen too (as the win bar and the
+    coach see them): each kept hand's distribution is the count of the unseen starters
+    giving each total, and its value their mean, from score_show itself."""
+    rng = random.Random(11)
+    for _ in range(40):
+        seen = rng.sample(FULL_DECK, rng.choice((5, 6)) + rng.randrange(6))
+        hand = seen[: 6 if len(seen) % 2 else 5]
+        unseen = [card for card in FULL_DECK if card not in seen]
+        keeps = [kept for kept, _ in splits(hand, len(hand) - 4)]
+        values = hand_values(keeps, Unseen.excluding(seen))
+        dists = hand_distributions(keeps, Unseen.excluding(seen))
+        for kept, value, dist in zip(keeps, values, dists, strict=True):
+            counts = np.zeros(30)
+            for starter in unseen:
+                counts[score_show(kept, starter).total] += 1
+            assert list(dist) == list(counts / len(unseen))
+            assert value == pytest.approx(brute_hand(kept, unseen), abs=1e-12)
+
+
 def _small_unseen(hand: list[Card], hidden: int, seed: int) -> tuple[list[Card], list[Card]]:
     """Treat all but ``hidden`` other cards as seen, so brute force stays quick."""
     rng = random.Random(seed)
