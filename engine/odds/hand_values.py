@@ -17,7 +17,7 @@ A uniform weight gives the plain average over all unseen pairs.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -139,7 +139,14 @@ class _CribWeights:
     nob_unseen: float  # weighted completions nobbing a jack the opponent may throw
 
 
-def _crib_weights(unseen: Unseen, weight: FloatArray) -> _CribWeights:
+def _crib_weights(
+    unseen: Unseen, weight: FloatArray, suits: Iterable[int] = range(SUITS)
+) -> _CribWeights:
+    """The sums for the throws whose flush and nob need only ``suits`` (the others' are
+    left at zero): the win bar's one throw needs at most two of the four, and each is a
+    few small numpy products (three quarters of the work for all four). Each sum worked
+    out is the same numpy steps on the same arrays whichever suits are asked for, so the
+    same to the bit."""
     n = unseen.ranks
     eye = np.eye(RANKS)
     # Ordered opponent pairs (x, y) by ranks, then the starter from what is left.
@@ -153,20 +160,32 @@ def _crib_weights(unseen: Unseen, weight: FloatArray) -> _CribWeights:
     row = weight @ n
     flush = np.zeros(SUITS)
     nob_if_thrown = np.zeros(SUITS)
-    nob_unseen = 0.0
-    for suit in range(SUITS):
+    for suit in suits:
         c = unseen.present[:, suit].astype(np.float64)
         suited_pairs = c @ weight @ c - c @ diagonal
         flush[suit] = 5 * suited_pairs * (unseen.suits[suit] - 2)
         # Starter s of this suit, the jack of this suit thrown by us: any pair without s.
         nob_if_thrown[suit] = float(c @ (pair_total - 2 * (row - diagonal)))
+    nob_unseen = 0.0
+    with_jack = 2 * (row[JACK] - weight[JACK, JACK] - weight[JACK])
+    for suit in range(SUITS):
         if unseen.present[JACK, suit]:
             # Starter s of this suit (not the jack), the jack among the opponent's pair.
-            others = c.copy()
+            others = unseen.present[:, suit].astype(np.float64)
             others[JACK] = 0
-            with_jack = 2 * (row[JACK] - weight[JACK, JACK] - weight[JACK])
             nob_unseen += float(others @ with_jack)
     return _CribWeights(rank_weight, total, flush, nob_if_thrown, nob_unseen)
+
+
+def _suits_of(throws: Sequence[Sequence[Card]]) -> set[int]:
+    """The suits whose flush or nob sums the two-card ``throws`` need: a suited throw's
+    suit, a thrown jack's."""
+    suits = set()
+    for a, b in throws:
+        if a.suit is b.suit:
+            suits.add(a.index & 3)
+        suits.update(card.index & 3 for card in (a, b) if card.index >> 2 == JACK)
+    return suits
 
 
 def crib_values_pair(
@@ -195,7 +214,7 @@ def crib_distributions_pair(
     throws: Sequence[Sequence[Card]], unseen: Unseen, weight: FloatArray = UNIFORM_WEIGHT
 ) -> FloatArray:
     """Approximate crib-point distributions per throw (flush and nob as independent extras)."""
-    w = _crib_weights(unseen, weight)
+    w = _crib_weights(unseen, weight, sorted(_suits_of(throws)))
     flat = w.rank_weight.ravel() / w.total
     out = np.zeros((len(throws), MAX_POINTS))
     for row, (a, b) in enumerate(throws):

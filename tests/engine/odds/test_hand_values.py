@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from engine.odds.hand_tables import RANKS
+from engine.odds.hand_tables import RANKS, load_tables
 from engine.odds.hand_values import (
     Unseen,
     crib_distributions_pair,
@@ -145,6 +145,22 @@ def test_crib_distributions_have_the_exact_means() -> None:
     assert dists.sum(axis=1) == pytest.approx(np.ones(15), abs=1e-6)
     means = dists @ np.arange(dists.shape[1])
     assert means == pytest.approx(crib_values_pair(throws, unseen), abs=1e-3)
+
+
+def test_one_throw_s_crib_distribution_is_its_row_among_every_throw() -> None:
+    """The win bar asks for one throw's crib, whose flush and nob need fewer suits' sums
+    than every throw's: the distribution is still the same to the bit."""
+    weight = load_tables().throw_weight["dealer"]
+    rng = random.Random(5)
+    for _ in range(60):
+        seen = rng.sample(FULL_DECK, 6 + rng.randrange(4))
+        unseen = Unseen.excluding(seen)
+        throws = [thrown for _, thrown in splits(seen[:6], 2)]
+        every = crib_distributions_pair(throws, unseen, weight)
+        for row, thrown in enumerate(throws):
+            assert crib_distributions_pair([thrown], unseen, weight)[0].tobytes() == (
+                every[row].tobytes()
+            )
 
 
 @pytest.mark.parametrize("text", ["JH 5S 5H 2D KC", "2C 4C 6C 8C JC"])
