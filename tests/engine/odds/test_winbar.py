@@ -93,6 +93,25 @@ def test_a_seat_that_does_not_exist_is_refused() -> None:
         win_bar(game, 2)
 
 
+def test_a_seat_sees_its_hand_its_throw_the_plays_and_the_starter() -> None:
+    game = Game(2, rng=random.Random(4), dealer=0)
+    game.deal()
+    thrown = game.hand(1)[:2]
+    game.discard(0, game.hand(0)[:2])
+    game.discard(1, thrown)
+    game.cut(20)
+    game.play(1, game.hand(1)[0])
+    view = winbar.view_of(game, 1, (card for card in thrown))  # any iterable of cards
+    seen = {*game.hand(1), *thrown, game.plays[0].card, game.starter}
+    assert view.thrown == tuple(thrown) and view.seen == seen
+    assert view.seen_bits == sum(card.bit for card in seen)
+    assert winbar.view_of(game, None).seen == {*game.hand(0), *seen, *game.crib}
+    with pytest.raises(IllegalActionError):
+        winbar.view_of(game, 1, [game.hand(0)[0], thrown[0]])  # not in the crib
+    with pytest.raises(IllegalActionError):
+        winbar.view_of(game, 1, "AH")  # not cards
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_points_in_hand_raise_the_bar_mid_hand(players: int) -> None:
     for game in play_through(players, seed=10 + players):
