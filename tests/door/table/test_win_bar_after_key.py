@@ -65,7 +65,9 @@ async def test_while_the_new_bar_waits_the_last_figure_shows_dimmed() -> None:
     await loop_turns()
     watcher.compose()
     before = watcher.view.win_chances
-    game.deal()  # the game moves: the frame shows the old figure, dimmed
+    game.deal()
+    game.discard(0, list(game.hand(0)[:2]))  # the game moves: the frame shows the old
+    # figure dimmed (the hands dealt alone told a watcher no more than the table)
     canvas, _ = watcher.frame()
     assert watcher.view.win_chances == before and not watcher.view.win_bar_current
     cells = bar_cells(canvas)
