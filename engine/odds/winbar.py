@@ -109,12 +109,12 @@ def win_bar(
     if game.phase is Phase.DEAL:
         return win_chances(game.scores, game.dealer, game.players)
     view = view_of(game, seat, thrown)
-    if knows_no_hand(game, view):
+    if _knows_no_hand(game, view):
         return win_chances(game.scores, game.dealer, game.players)
     return chances_with(game, hand_stages(game, view))
 
 
-def knows_no_hand(game: Game, view: View) -> bool:
+def _knows_no_hand(game: Game, view: View) -> bool:
     """Whether ``view`` knows nothing of this deal's hands: in the discard, before its
     seat has thrown (a spectator's, before anyone has). Every hand and the crib are
     then the deal's averages, the stages those the start-of-deal table was solved
