@@ -74,6 +74,16 @@ follows: a phase's first bars on the loop (not timed yet), and the dear bars of 
 and four players (the throw's, up to 3 ms)."""
 LEARNING: Final = 0.2
 """How much a new timing moves the expected cost of a phase's bars (a running mean)."""
+TIMED_EVERY: Final = 8
+"""Once the cost of a phase's bars is known, one bar in this many is timed: reading the
+thread's processor clock is a system call (0.7-1.3 us, twice a bar, where a play's bar
+takes 40-50 us), and at a thousand bars a second one in eight still moves the running
+mean as load comes and goes many times a second. bench/load.py, 600 telnet + 120 SSH
+callers on a loaded machine (the server saturated): with every bar timed, 645 screens
+showed a bar waiting, 17.5 % of the moments' bars were skipped and the bar lagged 8.1 s
+at p99; with one in eight, none waited and none was skipped (two runs; main: 443-1,256
+waiting, 2.7-7.1 % skipped, 2.5-2.9 s at p99), and the door worked out as many bars a
+key (0.65)."""
 
 View = tuple[int | None, tuple[Card, ...]]
 """A way of seeing the game: the seat (None: a watcher) and what it threw to the crib."""
@@ -217,13 +227,16 @@ class WinBars:
         return bool(self._waiting)
 
     def _work_out(self, game: Game, view: View, queue: BarQueue | None = None) -> tuple[float, ...]:
-        """Work the bar out now; ``queue`` learns what it cost."""
+        """Work the bar out now; ``queue`` learns what it cost, when it asks to."""
         seat, thrown = view
-        started, processor_started = time.perf_counter(), time.thread_time()
-        known = self._known[view] = win_bar(game, seat, thrown=thrown)
-        if queue is not None:
+        started = time.perf_counter()
+        if queue is not None and queue.times(game):
+            processor_started = time.thread_time()
+            known = win_bar(game, seat, thrown=thrown)
             queue.learn(game, time.thread_time() - processor_started)
-        self._last[seat] = known
+        else:
+            known = win_bar(game, seat, thrown=thrown)
+        self._known[view] = self._last[seat] = known
         TALLY.win_bar_seconds += time.perf_counter() - started
         TALLY.win_bar_updates += 1
         self.worked_out += 1
@@ -246,6 +259,8 @@ class BarQueue:
         self._costs: dict[tuple[int, Phase], float] = {}
         """The expected processor time of a bar, by number of players and phase, as
         bars on this loop took (none yet: not known, worked out after the frame)."""
+        self._untimed: dict[tuple[int, Phase], int] = {}
+        """Bars of each kind worked out since the last one timed (``TIMED_EVERY``)."""
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -259,6 +274,17 @@ class BarQueue:
         bars lagging 3.6 s at p99)."""
         expected = self._costs.get((game.players, game.phase))
         return expected is not None and expected < CHEAP_BAR_SECONDS
+
+    def times(self, game: Game) -> bool:
+        """Whether the bar of ``game``'s present moment about to be worked out is to be
+        timed: every one until bars of its phase have a cost, then one in
+        ``TIMED_EVERY``."""
+        kind = (game.players, game.phase)
+        if kind not in self._costs:
+            return True
+        untimed = self._untimed.get(kind, 0) + 1
+        self._untimed[kind] = untimed % TIMED_EVERY
+        return untimed == TIMED_EVERY
 
     def learn(self, game: Game, seconds: float) -> None:
         """A bar of ``game``'s phase took ``seconds`` of processor time."""

@@ -29,7 +29,7 @@ from engine.odds.hand_values import (
 )
 from engine.odds.position import GOAL, Position, shipped_position
 from engine.odds.tables import load_win_tables
-from engine.rules.cards import Card
+from engine.rules.cards import FULL_DECK, Card
 from engine.rules.checks import card_list, distinct_cards, is_whole_number
 from engine.rules.errors import IllegalActionError
 
@@ -74,7 +74,7 @@ def choose_discard(
     values = hand_values(keeps, unseen)
     if level == "normal":
         # Ties (common with court cards) go to the throw that suits the crib's owner.
-        crude = np.array([crude_crib(thrown) for _, thrown in options])
+        crude = np.array([_crude_crib(tuple([card.index for card in t])) for _, t in options])
         best = int(np.argmax(values + 1e-3 * (crude if ours else -crude)))
         return options[best][1]
     if level == "master" and players == 2:
@@ -84,6 +84,16 @@ def choose_discard(
 
 def crude_crib(thrown: Sequence[Card]) -> float:
     """Points the thrown cards make together, with a point for each five."""
+    return _crude_crib(tuple([card.index for card in thrown]))
+
+
+@cache
+def _crude_crib(indices: tuple[int, ...]) -> float:
+    """``crude_crib`` of the cards of these indices, kept: a throw's points are the same
+    every deal, and there are 1,378 throws of one or two cards (working them out again
+    was a sixth of the normal level's discard). Kept by the cards' indices, whose hash
+    is quicker than a card's."""
+    thrown = [FULL_DECK[index] for index in indices]
     points = sum(1.0 for card in thrown if card.pips == 5)
     for a, b in itertools.combinations(thrown, 2):
         points += 2 * (a.rank == b.rank) + 2 * (a.pips + b.pips == 15)

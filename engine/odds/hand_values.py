@@ -17,8 +17,9 @@ A uniform weight gives the plain average over all unseen pairs.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 import numpy as np
@@ -43,14 +44,22 @@ class Unseen:
 
     @classmethod
     def excluding(cls, seen: Sequence[Card]) -> Unseen:
-        present = np.ones((RANKS, SUITS), dtype=bool)
-        for card in seen:
-            present[card.index // 4, card.index % 4] = False
+        """Every card but ``seen``: the counts taken in plain Python from the seen
+        cards' indices (a card's rank is its index over four, its suit the rest), the
+        table of what is left made in one step (numpy a card at a time, then three
+        sums, was a sixth of the normal level's discard)."""
+        gone = {card.index for card in seen}
+        present = np.ones(RANKS * SUITS, dtype=bool)
+        present[list(gone)] = False
+        ranks, suits = [float(SUITS)] * RANKS, [float(RANKS)] * SUITS
+        for index in gone:
+            ranks[index >> 2] -= 1
+            suits[index & 3] -= 1
         return cls(
-            present,
-            present.sum(axis=1).astype(np.float64),
-            present.sum(axis=0).astype(np.float64),
-            int(present.sum()),
+            present.reshape(RANKS, SUITS),
+            np.array(ranks),
+            np.array(suits),
+            RANKS * SUITS - len(gone),
         )
 
 
@@ -61,38 +70,67 @@ def _ranks(cards: Sequence[Card]) -> list[int]:
 # --- the kept hand ---------------------------------------------------------
 
 
-def _hand_suit_points(keep: Sequence[Card], unseen: Unseen) -> FloatArray:
-    """Flush and nob points of a kept hand for a starter of each suit."""
-    points = np.zeros(SUITS)
-    suits = [card.index % 4 for card in keep]
-    if len(set(suits)) == 1:
-        points += 4
-        points[suits[0]] += 1
+_BY_FOUR_RANKS: Final = RANK_TABLE.reshape(-1, RANKS)
+"""``RANK_TABLE`` by the four kept cards' ranks as one number (base 13), then the
+starter's rank."""
+
+
+def _four_ranks(keep: Sequence[Card]) -> int:
+    a, b, c, d = keep
+    return (((a.index >> 2) * RANKS + (b.index >> 2)) * RANKS + (c.index >> 2)) * RANKS + (
+        d.index >> 2
+    )
+
+
+def _suit_points(keep: Sequence[Card]) -> list[int]:
+    """Flush and nob points of a kept hand for a starter of each suit: the flush four
+    for any starter, five for one of its suit; his nob one for the jack's suit."""
+    suit = keep[0].index & 3
+    if all(card.index & 3 == suit for card in keep):
+        points = [4] * SUITS
+        points[suit] = 5
+    else:
+        points = [0] * SUITS
     for card in keep:
-        if card.index // 4 == JACK:
-            points[card.index % 4] += 1
+        if card.index >> 2 == JACK:
+            points[card.index & 3] += 1
     return points
 
 
 def hand_values(keeps: Sequence[Sequence[Card]], unseen: Unseen) -> FloatArray:
-    """Expected show points of each four-card hand over every unseen starter."""
-    ranks = np.array([_ranks(keep) for keep in keeps], dtype=np.intp)
-    rank_part = RANK_TABLE[ranks[:, 0], ranks[:, 1], ranks[:, 2], ranks[:, 3]] @ unseen.ranks
-    suit_part = np.array([_hand_suit_points(keep, unseen) @ unseen.suits for keep in keeps])
-    result: FloatArray = (rank_part + suit_part) / unseen.total
+    """Expected show points of each four-card hand over every unseen starter.
+
+    The flush and nob part is summed in plain Python, a hand at a time, rather than a
+    few numpy calls a hand (which were two fifths of the normal level's discard): its
+    sums are of whole numbers, exact in any order, so the values are the same to the
+    bit."""
+    suits: list[float] = unseen.suits.tolist()
+    flush = 4 * sum(suits)  # four for a starter of any suit
+    by_ranks, suit_part = [], []
+    for keep in keeps:
+        a, b, c, d = [card.index for card in keep]
+        by_ranks.append((((a >> 2) * RANKS + (b >> 2)) * RANKS + (c >> 2)) * RANKS + (d >> 2))
+        suit = a & 3
+        value = flush + suits[suit] if b & 3 == suit and c & 3 == suit and d & 3 == suit else 0.0
+        for index in (a, b, c, d):
+            if index >> 2 == JACK:
+                value += suits[index & 3]
+        suit_part.append(value)
+    rank_part = _BY_FOUR_RANKS[by_ranks] @ unseen.ranks
+    result: FloatArray = (rank_part + np.array(suit_part)) / unseen.total
     return result
 
 
 def hand_distributions(keeps: Sequence[Sequence[Card]], unseen: Unseen) -> FloatArray:
-    """For each hand, the probability of each show total 0..29 over the unseen starters."""
-    out = np.zeros((len(keeps), MAX_POINTS))
-    present = unseen.present
-    starter_rank, starter_suit = np.nonzero(present)
-    for row, keep in enumerate(keeps):
-        r = _ranks(keep)
-        points = RANK_TABLE[r[0], r[1], r[2], r[3]][starter_rank].astype(np.intp)
-        points += _hand_suit_points(keep, unseen).astype(np.intp)[starter_suit]
-        out[row] = np.bincount(points, minlength=MAX_POINTS)[:MAX_POINTS]
+    """For each hand, the probability of each show total 0..29 over the unseen starters:
+    every hand's points with every starter counted in one bincount, a row of 30 bins
+    each (a hand scores 29 at most)."""
+    starter_rank, starter_suit = np.nonzero(unseen.present)
+    points = _BY_FOUR_RANKS[[_four_ranks(keep) for keep in keeps]][:, starter_rank].astype(np.intp)
+    points += np.array([_suit_points(keep) for keep in keeps], dtype=np.intp)[:, starter_suit]
+    points += (MAX_POINTS * np.arange(len(keeps)))[:, None]
+    counts = np.bincount(points.ravel(), minlength=MAX_POINTS * len(keeps))
+    out = counts.reshape(len(keeps), MAX_POINTS).astype(np.float64)
     result: FloatArray = out / unseen.total
     return result
 
@@ -111,7 +149,14 @@ class _CribWeights:
     nob_unseen: float  # weighted completions nobbing a jack the opponent may throw
 
 
-def _crib_weights(unseen: Unseen, weight: FloatArray) -> _CribWeights:
+def _crib_weights(
+    unseen: Unseen, weight: FloatArray, suits: Iterable[int] = range(SUITS)
+) -> _CribWeights:
+    """The sums for the throws whose flush and nob need only ``suits`` (the others' are
+    left at zero): the win bar's one throw needs at most two of the four, and each is a
+    few small numpy products (three quarters of the work for all four). Each sum worked
+    out is the same numpy steps on the same arrays whichever suits are asked for, so the
+    same to the bit."""
     n = unseen.ranks
     eye = np.eye(RANKS)
     # Ordered opponent pairs (x, y) by ranks, then the starter from what is left.
@@ -125,20 +170,32 @@ def _crib_weights(unseen: Unseen, weight: FloatArray) -> _CribWeights:
     row = weight @ n
     flush = np.zeros(SUITS)
     nob_if_thrown = np.zeros(SUITS)
-    nob_unseen = 0.0
-    for suit in range(SUITS):
+    for suit in suits:
         c = unseen.present[:, suit].astype(np.float64)
         suited_pairs = c @ weight @ c - c @ diagonal
         flush[suit] = 5 * suited_pairs * (unseen.suits[suit] - 2)
         # Starter s of this suit, the jack of this suit thrown by us: any pair without s.
         nob_if_thrown[suit] = float(c @ (pair_total - 2 * (row - diagonal)))
+    nob_unseen = 0.0
+    with_jack = 2 * (row[JACK] - weight[JACK, JACK] - weight[JACK])
+    for suit in range(SUITS):
         if unseen.present[JACK, suit]:
             # Starter s of this suit (not the jack), the jack among the opponent's pair.
-            others = c.copy()
+            others = unseen.present[:, suit].astype(np.float64)
             others[JACK] = 0
-            with_jack = 2 * (row[JACK] - weight[JACK, JACK] - weight[JACK])
             nob_unseen += float(others @ with_jack)
     return _CribWeights(rank_weight, total, flush, nob_if_thrown, nob_unseen)
+
+
+def _suits_of(throws: Sequence[Sequence[Card]]) -> set[int]:
+    """The suits whose flush or nob sums the two-card ``throws`` need: a suited throw's
+    suit, a thrown jack's."""
+    suits = set()
+    for a, b in throws:
+        if a.suit is b.suit:
+            suits.add(a.index & 3)
+        suits.update(card.index & 3 for card in (a, b) if card.index >> 2 == JACK)
+    return suits
 
 
 def crib_values_pair(
@@ -167,7 +224,7 @@ def crib_distributions_pair(
     throws: Sequence[Sequence[Card]], unseen: Unseen, weight: FloatArray = UNIFORM_WEIGHT
 ) -> FloatArray:
     """Approximate crib-point distributions per throw (flush and nob as independent extras)."""
-    w = _crib_weights(unseen, weight)
+    w = _crib_weights(unseen, weight, sorted(_suits_of(throws)))
     flat = w.rank_weight.ravel() / w.total
     out = np.zeros((len(throws), MAX_POINTS))
     for row, (a, b) in enumerate(throws):
@@ -262,10 +319,19 @@ def crib_distributions_single(throws: Sequence[Card], unseen: Unseen) -> FloatAr
 # --- all the ways to split a hand -------------------------------------------
 
 
+@cache
+def _split_places(size: int, throw: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The places of the kept and the thrown cards of every split of ``size`` cards."""
+    return tuple(
+        (tuple(place for place in range(size) if place not in thrown), thrown)
+        for thrown in itertools.combinations(range(size), throw)
+    )
+
+
 def splits(hand: Sequence[Card], throw: int) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
     """Every (kept, thrown) split of ``hand`` with ``throw`` cards thrown, in a fixed order."""
-    result = []
-    for thrown in itertools.combinations(range(len(hand)), throw):
-        kept = tuple(card for i, card in enumerate(hand) if i not in thrown)
-        result.append((kept, tuple(hand[i] for i in thrown)))
-    return result
+    card = hand.__getitem__
+    return [
+        (tuple(map(card, kept)), tuple(map(card, thrown)))
+        for kept, thrown in _split_places(len(hand), throw)
+    ]

@@ -232,12 +232,12 @@ class KeptForTables:
         self._kept.clear()
 
     def __call__(self, dist: FloatArray, work: Callable[[FloatArray], FloatArray]) -> FloatArray:
-        if dist.flags.writeable:
-            return work(dist)
         key = id(dist)
         known = self._kept.get(key)
         if known is not None and known[0]() is dist:
-            return known[1]
+            return known[1]  # kept, so read-only: looked up first, as most are
+        if dist.flags.writeable:
+            return work(dist)
         result = read_only(work(dist))
         self._kept[key] = (weakref.ref(dist, partial(self._forget, key)), result)
         return result

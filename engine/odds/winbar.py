@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 import numpy as np
 
@@ -57,23 +57,36 @@ class View:
     thrown: tuple[Card, ...]
     seen: frozenset[Card]
 
+    @cached_property
+    def seen_bits(self) -> int:
+        """The cards seen as one number, a bit by card index (a small key, quick to hash)."""
+        bits = 0
+        for card in self.seen:
+            bits |= card.bit
+        return bits
+
 
 def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
     """The cards ``seat`` has seen; a spectator sees all. Raises IllegalActionError for
     a seat that does not exist or thrown cards that are not in the crib."""
-    thrown = tuple(card_list(list(thrown), "the thrown cards"))
+    thrown = tuple(
+        card_list(thrown if isinstance(thrown, list | tuple) else list(thrown), "the thrown cards")
+    )
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
         raise IllegalActionError(f"There is no seat {seat!r}.")
-    if any(card not in game.crib for card in thrown):
+    crib = game.crib
+    if thrown and not set(thrown).issubset(crib):
         raise IllegalActionError("the thrown cards must be in the crib")
-    played = {play.card for play in game.plays}
+    seen = [play.card for play in game.plays]
     if seat is None:
-        seen = {card for s in range(game.players) for card in game.hand(s)}
-        seen |= played | set(game.crib)
+        for s in range(game.players):
+            seen += game.hand(s)
+        seen += crib
     else:
-        seen = set(game.hand(seat)) | played | set(thrown)
+        seen += game.hand(seat)
+        seen += thrown
     if game.starter is not None:
-        seen.add(game.starter)
+        seen.append(game.starter)
     return View(seat, thrown, frozenset(seen))
 
 
@@ -96,7 +109,24 @@ def win_bar(
     if game.phase is Phase.DEAL:
         return win_chances(game.scores, game.dealer, game.players)
     view = view_of(game, seat, thrown)
+    if _knows_no_hand(game, view):
+        return win_chances(game.scores, game.dealer, game.players)
     return chances_with(game, hand_stages(game, view))
+
+
+def _knows_no_hand(game: Game, view: View) -> bool:
+    """Whether ``view`` knows nothing of this deal's hands: in the discard, before its
+    seat has thrown (a spectator's, before anyone has). Every hand and the crib are
+    then the deal's averages, the stages those the start-of-deal table was solved
+    through, and the bar is that table's (as at the deal), within the tolerance it was
+    solved to and the tails the forward run trims (bench/win_bar_cost.py's games: 2.5e-8
+    at most with two players, 1.5e-5 with three and four), where working it out took
+    42 us with two players, 410-460 with three (a third of their bars' time)."""
+    if game.phase is not Phase.DISCARD:
+        return False
+    if view.seat is None:
+        return not any(game.has_discarded(seat) for seat in range(game.players))
+    return not game.has_discarded(view.seat)
 
 
 def prepare() -> None:
@@ -113,6 +143,7 @@ def forget() -> None:
     and their tails): the tests compare bars worked out afresh, the bench starts each
     pass as the first."""
     _crib_after_cut.cache_clear()
+    _shown.cache_clear()
     clear_kept()
 
 
@@ -178,6 +209,14 @@ def _point(points: int) -> FloatArray:
     return read_only(dist)
 
 
+@lru_cache(maxsize=4096)
+def _shown(cards: tuple[Card, ...], starter: Card, crib: bool) -> FloatArray:
+    """Exactly what ``cards`` score with ``starter``: kept, as a hand known and its
+    starter are asked for again at every moment of the play and the show that follows
+    (score_show was a twentieth of a play's bar)."""
+    return _point(score_show(cards, starter, crib=crib).total)
+
+
 def _over_starters(cards: Sequence[Card], view: View, crib: bool) -> FloatArray:
     """What ``cards`` score with each starter ``view`` has not seen, all alike: the
     count of starters giving each total, over their number. The points are
@@ -215,7 +254,7 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     starter = game.starter
     if len(known) == 4 and kept:
         if starter is not None:
-            return _point(score_show(known, starter).total)
+            return _shown(tuple(known), starter, False)
         return _over_starters(known, view, crib=False)
     # Part of a hand seen is not enough to go on: completing it with random unseen cards
     # underrates a hand its owner chose to keep (the calibration bench showed the seat's
@@ -233,8 +272,15 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
     A table asks again a second or two later, when a thousand other tables have each
     put one in: four thousand kept (about 870 bytes each, 3.5 MB) still hold its own."""
     weight = load_tables().throw_weight[role]
-    others = tuple(card for card in FULL_DECK if card.bit & seen and card not in (*thrown, starter))
-    return read_only(crib_given_starter(thrown, starter, others, weight))
+    others = []
+    rest = seen & ~starter.bit
+    for card in thrown:
+        rest &= ~card.bit
+    while rest:  # the cards left, lowest index first (as the deck holds them)
+        low = rest & -rest
+        others.append(FULL_DECK[low.bit_length() - 1])
+        rest ^= low
+    return read_only(crib_given_starter(thrown, starter, tuple(others), weight))
 
 
 def crib_distribution(game: Game, view: View) -> FloatArray:
@@ -244,13 +290,12 @@ def crib_distribution(game: Game, view: View) -> FloatArray:
     complete = game.phase not in (Phase.DISCARD,) and len(crib) == 4
     if view.seat is None and complete:
         if game.starter is not None:
-            return _point(score_show(crib, game.starter, crib=True).total)
+            return _shown(crib, game.starter, True)
         return _over_starters(crib, view, crib=True)
     if game.players == 2 and len(view.thrown) == 2 and view.seat is not None and complete:
         role = "pone" if view.seat == game.dealer else "dealer"
         if game.starter is not None:
-            seen = sum(card.bit for card in view.seen)  # a small key, quick to hash
-            return _crib_after_cut(role, view.thrown, game.starter, seen)
+            return _crib_after_cut(role, view.thrown, game.starter, view.seen_bits)
         weight = load_tables().throw_weight[role]
         unseen = Unseen.excluding(list(view.seen))
         pair: FloatArray = crib_distributions_pair([view.thrown], unseen, weight)

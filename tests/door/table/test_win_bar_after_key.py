@@ -20,6 +20,7 @@ from door.table.person import Person
 from door.term.canvas import Canvas, Style
 from door.term.keys import Key
 from door.ui.session import Session
+from engine.odds.winbar import win_bar
 from engine.rules.game import Game
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.fake_terminal import FakeTerminal
@@ -64,7 +65,9 @@ async def test_while_the_new_bar_waits_the_last_figure_shows_dimmed() -> None:
     await loop_turns()
     watcher.compose()
     before = watcher.view.win_chances
-    game.deal()  # the game moves: the frame shows the old figure, dimmed
+    game.deal()
+    game.discard(0, list(game.hand(0)[:2]))  # the game moves: the frame shows the old
+    # figure dimmed (the hands dealt alone told a watcher no more than the table)
     canvas, _ = watcher.frame()
     assert watcher.view.win_chances == before and not watcher.view.win_bar_current
     cells = bar_cells(canvas)
@@ -227,3 +230,30 @@ async def test_under_overload_overdue_bars_follow_at_a_share_of_the_core_not_a_f
     # A bar after the cut for deal takes about 0.02 ms: nine more, a turn (1 ms) or so
     # each, where one every 50 ms took 0.45 s.
     assert time.perf_counter() - first < 0.3
+
+
+@run_async
+async def test_once_a_phase_s_bars_are_known_cheap_one_in_eight_is_timed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Timing a bar reads the thread's processor clock, a system call, twice: once the
+    phase's cost is known the queue times one bar in ``TIMED_EVERY`` and still learns."""
+    tables = [watched_table() for _ in range(3 * win_bars.TIMED_EVERY)]
+    win_bar(tables[0][2])  # the process's first bar reads the tables: not a cheap one
+    queue = win_bars.bar_queue()
+    queue.learn(tables[0][2], win_bars.CHEAP_BAR_SECONDS / 10)  # after the cut for deal
+    reads = 0
+    thread_time = time.thread_time
+
+    def counted() -> float:
+        nonlocal reads
+        reads += 1
+        return thread_time()
+
+    monkeypatch.setattr(time, "thread_time", counted)
+    for _, (watcher,), _ in tables:
+        watcher.compose()  # a cheap bar, worked out in the frame
+        assert watcher.view.win_bar_current
+    assert sum(table.win_bars.worked_out for table, _, _ in tables) == len(tables)
+    assert reads == 2 * 3  # three bars timed, each read before and after
+    assert queue.affords(tables[0][2])

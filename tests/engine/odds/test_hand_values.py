@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from engine.odds.hand_tables import RANKS
+from engine.odds.hand_tables import RANKS, load_tables
 from engine.odds.hand_values import (
     Unseen,
     crib_distributions_pair,
@@ -75,6 +75,26 @@ def test_hand_values_match_every_starter(text: str) -> None:
     assert dists @ np.arange(dists.shape[1]) == pytest.approx(expected, abs=1e-12)
 
 
+def test_hand_values_and_distributions_count_every_starter_exactly() -> None:
+    """Random hands of five and six, with other cards seen too (as the win bar and the
+    coach see them): each kept hand's distribution is the count of the unseen starters
+    giving each total, and its value their mean, from score_show itself."""
+    rng = random.Random(11)
+    for _ in range(40):
+        seen = rng.sample(FULL_DECK, rng.choice((5, 6)) + rng.randrange(6))
+        hand = seen[: 6 if len(seen) % 2 else 5]
+        unseen = [card for card in FULL_DECK if card not in seen]
+        keeps = [kept for kept, _ in splits(hand, len(hand) - 4)]
+        values = hand_values(keeps, Unseen.excluding(seen))
+        dists = hand_distributions(keeps, Unseen.excluding(seen))
+        for kept, value, dist in zip(keeps, values, dists, strict=True):
+            counts = np.zeros(30)
+            for starter in unseen:
+                counts[score_show(kept, starter).total] += 1
+            assert list(dist) == list(counts / len(unseen))
+            assert value == pytest.approx(brute_hand(kept, unseen), abs=1e-12)
+
+
 def _small_unseen(hand: list[Card], hidden: int, seed: int) -> tuple[list[Card], list[Card]]:
     """Treat all but ``hidden`` other cards as seen, so brute force stays quick."""
     rng = random.Random(seed)
@@ -125,6 +145,22 @@ def test_crib_distributions_have_the_exact_means() -> None:
     assert dists.sum(axis=1) == pytest.approx(np.ones(15), abs=1e-6)
     means = dists @ np.arange(dists.shape[1])
     assert means == pytest.approx(crib_values_pair(throws, unseen), abs=1e-3)
+
+
+def test_one_throw_s_crib_distribution_is_its_row_among_every_throw() -> None:
+    """The win bar asks for one throw's crib, whose flush and nob need fewer suits' sums
+    than every throw's: the distribution is still the same to the bit."""
+    weight = load_tables().throw_weight["dealer"]
+    rng = random.Random(5)
+    for _ in range(60):
+        seen = rng.sample(FULL_DECK, 6 + rng.randrange(4))
+        unseen = Unseen.excluding(seen)
+        throws = [thrown for _, thrown in splits(seen[:6], 2)]
+        every = crib_distributions_pair(throws, unseen, weight)
+        for row, thrown in enumerate(throws):
+            assert crib_distributions_pair([thrown], unseen, weight)[0].tobytes() == (
+                every[row].tobytes()
+            )
 
 
 @pytest.mark.parametrize("text", ["JH 5S 5H 2D KC", "2C 4C 6C 8C JC"])
