@@ -179,10 +179,9 @@ class Person(Asked):
                 # An answer just given reaches the table a turn or two of the loop
                 # later: let it act first, so that its outcome is one frame, not two.
                 self._answered = False
-                for _ in range(SETTLE_TURNS):
-                    await asyncio.sleep(0)
-                    if self._moved_on():
-                        return  # attend() takes it from here
+                await self._after_the_table_acts()
+                if self._moved_on():  # (looked at again: the table had another turn)
+                    return  # attend() takes it from here
             # (The frame answers the wake-ups that brought the news: Session.paint.)
             await self.draw()
             await self.inbox.wait_woken()
@@ -199,6 +198,15 @@ class Person(Asked):
                 self.waiting_error = wrong_key(key, "wait, or press c to chat")
         finally:
             self.waiting_error = ""
+
+    def _after_the_table_acts(self) -> asyncio.Future[None]:
+        """Settled once ``_moved_on``, or after ``SETTLE_TURNS`` turns of the loop: each
+        turn looks with a callback, where a ``sleep(0)`` a turn resumed this person's
+        whole chain of coroutines (the call, the lobby, the table, the step)."""
+        loop = asyncio.get_running_loop()
+        settled: asyncio.Future[None] = loop.create_future()
+        loop.call_soon(_look_again, settled, self._moved_on, SETTLE_TURNS)
+        return settled
 
     def _moved_on(self) -> bool:
         """Whether ``attend()`` has more than drawing to do: the game is over, this
@@ -545,3 +553,13 @@ class Person(Asked):
         self._painted_wakes = self.inbox.wakes
         self.compose()
         return draw_table(self.view, self.layers)
+
+
+def _look_again(settled: asyncio.Future[None], moved_on: Callable[[], bool], turns: int) -> None:
+    """A turn of the loop after an answer (``Person._after_the_table_acts``)."""
+    if settled.done():
+        return  # the person's task was cancelled meanwhile
+    if turns <= 1 or moved_on():
+        settled.set_result(None)
+    else:
+        asyncio.get_running_loop().call_soon(_look_again, settled, moved_on, turns - 1)

@@ -407,11 +407,13 @@ class StreamTerminal:
         if self._paused:
             return
         self._resume_output()
+        if self._sink_is_empty():
+            # The transport took it all: there is nothing to wait for, and no drain (a
+            # chain of coroutines in telnetlib3 or asyncssh, every frame). A line that
+            # drops meanwhile is seen by the reading task, and the next read says so.
+            return
         try:
-            if self._output_stall_seconds is None or self._sink_is_empty():
-                # Nothing waits in the transport, so it cannot be holding output back and
-                # the drain returns at once: no timeout, and no task for one (each flush
-                # of every frame made one).
+            if self._output_stall_seconds is None:
                 await self._sink.drain()
             else:
                 await asyncio.wait_for(self._sink.drain(), self._output_stall_seconds)

@@ -72,6 +72,11 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
         self._input_rate = TokenBucket(INPUT_BYTES_PER_SECOND, INPUT_BURST_BYTES)
         self._throttled = False
         super().connection_made(transport)
+        # The door reads raw keys (door/term/keys.py): only IAC begins a command. With
+        # special line characters "simulated", telnetlib3 builds their set for every
+        # chunk, scans each chunk for them a byte at a time in Python and passes each
+        # one (DEL, Ctrl-D, Ctrl-U...) to callbacks that only log it as unhandled.
+        self.writer.slc_simulated = False
         if hasattr(transport, "max_size"):
             # One read is parsed whole, in Python, before any other caller is served:
             # at asyncio's 256 KiB a read of window-size changes (nine bytes each) held

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import sys
 
 import pytest
 from hypothesis import given
@@ -151,3 +152,25 @@ def test_module_examples_run() -> None:
     results = doctest.testmod(door.term.charset)
     assert results.attempted > 0
     assert results.failed == 0
+
+
+def test_a_pc_ansi_frame_is_encoded_without_python_work_a_character() -> None:
+    """A PC-ANSI caller's frame is encoded in C (issue #48: a generator a character was
+    50 us a frame); only characters that share a byte or stand in for another call back."""
+    frame = "\x1b[0;37;44m┌──────┐ 10♠ Q♥ 5♦ A♣ │ Alice plays 10♠ (count 10). █▀▄░▒▓\r\n" * 30
+    calls = 0
+
+    def hook(frame_: object, event: str, arg: object) -> None:
+        nonlocal calls
+        calls += event == "call"
+
+    sys.setprofile(hook)
+    try:
+        encoded = encode(frame, Charset.CP437)
+    finally:
+        sys.setprofile(None)
+    assert decode(encoded, Charset.CP437) == frame
+    assert calls == 1  # encode itself
+    # A bullet shares 0xF9 with its CP437 glyph; a letter the charset lacks stands in.
+    assert encode("• é ∙", Charset.CP437) == b"\xf9 \x82 \xf9"
+    assert encode("Ω ž", Charset.CP437) == b"\xea z"

@@ -1,0 +1,50 @@
+"""What a key costs the caller's own task between the answer it gives and the frame
+that shows its outcome (issue #48): the table is let act first, so the outcome is one
+frame, but the caller's chain of coroutines (the call, the lobby, the table, the step) is
+not resumed once a turn of the loop to see whether it has."""
+
+from __future__ import annotations
+
+import random
+import sys
+from types import FrameType
+from typing import Any
+
+from door.table.person import Person
+from door.term.keys import Key
+from door.term.terminal import StreamTerminal
+from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.table.test_table import log_text, press, start, until_status
+
+WATCHING = Person.watch_the_game.__code__
+SENDING = StreamTerminal._resume_output.__code__
+
+
+@run_async
+async def test_a_card_played_is_drawn_after_one_resumption_of_the_callers_task() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, random.Random(5))
+    await until_status(terminal, task, "RETURN play")
+    runs_before_the_frame = 0
+    frames = 0
+
+    def hook(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal runs_before_the_frame, frames
+        if event != "call":
+            return
+        if frame.f_code is SENDING and frame.f_locals["self"]._held_output:
+            frames += 1
+        elif frame.f_code is WATCHING and not frames:
+            runs_before_the_frame += 1  # a call, or a resumption of the coroutine
+
+    sys.setprofile(hook)
+    try:
+        await press(terminal, task, Key.ENTER)
+    finally:
+        sys.setprofile(None)
+    assert frames >= 1
+    # Called once, resumed once when the table has acted (or the turns are up); it was
+    # resumed after every turn of the loop, three of them while the computer thought.
+    assert runs_before_the_frame == 2
+    assert "You play 10♠ (count 10)." in log_text(terminal)
+    task.cancel()
