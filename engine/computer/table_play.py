@@ -2,12 +2,11 @@
 a ``TableSearch`` (``engine.computer.table_search``) over every seat in turn.
 
 What the seat may see: its own cards and the one it threw, the starter, every card laid,
-how many cards each seat holds, and who has said go (a seat the turn passed over while it
-still held cards, on this count or an earlier one: it held nothing that fitted then, nor
-does it now). The value of a point to each side comes from the win tables at the board
-as it stands (``engine.odds.winprob``), the chance to win moved by a point either way: a
-point to a rival on 110 costs more than one to a rival on 40, and at four a partner's
-point is ours.
+how many cards each seat holds, and who has said go on this count (a seat the turn passed
+over while it still held cards). The value of a point to each side comes from the win
+tables at the board as it stands (``engine.odds.winprob``), the chance to win moved by a
+point either way: a point to a rival on 110 costs more than one to a rival on 40, and at
+four a partner's point is ours.
 """
 
 from __future__ import annotations
@@ -70,7 +69,6 @@ def play_values(game: Game, seat: int, thrown: Sequence[Card] = ()) -> dict[int,
     room = sum(pool)
     held = (len(mine), *(min(n, room) for n in others))
     search = _search(game, seat, absolute)
-    search.least_pips = least_pips(game, absolute)
     seq = tuple(int(card.rank) for card in game.count_cards)
     out = _said_go(game, seat, absolute)
     if sum(held) <= TO_THE_END:
@@ -125,38 +123,3 @@ def _said_go(game: Game, seat: int, absolute: list[int]) -> int:
             if game.hand(skipped):
                 out |= 1 << absolute.index(skipped)
     return out
-
-
-def least_pips(game: Game, absolute: list[int]) -> tuple[int, ...]:
-    """The fewest pips each seat's cards may have (counted from ours; 1: any card), from
-    its goes this hand: a seat the turn passed over while it held cards, and every seat
-    holding cards when a count ended short of 31, had nothing that fitted the count
-    then, and cards only leave a hand, so all it holds has more pips than were left.
-    ``absolute`` lists the seats from ours; the count in progress is read up to the seat
-    whose turn it is."""
-    least = [1] * game.players
-    current = len(game.plays) - len(game.count_cards)
-    counts: list[list[tuple[int, int]]] = []  # (seat, count after its card), by count
-    for number, play in enumerate(game.plays):
-        if not number or play.round != game.plays[number - 1].round:
-            counts.append([])
-        total = counts[-1][-1][1] if counts[-1] else 0
-        counts[-1].append((play.seat, total + play.card.pips))
-    for index, laid in enumerate(counts):
-        ongoing = index == len(counts) - 1 and current < len(game.plays)
-        to_play = game.turn
-        turns = laid + [(to_play, laid[-1][1])] if ongoing and to_play is not None else laid
-        for (before, count), (after, _) in zip(turns, turns[1:], strict=False):
-            skipped = game.seat_after(before)
-            while skipped != after:
-                if game.hand(skipped):
-                    least[skipped] = max(least[skipped], 32 - count)
-                skipped = game.seat_after(skipped)
-        final = laid[-1][1]
-        if not ongoing and final < 31:
-            for other in range(game.players):
-                if game.hand(other):
-                    least[other] = max(least[other], 32 - final)
-    # A seat is never passed over on 21 or less (any card fits), so more than ten would
-    # be a game the rules do not make: kept to ten, which still leaves it a card to lay.
-    return tuple(min(least[other], 10) for other in absolute)

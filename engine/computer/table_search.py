@@ -5,10 +5,9 @@ Like ``engine.computer.pegging.PegSearch`` it works on ranks and is an expectima
 turn we take the best card; another seat's cards are unknown, drawn from the unseen pool,
 so each card it could lay is weighted by the chance that it is the one that seat would
 choose among those it holds (hypergeometric: it holds that card and none it would rather
-lay), and it says go with the chance it holds nothing that fits. What a seat's goes this
-hand rule out (``least_pips``) is left out of its draw. A partner lays what is best for
-our side; an opponent at four (one rival partnership) what is worst for us; an opponent
-at three takes the most points it can, the worse for us among equals, because
+lay), and it says go with the chance it holds nothing that fits. A partner lays what is
+best for our side; an opponent at four (one rival partnership) what is worst for us; an
+opponent at three takes the most points it can, the worse for us among equals, because
 each of two rivals plays for itself and not to hurt us.
 
 The rules are the game's (``engine.rules.game.Game._pass_turn``): a seat that cannot lay
@@ -28,7 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.computer.pegging import chance_none_held, replies_to
-from engine.rules.cards import PIPS
 
 Pool = tuple[int, ...]
 Points = tuple[int, ...]
@@ -57,9 +55,6 @@ class TableSearch:
     nodes: int = 0
     # Nodes the search may visit before it gives up (None: no limit): see OutOfNodes.
     budget: int | None = None
-    # The fewest pips a card of seat ``s`` may have, known from its goes this hand (a
-    # seat passed over on 26 holds nothing below six); None: any card, for every seat.
-    least_pips: tuple[int, ...] | None = None
     seats: int = field(init=False)
     rivals_play_for_points: bool = field(init=False)
 
@@ -197,15 +192,7 @@ class TableSearch:
     ) -> float:
         self._visit()
         mine, held, pool, scored = line
-        cards = held[seat]
-        least = self.least_pips[seat] if self.least_pips is not None else 1
-        if least > 1:
-            total = sum(n for rank, n in enumerate(pool) if PIPS[rank] >= least)
-            if total < cards:  # cards laid since leave too few: forget what was known
-                least = 1
-        if least == 1:
-            total = sum(pool)
-        none = chance_none_held(total, cards)
+        none = chance_none_held(sum(pool), held[seat])
         options: list[tuple[float, float, int]] = []  # (preference, value, cards)
         partner = self.side_of[seat] == 0
         for_points = self.rivals_play_for_points and not partner
@@ -214,7 +201,7 @@ class TableSearch:
         last_card = sum(held) == 1
         for rank, count2, points in zip(flat, flat, flat, strict=True):
             n = pool[rank]
-            if not n or PIPS[rank] < least:
+            if not n:
                 continue
             if depth <= 1 and not last_card:  # a leaf: no need to lay the card
                 gained = scored[side] + points

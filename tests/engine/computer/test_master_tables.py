@@ -4,18 +4,16 @@ counted for its owner, a pegging search over every seat in turn, legal and repea
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
 from engine.computer.discard import choose_discard
 from engine.computer.pegging import unseen_ranks
 from engine.computer.player import ComputerPlayer
-from engine.computer.selfplay import next_action, play_game
-from engine.computer.table_play import least_pips
+from engine.computer.selfplay import play_game
 from engine.computer.table_search import OutOfNodes, TableSearch
 from engine.rules.cards import format_cards, parse_cards
-from engine.rules.game import Game, Phase
+from engine.rules.game import Game
 from tests.stacked import StackedRandom
 
 
@@ -90,62 +88,3 @@ def test_the_search_stops_at_its_budget_of_nodes() -> None:
     with pytest.raises(OutOfNodes):
         search.choose((5, 13, 1, 2), (4, 4, 4, 4), (), pool, 0, 5)
     assert search.nodes == 51
-
-
-def _table_games(players: int, count: int) -> Iterator[tuple[Game, int]]:
-    """Each turn in the play of ``count`` games of experts, as (game, seat to play)."""
-    for number in range(count):
-        game = Game(players, rng=random.Random(number), dealer=0)
-        seats = [ComputerPlayer("expert", random.Random(seat + number)) for seat in range(players)]
-        while game.phase is not Phase.OVER:
-            if game.phase is Phase.PLAY and game.turn is not None:
-                yield game, game.turn
-            next_action(game, seats)
-
-
-@pytest.mark.parametrize("players", [3, 4])
-def test_what_goes_tell_of_a_hand_never_contradicts_it(players: int) -> None:
-    # Every card a seat still holds has at least the pips its goes left it, and the goes
-    # often tell something (a seat passed over on 26 holds nothing below six).
-    told = 0
-    for game, seat in _table_games(players, 6):
-        absolute = [(seat + offset) % players for offset in range(players)]
-        least = least_pips(game, absolute)
-        for relative, other in enumerate(absolute):
-            assert all(card.pips >= least[relative] for card in game.hand(other))
-        told += sum(pips > 1 for pips in least[1:])
-    assert told > 100
-
-
-def test_a_go_on_twenty_six_leaves_six_pips_or_more() -> None:
-    # Three players, seat 2 deals: seat 0 leads TD, seat 1 KH (20), seat 2 4H (24),
-    # seat 0 2C (26); seat 1, holding QH JH 9S, cannot lay a card and is passed over.
-    deal = "TD 2C 5C 7C AS KH QH JH 9S 8S 4H 3H 3D 8D 8H 6C 6D"
-    game = Game(3, rng=StackedRandom(deal), dealer=2)
-    game.deal()
-    for seat, thrown in enumerate(("AS", "8S", "8H")):
-        game.discard(seat, parse_cards(thrown))
-    game.cut(1)
-    for seat, card in ((0, "TD"), (1, "KH"), (2, "4H"), (0, "2C")):
-        game.play(seat, parse_cards(card)[0])
-    assert game.turn == 2
-    assert least_pips(game, [2, 0, 1]) == (1, 1, 6)
-    assert least_pips(game, [0, 1, 2]) == (1, 6, 1)
-
-
-def test_a_seat_known_to_hold_only_tens_is_given_no_twenty_one() -> None:
-    # On 19 we hold a two and a king, three at the table. Laid on the two (21), the next
-    # seat makes 31 with any ten-card; on the king (29) only with a two. When its goes
-    # show it holds nothing but tens, the two is worth less than at random, and the
-    # king more (it cannot lay a card on 29).
-    pool = unseen_ranks([2, 13, 10, 9])
-
-    def values(least: tuple[int, ...] | None) -> dict[int, float]:
-        search = TableSearch(False, (0, 1, 2), (0.01, -0.005, -0.005), (81, 81, 81), 0.4)
-        search.least_pips = least
-        return search.choose((2, 13), (2, 3, 3), (10, 9), pool, 0, 2)
-
-    at_random = values(None)
-    known = values((1, 10, 1))
-    assert known[2] < at_random[2]
-    assert known[13] > at_random[13]
