@@ -3,6 +3,7 @@
     nice -n 10 python bench/master_strength.py --games 20000 --jobs 2
     nice -n 19 python bench/master_strength.py --players 3 --games 6000 --jobs 1
     nice -n 19 python bench/master_strength.py --players 4 --games 10000 --jobs 1
+    ... --players 3 --games 900 --by-deal base.json   # main's code, then a change's: paired
 
 Two players: the first dealer alternating game by game (games 2k and 2k+1 share their
 cards' seed, A dealing first in one and B in the other). Three players: one A against two
@@ -51,11 +52,35 @@ main's compiled parts a master's play takes 7.7 ms at the 99th percentile at thr
 10.4 ms at four (bench/ai_latency.py --levels master --deals 150), so a larger node
 budget is affordable, but depth screened as nothing. The next steps worth a look: the
 other hands in the play search as inferred from their throws and plays (uniform now).
+
+Tried on 2026-11-28 (the machine shared, nice 19), each paired against main's master on
+the same deals (``--by-deal``), none kept:
+
+- each seat's goes this hand read in the play search (a seat passed over on 26 holds
+  nothing below six: those ranks left out of its draw). Three players +0.78 (seed 1, 900
+  games, ±0.90), -0.11 (seed 2, 1,800, ±0.67): +0.19 ±0.54 over 2,700. Four players
+  +1.78 (seed 1, 900, ±1.47), +0.00 (seed 2, 1,000, ±1.33), -0.60 (seed 3, 1,000,
+  ±1.44): +0.34 ±0.82 over 2,900. Sound (the goes never contradicted a hand in
+  self-play) and as fast (a play's p99 8 ms at three, 13 at four), but no stronger:
+  the first seed's four-player gain was the noise. The code:
+  /work/notes/s6/master-tables_goes_inference.patch.
+- with it, the points each seat passed up (a rank that would have pegged more than the
+  card it laid weighed 1/16 in its draw, as the two-player master does): three players
+  +0.00 (seed 1, 900, ±1.34).
+- with it, the discard at three by points below 81 (the kept hand's expected show plus
+  the crib's, a rival's crib at the board's value of its owner's point against ours, in
+  place of the quantised win table): 34.67 % against 35.11 % with the goes alone.
+
+So at three and four neither knowing more of the other hands nor the discard's measure
+moves the master; what is left is likely the play's model of the rivals (the experts
+run a two-player search against the seat after them, not "the most points now") and
+the value of a point along a line (linear in points at the board's slope).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -219,6 +244,13 @@ def main() -> int:
         metavar="LEVEL",
         help="play the same deals again with LEVEL in A's seats and give A's gain over it",
     )
+    parser.add_argument(
+        "--by-deal",
+        metavar="FILE",
+        type=Path,
+        help="A's wins by deal: written to FILE if it does not exist, else A's gain over "
+        "the run that wrote it (same --players, --seed and --games: the same deals)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     group = GROUP[args.players]
@@ -244,6 +276,18 @@ def main() -> int:
         f"points per {'two deals' if per == 2 else 'deal'} over {deals:,} completed deals: "
         f"{args.a} {per * points_a / deals:.3f}, {args.b} {per * points_b / deals:.3f}"
     )
+    if args.by_deal and not args.by_deal.exists():
+        args.by_deal.write_text(json.dumps(by_deal))
+    elif args.by_deal:
+        before = json.loads(args.by_deal.read_text())
+        if len(before) != len(by_deal):
+            print(f"{args.by_deal} holds {len(before):,} deals, not {len(by_deal):,}")
+            return 2
+        gain, half = paired_difference(by_deal, before, group)
+        print(
+            f"{args.by_deal} won {sum(before) / games:.2%}: {args.a} {gain:+.2%} "
+            f"(95% paired interval {gain - half:+.2%} to {gain + half:+.2%})"
+        )
     if args.against_a:
         _, other_wins, *_, other_by_deal = measure(
             args.against_a, args.b, args.players, args.seed, total, args.jobs
