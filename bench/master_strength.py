@@ -56,6 +56,7 @@ other hands in the play search as inferred from their throws and plays (uniform 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -63,6 +64,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -206,6 +208,21 @@ def paired_difference(ours: list[int], theirs: list[int], group: int) -> tuple[f
     return mean / group, 1.96 * math.sqrt(spread / size) / group
 
 
+def read_kept_deals(path: Path, deals_of: dict[str, int]) -> dict[str, Any]:
+    """A run kept with ``--save-deals``; raises ValueError unless it was played on the
+    deals ``deals_of`` names (players, seed, games), the only runs it pairs with."""
+    kept = json.loads(path.read_text("utf-8"))
+    if not isinstance(kept, dict) or not isinstance(kept.get("by_deal"), list):
+        raise ValueError(f"{path}: not a run kept with --save-deals")
+    for key, value in deals_of.items():
+        if kept.get(key) != value:
+            raise ValueError(
+                f"{path}: kept with {key} {kept.get(key)!r}, this run has {value!r}: "
+                "a paired gain needs the same deals"
+            )
+    return kept
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
@@ -219,10 +236,30 @@ def main() -> int:
         metavar="LEVEL",
         help="play the same deals again with LEVEL in A's seats and give A's gain over it",
     )
+    parser.add_argument(
+        "--save-deals",
+        metavar="FILE",
+        type=Path,
+        help="keep A's wins deal by deal in FILE (JSON), for a later --against-file",
+    )
+    parser.add_argument(
+        "--against-file",
+        metavar="FILE",
+        type=Path,
+        help="A's gain over a run kept with --save-deals on the same deals (the same "
+        "players, seed and games), without playing that run again",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     group = GROUP[args.players]
     total = max(group, args.games // group * group)  # whole groups of games
+    deals_of = {"players": args.players, "seed": args.seed, "games": total}
+    kept = None
+    if args.against_file:
+        try:
+            kept = read_kept_deals(args.against_file, deals_of)
+        except (OSError, ValueError) as error:
+            parser.error(str(error))
     games, wins, points_a, points_b, deals, by_deal = measure(
         args.a, args.b, args.players, args.seed, total, args.jobs
     )
@@ -244,6 +281,16 @@ def main() -> int:
         f"points per {'two deals' if per == 2 else 'deal'} over {deals:,} completed deals: "
         f"{args.a} {per * points_a / deals:.3f}, {args.b} {per * points_b / deals:.3f}"
     )
+    if args.save_deals:
+        args.save_deals.write_text(json.dumps({**deals_of, "a": args.a, "by_deal": by_deal}))
+    if kept is not None:
+        gain, half = paired_difference(by_deal, kept["by_deal"], group)
+        changed = sum(x != y for x, y in zip(by_deal, kept["by_deal"], strict=True))
+        print(
+            f"{kept['a']} (kept in {args.against_file}) won {sum(kept['by_deal']) / games:.2%} "
+            f"on these deals: {args.a} {gain:+.2%} (95% paired interval {gain - half:+.2%} to "
+            f"{gain + half:+.2%}; {changed:,} of {len(by_deal):,} deals won differently)"
+        )
     if args.against_a:
         _, other_wins, *_, other_by_deal = measure(
             args.against_a, args.b, args.players, args.seed, total, args.jobs
