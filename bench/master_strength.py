@@ -51,6 +51,23 @@ main's compiled parts a master's play takes 7.7 ms at the 99th percentile at thr
 10.4 ms at four (bench/ai_latency.py --levels master --deals 150), so a larger node
 budget is affordable, but depth screened as nothing. The next steps worth a look: the
 other hands in the play search as inferred from their throws and plays (uniform now).
+
+Two players (issue 51's other half: 55 % over 20,000 games, the low end above 54 %),
+2026-11-28, seed 11, 1,000 games a run, two processes under nice 19 on the shared
+machine (about 1.5 to 3 games a second between them). A run kept with ``--save-deals``
+and each change paired with it by ``--against-file``: the master 53.60 %. Per phase
+(``--a discard:play``): expert:master 53.30 % (paired -0.30, -2.42 to +1.82),
+master:expert 50.30 % (-3.30, -5.23 to -1.37): as at three players, the master's gain
+over the expert is its play's; its discard adds a few tenths at most. Changes screened
+(the engine patched in a scratch runner, /work/notes/s6/master-two/screen.py; none
+outside the noise, none kept): the play searched five plies, not four, while more than
+six cards are out (p99 25 ms a play) -0.60 (-2.38 to +1.18); the play for the chance to
+win from 0 instead of 61 +0.40 (-0.33 to +1.13; 14 of 500 deals changed); the discard's
+kept-hand pegging edge moving the score at the start of the play, the chance read at
+that score rather than the start-of-deal slope times the edge, +0.30 (-0.86 to +1.46;
+twice the discard's time); that edge weighed 1.5 times -0.20 (-1.64 to +1.24), half
++0.80 (-0.79 to +2.39). A full search of the play from the first card costs 220 ms at
+the median (seven cards 42 ms), far over the 50 ms a play.
 """
 
 from __future__ import annotations
