@@ -69,9 +69,10 @@ twice the discard's time); that edge weighed 1.5 times -0.20 (-1.64 to +1.24), h
 +0.80 (-0.79 to +2.39). A full search of the play from the first card costs 220 ms at
 the median (seven cards 42 ms), far over the 50 ms a play. The two best together (the
 edge at half, the chance from 0): seed 11 +0.90 (-0.82 to +2.62), seed 12 (2,000 games,
-master 54.10 %) +0.20 (-0.81 to +1.21); over the 3,000 games master 53.93 %, the pair
-+0.43 (-0.45 to +1.32): not beyond the noise either. Without a stronger idea the
-target is out of reach of such tuning: what is left is the opponent's hand as the
+master 54.10 %) +0.20 (-0.81 to +1.21), seed 13 (4,000 games, master 52.45 %) +0.43
+(-0.34 to +1.19); over the 7,000 games master 53.09 %, the pair +0.43 (-0.15 to +1.01):
+likely a few tenths, not yet beyond the noise, so not kept; 55 % is far off. Without a
+stronger idea the target is out of reach of such tuning: what is left is the opponent's hand as the
 expert's discards actually shape it (sampled six-card hands through the discard, not
 per-rank weights) and a cheaper full search of the play (in C).
 """
