@@ -2,6 +2,7 @@
 
     python bench/screen_cost.py [--callers 40] [--seconds 20] [--charset utf8] [--profile [tottime]]
     python bench/screen_cost.py --layers [--callers 20] [--seconds 6]
+    python bench/screen_cost.py --frames [--callers 20] [--seconds 10]
 
 Callers play whole games against the computer inside this one process, each through a
 terminal in memory: the load bench's bots (bench/load_bot.py) read the door's output
@@ -15,6 +16,16 @@ and prints the CPU a frame of ``Layers.frame`` and the time of each layer's draw
 the best of three): figures that the machine's other load moves far less than the CPU
 per key.
 
+``--frames`` times the whole frame as the session makes it in the game (compose, with
+the view brought up to the table, the layers and the click map, then the renderer's
+difference), and each of those parts, a frame at a time with the thread's CPU clock
+around them (the other processes' load does not count; a reading costs about 1 us, so a
+line includes some 2 us of timing for each call timed under it): the parts nest, so each
+line includes the ones indented under it.
+
+Callers ask for mouse reports, as the door asks an xterm's (``--no-mouse``: they do not):
+a frame's click map is worked out for them.
+
 This is the part of bench/load.py's CPU per key that incremental screens can cut: the
 load bench adds telnet and SSH, the event loop's sockets and a separate generator.
 """
@@ -26,19 +37,21 @@ import asyncio
 import contextlib
 import cProfile
 import gc
+import importlib
 import pstats
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_bot import RIGHT, Bot  # noqa: E402
 
+from door import gc_policy  # noqa: E402
 from door.serve import prepare_computer_player  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
 from door.table.solo import play_against_computer  # noqa: E402
@@ -84,7 +97,9 @@ class _Screen:
         return None
 
 
-async def _caller(number: int, charset: Charset, until: float, tally: dict[str, float]) -> None:
+async def _caller(
+    number: int, charset: Charset, until: float, tally: dict[str, float], mouse: bool
+) -> None:
     bot = Bot(f"bench{number}", random.Random(number), THINK_SECONDS)
     bot.measuring = True
     keys = _Keys()
@@ -97,6 +112,7 @@ async def _caller(number: int, charset: Charset, until: float, tally: dict[str, 
         keys.queue.put_nowait(data)
 
     session = Session(terminal)
+    session.mouse = mouse
     options = GameOptions(level="normal")
     door = asyncio.ensure_future(
         play_against_computer(
@@ -114,10 +130,18 @@ async def _caller(number: int, charset: Charset, until: float, tally: dict[str, 
     tally.setdefault("bar_moves", 0)
 
 
-async def _run(callers: int, seconds: float, charset: Charset) -> dict[str, float]:
+async def _run(
+    callers: int, seconds: float, charset: Charset, mouse: bool = True
+) -> dict[str, float]:
     tally = {"frames": 0.0, "bytes": 0.0, "bot_cpu": 0.0, "keys": 0.0, "failures": 0.0}
     until = time.monotonic() + seconds
-    await asyncio.gather(*(_caller(n, charset, until, tally) for n in range(callers)))
+    # The door's garbage-collection policy, as the server runs it: without it every young
+    # collection walks all the games so far, inside whatever frame is being drawn.
+    policy = gc_policy.install(asyncio.get_running_loop())
+    try:
+        await asyncio.gather(*(_caller(n, charset, until, tally, mouse) for n in range(callers)))
+    finally:
+        gc_policy.uninstall(policy)
     return tally
 
 
@@ -227,6 +251,72 @@ def print_layers(callers: int, seconds: float, charset: Charset) -> None:
         )
 
 
+FRAME_PARTS: Final = (
+    # (the part's line, its depth, where the function lives, its name there)
+    ("Session.compose", 0, "door.ui.session:Session", "compose"),
+    ("Person.compose", 1, "door.table.person:Person", "compose"),
+    ("Person.win_bar_shown", 2, "door.table.person:Person", "win_bar_shown"),
+    ("draw_table", 1, "door.table.person", "draw_table"),
+    ("table_layers", 2, "door.screens.game_screen", "table_layers"),
+    ("Layers.frame", 2, "door.term.layers:Layers", "frame"),
+    ("hits_of", 1, "door.ui.session", "hits_of"),
+    ("Renderer._paint", 0, "door.ui.renderer:Renderer", "_paint"),
+)
+"""What ``--frames`` times: the session's compose and the renderer's paint are the whole
+frame; the lines under each are parts of it."""
+
+
+def _owner(place: str) -> Any:
+    module, _, name = place.partition(":")
+    owner = importlib.import_module(module)
+    return getattr(owner, name) if name else owner
+
+
+def time_frames(
+    callers: int, seconds: float, charset: Charset, mouse: bool
+) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """CPU seconds and calls of each of ``FRAME_PARTS`` in a run, and the run's tally."""
+    took: dict[str, list[float]] = {name: [0.0, 0] for name, *_ in FRAME_PARTS}
+    originals = []
+    for name, _, place, attribute in FRAME_PARTS:
+        owner = _owner(place)
+        original = getattr(owner, attribute)
+        originals.append((owner, attribute, original))
+
+        def timed(*args: Any, _original: Any = original, _took: list[float] = took[name]) -> Any:
+            started = time.thread_time()
+            try:
+                return _original(*args)
+            finally:
+                _took[0] += time.thread_time() - started
+                _took[1] += 1
+
+        setattr(owner, attribute, timed)
+    try:
+        tally = asyncio.run(_run(callers, seconds, charset, mouse))
+    finally:
+        for owner, attribute, original in originals:
+            setattr(owner, attribute, original)
+    return took, tally
+
+
+def print_frames(callers: int, seconds: float, charset: Charset, mouse: bool) -> None:
+    took, tally = time_frames(callers, seconds, charset, mouse)
+    frames = max(took["Session.compose"][1], 1)
+    whole = took["Session.compose"][0] + took["Renderer._paint"][0]
+    print(
+        f"{frames} frames of {callers} callers ({tally['keys']:.0f} keys), clicks "
+        f"{'on' if mouse else 'off'}:"
+    )
+    print(f"the whole frame            {1e6 * whole / frames:6.1f} us a frame")
+    for name, depth, *_ in FRAME_PARTS:
+        seconds_in, calls = took[name]
+        print(
+            f"  {'  ' * depth}{name:{24 - 2 * depth}s} {1e6 * seconds_in / frames:6.1f} us a frame"
+            f" ({calls / frames:.2f} calls a frame)"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=40)
@@ -238,6 +328,12 @@ def main() -> int:
     parser.add_argument(
         "--layers", action="store_true", help="time Layers.frame and each layer's draws alone"
     )
+    parser.add_argument(
+        "--frames", action="store_true", help="time the whole frame and its parts in the game"
+    )
+    parser.add_argument(
+        "--no-mouse", dest="mouse", action="store_false", help="callers ask for no clicks"
+    )
     args = parser.parse_args()
     charset = Charset[args.charset.upper()]
     # The tables read and the garbage collector set as the door's start-up does.
@@ -246,11 +342,14 @@ def main() -> int:
     if args.layers:
         print_layers(args.callers, args.seconds, charset)
         return 0
+    if args.frames:
+        print_frames(args.callers, args.seconds, charset, args.mouse)
+        return 0
     profiler = cProfile.Profile() if args.profile else None
     started = time.process_time()
     if profiler is not None:
         profiler.enable()
-    tally = asyncio.run(_run(args.callers, args.seconds, charset))
+    tally = asyncio.run(_run(args.callers, args.seconds, charset, args.mouse))
     if profiler is not None:
         profiler.disable()
     cpu = time.process_time() - started - tally["bot_cpu"]
