@@ -26,7 +26,7 @@ from door.screens.speech import Said
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
 from door.term.canvas import SCREEN_ROWS, Canvas, picture, picture_top
 from door.term.charset import Charset
-from door.term.clicks import NO_HITS, ClickKeys, HitMap
+from door.term.clicks import NO_HITS, ClickKeys, FrameHits, HitMap, LaterHits
 from door.term.inbox import Inbox
 from door.term.keys import Key
 from door.term.terminal import (
@@ -56,11 +56,11 @@ class Screen(Protocol):
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]: ...
 
 
-def hits_of(screen: Screen) -> HitMap:
+def hits_of(screen: Screen) -> FrameHits:
     """What a click on ``screen``'s frame means: its ``hits``, if it has any (a screen
     without them is not clicked: a click on it does nothing)."""
     hits = getattr(screen, "hits", None)
-    return hits if isinstance(hits, HitMap) else NO_HITS
+    return hits if isinstance(hits, HitMap | LaterHits) else NO_HITS
 
 
 ScreenT = TypeVar("ScreenT", bound=Screen)
@@ -106,7 +106,7 @@ class Drawn:
         draw: Callable[[], tuple[Canvas, Cursor]],
         *,
         opaque: bool = True,
-        hits: Callable[[], HitMap] | None = None,
+        hits: Callable[[], FrameHits] | None = None,
         hits_in: Callable[[Canvas], HitMap] | None = None,
         said: Callable[[], Said] | None = None,
     ) -> None:
@@ -127,7 +127,7 @@ class Drawn:
         return canvas, cursor
 
     @property
-    def hits(self) -> HitMap:
+    def hits(self) -> FrameHits:
         """What a click on the frame last drawn means (asked after ``frame``)."""
         if self._hits_in is not None and self._drawn is not None:
             return self._hits_in(self._drawn)
