@@ -3,6 +3,7 @@
     python bench/screen_cost.py [--callers 40] [--seconds 20] [--charset utf8] [--profile [tottime]]
     python bench/screen_cost.py --layers [--callers 20] [--seconds 6]
     python bench/screen_cost.py --frames [--callers 20] [--seconds 10]
+    python bench/screen_cost.py --replay [--callers 20] [--seconds 8]
 
 Callers play whole games against the computer inside this one process, each through a
 terminal in memory: the load bench's bots (bench/load_bot.py) read the door's output
@@ -23,6 +24,16 @@ around them (the other processes' load does not count; a reading costs about 1 u
 line includes some 2 us of timing for each call timed under it): the parts nest, so each
 line includes the ones indented under it.
 
+``--replay`` keeps every table moment of a game as the person's view showed it (a copy:
+the view, the game, the log), then draws the same frames again from them, in order, as
+the session makes them: the table's layers (``draw_table``: their keys, then
+``Layers.frame``), the click map (``Person.hits``) and the renderer's difference, each
+person with fresh ``Layers`` and a fresh ``Renderer`` (the best of three), and each part
+alone. The figures are the CPU of a whole frame on the frames of real games, which the
+machine's other load moves far less than the timings in the game; what is left out is
+bringing the view up to the table (``Person.compose``: mostly the win bar, measured by
+bench/win_bar_cost.py) and sending the bytes.
+
 Callers ask for mouse reports, as the door asks an xterm's (``--no-mouse``: they do not):
 a frame's click map is worked out for them.
 
@@ -35,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import cProfile
 import gc
 import importlib
@@ -43,6 +55,7 @@ import random
 import statistics
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any, Final
 
@@ -52,13 +65,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_bot import RIGHT, Bot  # noqa: E402
 
 from door import gc_policy  # noqa: E402
+from door.screens.game_screen import TableView, draw_table, table_layers  # noqa: E402
+from door.screens.side_pane import canvas_size  # noqa: E402
 from door.serve import prepare_computer_player  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
+from door.table.person import Person  # noqa: E402
 from door.table.solo import play_against_computer  # noqa: E402
 from door.term import layers  # noqa: E402
+from door.term.ansi import ColorMode  # noqa: E402
 from door.term.canvas import Recorder  # noqa: E402
 from door.term.charset import Charset  # noqa: E402
 from door.term.terminal import StreamTerminal  # noqa: E402
+from door.ui.renderer import Renderer  # noqa: E402
 from door.ui.session import Session  # noqa: E402
 from engine.odds.tables import load_win_tables  # noqa: E402
 
@@ -235,6 +253,120 @@ def replay_layers(frames: Captured) -> tuple[float, dict[str, tuple[float, int]]
     return best, {name: (seconds, int(count)) for name, (seconds, count) in draws.items()}
 
 
+Moment = tuple[int, TableView, Any, tuple[int, int]]
+"""One table frame: whose (the person, by id), the view, what ``Person.hits`` reads
+and the caller's window."""
+
+
+def _kept_view(view: TableView) -> TableView:
+    """A copy of ``view`` that the game going on does not change."""
+    kept = copy.copy(view)
+    kept.game = view.game.snapshot()
+    kept.log = copy.copy(view.log)
+    kept.log._kept = list(view.log._kept)  # noqa: SLF001  (the lines as they stood)
+    kept.entry = copy.deepcopy(view.entry)
+    return kept
+
+
+def capture_moments(callers: int, seconds: float, charset: Charset) -> list[Moment]:
+    """Every table frame of a run, as the person drew it."""
+    moments: list[Moment] = []
+    draw_frame = Person.frame
+
+    def keeping(self: Person) -> Any:
+        drawn = draw_frame(self)
+        view = _kept_view(self.view)
+        clicked = types.SimpleNamespace(
+            nesting=self.nesting, own_hand=self.own_hand, own_panel=self.own_panel, view=view
+        )
+        moments.append((id(self), view, clicked, self.session.size))
+        return drawn
+
+    Person.frame = keeping  # type: ignore[method-assign]
+    try:
+        asyncio.run(_run(callers, seconds, charset))
+    finally:
+        Person.frame = draw_frame  # type: ignore[method-assign]
+    return moments
+
+
+class _Sink:
+    """A caller's terminal as the renderer sees it: the bytes written are counted."""
+
+    backlogged = False
+    color_mode = ColorMode.ANSI
+
+    def __init__(self, size: tuple[int, int], charset: Charset) -> None:
+        self.size, self.charset, self.written = size, charset, 0
+
+    def on_resize(self, listener: Any) -> Any:
+        return lambda: None
+
+    def write(self, text: str) -> None:
+        self.written += len(text)
+
+
+def _best_of_three(run: Any) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def replay_moments(moments: list[Moment], charset: Charset) -> dict[str, float]:
+    """CPU seconds of the whole frames of ``moments`` drawn again (best of three), and of
+    each part alone."""
+    frames: list[tuple[int, Any, Any]] = []
+
+    def whole() -> None:
+        frames.clear()
+        kept: dict[int, tuple[layers.Layers, Renderer]] = {}
+        for owner, view, clicked, size in moments:
+            if owner not in kept:
+                kept[owner] = (layers.Layers(), Renderer(_Sink(size, charset)))  # type: ignore[arg-type]
+            mine, renderer = kept[owner]
+            canvas, cursor = draw_table(view, mine)
+            Person.hits(clicked)
+            renderer.render(canvas, cursor)
+            frames.append((owner, canvas, cursor))
+
+    def keys() -> None:
+        for _, view, _, _ in moments:
+            table_layers(view, canvas_size(view.size)[0])
+
+    def hits() -> None:
+        for _, _, clicked, _ in moments:
+            Person.hits(clicked)
+
+    def renderer_alone() -> None:
+        kept: dict[int, Renderer] = {}
+        for (owner, canvas, cursor), (_, _, _, size) in zip(frames, moments, strict=True):
+            if owner not in kept:
+                kept[owner] = Renderer(_Sink(size, charset))  # type: ignore[arg-type]
+            kept[owner].render(canvas, cursor)
+
+    took = {"whole frame": _best_of_three(whole)}
+    took["  the layers' keys (table_layers)"] = _best_of_three(keys)
+    took["  the click map (Person.hits)"] = _best_of_three(hits)
+    took["  the renderer"] = _best_of_three(renderer_alone)
+    took["  the layers (Layers.frame and draw_table)"] = 2 * took["whole frame"] - sum(
+        took.values()
+    )
+    return took
+
+
+def print_replay(callers: int, seconds: float, charset: Charset) -> None:
+    moments = capture_moments(callers, seconds, charset)
+    gc.freeze()  # what was kept is not the door's garbage: no collection walks it
+    took = replay_moments(moments, charset)
+    count = max(len(moments), 1)
+    print(f"{len(moments)} table frames of {callers} callers, drawn again from their moments:")
+    for name, seconds_in in took.items():
+        print(f"{name:44s} {1e6 * seconds_in / count:6.1f} us a frame")
+
+
 def print_layers(callers: int, seconds: float, charset: Charset) -> None:
     frames = capture_layers(callers, seconds, charset)
     gc.freeze()  # what was kept is not the door's garbage: no collection walks it
@@ -332,6 +464,9 @@ def main() -> int:
         "--frames", action="store_true", help="time the whole frame and its parts in the game"
     )
     parser.add_argument(
+        "--replay", action="store_true", help="time whole table frames drawn again alone"
+    )
+    parser.add_argument(
         "--no-mouse", dest="mouse", action="store_false", help="callers ask for no clicks"
     )
     args = parser.parse_args()
@@ -341,6 +476,9 @@ def main() -> int:
     prepare_computer_player()
     if args.layers:
         print_layers(args.callers, args.seconds, charset)
+        return 0
+    if args.replay:
+        print_replay(args.callers, args.seconds, charset)
         return 0
     if args.frames:
         print_frames(args.callers, args.seconds, charset, args.mouse)
