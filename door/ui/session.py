@@ -60,7 +60,7 @@ def hits_of(screen: Screen) -> FrameHits:
     """What a click on ``screen``'s frame means: its ``hits``, if it has any (a screen
     without them is not clicked: a click on it does nothing)."""
     hits = getattr(screen, "hits", None)
-    return hits if isinstance(hits, HitMap | LaterHits) else NO_HITS
+    return hits if isinstance(hits, (HitMap, LaterHits)) else NO_HITS  # (no union a call)
 
 
 ScreenT = TypeVar("ScreenT", bound=Screen)
