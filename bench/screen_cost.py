@@ -2,6 +2,8 @@
 
     python bench/screen_cost.py [--callers 40] [--seconds 20] [--charset utf8] [--profile [tottime]]
     python bench/screen_cost.py --layers [--callers 20] [--seconds 6]
+    python bench/screen_cost.py --frames [--callers 20] [--seconds 10]
+    python bench/screen_cost.py --replay [--callers 20] [--seconds 8]
 
 Callers play whole games against the computer inside this one process, each through a
 terminal in memory: the load bench's bots (bench/load_bot.py) read the door's output
@@ -15,6 +17,26 @@ and prints the CPU a frame of ``Layers.frame`` and the time of each layer's draw
 the best of three): figures that the machine's other load moves far less than the CPU
 per key.
 
+``--frames`` times the whole frame as the session makes it in the game (compose, with
+the view brought up to the table, the layers and the click map, then the renderer's
+difference), and each of those parts, a frame at a time with the thread's CPU clock
+around them (the other processes' load does not count; a reading costs about 1 us, so a
+line includes some 2 us of timing for each call timed under it): the parts nest, so each
+line includes the ones indented under it.
+
+``--replay`` keeps every table moment of a game as the person's view showed it (a copy:
+the view, the game, the log), then draws the same frames again from them, in order, as
+the session makes them: the table's layers (``draw_table``: their keys, then
+``Layers.frame``), the click map (``Person.hits``) and the renderer's difference, each
+person with fresh ``Layers`` and a fresh ``Renderer`` (the best of three), and each part
+alone. The figures are the CPU of a whole frame on the frames of real games, which the
+machine's other load moves far less than the timings in the game; what is left out is
+bringing the view up to the table (``Person.compose``: mostly the win bar, measured by
+bench/win_bar_cost.py) and sending the bytes.
+
+Callers ask for mouse reports, as the door asks an xterm's (``--no-mouse``: they do not):
+a frame's click map is worked out for them.
+
 This is the part of bench/load.py's CPU per key that incremental screens can cut: the
 load bench adds telnet and SSH, the event loop's sockets and a separate generator.
 """
@@ -24,28 +46,37 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import cProfile
 import gc
+import importlib
 import pstats
 import random
 import statistics
 import sys
 import time
+import types
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_bot import RIGHT, Bot  # noqa: E402
 
+from door import gc_policy  # noqa: E402
+from door.screens.game_screen import TableView, draw_table, table_layers  # noqa: E402
+from door.screens.side_pane import canvas_size  # noqa: E402
 from door.serve import prepare_computer_player  # noqa: E402
 from door.table.options import GameOptions  # noqa: E402
+from door.table.person import Person  # noqa: E402
 from door.table.solo import play_against_computer  # noqa: E402
 from door.term import layers  # noqa: E402
+from door.term.ansi import ColorMode  # noqa: E402
 from door.term.canvas import Recorder  # noqa: E402
 from door.term.charset import Charset  # noqa: E402
 from door.term.terminal import StreamTerminal  # noqa: E402
+from door.ui.renderer import Renderer  # noqa: E402
 from door.ui.session import Session  # noqa: E402
 from engine.odds.tables import load_win_tables  # noqa: E402
 
@@ -84,7 +115,9 @@ class _Screen:
         return None
 
 
-async def _caller(number: int, charset: Charset, until: float, tally: dict[str, float]) -> None:
+async def _caller(
+    number: int, charset: Charset, until: float, tally: dict[str, float], mouse: bool
+) -> None:
     bot = Bot(f"bench{number}", random.Random(number), THINK_SECONDS)
     bot.measuring = True
     keys = _Keys()
@@ -97,6 +130,7 @@ async def _caller(number: int, charset: Charset, until: float, tally: dict[str, 
         keys.queue.put_nowait(data)
 
     session = Session(terminal)
+    session.mouse = mouse
     options = GameOptions(level="normal")
     door = asyncio.ensure_future(
         play_against_computer(
@@ -114,10 +148,18 @@ async def _caller(number: int, charset: Charset, until: float, tally: dict[str, 
     tally.setdefault("bar_moves", 0)
 
 
-async def _run(callers: int, seconds: float, charset: Charset) -> dict[str, float]:
+async def _run(
+    callers: int, seconds: float, charset: Charset, mouse: bool = True
+) -> dict[str, float]:
     tally = {"frames": 0.0, "bytes": 0.0, "bot_cpu": 0.0, "keys": 0.0, "failures": 0.0}
     until = time.monotonic() + seconds
-    await asyncio.gather(*(_caller(n, charset, until, tally) for n in range(callers)))
+    # The door's garbage-collection policy, as the server runs it: without it every young
+    # collection walks all the games so far, inside whatever frame is being drawn.
+    policy = gc_policy.install(asyncio.get_running_loop())
+    try:
+        await asyncio.gather(*(_caller(n, charset, until, tally, mouse) for n in range(callers)))
+    finally:
+        gc_policy.uninstall(policy)
     return tally
 
 
@@ -211,6 +253,120 @@ def replay_layers(frames: Captured) -> tuple[float, dict[str, tuple[float, int]]
     return best, {name: (seconds, int(count)) for name, (seconds, count) in draws.items()}
 
 
+Moment = tuple[int, TableView, Any, tuple[int, int]]
+"""One table frame: whose (the person, by id), the view, what ``Person.hits`` reads
+and the caller's window."""
+
+
+def _kept_view(view: TableView) -> TableView:
+    """A copy of ``view`` that the game going on does not change."""
+    kept = copy.copy(view)
+    kept.game = view.game.snapshot()
+    kept.log = copy.copy(view.log)
+    kept.log._kept = list(view.log._kept)  # noqa: SLF001  (the lines as they stood)
+    kept.entry = copy.deepcopy(view.entry)
+    return kept
+
+
+def capture_moments(callers: int, seconds: float, charset: Charset) -> list[Moment]:
+    """Every table frame of a run, as the person drew it."""
+    moments: list[Moment] = []
+    draw_frame = Person.frame
+
+    def keeping(self: Person) -> Any:
+        drawn = draw_frame(self)
+        view = _kept_view(self.view)
+        clicked = types.SimpleNamespace(
+            nesting=self.nesting, own_hand=self.own_hand, own_panel=self.own_panel, view=view
+        )
+        moments.append((id(self), view, clicked, self.session.size))
+        return drawn
+
+    Person.frame = keeping  # type: ignore[method-assign]
+    try:
+        asyncio.run(_run(callers, seconds, charset))
+    finally:
+        Person.frame = draw_frame  # type: ignore[method-assign]
+    return moments
+
+
+class _Sink:
+    """A caller's terminal as the renderer sees it: the bytes written are counted."""
+
+    backlogged = False
+    color_mode = ColorMode.ANSI
+
+    def __init__(self, size: tuple[int, int], charset: Charset) -> None:
+        self.size, self.charset, self.written = size, charset, 0
+
+    def on_resize(self, listener: Any) -> Any:
+        return lambda: None
+
+    def write(self, text: str) -> None:
+        self.written += len(text)
+
+
+def _best_of_three(run: Any) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def replay_moments(moments: list[Moment], charset: Charset) -> dict[str, float]:
+    """CPU seconds of the whole frames of ``moments`` drawn again (best of three), and of
+    each part alone."""
+    frames: list[tuple[int, Any, Any]] = []
+
+    def whole() -> None:
+        frames.clear()
+        kept: dict[int, tuple[layers.Layers, Renderer]] = {}
+        for owner, view, clicked, size in moments:
+            if owner not in kept:
+                kept[owner] = (layers.Layers(), Renderer(_Sink(size, charset)))  # type: ignore[arg-type]
+            mine, renderer = kept[owner]
+            canvas, cursor = draw_table(view, mine)
+            Person.hits(clicked)
+            renderer.render(canvas, cursor)
+            frames.append((owner, canvas, cursor))
+
+    def keys() -> None:
+        for _, view, _, _ in moments:
+            table_layers(view, canvas_size(view.size)[0])
+
+    def hits() -> None:
+        for _, _, clicked, _ in moments:
+            Person.hits(clicked)
+
+    def renderer_alone() -> None:
+        kept: dict[int, Renderer] = {}
+        for (owner, canvas, cursor), (_, _, _, size) in zip(frames, moments, strict=True):
+            if owner not in kept:
+                kept[owner] = Renderer(_Sink(size, charset))  # type: ignore[arg-type]
+            kept[owner].render(canvas, cursor)
+
+    took = {"whole frame": _best_of_three(whole)}
+    took["  the layers' keys (table_layers)"] = _best_of_three(keys)
+    took["  the click map (Person.hits)"] = _best_of_three(hits)
+    took["  the renderer"] = _best_of_three(renderer_alone)
+    took["  the layers (Layers.frame and draw_table)"] = 2 * took["whole frame"] - sum(
+        took.values()
+    )
+    return took
+
+
+def print_replay(callers: int, seconds: float, charset: Charset) -> None:
+    moments = capture_moments(callers, seconds, charset)
+    gc.freeze()  # what was kept is not the door's garbage: no collection walks it
+    took = replay_moments(moments, charset)
+    count = max(len(moments), 1)
+    print(f"{len(moments)} table frames of {callers} callers, drawn again from their moments:")
+    for name, seconds_in in took.items():
+        print(f"{name:44s} {1e6 * seconds_in / count:6.1f} us a frame")
+
+
 def print_layers(callers: int, seconds: float, charset: Charset) -> None:
     frames = capture_layers(callers, seconds, charset)
     gc.freeze()  # what was kept is not the door's garbage: no collection walks it
@@ -227,6 +383,72 @@ def print_layers(callers: int, seconds: float, charset: Charset) -> None:
         )
 
 
+FRAME_PARTS: Final = (
+    # (the part's line, its depth, where the function lives, its name there)
+    ("Session.compose", 0, "door.ui.session:Session", "compose"),
+    ("Person.compose", 1, "door.table.person:Person", "compose"),
+    ("Person.win_bar_shown", 2, "door.table.person:Person", "win_bar_shown"),
+    ("draw_table", 1, "door.table.person", "draw_table"),
+    ("table_layers", 2, "door.screens.game_screen", "table_layers"),
+    ("Layers.frame", 2, "door.term.layers:Layers", "frame"),
+    ("hits_of", 1, "door.ui.session", "hits_of"),
+    ("Renderer._paint", 0, "door.ui.renderer:Renderer", "_paint"),
+)
+"""What ``--frames`` times: the session's compose and the renderer's paint are the whole
+frame; the lines under each are parts of it."""
+
+
+def _owner(place: str) -> Any:
+    module, _, name = place.partition(":")
+    owner = importlib.import_module(module)
+    return getattr(owner, name) if name else owner
+
+
+def time_frames(
+    callers: int, seconds: float, charset: Charset, mouse: bool
+) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """CPU seconds and calls of each of ``FRAME_PARTS`` in a run, and the run's tally."""
+    took: dict[str, list[float]] = {name: [0.0, 0] for name, *_ in FRAME_PARTS}
+    originals = []
+    for name, _, place, attribute in FRAME_PARTS:
+        owner = _owner(place)
+        original = getattr(owner, attribute)
+        originals.append((owner, attribute, original))
+
+        def timed(*args: Any, _original: Any = original, _took: list[float] = took[name]) -> Any:
+            started = time.thread_time()
+            try:
+                return _original(*args)
+            finally:
+                _took[0] += time.thread_time() - started
+                _took[1] += 1
+
+        setattr(owner, attribute, timed)
+    try:
+        tally = asyncio.run(_run(callers, seconds, charset, mouse))
+    finally:
+        for owner, attribute, original in originals:
+            setattr(owner, attribute, original)
+    return took, tally
+
+
+def print_frames(callers: int, seconds: float, charset: Charset, mouse: bool) -> None:
+    took, tally = time_frames(callers, seconds, charset, mouse)
+    frames = max(took["Session.compose"][1], 1)
+    whole = took["Session.compose"][0] + took["Renderer._paint"][0]
+    print(
+        f"{frames} frames of {callers} callers ({tally['keys']:.0f} keys), clicks "
+        f"{'on' if mouse else 'off'}:"
+    )
+    print(f"the whole frame            {1e6 * whole / frames:6.1f} us a frame")
+    for name, depth, *_ in FRAME_PARTS:
+        seconds_in, calls = took[name]
+        print(
+            f"  {'  ' * depth}{name:{24 - 2 * depth}s} {1e6 * seconds_in / frames:6.1f} us a frame"
+            f" ({calls / frames:.2f} calls a frame)"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=40)
@@ -238,6 +460,15 @@ def main() -> int:
     parser.add_argument(
         "--layers", action="store_true", help="time Layers.frame and each layer's draws alone"
     )
+    parser.add_argument(
+        "--frames", action="store_true", help="time the whole frame and its parts in the game"
+    )
+    parser.add_argument(
+        "--replay", action="store_true", help="time whole table frames drawn again alone"
+    )
+    parser.add_argument(
+        "--no-mouse", dest="mouse", action="store_false", help="callers ask for no clicks"
+    )
     args = parser.parse_args()
     charset = Charset[args.charset.upper()]
     # The tables read and the garbage collector set as the door's start-up does.
@@ -246,11 +477,17 @@ def main() -> int:
     if args.layers:
         print_layers(args.callers, args.seconds, charset)
         return 0
+    if args.replay:
+        print_replay(args.callers, args.seconds, charset)
+        return 0
+    if args.frames:
+        print_frames(args.callers, args.seconds, charset, args.mouse)
+        return 0
     profiler = cProfile.Profile() if args.profile else None
     started = time.process_time()
     if profiler is not None:
         profiler.enable()
-    tally = asyncio.run(_run(args.callers, args.seconds, charset))
+    tally = asyncio.run(_run(args.callers, args.seconds, charset, args.mouse))
     if profiler is not None:
         profiler.disable()
     cpu = time.process_time() - started - tally["bot_cpu"]

@@ -49,7 +49,7 @@ def draw_card(
     dim: bool = False,
 ) -> None:
     """A face-up card with its top-left corner at ``row``, ``col``."""
-    _put_rows(canvas, row, col, _face_up(card, _look(marked, dim)))
+    _put_rows(canvas, row, col, _face(card, 2 if marked else 1 if dim else 0))
 
 
 def draw_cards(
@@ -64,7 +64,7 @@ def draw_cards(
     but for its first ``step`` columns. Three puts for the whole row, not five a card
     (a frame redraws the hand or the play at every card): the gaps between cards are
     written as blanks, so nothing may be drawn under them."""
-    faces = [_face_up(card, _look(marked, dim)) for card, marked, dim in cards]
+    faces = [_face(card, 2 if marked else 1 if dim else 0) for card, marked, dim in cards]
     if step >= CARD_WIDTH:
         # Side by side (the hand, the play, the show): each row is the cards' pieces
         # joined by the gap, with no slicing a card.
@@ -111,11 +111,21 @@ Piece = tuple[str, str]
 """A row of a card as drawn: its text and its styles (``style_char``, one a cell)."""
 
 
-def _look(marked: bool, dim: bool) -> int:
-    return 2 if marked else 1 if dim else 0
+_FACES: Final[list[tuple[Piece, Piece, Piece] | None]] = [None] * (52 * 3)
+"""Each card's rows in each look (plain 0, dimmed 1, marked 2), by ``card.index * 3 +
+look``: made once each (``_face_up``), then found by number. A cache keyed by the card
+would hash it at every lookup, and a card's hash is Python (engine/rules/cards.py)."""
 
 
-@functools.cache
+def _face(card: Card, look: int) -> tuple[Piece, Piece, Piece]:
+    """A card's three rows in ``look`` (plain 0, dimmed 1, marked 2)."""
+    number = card.index * 3 + look
+    face = _FACES[number]
+    if face is None:
+        face = _FACES[number] = _face_up(card, look)
+    return face
+
+
 def _face_up(card: Card, look: int) -> tuple[Piece, Piece, Piece]:
     """A card's three rows (52 cards, three looks: plain, dimmed, marked)."""
     edge, face = theme.CARD_EDGE, suit_style(card)

@@ -9,6 +9,7 @@ view has no ``viewer`` and shows no hand.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -119,8 +120,10 @@ def redraw_win_bar(view: TableView, layers: Layers) -> tuple[Canvas, tuple[int, 
 
 
 def _win_bar_layer(view: TableView, chances: tuple[float, ...], sides: tuple[str, ...]) -> Layer:
-    names = tuple(_bar_names(sides, view.game, view.viewer))
-    return _layer("win bar", draw_win_bar, names, chances, view.win_bar_current)
+    game, viewer = view.game, view.viewer
+    own = None if viewer is None else game.side_of(viewer)
+    names = _bar_names(sides, game.players, own)
+    return "win bar", (draw_win_bar, names, chances, view.win_bar_current), None
 
 
 PANE: Final = "side pane"
@@ -144,82 +147,92 @@ def shows_win_bar(panel: Panel | None) -> bool:
     return not isinstance(panel, ShowPanel)
 
 
-def _layer(name: str, draw: Callable[..., object], *args: Hashable) -> Layer:
-    """A layer that draws ``draw(canvas, *args)``: the function and the arguments are
-    its key, so it is drawn again exactly when one of them changes (they must be
-    values, never changed in place)."""
-    return name, (draw, *args), None
-
-
 def table_layers(view: TableView, cols: int) -> list[Layer]:
-    """The game screen for ``view``, bottom layer first."""
+    """The game screen for ``view``, bottom layer first. Each layer but the entry is
+    ``(name, (draw, *args), None)``, drawing ``draw(canvas, *args)``: the function and
+    the arguments are its key, so it is drawn again exactly when one of them changes
+    (they must be values, never changed in place). Written out, not made by a helper a
+    layer: this runs for every frame."""
     game, names, panel, viewer = view.game, view.names, view.panel, view.viewer
-    sides = tuple(side_names(names, game.sides))
+    sides = side_names(names, game.sides)
     # Once the crib is counted the engine has already passed the deal on; while that
     # count is on screen, the hand's dealer is still the one who owns the crib.
     hand_dealer = panel.seat if isinstance(panel, ShowPanel) and panel.is_crib else game.dealer
     dealer = None if game.phase is Phase.CUT_FOR_DEAL else game.side_of(hand_dealer)
     scores = tuple(game.scores)
-    layers = [
-        _layer("header", draw_header, sides, scores, dealer, tuple(view.header)),
-        _layer("board", draw_bare_board, BOARD_TOP, len(sides)),
-        _layer("pegs", draw_pegs, BOARD_TOP, scores, tuple(game.previous_scores), sides),
+    layers: list[Layer] = [
+        ("header", (draw_header, sides, scores, dealer, tuple(view.header)), None),
+        ("board", (draw_bare_board, BOARD_TOP, len(sides)), None),
+        ("pegs", (draw_pegs, BOARD_TOP, scores, tuple(game.previous_scores), sides), None),
     ]
+    append = layers.append
     if isinstance(panel, ShowPanel):  # (no win bar: see shows_win_bar)
-        layers.append(_layer("show", draw_show, panel, tuple(names), viewer))
+        append(("show", (draw_show, panel, tuple(names), viewer), None))
     else:
         cards_out = game.phase in _CARDS_OUT
         if isinstance(panel, CutForDealPanel):
-            layers.append(_layer("cut for deal", draw_cut_for_deal, panel, tuple(names)))
+            append(("cut for deal", (draw_cut_for_deal, panel, tuple(names)), None))
         elif isinstance(panel, CutPanel):
-            layers.append(_layer("cut", draw_cut, panel))
+            append(("cut", (draw_cut, panel), None))
         elif cards_out:
-            played = (tuple(game.plays), tuple(game.count_cards), game.phase is Phase.PLAY)
-            layers.append(_layer("played", draw_played, *played, game.sides))
+            plays = tuple(game.plays)
+            count_cards = tuple(game.count_cards)
+            played = (draw_played, plays, count_cards, game.phase is Phase.PLAY, game.sides)
+            append(("played", played, None))
         if cards_out:
-            called = _panel_names(names, game.players, viewer)
-            crib_owner = "Yours" if game.dealer == viewer else f"{called[game.dealer]}'s"
-            others = tuple(
-                (called[seat], len(game.hand(seat)))
-                for seat in range(game.players)
-                if seat != viewer
-            )
-            side = (game.starter, len(game.crib), crib_owner, others)
-            layers.append(_layer("side panel", _draw_side_panel, *side))
+            append(("side panel", (_draw_side_panel, *_side_panel(game, names, viewer)), None))
         hand = view.hand
-        layers.append(_layer("hand labels", draw_hand_labels, hand.cards, hand.bar, hand.marked))
-        cards = (hand.cards, hand.marked, hand.unplayable)
-        layers.append(_layer("hand", draw_hand_cards, *cards))
-        layers.append(_layer("log rule", draw_log_rule))
-        layers.append(_layer("log", draw_kept_log, view.log.kept(LOG_ROWS), view.log.back))
+        append(("hand labels", (draw_hand_labels, hand.cards, hand.bar, hand.marked), None))
+        append(("hand", (draw_hand_cards, hand.cards, hand.marked, hand.unplayable), None))
+        append(("log rule", _LOG_RULE, None))
+        append(("log", (draw_kept_log, view.log.kept(LOG_ROWS), view.log.back), None))
         if view.win_chances is not None:
-            layers.append(_win_bar_layer(view, view.win_chances, sides))
+            append(_win_bar_layer(view, view.win_chances, sides))
         if isinstance(panel, GameOverPanel):
-            over = (panel, sides, _side_of(game, viewer))
-            layers.append(_layer("game over", draw_game_over, *over))
+            over = (draw_game_over, panel, sides, _side_of(game, viewer))
+            append(("game over", over, None))
     if view.entry is not None:
         # The line being typed changes with every key: drawn each frame (one row).
-        layers.append(("entry", ALWAYS, partial(draw_entry, entry=view.entry)))
-    layers.append(_layer("message", _draw_message, view.message, view.error))
+        append(("entry", ALWAYS, partial(draw_entry, entry=view.entry)))
+    append(("message", (_draw_message, view.message, view.error), None))
     if view.clock:
-        layers.append(_layer("clock", _draw_clock, view.clock))
-    layers.append(_layer("status", draw_status, view.status))
+        append(("clock", (_draw_clock, view.clock), None))
+    append(("status", (draw_status, view.status), None))
     if cols >= WIDE_COLS:
-        layers.append(_layer(PANE, _draw_log_pane, view.log.kept()))
+        append((PANE, (_draw_log_pane, view.log.kept()), None))
     if isinstance(view.overlay, HelpOverlay):
-        layers.append(_layer("help", draw_help, view.overlay))
+        append(("help", (draw_help, view.overlay), None))
     elif isinstance(view.overlay, Dialog):
-        layers.append(_layer("dialog", draw_dialog, view.overlay))
+        append(("dialog", (draw_dialog, view.overlay), None))
     return layers
 
 
-def _panel_names(names: Sequence[str], players: int, viewer: int | None) -> list[str]:
+_LOG_RULE: Final = (draw_log_rule,)
+
+
+def _side_panel(
+    game: Game, names: tuple[str, ...], viewer: int | None
+) -> tuple[Card | None, int, str, tuple[tuple[str, int], ...]]:
+    """What the side panel draws: the starter, the crib's cards and owner, and how many
+    cards each other player holds."""
+    called = _panel_names(tuple(names), game.players, viewer)
+    crib_owner = "Yours" if game.dealer == viewer else f"{called[game.dealer]}'s"
+    others = tuple(
+        (called[seat], len(game.hand(seat))) for seat in range(game.players) if seat != viewer
+    )
+    return game.starter, len(game.crib), crib_owner, others
+
+
+@functools.lru_cache(maxsize=1024)
+def _panel_names(names: tuple[str, ...], players: int, viewer: int | None) -> tuple[str, ...]:
     """The side panel's names: in the four-handed game the viewer's partner (across the
-    table) is "Partner", so that "Computer 2" is not taken for an opponent."""
+    table) is "Partner", so that "Computer 2" is not taken for an opponent. (Cached:
+    a table's names are the same at every frame.)"""
+    if players != 4 or viewer is None:
+        return names
     called = list(names)
-    if players == 4 and viewer is not None:
-        called[(viewer + 2) % 4] = "Partner"
-    return called
+    called[(viewer + 2) % 4] = "Partner"
+    return tuple(called)
 
 
 def _draw_log_pane(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
@@ -257,13 +270,14 @@ def _side_of(game: Game, seat: int | None) -> int | None:
     return None if seat is None else game.side_of(seat)
 
 
-def _bar_names(sides: Sequence[str], game: Game, viewer: int | None) -> list[str]:
-    """The win bar's names: the viewer's own side is "You"; with partners, the other
-    side is "Opponents" (two names and an ampersand do not fit beside the bar)."""
-    own = None if viewer is None else game.side_of(viewer)
-    if own is not None and game.players == 4:
-        return ["You" if side == own else "Opponents" for side in range(len(sides))]
-    return ["You" if side == own else _short(name) for side, name in enumerate(sides)]
+@functools.lru_cache(maxsize=1024)
+def _bar_names(sides: tuple[str, ...], players: int, own: int | None) -> tuple[str, ...]:
+    """The win bar's names, ``own`` being the viewer's side (None: a watcher): the
+    viewer's own side is "You"; with partners, the other side is "Opponents" (two names
+    and an ampersand do not fit beside the bar). (Cached: the same at every frame.)"""
+    if own is not None and players == 4:
+        return tuple("You" if side == own else "Opponents" for side in range(len(sides)))
+    return tuple("You" if side == own else _short(name) for side, name in enumerate(sides))
 
 
 def _short(name: str) -> str:

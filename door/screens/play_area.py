@@ -76,8 +76,10 @@ def draw_hand_labels(
     """The row above the hand: each card's key, the bar and the marks (what a move of
     the bar changes, drawn apart from the cards). One put for the row, the gaps between
     labels written as blanks."""
+    # (A card in a set is hashed, in Python: most frames mark none, and ask no set.)
     pieces = [
-        _label_piece(index + 1, index == bar, card in marked) for index, card in enumerate(cards)
+        _label_piece(index + 1, index == bar, bool(marked) and card in marked)
+        for index, card in enumerate(cards)
     ]
     texts, styles = zip(*pieces, strict=True) if pieces else ((), ())
     gap = " " * (CARD_STEP - CARD_WIDTH)
@@ -104,7 +106,10 @@ def draw_hand_cards(
     """The hand's cards, marked ones raised in colour and unplayable ones dimmed."""
     if cards:
         canvas.put(HAND_CARDS_ROW + 1, GUTTER_COL, title[: CARDS_COL - 2], theme.LABEL)
-    faces = [(card, card in marked, card in unplayable) for card in cards]
+    faces = [
+        (card, bool(marked) and card in marked, bool(unplayable) and card in unplayable)
+        for card in cards
+    ]
     draw_cards(canvas, HAND_CARDS_ROW, CARDS_COL, faces)
 
 

@@ -22,9 +22,10 @@ from door.screens.layout import (
     PLAY_CARDS_ROW,
     STATUS_ROW,
 )
+from door.screens.play_area import HandState
 from door.screens.side_pane import canvas_size
 from door.term.canvas import picture_top
-from door.term.clicks import Hit, HitMap, key_line_hits
+from door.term.clicks import Hit, HitMap, LaterHits, key_line_hits
 from door.term.keys import Key
 from engine.rules.cards import Card
 
@@ -36,17 +37,40 @@ _HAND_HEIGHT = HAND_CARDS_ROW + CARD_HEIGHT - HAND_LABEL_ROW
 def table_hits(view: TableView, *, hand: bool = False, cut: bool = False) -> HitMap:
     """The hit map of ``view``'s frame: its status line always, the hand's cards while
     ``hand`` (a step is choosing from it), the cut's fan while ``cut`` (this caller cuts)."""
-    hits = list(key_line_hits(view.status, STATUS_ROW))
-    if hand:
-        hits += _hand_hits(view)
-    if cut and isinstance(view.panel, CutPanel):
-        hits += _cut_hits(view.panel.stock_size)
-    top = picture_top(canvas_size(view.size)[1])
-    return HitMap(tuple(hits)).moved_down(top)
+    return _table_hits(*_drawn_from(view, hand, cut))
 
 
-def _hand_hits(view: TableView) -> tuple[Hit, ...]:
-    return _hand_hits_of(view.hand.cards, view.hand.marked)
+def later_table_hits(
+    view: TableView, *, hand: bool = False, cut: bool = False, wheel: tuple[Key, Key] | None = None
+) -> LaterHits:
+    """``table_hits`` of ``view`` as it is now, worked out only if a click comes;
+    ``wheel``: the keys the wheel stands for, up and down."""
+    return LaterHits(_table_hits, *_drawn_from(view, hand, cut), wheel)
+
+
+def _drawn_from(
+    view: TableView, hand: bool, cut: bool
+) -> tuple[str, HandState | None, int | None, tuple[int, int]]:
+    """The values of ``view`` its map is worked out from (all of them values: the view
+    itself changes after)."""
+    stock = view.panel.stock_size if cut and isinstance(view.panel, CutPanel) else None
+    return view.status, view.hand if hand else None, stock, view.size
+
+
+def _table_hits(
+    status: str,
+    hand: HandState | None,
+    stock_size: int | None,
+    size: tuple[int, int],
+    wheel: tuple[Key, Key] | None = None,
+) -> HitMap:
+    hits = list(key_line_hits(status, STATUS_ROW))
+    if hand is not None:
+        hits += _hand_hits_of(hand.cards, hand.marked)
+    if stock_size is not None:
+        hits += _cut_hits(stock_size)
+    top = picture_top(canvas_size(size)[1])
+    return HitMap(tuple(hits), wheel).moved_down(top)
 
 
 @functools.lru_cache(maxsize=256)

@@ -22,7 +22,7 @@ from door.screens.frame import draw_status
 from door.screens.game_screen import Panel, TableView, draw_table, shows_win_bar
 from door.screens.help import HelpOverlay, draw_help, with_mouse_help
 from door.screens.play_area import HandState
-from door.screens.table_hits import table_hits
+from door.screens.table_hits import later_table_hits, table_hits
 from door.table.asked import Asked, Request
 from door.table.bar_row import paint_bar_row
 from door.table.coach import Coach
@@ -32,7 +32,7 @@ from door.table.steps import GO_ON_KEYS, answer
 from door.table.win_bars import Shown
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
 from door.term.canvas import Canvas, Style
-from door.term.clicks import HitMap
+from door.term.clicks import HitMap, LaterHits
 from door.term.keys import Key
 from door.term.layers import Layers
 from door.term.terminal import Disconnected
@@ -540,13 +540,14 @@ class Person(Asked):
         """What a click on an overlay's status line means (help, the quit dialog)."""
         return table_hits(replace(self.view, status=status))
 
-    def hits(self) -> HitMap:
-        """What a click on the frame just drawn means: the cards are clicked only by the
-        step choosing from them, not inside a chat line."""
+    def hits(self) -> LaterHits:
+        """What a click on the frame just drawn means (worked out if a click comes): the
+        cards are clicked only by the step choosing from them, not inside a chat line;
+        the wheel scrolls the log."""
         steady = self.nesting == 0
+        hand = steady and self.own_hand is not None
         cut = steady and isinstance(self.own_panel, CutPanel)
-        hits = table_hits(self.view, hand=steady and self.own_hand is not None, cut=cut)
-        return hits.scrolled_by(Key.PGUP, Key.PGDN)  # the wheel scrolls the log
+        return later_table_hits(self.view, hand=hand, cut=cut, wheel=(Key.PGUP, Key.PGDN))
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""

@@ -1,5 +1,10 @@
-/* Laying a frame's dirty rows again from its layers' runs (door/term/layers.py,
- * ``_lay_rows``) in C.
+/* A frame's two loops (door/term/layers.py) in C: gathering its layers (``_gather``:
+ * each layer kept if its key is unchanged, else drawn again), and laying its dirty rows
+ * again from the layers' runs (``_lay_rows``).
+ *
+ * ``gather`` does what the Python does, step for step (tests/door/term/test_layers.py
+ * runs both over the same layers): it calls the same draws in the same order and makes
+ * the same entries. It saves the interpreter's steps a layer, most of which are kept.
  *
  * It makes exactly the rows the Python makes (tests/door/term/test_lay_rows.py compares
  * the two on random layers): each dirty row starts blank and takes every run on it, the
@@ -155,14 +160,194 @@ done:
     return result;
 }
 
+
+/* The rows (as bits) a layer's runs touch: ``_rows_of``. */
+static PyObject *rows_of(PyObject *runs) {
+    unsigned long long low = 0; /* rows 0-63, the rest (a tall window) as Python ints */
+    PyObject *high = NULL;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(runs); i += 4) {
+        Py_ssize_t y = PyLong_AsSsize_t(PyTuple_GET_ITEM(runs, i));
+        if (y == -1 && PyErr_Occurred())
+            goto failed;
+        if (y < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative shift count");
+            goto failed;
+        }
+        if (y < 64) {
+            low |= 1ULL << y;
+            continue;
+        }
+        PyObject *one = PyLong_FromLong(1), *at = PyLong_FromSsize_t(y), *bit = NULL;
+        if (one != NULL && at != NULL)
+            bit = PyNumber_Lshift(one, at);
+        Py_XDECREF(one);
+        Py_XDECREF(at);
+        if (bit == NULL)
+            goto failed;
+        if (high == NULL) {
+            high = bit;
+        } else {
+            Py_SETREF(high, PyNumber_Or(high, bit));
+            Py_DECREF(bit);
+            if (high == NULL)
+                goto failed;
+        }
+    }
+    PyObject *rows = PyLong_FromUnsignedLongLong(low);
+    if (high == NULL || rows == NULL)
+        return rows;
+    Py_SETREF(rows, PyNumber_Or(rows, high));
+    Py_DECREF(high);
+    return rows;
+failed:
+    Py_XDECREF(high);
+    return NULL;
+}
+
+/* dirty |= rows, for Python ints. */
+static int add_rows(PyObject **dirty, PyObject *rows) {
+    PyObject *both = PyNumber_Or(*dirty, rows);
+    if (both == NULL)
+        return -1;
+    Py_SETREF(*dirty, both);
+    return 0;
+}
+
+/* What a layer's draw returns: ``key[0](recorder, *key[1:])`` with ``draw`` None, else
+ * ``draw(recorder)``. */
+static PyObject *draw_layer(PyObject *key, PyObject *draw, PyObject *recorder) {
+    if (draw != Py_None)
+        return PyObject_CallOneArg(draw, recorder);
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) < 1) {
+        PyErr_SetString(PyExc_TypeError, "a layer without a draw has a key (function, *args)");
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(key);
+    PyObject *small[9], **args = small;
+    if (count > 9) {
+        args = PyMem_Malloc(count * sizeof(PyObject *));
+        if (args == NULL)
+            return PyErr_NoMemory();
+    }
+    args[0] = recorder;
+    for (Py_ssize_t i = 1; i < count; i++)
+        args[i] = PyTuple_GET_ITEM(key, i);
+    PyObject *result = PyObject_Vectorcall(PyTuple_GET_ITEM(key, 0), args, count, NULL);
+    if (args != small)
+        PyMem_Free(args);
+    return result;
+}
+
+PyDoc_STRVAR(gather_doc,
+             "gather(layers, kept, recorder, always)\n"
+             "--\n\n"
+             "door/term/layers.py's _gather, in C: (drawn, results, count, dirty).");
+
+static PyObject *gather(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "gather takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *layers = args[0], *kept = args[1], *recorder = args[2], *always = args[3];
+    if (!PyList_Check(layers) || !PyDict_Check(kept)) {
+        PyErr_SetString(PyExc_TypeError, "the layers are a list, those kept a dict");
+        return NULL;
+    }
+    PyObject *recorded = PyObject_GetAttrString(recorder, "runs");
+    if (recorded == NULL)
+        return NULL;
+    if (!PyList_Check(recorded)) {
+        Py_DECREF(recorded);
+        PyErr_SetString(PyExc_TypeError, "a recorder's runs are a list");
+        return NULL;
+    }
+    PyObject *drawn = PyDict_New(), *results = PyDict_New(), *dirty = PyLong_FromLong(0);
+    PyObject *answer = NULL;
+    Py_ssize_t count = 0;
+    if (drawn == NULL || results == NULL || dirty == NULL)
+        goto done;
+    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(layers); index++) {
+        PyObject *layer = PyList_GET_ITEM(layers, index);
+        if (!PyTuple_Check(layer) || PyTuple_GET_SIZE(layer) != 3) {
+            PyErr_SetString(PyExc_TypeError, "a layer is (name, key, draw)");
+            goto done;
+        }
+        PyObject *name = PyTuple_GET_ITEM(layer, 0), *key = PyTuple_GET_ITEM(layer, 1);
+        PyObject *draw = PyTuple_GET_ITEM(layer, 2);
+        PyObject *before = PyDict_GetItemWithError(kept, name); /* borrowed */
+        if (before == NULL && PyErr_Occurred())
+            goto done;
+        if (before != NULL && (!PyTuple_Check(before) || PyTuple_GET_SIZE(before) != 4)) {
+            PyErr_SetString(PyExc_TypeError, "a layer kept is (key, runs, result, rows)");
+            goto done;
+        }
+        Py_XINCREF(before); /* held: a key's comparison may run Python that changes kept */
+        if (before != NULL && key != always) {
+            int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(before, 0), key, Py_EQ);
+            if (same > 0) {
+                PyObject *result = PyTuple_GET_ITEM(before, 2);
+                int failed = PyDict_SetItem(drawn, name, before) < 0 ||
+                             (result != Py_None && PyDict_SetItem(results, name, result) < 0);
+                Py_DECREF(before);
+                if (failed)
+                    goto done;
+                continue;
+            }
+            if (same < 0) {
+                Py_DECREF(before);
+                goto done;
+            }
+        }
+        if (PyList_SetSlice(recorded, 0, PyList_GET_SIZE(recorded), NULL) < 0) {
+            Py_XDECREF(before);
+            goto done;
+        }
+        PyObject *result = draw_layer(key, draw, recorder);
+        PyObject *runs = NULL, *rows = NULL, *entry = NULL;
+        int failed = result == NULL;
+        if (!failed && result != Py_None)
+            failed = PyDict_SetItem(results, name, result) < 0;
+        if (!failed)
+            failed = (runs = PyList_AsTuple(recorded)) == NULL;
+        if (!failed)
+            failed = (rows = rows_of(runs)) == NULL;
+        if (!failed)
+            failed = (entry = PyTuple_Pack(4, key, runs, result, rows)) == NULL;
+        if (!failed)
+            failed = PyDict_SetItem(drawn, name, entry) < 0 || add_rows(&dirty, rows) < 0;
+        if (!failed && before != NULL) {
+            PyObject *rows_before = PyTuple_GET_ITEM(before, 3);
+            failed = add_rows(&dirty, rows_before) < 0;
+        }
+        count++;
+        Py_XDECREF(before);
+        Py_XDECREF(result);
+        Py_XDECREF(runs);
+        Py_XDECREF(rows);
+        Py_XDECREF(entry);
+        if (failed)
+            goto done;
+    }
+    if (PyList_SetSlice(recorded, 0, PyList_GET_SIZE(recorded), NULL) < 0)
+        goto done;
+    answer = Py_BuildValue("(OOnO)", drawn, results, count, dirty);
+done:
+    Py_DECREF(recorded);
+    Py_XDECREF(drawn);
+    Py_XDECREF(results);
+    Py_XDECREF(dirty);
+    return answer;
+}
+
 static PyMethodDef methods[] = {
+    {"gather", (PyCFunction)(void (*)(void))gather, METH_FASTCALL, gather_doc},
     {"lay_rows", (PyCFunction)(void (*)(void))lay_rows, METH_FASTCALL, lay_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "door.term._lay",
-    "Laying a frame's dirty rows from its layers' runs, in C (door/term/layers.py).", -1,
+    "Gathering a frame's layers and laying its dirty rows, in C (door/term/layers.py).", -1,
     methods,
 };
 

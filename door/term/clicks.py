@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import deque
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -95,6 +96,44 @@ class HitMap:
 
 
 NO_HITS: Final = HitMap()
+
+
+class LaterHits:
+    """A frame's hit map worked out when a click on the frame comes, not when it is
+    drawn: most frames are never clicked, and the table's map cost a tenth of its frame
+    (bench/screen_cost.py --frames). ``make(*args)`` works it out from nothing but
+    ``args``, the values the frame was drawn from, kept as they were then: by the time
+    of the click the screen has moved on. Worked out once, at the first click."""
+
+    __slots__ = ("_make", "_args", "_down", "_map")
+
+    def __init__(self, make: Callable[..., HitMap], *args: Hashable) -> None:
+        self._make = make
+        self._args = args
+        self._down = 0
+        self._map: HitMap | None = None
+
+    @property
+    def map(self) -> HitMap:
+        """The hit map itself (worked out now, the first time)."""
+        if self._map is None:
+            self._map = self._make(*self._args).moved_down(self._down)
+        return self._map
+
+    def keys_for(self, mouse: Mouse) -> tuple[Key, ...]:
+        return self.map.keys_for(mouse)
+
+    def moved_down(self, rows: int) -> LaterHits:
+        """The same regions ``rows`` lower, still worked out only when clicked."""
+        if not rows:
+            return self
+        moved = LaterHits(self._make, *self._args)
+        moved._down = self._down + rows
+        return moved
+
+
+FrameHits = HitMap | LaterHits
+"""What a click on a frame means: its map, or how to work it out from the frame's values."""
 
 _KEY_WORDS: Final = {
     "RETURN": Key.ENTER,
@@ -177,7 +216,7 @@ class ClickKeys:
     not yet read (a click that stands for two keys gives them one read at a time)."""
 
     def __init__(self) -> None:
-        self.hits = NO_HITS
+        self.hits: FrameHits = NO_HITS
         self._pending: deque[Key] = deque()
 
     def pending(self) -> Key | None:

@@ -31,8 +31,7 @@ collections more than they saved; strings are never walked.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from compiled_parts import Twin
 from door.term.canvas import Canvas, Recorder, Runs, blank_row
@@ -48,14 +47,12 @@ ALWAYS: object = object()
 that is cheap to draw, or whose inputs are not worth gathering into a key)."""
 
 
-@dataclass(slots=True)
-class _Drawn:
-    key: Hashable
-    runs: Runs
-    result: Any
-    rows: int
-    """The rows the runs touch, as bits (row ``y`` is ``1 << y``): putting rows together
-    again passes over the layers that touch none of them without reading their runs."""
+Drawn = tuple[Hashable, Runs, Any, int]
+"""A layer as last drawn: (its key, its runs, what its draw returned, the rows the runs
+touch as bits: row ``y`` is ``1 << y``). Putting rows together again passes over the
+layers that touch none of them without reading their runs. A tuple, not an object of a
+class: one is made for every layer drawn, and door/term/_lay.c makes them too."""
+_KEY, _RUNS, _RESULT, _ROWS = range(4)
 
 
 def _rows_of(runs: Runs) -> int:
@@ -81,7 +78,7 @@ class Layers:
     def __init__(self) -> None:
         self._size = (0, 0)
         self._order: list[str] = []
-        self._drawn: dict[str, _Drawn] = {}
+        self._drawn: dict[str, Drawn] = {}
         self._frame = Canvas(0, 0)
         """The frame as last laid (``settled``: laying again makes new lists of rows, in
         which only the dirty rows are new strings)."""
@@ -98,32 +95,11 @@ class Layers:
         if (cols, rows) != self._size:
             self._drawn.clear()  # layers clip to the canvas, and some lay out by its size
             self._recorder = Recorder(cols, rows)
-        kept = self._drawn
-        recorder = self._recorder
-        recorded = recorder.runs  # one list for every layer drawn: no recorder a layer
-        dirty = 0  # rows, as bits
-        drawn: dict[str, _Drawn] = {}
-        results: dict[str, Any] = {}
-        count = 0
         layers = layers if isinstance(layers, list) else list(layers)
-        for name, key, draw in layers:
-            before = kept.get(name)
-            if before is not None and key is not ALWAYS and before.key == key:
-                drawn[name] = before
-                if before.result is not None:
-                    results[name] = before.result
-                continue
-            recorded.clear()
-            result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
-            if result is not None:
-                results[name] = result
-            runs = tuple(recorded)
-            now = drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
-            count += 1
-            dirty |= now.rows
-            if before is not None:
-                dirty |= before.rows
-        recorded.clear()
+        drawn, results, count, dirty = LAYING.chosen.gather(
+            layers, self._drawn, self._recorder, ALWAYS
+        )
+        kept = self._drawn
         if len(drawn) != len(layers):
             raise ValueError(f"two layers share a name: {[name for name, _, _ in layers]}")
         order = list(drawn)
@@ -132,7 +108,7 @@ class Layers:
         if not same_order:
             for name, before in kept.items():
                 if name not in drawn:  # a layer gone: its rows show what is under it
-                    dirty |= before.rows
+                    dirty |= before[_ROWS]
         self.drawn = count
         self._drawn, self._order, self._size = drawn, order, (cols, rows)
         if (self._frame.cols, self._frame.rows) != (cols, rows):
@@ -154,23 +130,25 @@ class Layers:
         if before is None:
             return None
         self.drawn = 0
-        if key is ALWAYS or before.key != key:
+        if key is ALWAYS or before[_KEY] != key:
             recorder = self._recorder
             recorded = recorder.runs
             recorded.clear()
             result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
             runs = tuple(recorded)
             recorded.clear()
-            now = self._drawn[name] = _Drawn(key, runs, result, _rows_of(runs))
+            now = self._drawn[name] = (key, runs, result, _rows_of(runs))
             self.drawn = 1
-            self._lay(now.rows | before.rows, self._order)
+            self._lay(now[_ROWS] | before[_ROWS], self._order)
         kept = self._drawn.items()
-        return self._frame, {name: drawn.result for name, drawn in kept if drawn.result is not None}
+        return self._frame, {
+            name: drawn[_RESULT] for name, drawn in kept if drawn[_RESULT] is not None
+        }
 
     def last_key(self, name: str) -> Hashable | None:
         """The key the layer ``name`` was last drawn from (None: not in the last frame)."""
         drawn = self._drawn.get(name)
-        return None if drawn is None else drawn.key
+        return None if drawn is None else drawn[_KEY]
 
     def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
@@ -181,8 +159,10 @@ class Layers:
         self._frame = frame
         drawn = self._drawn
         # (most layers, for most frames, touch none of them: a bar move touches one row)
-        runs = [layer.runs for name in order if (layer := drawn[name]).rows & dirty]
-        LAYING.chosen(frame.chars, frame.styles, frame.cols, dirty, runs, *blank_row(frame.cols))
+        runs = [layer[_RUNS] for name in order if (layer := drawn[name])[_ROWS] & dirty]
+        LAYING.chosen.lay_rows(
+            frame.chars, frame.styles, frame.cols, dirty, runs, *blank_row(frame.cols)
+        )
 
 
 def _lay_rows(
@@ -207,10 +187,55 @@ def _lay_rows(
                 store(y, start, text, kinds)
 
 
-LAYING: Final = Twin[Callable[..., None]](
-    "door.term._lay", python=_lay_rows, compiled=lambda c: c.lay_rows
+def _gather(
+    layers: list[Layer], kept: dict[str, Drawn], recorder: Recorder, always: object
+) -> tuple[dict[str, Drawn], dict[str, Any], int, int]:
+    """Each of ``layers`` as drawn for this frame: the one ``kept`` if its key is the
+    same (and not ``always``), else drawn again on ``recorder``. Returns them by name,
+    what each draw returned (those that returned something), how many were drawn, and
+    the rows (bits) the layers drawn touch, now or before. (door/term/_lay.c does the
+    same in C, and is used where it was built.)"""
+    recorded = recorder.runs  # one list for every layer drawn: no recorder a layer
+    dirty = 0
+    drawn: dict[str, Drawn] = {}
+    results: dict[str, Any] = {}
+    count = 0
+    for name, key, draw in layers:
+        before = kept.get(name)
+        if before is not None and key is not always and before[_KEY] == key:
+            drawn[name] = before
+            if before[_RESULT] is not None:
+                results[name] = before[_RESULT]
+            continue
+        recorded.clear()
+        result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
+        if result is not None:
+            results[name] = result
+        runs = tuple(recorded)
+        rows = _rows_of(runs)
+        drawn[name] = (key, runs, result, rows)
+        count += 1
+        dirty |= rows
+        if before is not None:
+            dirty |= before[_ROWS]
+    recorded.clear()
+    return drawn, results, count, dirty
+
+
+class Laying(NamedTuple):
+    """The two loops of a frame, each in C where door/term/_lay.c was built."""
+
+    gather: Callable[..., tuple[dict[str, Drawn], dict[str, Any], int, int]]
+    lay_rows: Callable[..., None]
+
+
+LAYING: Final = Twin[Laying](
+    "door.term._lay",
+    python=Laying(_gather, _lay_rows),
+    compiled=lambda c: Laying(c.gather, c.lay_rows),
 )
-"""Laying the dirty rows, in C where door/term/_lay.c was built: the same rows."""
+"""Gathering a frame's layers and laying its dirty rows, in C where door/term/_lay.c was
+built: the same layers drawn, the same rows."""
 
 
 def _same_relative_order(before: list[str], now: list[str]) -> bool:

@@ -156,35 +156,40 @@ class Renderer:
     def _paint(self, canvas: Canvas, cursor: tuple[int, int] | None) -> None:
         terminal = self._terminal
         self._last = (canvas, cursor)
+        # The terminal's size, charset and colours read once a frame: each is a property
+        # (of the idle guard, then of the terminal inside it), and frames come by the
+        # thousand a second.
+        size = terminal.size
+        term_cols, term_rows = size
         # A 24-row frame in a taller window is shown in its middle, here rather than by
         # the screen, so that a resize repaints it centred for the new size at once.
-        canvas, top = centred(canvas, terminal.size[1])
+        canvas, top = centred(canvas, term_rows)
         if cursor is not None and top:
             cursor = (cursor[0] + top, cursor[1])
         # A frame laid out for a larger window than the one there now (just shrunk) is
         # shown cut to the window, if that still holds the 80x24 screen; the screen then
         # draws itself again for the new size.
-        if too_small(terminal.size, (min(canvas.cols, SCREEN_COLS), min(canvas.rows, SCREEN_ROWS))):
+        if too_small(size, (min(canvas.cols, SCREEN_COLS), min(canvas.rows, SCREEN_ROWS))):
             self._ask_to_grow(terminal, canvas)
             return
-        palette = Palette(terminal.color_mode)
-        if self._sent_for != (terminal.charset, terminal.color_mode):
+        mode = terminal.color_mode
+        sent_for = (terminal.charset, mode)
+        if self._sent_for != sent_for:
             self.invalidate()
-            self._sent_for = (terminal.charset, terminal.color_mode)
+            self._sent_for = sent_for
+        colour = mode is ColorMode.ANSI  # (Palette(mode).enabled)
         out: list[str] = []
-        term_cols, term_rows = terminal.size
         rows = min(canvas.rows, term_rows)
         cols = min(canvas.cols, term_cols)
         shown = self._sent
         if shown is None or (shown.rows, shown.cols) != (canvas.rows, canvas.cols):
-            if palette.enabled:
+            if colour:
                 out.append(RESET)
             out.append(CLEAR_SCREEN)
             shown = Canvas(canvas.cols, canvas.rows)
         # The bottom-right cell is never written (some clients scroll when it is). It is
         # the last column drawn or beyond, so no span of changes ever runs over it.
         forbidden_cells = ((term_rows - 1, term_cols - 1), (canvas.rows - 1, canvas.cols - 1))
-        colour = palette.enabled
         # After CLEAR_SCREEN or RESET the terminal draws in the default style; the cursor
         # stands at the top left. Row -1: where it stands is not known.
         start = (PLAIN_CHAR, 0, 0) if out else (None, -1, 0)
@@ -195,7 +200,7 @@ class Renderer:
         out.append(changes)
         if colour and current_style not in (None, PLAIN_CHAR):
             out.append(RESET)
-        self._place_cursor(out, cursor, palette, (at_row, at_col) if at_row >= 0 else None)
+        self._place_cursor(out, cursor, colour, (at_row, at_col) if at_row >= 0 else None)
         # What the screen shows now: every row of the frame (rows cut off by a smaller
         # window are never compared before a resize paints all again). Lists of the
         # renderer's own, for whoever drew the canvas may draw on it again, unless it
@@ -231,16 +236,16 @@ class Renderer:
         self,
         out: list[str],
         cursor: tuple[int, int] | None,
-        palette: Palette,
+        colour: bool,
         position: tuple[int, int] | None,
     ) -> None:
         if cursor is not None:
             if position != cursor:
                 out.append(_move_to(cursor[0] + 1, cursor[1] + 1))
-            if palette.enabled and self._cursor_shown is not True:
+            if colour and self._cursor_shown is not True:
                 out.append(SHOW_CURSOR)
                 self._cursor_shown = True
-        elif palette.enabled and self._cursor_shown is not False:
+        elif colour and self._cursor_shown is not False:
             # ANSI.SYS-era terminals ignore this; there the cursor just stays put.
             out.append(HIDE_CURSOR)
             self._cursor_shown = False

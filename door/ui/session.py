@@ -20,13 +20,13 @@ import logging
 import types
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Final, Protocol, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from door.screens.speech import Said
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
 from door.term.canvas import SCREEN_ROWS, Canvas, picture, picture_top
 from door.term.charset import Charset
-from door.term.clicks import NO_HITS, ClickKeys, HitMap
+from door.term.clicks import NO_HITS, ClickKeys, FrameHits, HitMap, LaterHits
 from door.term.inbox import Inbox
 from door.term.keys import Key
 from door.term.terminal import (
@@ -56,11 +56,11 @@ class Screen(Protocol):
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]: ...
 
 
-def hits_of(screen: Screen) -> HitMap:
+def hits_of(screen: Screen) -> FrameHits:
     """What a click on ``screen``'s frame means: its ``hits``, if it has any (a screen
     without them is not clicked: a click on it does nothing)."""
     hits = getattr(screen, "hits", None)
-    return hits if isinstance(hits, HitMap) else NO_HITS
+    return hits if isinstance(hits, (HitMap, LaterHits)) else NO_HITS  # (no union a call)
 
 
 ScreenT = TypeVar("ScreenT", bound=Screen)
@@ -106,48 +106,62 @@ class Drawn:
         draw: Callable[[], tuple[Canvas, Cursor]],
         *,
         opaque: bool = True,
-        hits: Callable[[], HitMap] | None = None,
+        hits: Callable[[], FrameHits] | None = None,
         hits_in: Callable[[Canvas], HitMap] | None = None,
         said: Callable[[], Said] | None = None,
     ) -> None:
         """``hits``: what a click on the frame last drawn means; or ``hits_in``, which
         reads it from the frame itself (door/screens/form_hits.py: its key bar)."""
-        self._draw = _held_weakly(draw)
-        self._hits = None if hits is None else _held_weakly(hits)
+        self._draw = _HeldWeakly(draw)
+        self._hits = None if hits is None else _HeldWeakly(hits)
         self._hits_in = hits_in
         self._drawn: Canvas | None = None
-        self._said = None if said is None else _held_weakly(said)
+        self._said = None if said is None else _HeldWeakly(said)
         self.opaque = opaque
 
     def frame(self, below: Canvas | None) -> tuple[Canvas, Cursor]:
-        draw = self._draw()
-        canvas, cursor = draw() if draw is not None else (Canvas(), None)
+        drawn = self._draw.call(None)
+        canvas, cursor = drawn if drawn is not None else (Canvas(), None)
         if self._hits_in is not None:
             self._drawn = canvas
         return canvas, cursor
 
     @property
-    def hits(self) -> HitMap:
+    def hits(self) -> FrameHits:
         """What a click on the frame last drawn means (asked after ``frame``)."""
         if self._hits_in is not None and self._drawn is not None:
             return self._hits_in(self._drawn)
-        hits = None if self._hits is None else self._hits()
-        return hits() if hits is not None else NO_HITS
+        return NO_HITS if self._hits is None else self._hits.call(NO_HITS)
 
     def said(self) -> Said | None:
         """The screen in words for a screen reader, if it can say itself."""
-        said = None if self._said is None else self._said()
-        return said() if said is not None else None
+        return None if self._said is None else self._said.call(None)
 
 
 T = TypeVar("T")
+D = TypeVar("D")
 
 
-def _held_weakly(function: Callable[[], T]) -> Callable[[], Callable[[], T] | None]:
-    """``function`` back, or None once its owner is gone (a bound method is held weakly)."""
-    if isinstance(function, types.MethodType):
-        return weakref.WeakMethod(function)
-    return lambda: function
+class _HeldWeakly(Generic[T]):
+    """A function of nothing, or a bound method whose owner is held weakly: ``call``
+    calls it, or gives ``default`` once its owner is gone. The owner and the function
+    are kept apart, so a call makes no bound method (a WeakMethod makes one a call,
+    twice a frame at a table)."""
+
+    __slots__ = ("_owner", "_function")
+
+    def __init__(self, function: Callable[[], T]) -> None:
+        self._owner: weakref.ref[Any] | None = None
+        self._function: Callable[..., T] = function
+        if isinstance(function, types.MethodType):
+            self._owner = weakref.ref(function.__self__)
+            self._function = function.__func__
+
+    def call(self, default: D) -> T | D:
+        if self._owner is None:
+            return self._function()
+        owner = self._owner()
+        return default if owner is None else self._function(owner)
 
 
 class Overlay:

@@ -234,3 +234,33 @@ async def test_the_wheel_and_pgup_pgdn_scroll_the_log_and_an_answer_shows_the_ne
     await terminal.until_waiting(task)
     assert log_rows(terminal) == newest
     task.cancel()
+
+
+@run_async
+async def test_the_tables_click_map_is_worked_out_once_a_click_comes_from_the_frame_sent(
+    monkeypatch: Any,
+) -> None:
+    # Every frame of the table published its click map, worked out there, though most
+    # frames are never clicked; the map is now worked out for the frame a click lands on.
+    import door.screens.table_hits
+
+    maps: list[int] = []
+    counted = door.screens.table_hits.picture_top  # called once for each map worked out
+
+    def picture_top(rows: int) -> int:
+        maps.append(rows)
+        return counted(rows)
+
+    monkeypatch.setattr(door.screens.table_hits, "picture_top", picture_top)
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    assert maps == []  # the deal and the discard's frames: no click, no map
+    await click(terminal, task, HAND_CARDS + 1, hand_card(1) + 2)  # 3♣, marked
+    assert len(maps) == 1
+    assert terminal.screen.buffer[HAND_CARDS + 1][hand_card(1) + 1].fg == "brown"
+    await click(terminal, task, HAND_CARDS + 1, hand_card(1) + 2)  # on the frame since
+    assert len(maps) == 2
+    # Unmarked: the click was DEL, read from the frame that showed the card marked.
+    assert terminal.screen.buffer[HAND_CARDS + 1][hand_card(1) + 1].fg != "brown"
+    task.cancel()

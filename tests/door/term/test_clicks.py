@@ -10,7 +10,7 @@ import pytest
 
 import door.screens.form_hits
 import door.term.clicks
-from door.term.clicks import Hit, HitMap, key_line_hits
+from door.term.clicks import Hit, HitMap, LaterHits, key_line_hits
 from door.term.keys import Key, Mouse, MouseButton
 
 
@@ -68,3 +68,21 @@ def test_a_click_stands_for_six_keys_at_most() -> None:
     Hit(1, 1, 2, tuple(Key.printable(digit) for digit in "12345") + (Key.ENTER,))
     with pytest.raises(ValueError, match="1 to 6 keys"):
         Hit(1, 1, 2, tuple(Key.printable(digit) for digit in "123456") + (Key.ENTER,))
+
+
+def test_a_later_map_is_worked_out_at_the_first_click_once_and_moves_down_as_a_map_does() -> None:
+    made: list[str] = []
+
+    def status_map(status: str) -> HitMap:
+        made.append(status)
+        return HitMap(key_line_hits(status, 23))
+
+    later = LaterHits(status_map, "RETURN throw  c chat")
+    lower = later.moved_down(2)
+    assert made == []
+    assert later.keys_for(Mouse(MouseButton.LEFT, column=3, row=23)) == (Key.ENTER,)
+    assert later.keys_for(Mouse(MouseButton.LEFT, column=15, row=23)) == (Key.printable("c"),)
+    assert made == ["RETURN throw  c chat"]  # once for both clicks
+    assert lower.keys_for(Mouse(MouseButton.LEFT, column=3, row=23)) == ()
+    assert lower.keys_for(Mouse(MouseButton.LEFT, column=3, row=25)) == (Key.ENTER,)
+    assert lower.moved_down(0) is lower

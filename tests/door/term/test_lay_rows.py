@@ -9,7 +9,7 @@ import random
 import pytest
 
 from door.term.canvas import PLAIN_CHAR, Color, Recorder, Style, blank_row, style_char
-from door.term.layers import LAYING
+from door.term.layers import ALWAYS, LAYING
 
 pytestmark = [
     pytest.mark.skipif(LAYING.compiled is None, reason="door/term/_lay.c was not built"),
@@ -45,7 +45,7 @@ def test_the_rows_are_laid_as_the_python_lays_them() -> None:
         runs = [random_runs(rng, cols, rows) for _ in range(rng.randrange(0, 6))]
         dirty = rng.getrandbits(rows) if rng.random() < 0.8 else (1 << rows) - 1
         laid = []
-        for lay in (LAYING.python, LAYING.compiled):
+        for lay in (LAYING.python.lay_rows, LAYING.compiled.lay_rows):
             chars, styles = [row[0] for row in before], [row[1] for row in before]
             lay(chars, styles, cols, dirty, runs, *blank_row(cols))
             laid.append((chars, styles))
@@ -59,7 +59,7 @@ def test_the_rows_are_laid_as_the_python_lays_them() -> None:
 def test_runs_that_are_not_runs_are_refused_and_runs_past_the_row_cut_to_it() -> None:
     def lay(runs: list, dirty: int = 1, cols: int = 4) -> list[str]:
         chars, styles = ["abcd"[:cols]], [PLAIN_CHAR * cols]
-        LAYING.compiled(chars, styles, cols, dirty, runs, *blank_row(cols))
+        LAYING.compiled.lay_rows(chars, styles, cols, dirty, runs, *blank_row(cols))
         return chars
 
     assert lay([(0, 2, "xyz", "\0\0\0")]) == ["  xy"]  # cut to the row, not past it
@@ -77,4 +77,62 @@ def test_runs_that_are_not_runs_are_refused_and_runs_past_the_row_cut_to_it() ->
     with pytest.raises(OverflowError):
         lay([], dirty=1 << 9)  # a row the frame does not have
     with pytest.raises(TypeError, match="blank row"):
-        LAYING.compiled(["abcd"], [PLAIN_CHAR * 4], 4, 1, [], " " * 3, PLAIN_CHAR * 4)
+        LAYING.compiled.lay_rows(["abcd"], [PLAIN_CHAR * 4], 4, 1, [], " " * 3, PLAIN_CHAR * 4)
+
+
+DRAWN: list[str] = []
+"""The layers ``draw_on`` drew, in order."""
+
+
+def draw_on(canvas: Recorder, name: str, seed: int, rows: int) -> object:
+    DRAWN.append(name)
+    local = random.Random(seed)
+    for _ in range(local.randrange(0, 4)):
+        canvas.put(local.randrange(0, rows), local.randrange(0, 10), "ab", STYLES[1])
+    return None if seed % 3 else (seed % 7, name)
+
+
+def random_layers(rng: random.Random, rows: int) -> list:
+    """A frame's layers: named, each drawing a few runs (a tall window's rows past 64
+    too) and returning something or nothing, by a function or from its key."""
+    layers = []
+    for number in rng.sample(range(12), rng.randrange(0, 9)):
+        name, seed = f"layer {number}", rng.randrange(4)
+        if rng.random() < 0.1:
+            layers.append((name, ALWAYS, lambda canvas, name=name: draw_on(canvas, name, 5, rows)))
+        else:
+            layers.append((name, (draw_on, name, seed, rows), None))
+    return layers
+
+
+def test_the_layers_are_gathered_as_the_python_gathers_them() -> None:
+    rng = random.Random(48)
+    for case in range(2000):
+        rows = rng.choice((1, 24, 70, 130))
+        kept: dict = {}
+        for frame in range(3):
+            layer_seed = rng.random()
+            outcomes = []
+            layers = random_layers(random.Random(layer_seed), rows)
+            for gather in (LAYING.python.gather, LAYING.compiled.gather):
+                DRAWN.clear()
+                recorder = Recorder(80, rows)
+                gathered = gather(layers, kept, recorder, ALWAYS)
+                outcomes.append((gathered, list(DRAWN), recorder.runs))
+            assert outcomes[1] == outcomes[0], (case, frame)
+            kept = outcomes[1][0][0]
+
+
+def test_layers_that_are_not_layers_are_refused_and_a_draws_failure_is_raised() -> None:
+    def gather(layers: list, kept: dict | None = None) -> tuple:
+        return LAYING.compiled.gather(layers, kept or {}, Recorder(4, 4), ALWAYS)
+
+    with pytest.raises(TypeError, match="name, key, draw"):
+        gather([("a", (print,))])
+    with pytest.raises(TypeError, match="a layer without a draw"):
+        gather([("a", (), None)])
+    with pytest.raises(TypeError, match="key, runs, result, rows"):
+        gather([("a", (print,), None)], {"a": "not kept"})
+    with pytest.raises(ZeroDivisionError):
+        gather([("a", ALWAYS, lambda canvas: 1 / 0)])
+    assert gather([("a", (), lambda canvas: canvas.put(1, 0, "x"))])[2:] == (1, 2)

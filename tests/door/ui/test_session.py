@@ -192,3 +192,32 @@ def test_clicks_turned_on_in_the_screen_reader_are_asked_for_on_leaving_it() -> 
     assert not terminal.mouse_reporting  # never asked in plain lines
     session.stop_speech()
     assert terminal.mouse_reporting
+
+
+def test_a_drawn_screen_holds_its_owner_weakly_and_draws_nothing_once_it_is_gone() -> None:
+    class Owner:
+        def __init__(self) -> None:
+            self.screen = Drawn(self.frame, hits=self.hits, said=self.said)
+
+        def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
+            canvas = Canvas(10, 2)
+            canvas.put(0, 0, "table")
+            return canvas, (1, 2)
+
+        def hits(self) -> HitMap:
+            return HitMap((Hit(0, 0, 5, (Key.ENTER,)),))
+
+        def said(self) -> None:
+            return None
+
+    owner = Owner()
+    screen = owner.screen
+    canvas, cursor = screen.frame(None)
+    assert canvas.text(0).startswith("table") and cursor == (1, 2)
+    assert screen.hits == owner.hits()
+    del owner  # freed by its count alone: the screen does not keep it
+    canvas, cursor = screen.frame(None)
+    assert canvas.text(0).strip() == "" and cursor is None
+    assert screen.hits == HitMap() and screen.said() is None
+    lone = Drawn(lambda: (Canvas(3, 1), None))  # a plain function is held as it is
+    assert lone.frame(None)[0].cols == 3
