@@ -261,13 +261,16 @@ static PyObject *gather(PyObject *module, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "a recorder's runs are a list");
         return NULL;
     }
+    /* A tuple of the layers, holding each: a draw runs Python, which could change the
+     * list and free a layer whose name, key and draw are still in use here. */
+    PyObject *held = PyList_AsTuple(layers);
     PyObject *drawn = PyDict_New(), *results = PyDict_New(), *dirty = PyLong_FromLong(0);
     PyObject *answer = NULL;
     Py_ssize_t count = 0;
-    if (drawn == NULL || results == NULL || dirty == NULL)
+    if (held == NULL || drawn == NULL || results == NULL || dirty == NULL)
         goto done;
-    for (Py_ssize_t index = 0; index < PyList_GET_SIZE(layers); index++) {
-        PyObject *layer = PyList_GET_ITEM(layers, index);
+    for (Py_ssize_t index = 0; index < PyTuple_GET_SIZE(held); index++) {
+        PyObject *layer = PyTuple_GET_ITEM(held, index);
         if (!PyTuple_Check(layer) || PyTuple_GET_SIZE(layer) != 3) {
             PyErr_SetString(PyExc_TypeError, "a layer is (name, key, draw)");
             goto done;
@@ -333,6 +336,7 @@ static PyObject *gather(PyObject *module, PyObject *const *args, Py_ssize_t narg
     answer = Py_BuildValue("(OOnO)", drawn, results, count, dirty);
 done:
     Py_DECREF(recorded);
+    Py_XDECREF(held);
     Py_XDECREF(drawn);
     Py_XDECREF(results);
     Py_XDECREF(dirty);
