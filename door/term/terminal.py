@@ -68,6 +68,8 @@ class Display(enum.Enum):
 
 
 PLAIN_DISPLAYS: Final = frozenset({Display.LINES, Display.SPEECH})
+_SCREEN: Final = Display.SCREEN
+_SPEECH: Final = Display.SPEECH
 """Displays that are sent lines of text and never an escape sequence."""
 
 
@@ -368,11 +370,14 @@ class StreamTerminal:
         # rather than dozens).
         if not self.connected or self._said_last:
             return
-        if self._display_mode in PLAIN_DISPLAYS and "\x1b" in text:
+        mode = self._display_mode
+        # (``is`` first: an enum hashes in Python, and a member read from its class
+        # costs as much; a frame is several writes.)
+        if mode is not _SCREEN and mode in PLAIN_DISPLAYS and "\x1b" in text:
             # Whatever wrote it (a message of the door's, a relayed screen), a terminal
             # showing lines is never sent an escape sequence: it would print it.
             text = without_escapes(text)
-        if self._display_mode is Display.SPEECH:
+        if mode is _SPEECH:
             # A screen reader reads "box drawings light horizontal" for every line drawn.
             text = without_drawing(text)
         self._held_output += encode(text, self._charset)
