@@ -13,12 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from door.app.presence import Presence
 from door.storage.errors import StoreError
 from door.storage.members import refusal
 from door.storage.store import Store
+
+if TYPE_CHECKING:
+    from door.table.flow import Table
+    from door.table.seats import Seat
 
 logger = logging.getLogger(__name__)
 
@@ -31,17 +35,26 @@ PostgreSQL, where the look at locks and deletions alone took 4.7 and 6.7 ms
 alternated with this one), so looking every 5 s costs a worker under 0.2% of its CPU."""
 
 
+def _members_seated(presence: Presence) -> list[tuple[Table[Any], Seat]]:
+    """The seats of members (callers with an account, still at the table) at this
+    worker's games not yet over, with their tables."""
+    return [
+        (table, seat)
+        for table in list(presence.tables)
+        if not table.over
+        for seat in table.seats
+        if seat.human and seat.account_id is not None and not seat.left
+    ]
+
+
 def rename_seats(presence: Presence, old: str, new: str) -> None:
     """The member screen renamed the member ``old`` to ``new``: their seats at this
     worker's games take the new handle now, before the member is hung up on, so that the
     table says the rename and the line that drops is already the new handle's (the
     member watch's next look would find them, seconds after the drop)."""
-    for table in list(presence.tables):
-        if table.over:
-            continue
-        for seat in table.seats:
-            if seat.human and seat.account_id is not None and not seat.left and seat.name == old:
-                table.seat_renamed(seat, new)
+    for table, seat in _members_seated(presence):
+        if seat.name == old:
+            table.seat_renamed(seat, new)
 
 
 async def hang_up_refused(store: Store, presence: Presence) -> list[str]:
@@ -53,13 +66,7 @@ async def hang_up_refused(store: Store, presence: Presence) -> list[str]:
         for member in list(presence.members.values())
         if member.account is not None and not member.sysop
     }
-    seated = [
-        (table, seat)
-        for table in list(presence.tables)
-        if not table.over
-        for seat in table.seats
-        if seat.human and seat.account_id is not None and not seat.left
-    ]
+    seated = _members_seated(presence)
     found = await store.members_now(online.keys() | {seat.account_id for _, seat in seated})
     # Seats first: the table then says the new handle when the line drops.
     for table, seat in seated:

@@ -68,9 +68,9 @@ class Display(enum.Enum):
 
 
 PLAIN_DISPLAYS: Final = frozenset({Display.LINES, Display.SPEECH})
+"""Displays that are sent lines of text and never an escape sequence."""
 _SCREEN: Final = Display.SCREEN
 _SPEECH: Final = Display.SPEECH
-"""Displays that are sent lines of text and never an escape sequence."""
 
 
 def display_mode_of(terminal: object) -> Display:
