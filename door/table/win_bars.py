@@ -15,7 +15,7 @@ says so, and keys never wait for it.
 
 A bar that costs less than the frame of its own it would need is worked out in the
 key's frame instead (``CHEAP_BAR_SECONDS``): the queue learns what bars of each phase
-cost on its loop (two players': 0.02-0.35 ms).
+cost on its loop (two players': 0.02-0.35 ms, twice that on a saturated core).
 """
 
 from __future__ import annotations
@@ -63,15 +63,25 @@ and the tables whose bar waits longest are skipped to their newest moment. One o
 bar every 50 ms, as before, let 20 through a second: at 240 callers on a machine busy
 with other work, the cuts' bars (one a hand, about 20 a second) waited 1.3 s at p99."""
 
-CHEAP_BAR_SECONDS: Final = 0.0004
+CHEAP_BAR_SECONDS: Final = 0.001
 """A bar expected to take less of the door's processor time than this is worked out in
 the frame that shows its moment: a bar sent as an update of its own costs the door more
 than that. bench/load.py, 200 telnet + 40 SSH callers: at 0.3 ms the cut's bars (the
 door timed them at 0.35 ms, the play's at 0.16) followed their frames, and the door took
 1.35 frames and 0.72 ms of processor time a key (two runs); at 0.4 ms, 1.32 frames and
-0.64 ms, as main's 1.31-1.32 and 0.66-0.70 ms with every bar in its frame. What still
-follows: a phase's first bars on the loop (not timed yet), and the dear bars of three
-and four players (the throw's, up to 3 ms)."""
+0.64 ms, as main's 1.31-1.32 and 0.66-0.70 ms with every bar in its frame.
+On a saturated core (1,000 telnet + 200 SSH callers) every bar costs more, its caches
+cold: the door timed two players' cut bars at 0.33 ms on average (one in six over
+0.4 ms), their play bars at 0.12 ms. With 0.4 ms here the cut's running cost hovered
+about the mark, so most cut bars were put off, and a bar put off on a loop never quiet
+waits until overdue: 5,400-5,800 screens showed the bar dimmed in a minute, 7.7-8.4 % of
+the moments' bars were skipped and the door took 0.55 ms a key. At 1 ms (two pairs of
+runs, alternating): 12-113 screens dimmed, 0.0-0.1 % skipped, 0.48 ms a key, key p50
+53-59 ms where it was 129-132 and p99 274-320 ms where it was 405-481. A bar of 1 ms at
+most in a key's frame is a fiftieth of the 50 ms a key may take at p99. What still
+follows: a phase's first bars on the loop (not timed yet), and the dearer bars of three
+and four players (0.2-3 ms on a quiet core, the throw's the dearest; two or three times
+that on a saturated one)."""
 LEARNING: Final = 0.2
 """How much a new timing moves the expected cost of a phase's bars (a running mean)."""
 TIMED_EVERY: Final = 8
