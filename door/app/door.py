@@ -33,7 +33,10 @@ from door.term.terminal import Disconnected, Terminal
 logger = logging.getLogger(__name__)
 
 FULL_MESSAGE = "\r\nSorry, the door is full right now. Please call back later.\r\n"
-SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The sysop is shutting the door down. Goodbye! ***\r\n"
+SHUTDOWN_MESSAGE = "\r\n\x1b[0m\x1b[J\r\n*** The sysop is shutting the door down. Goodbye! ***\r\n"
+"""The door's last words to a caller. The screen below the cursor is cleared first (a
+table leaves the cursor in its chat line, and the goodbye landed on the key line, its
+end still beside it); a terminal showing lines gets it without escapes (StreamTerminal)."""
 _UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 """When a relayed caller's account was made: their own worker did not say."""
 SESSION_END_WAIT_SECONDS = 5.0

@@ -86,3 +86,23 @@ def test_a_port_in_use_names_the_key(tmp_path: Path) -> None:
         )
     assert result.returncode == 2
     assert "server.telnet_port" in result.stderr
+
+
+def test_the_goodbye_stands_alone_on_the_screen_it_is_written_over() -> None:
+    """Seen in tmux: the goodbye came out on the table's last rows, over the key line,
+    and the key line's end stayed beside it ("Goodbye! ***e keys  ? help")."""
+    import pyte
+
+    from door.app.door import SHUTDOWN_MESSAGE
+
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    for row in range(24):
+        stream.feed(f"\x1b[{row + 1};1H" + f"table row {row} ".ljust(80, "x"))
+    stream.feed("\x1b[21;10H")  # the cursor in the chat line, as a table leaves it
+    stream.feed(SHUTDOWN_MESSAGE)
+    said = [line.rstrip() for line in screen.display]
+    goodbye = next(line for line in said if "Goodbye" in line)
+    assert goodbye == "*** The sysop is shutting the door down. Goodbye! ***"
+    below = said[said.index(goodbye) + 1 :]
+    assert all(line == "" for line in below)
