@@ -110,6 +110,10 @@ class Asker(Protocol):
         """The bar asked for is worked out: ``shown`` now gives it, current."""
         ...
 
+    def wake(self) -> None:
+        """The moment asked about is gone before its bar was worked out: draw anew."""
+        ...
+
 
 @dataclass
 class _Wait:
@@ -213,6 +217,16 @@ class WinBars:
         """Work out the oldest waiting view of the present moment; whether more wait.
         A view the engine refuses is dropped (the person's frame shows no new bar)."""
         if not self._waiting or self._game is None:
+            return False
+        if moment_of(self._game) != self._moment:
+            # The game (the live one) moved on since these views were asked for and
+            # nobody has drawn it yet: a bar worked out now would be the new moment's,
+            # forgotten as soon as anyone draws it (they ask again then). The askers are
+            # woken to draw the new moment, as the move woke them already.
+            askers = [asker for wait in self._waiting.values() for asker in wait.askers]
+            self._follow(self._game)
+            for asker in askers:
+                asker.wake()
             return False
         view = next(iter(self._waiting))
         wait = self._waiting.pop(view)

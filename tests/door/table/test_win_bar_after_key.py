@@ -90,6 +90,22 @@ async def test_only_the_newest_moment_is_worked_out_the_ones_passed_are_skipped(
 
 
 @run_async
+async def test_a_moment_the_game_left_before_anyone_drew_it_is_not_worked_out() -> None:
+    table, (watcher,), game = watched_table()
+    watcher.compose()  # asks for the bar after the cut
+    watcher.inbox.forget_wake()
+    game.deal()  # the live game moves on before the queue's turn; nobody drew it yet
+    await loop_turns()
+    assert table.win_bars.worked_out == 0 and table.win_bars.skipped == 1
+    assert await asyncio.wait_for(watcher.inbox.wait_woken(), 1) is None  # to draw anew
+    watcher.compose()  # the new moment's bar, asked for and worked out once
+    await loop_turns()
+    watcher.compose()
+    assert table.win_bars.worked_out == 1 and watcher.view.win_bar_current
+    assert watcher.view.win_chances == win_bar(game, None)
+
+
+@run_async
 async def test_watchers_share_one_computation_and_all_are_woken_to_draw_it() -> None:
     table, watchers, _ = watched_table(watchers=5)
     for watcher in watchers:
