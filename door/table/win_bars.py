@@ -110,10 +110,6 @@ class Asker(Protocol):
         """The bar asked for is worked out: ``shown`` now gives it, current."""
         ...
 
-    def wake(self) -> None:
-        """The moment asked about is gone before its bar was worked out: draw anew."""
-        ...
-
 
 @dataclass
 class _Wait:
@@ -221,15 +217,14 @@ class WinBars:
         if not self._waiting or self._game is None:
             return False
         if moment_of(self._game) != self._moment:
-            # The game (the live one) moved on since these views were asked for and
-            # nobody has drawn it yet: a bar worked out now would be the new moment's,
-            # forgotten as soon as anyone draws it (they ask again then). The askers are
-            # woken to draw the new moment, as the move woke them already.
-            askers = [asker for wait in self._waiting.values() for asker in wait.askers]
+            # The live game moved on since these views were asked for and nobody has
+            # drawn it yet: the bar worked out now is the new moment's, so it is kept as
+            # the new moment's, and the askers' waits carried over to it (the moment they
+            # asked about is skipped). Kept under the old moment, it was forgotten at the
+            # next draw, which asked for it again.
+            carried = dict(self._waiting)
             self._follow(self._game)
-            for asker in askers:
-                asker.wake()
-            return False
+            self._waiting.update(carried)
         view = next(iter(self._waiting))
         wait = self._waiting.pop(view)
         try:
