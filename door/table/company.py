@@ -399,8 +399,16 @@ class Company(Generic[Someone]):
     # --- what everyone sees --------------------------------------------------------
 
     def log(self, events: Sequence[Event]) -> None:
+        """Tell everyone what an action did, in their own words: narrated once a way of
+        seeing it (each seat, the watchers), not once a person, so a crowd watching a
+        table costs one line for them all."""
+        told: dict[int | None, str] = {}
         for person in self.people():
-            person.tell(narrate(events, self.names, person.index))
+            index = person.index
+            line = told.get(index)
+            if line is None:
+                line = told[index] = narrate(events, self.names, index)
+            person.tell(line)
 
     def announce(
         self, text: str, style: Style = theme.TITLE, *, exclude: Participant | None = None
