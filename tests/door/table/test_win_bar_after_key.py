@@ -90,6 +90,22 @@ async def test_only_the_newest_moment_is_worked_out_the_ones_passed_are_skipped(
 
 
 @run_async
+async def test_a_bar_worked_out_after_the_game_moved_on_is_kept_for_the_new_moment() -> None:
+    table, (watcher,), game = watched_table()
+    watcher.compose()  # asks for the bar after the cut
+    watcher.inbox.forget_wake()
+    game.deal()  # the live game moves on before the queue's turn; nobody drew it yet
+    await loop_turns()
+    assert table.win_bars.worked_out == 1
+    assert await asyncio.wait_for(watcher.inbox.wait_woken(), 1) is None  # told
+    watcher.compose()  # draws the new moment's bar as worked out, asking for none again
+    await loop_turns()
+    assert watcher.view.win_bar_current and watcher.view.win_chances == win_bar(game, None)
+    assert table.win_bars.worked_out == 1
+    assert table.win_bars.skipped == 1  # the moment after the cut, passed unseen
+
+
+@run_async
 async def test_watchers_share_one_computation_and_all_are_woken_to_draw_it() -> None:
     table, watchers, _ = watched_table(watchers=5)
     for watcher in watchers:
