@@ -65,10 +65,33 @@ static int text_add_string(Text *text, PyObject *string) {
     return 0;
 }
 
+/* ``number`` in decimal at ``out`` (at most 20 characters): how many characters. */
+static int write_number(char *out, Py_ssize_t number) {
+    char digits[24];
+    int count = 0, sign = number < 0;
+    size_t left = sign ? (size_t)0 - (size_t)number : (size_t)number;
+    if (sign)
+        *out++ = '-';
+    do {
+        digits[count++] = (char)('0' + left % 10);
+        left /= 10;
+    } while (left);
+    for (int i = 0; i < count; i++)
+        out[i] = digits[count - 1 - i];
+    return count + sign;
+}
+
 /* renderer._move_to(row, col), both counted from 1. */
 static int text_move_to(Text *text, Py_ssize_t row, Py_ssize_t col) {
+    /* Written by hand: snprintf was a tenth of this module's time. */
     char move[64];
-    int length = snprintf(move, sizeof move, "\x1b[%zd;%zdH", row, col);
+    int length = 0;
+    move[length++] = '\x1b';
+    move[length++] = '[';
+    length += write_number(move + length, row);
+    move[length++] = ';';
+    length += write_number(move + length, col);
+    move[length++] = 'H';
     return text_add_ascii(text, move, length);
 }
 
@@ -153,15 +176,42 @@ static int paint_row(Text *text, Styles *styles, Cursor *cursor, Span *spans, Py
     Chars chars = chars_of(new_chars), kinds = chars_of(new_styles);
     Chars was_chars = chars_of(old_chars), was_kinds = chars_of(old_styles);
     Py_ssize_t count = 0;
-    for (Py_ssize_t x = 0; x < n; x++) {
-        if (AT(chars, x) == AT(was_chars, x) && AT(kinds, x) == AT(was_kinds, x))
-            continue;
-        if (count && x - spans[count - 1].last <= MAX_GAP + 1) {
-            spans[count - 1].last = x;
-        } else {
-            spans[count].first = spans[count].last = x;
-            count++;
-        }
+    /* The cells that differ, gathered into spans. The loop is written out for the
+     * usual kinds of string (styles one byte a cell, characters one or two bytes, the
+     * same in both frames): reading a cell through its kind at every cell was most of
+     * this function's time. */
+#define SPANS(READ_CHARS, READ_WAS_CHARS, READ_KINDS, READ_WAS_KINDS)                       \
+    for (Py_ssize_t x = 0; x < n; x++) {                                                    \
+        if (READ_CHARS(x) == READ_WAS_CHARS(x) && READ_KINDS(x) == READ_WAS_KINDS(x))       \
+            continue;                                                                       \
+        if (count && x - spans[count - 1].last <= MAX_GAP + 1) {                            \
+            spans[count - 1].last = x;                                                      \
+        } else {                                                                            \
+            spans[count].first = spans[count].last = x;                                     \
+            count++;                                                                        \
+        }                                                                                   \
+    }
+#define TYPED(data, type) ((const type *)(data))
+#define UCS1_CHARS(x) TYPED(chars.data, Py_UCS1)[x]
+#define UCS1_WAS_CHARS(x) TYPED(was_chars.data, Py_UCS1)[x]
+#define UCS2_CHARS(x) TYPED(chars.data, Py_UCS2)[x]
+#define UCS2_WAS_CHARS(x) TYPED(was_chars.data, Py_UCS2)[x]
+#define UCS1_KINDS(x) TYPED(kinds.data, Py_UCS1)[x]
+#define UCS1_WAS_KINDS(x) TYPED(was_kinds.data, Py_UCS1)[x]
+#define ANY_CHARS(x) AT(chars, x)
+#define ANY_WAS_CHARS(x) AT(was_chars, x)
+#define ANY_KINDS(x) AT(kinds, x)
+#define ANY_WAS_KINDS(x) AT(was_kinds, x)
+    int one_byte_styles = kinds.kind == PyUnicode_1BYTE_KIND &&
+                          was_kinds.kind == PyUnicode_1BYTE_KIND;
+    if (one_byte_styles && chars.kind == PyUnicode_1BYTE_KIND &&
+        was_chars.kind == PyUnicode_1BYTE_KIND) {
+        SPANS(UCS1_CHARS, UCS1_WAS_CHARS, UCS1_KINDS, UCS1_WAS_KINDS)
+    } else if (one_byte_styles && chars.kind == PyUnicode_2BYTE_KIND &&
+               was_chars.kind == PyUnicode_2BYTE_KIND) {
+        SPANS(UCS2_CHARS, UCS2_WAS_CHARS, UCS1_KINDS, UCS1_WAS_KINDS)
+    } else {
+        SPANS(ANY_CHARS, ANY_WAS_CHARS, ANY_KINDS, ANY_WAS_KINDS)
     }
     if (!count)
         return 0;

@@ -26,10 +26,12 @@ STYLES = [PLAIN_CHAR] + [
     )
 ]
 ALPHABET = "  ab♥─█é\U0001d400"  # blanks weigh more; one to four bytes in UTF-8
+ONE_BYTE = "  abé"  # rows Python keeps one byte a cell (the C has a loop for each kind)
+TWO_BYTES = "  ab♥─█"
 
 
-def random_row(rng: random.Random, cols: int) -> tuple[str, str]:
-    text = [rng.choice(ALPHABET) for _ in range(cols)]
+def random_row(rng: random.Random, cols: int, alphabet: str = ALPHABET) -> tuple[str, str]:
+    text = [rng.choice(alphabet) for _ in range(cols)]
     styles = [rng.choice(STYLES) for _ in range(cols)]
     blank_from = rng.choice((cols, cols, rng.randrange(cols + 1)))
     for x in range(blank_from, cols):  # rows often end in blanks: erasing them pays
@@ -37,24 +39,28 @@ def random_row(rng: random.Random, cols: int) -> tuple[str, str]:
     return "".join(text), "".join(styles)
 
 
-def changed(rng: random.Random, chars: str, styles: str) -> tuple[str, str]:
+def changed(
+    rng: random.Random, chars: str, styles: str, alphabet: str = ALPHABET
+) -> tuple[str, str]:
     """The row with a few cells or a stretch changed (or none)."""
     text, kinds = list(chars), list(styles)
     for _ in range(rng.choice((0, 1, 2, 5, 12))):
         x = rng.randrange(len(text))
         for cell in range(x, min(len(text), x + rng.choice((1, 1, 3, 30)))):
             if rng.random() < 0.6:
-                text[cell] = rng.choice(ALPHABET)
+                text[cell] = rng.choice(alphabet)
             else:
                 kinds[cell] = rng.choice(STYLES)
     return "".join(text), "".join(kinds)
 
 
-def random_frames(rng: random.Random) -> tuple[list[str], list[str], list[str], list[str], int]:
+def random_frames(
+    rng: random.Random, old_alphabet: str = ALPHABET, new_alphabet: str = ALPHABET
+) -> tuple[list[str], list[str], list[str], list[str], int]:
     cols, rows = rng.choice((1, 5, 20, 80, 132)), rng.choice((1, 3, 24))
     old_chars, old_styles, new_chars, new_styles = [], [], [], []
     for _ in range(rows):
-        chars, styles = random_row(rng, cols)
+        chars, styles = random_row(rng, cols, old_alphabet)
         old_chars.append(chars)
         old_styles.append(styles)
         way = rng.random()
@@ -63,18 +69,32 @@ def random_frames(rng: random.Random) -> tuple[list[str], list[str], list[str], 
         elif way < 0.4:  # equal, but other strings
             new = "".join(list(chars)), "".join(list(styles))
         elif way < 0.5:
-            new = random_row(rng, cols)
+            new = random_row(rng, cols, new_alphabet)
         else:
-            new = changed(rng, chars, styles)
+            new = changed(rng, chars, styles, new_alphabet)
         new_chars.append(new[0])
         new_styles.append(new[1])
     return new_chars, new_styles, old_chars, old_styles, cols
 
 
-def test_the_rows_are_painted_as_the_python_paints_them() -> None:
+@pytest.mark.parametrize(
+    ("old_alphabet", "new_alphabet"),
+    [
+        (ALPHABET, ALPHABET),
+        (ONE_BYTE, ONE_BYTE),
+        (TWO_BYTES, TWO_BYTES),
+        (ONE_BYTE, TWO_BYTES),  # a row of one kind in the frame before, of another now
+        (TWO_BYTES, ONE_BYTE + "\U0001d400"),
+    ],
+)
+def test_the_rows_are_painted_as_the_python_paints_them(
+    old_alphabet: str, new_alphabet: str
+) -> None:
     rng = random.Random(18)
     for case in range(4000):
-        new_chars, new_styles, old_chars, old_styles, width = random_frames(rng)
+        new_chars, new_styles, old_chars, old_styles, width = random_frames(
+            rng, old_alphabet, new_alphabet
+        )
         rows = len(new_chars)
         term_cols = rng.choice((width, width + 1, max(1, width - 3)))
         cols = min(width, term_cols)
