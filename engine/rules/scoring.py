@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -264,6 +265,11 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
 # --- pegging --------------------------------------------------------------
 
 
+# Read through map in C: a generator's frame a card cost more than the reading.
+_PIPS_OF: Final = operator.attrgetter("pips")
+_RANK_OF: Final = operator.attrgetter("rank")
+
+
 def _is_free_run(ranks: Sequence[int]) -> bool:
     return len(set(ranks)) == len(ranks) and max(ranks) - min(ranks) == len(ranks) - 1
 
@@ -287,7 +293,7 @@ def peg_items(count_cards: Sequence[Card], runs: RunsRule = "free") -> list[Scor
     card_list(count_cards, "the cards on the count")
     if not count_cards:
         return []
-    count = sum(card.pips for card in count_cards)
+    count = sum(map(_PIPS_OF, count_cards))
     if count > 31:
         raise IllegalActionError(f"the count cannot pass 31 (these cards make {count})")
     last = count_cards[-1]
@@ -303,7 +309,7 @@ def peg_items(count_cards: Sequence[Card], runs: RunsRule = "free") -> list[Scor
         kind, points = _PAIR_KINDS[same]
         items.append(ScoreItem(kind, tuple(count_cards[-same:]), points))
     is_run = _is_free_run if runs == "free" else _is_exact_run
-    ranks = [int(card.rank) for card in count_cards]
+    ranks = list(map(int, map(_RANK_OF, count_cards)))
     for length in range(len(ranks), 2, -1):
         if is_run(ranks[-length:]):
             items.append(
