@@ -108,7 +108,8 @@ expect to peg in reply (its best-pegging card among those it may hold, drawn fro
 unseen pool), in place of its points now alone at three and of the worst for us at four.
 Three players, seed 1, 900 games: 34.67 % against 34.33 %, +0.33 (-1.28 to +1.95; 52 of
 300 deals won differently). Four players, seed 1, 900 games: 51.78 % against 51.22 %,
-+0.56 (-0.49 to +1.60; 23 of 450 deals changed). Within the noise, not kept; the code:
++0.56 (-0.49 to +1.60; 23 of 450 deals changed); seed 2, 1,000 games: 49.30 % both, +0.00
+(-0.96 to +0.96). Within the noise, not kept; the code:
 /work/notes/s7/master-tables_rivals_look_back.patch (switches RIVALS_LOOK_BACK,
 OPPONENTS_LOOK_BACK), the figures in /work/notes/s7/master-tables_findings.txt.
 """
