@@ -100,6 +100,18 @@ likely a few tenths, not yet beyond the noise, so not kept; 55 % is far off. Wit
 stronger idea the target is out of reach of such tuning: what is left is the opponent's hand as the
 expert's discards actually shape it (sampled six-card hands through the discard, not
 per-rank weights) and a cheaper full search of the play (in C).
+
+The rivals' model at three and four (2026-11-28, nice 19, the machine shared), paired on
+the kept deals of main's master (``--against-file``): a rival in the master's table search
+choosing its card as the experts do, by its points now less what the seat after it can
+expect to peg in reply (its best-pegging card among those it may hold, drawn from the
+unseen pool), in place of its points now alone at three and of the worst for us at four.
+Three players, seed 1, 900 games: 34.67 % against 34.33 %, +0.33 (-1.28 to +1.95; 52 of
+300 deals won differently). Four players, seed 1, 900 games: 51.78 % against 51.22 %,
++0.56 (-0.49 to +1.60; 23 of 450 deals changed); seed 2, 1,000 games: 49.30 % both, +0.00
+(-0.96 to +0.96). Within the noise, not kept; the code:
+/work/notes/s7/master-tables_rivals_look_back.patch (switches RIVALS_LOOK_BACK,
+OPPONENTS_LOOK_BACK), the figures in /work/notes/s7/master-tables_findings.txt.
 """
 
 from __future__ import annotations
