@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pyte
 import telnetlib3
 
 from door.config import Config, config_from_mapping
+from door.serve import Listening, run_server
 
 
 def free_port() -> int:
@@ -29,6 +32,31 @@ def server_config(data_dir: Path, **server: Any) -> Config:
         **server,
     }
     return config_from_mapping({"server": settings})
+
+
+async def ssh_connection(
+    port: int, username: str = "guest", **options: Any
+) -> asyncssh.SSHClientConnection:
+    """An SSH connection to the door on loopback as ``username``, any host key trusted;
+    ``options`` are asyncssh.connect's (client_keys, password, encryption_algs...)."""
+    return await asyncssh.connect("127.0.0.1", port, username=username, known_hosts=None, **options)
+
+
+@contextlib.asynccontextmanager
+async def running_server(
+    config: Config, ready_seconds: float = 60.0, stop_seconds: float = 10.0
+) -> AsyncIterator[Listening]:
+    """The door of ``config`` serving until the block ends, then stopped and awaited (a
+    failing block stops it too). Raises TimeoutError when it is not listening within
+    ``ready_seconds`` or not stopped within ``stop_seconds``."""
+    stop = asyncio.Event()
+    ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+    server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
+    try:
+        yield await asyncio.wait_for(ready, ready_seconds)
+    finally:
+        stop.set()
+        await asyncio.wait_for(server, stop_seconds)
 
 
 class Caller:
@@ -166,13 +194,8 @@ class SSHCaller(Caller):
     ) -> None:
         """Log in as ``username``: "guest" and "new" need nothing, a handle its
         ``password`` or one of ``client_keys``."""
-        self.connection = await asyncssh.connect(
-            "127.0.0.1",
-            port,
-            username=username,
-            known_hosts=None,
-            password=password,
-            client_keys=client_keys,
+        self.connection = await ssh_connection(
+            port, username, password=password, client_keys=client_keys
         )
         self.process = await self.connection.create_process(
             term_type="xterm", term_size=(80, 24), encoding=None

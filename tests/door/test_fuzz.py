@@ -7,13 +7,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import asyncssh
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from door.serve import Listening, run_server
 from door.term.keys import Key, KeyDecoder
-from tests.door.netclients import TelnetCaller, server_config
+from tests.door.netclients import TelnetCaller, running_server, server_config, ssh_connection
 
 ADVERSARIAL = [
     b"\x1b",
@@ -60,40 +58,29 @@ def test_live_sessions_survive_random_bytes(tmp_path_factory: object, parts: lis
     config = server_config(data_dir, login_timeout_seconds=10)
 
     async def scenario() -> str:
-        stop = asyncio.Event()
-        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))
-        listening = await asyncio.wait_for(ready, 20)
-        assert listening.telnet and listening.ssh
-        # Raw telnet: no negotiation, just the bytes.
-        reader, writer = await asyncio.open_connection("127.0.0.1", listening.telnet[1])
-        for part in parts:
-            writer.write(part)
-        await writer.drain()
-        # SSH as a guest, the same bytes as keys.
-        connection = await asyncssh.connect(
-            "127.0.0.1",
-            listening.ssh[1],
-            username="guest",
-            known_hosts=None,
-            client_keys=None,
-        )
-        process = await connection.create_process(
-            term_type="xterm", term_size=(80, 24), encoding=None
-        )
-        for part in parts:
-            process.stdin.write(part)
-        await asyncio.sleep(0.3)  # the point: the door chews on the garbage meanwhile
-        writer.close()
-        connection.close()
-        # A well-behaved caller is still served.
-        witness = TelnetCaller()
-        await witness.connect(listening.telnet[1])
-        await witness.come_as_guest("Witness")
-        await witness.wait_for("Play the computer")
-        witness.hang_up()
-        stop.set()
-        await asyncio.wait_for(server, 15)
+        async with running_server(config, ready_seconds=20, stop_seconds=15) as listening:
+            assert listening.telnet and listening.ssh
+            # Raw telnet: no negotiation, just the bytes.
+            reader, writer = await asyncio.open_connection("127.0.0.1", listening.telnet[1])
+            for part in parts:
+                writer.write(part)
+            await writer.drain()
+            # SSH as a guest, the same bytes as keys.
+            connection = await ssh_connection(listening.ssh[1], client_keys=None)
+            process = await connection.create_process(
+                term_type="xterm", term_size=(80, 24), encoding=None
+            )
+            for part in parts:
+                process.stdin.write(part)
+            await asyncio.sleep(0.3)  # the point: the door chews on the garbage meanwhile
+            writer.close()
+            connection.close()
+            # A well-behaved caller is still served.
+            witness = TelnetCaller()
+            await witness.connect(listening.telnet[1])
+            await witness.come_as_guest("Witness")
+            await witness.wait_for("Play the computer")
+            witness.hang_up()
         return witness.text
 
     assert "Play the computer" in asyncio.run(asyncio.wait_for(scenario(), 60))

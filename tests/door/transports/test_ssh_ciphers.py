@@ -14,8 +14,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from door.serve import Listening, run_server
-from tests.door.netclients import SSHCaller, server_config
+from tests.door.netclients import SSHCaller, running_server, server_config, ssh_connection
 
 
 async def negotiated(
@@ -26,35 +25,19 @@ async def negotiated(
 ) -> tuple[str, str]:
     """The cipher and MAC a client offering ``encryption_algs`` and ``mac_algs`` (None:
     asyncssh's own lists, with chacha20-poly1305 and UMAC first, as OpenSSH's) gets."""
-    stop = asyncio.Event()
-    ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-    server_task = asyncio.create_task(
-        run_server(server_config(tmp_path, **server), stop=stop, on_ready=ready.set_result)
-    )
-    listening = await asyncio.wait_for(ready, 60)
-    assert listening.ssh is not None
     options: dict[str, list[str]] = {}
     if encryption_algs is not None:
         options["encryption_algs"] = encryption_algs
     if mac_algs is not None:
         options["mac_algs"] = mac_algs
-    try:
-        connection = await asyncssh.connect(
-            "127.0.0.1",
-            listening.ssh[1],
-            username="guest",
-            known_hosts=None,
-            client_keys=None,
-            **options,
-        )
+    async with running_server(server_config(tmp_path, **server)) as listening:
+        assert listening.ssh is not None
+        connection = await ssh_connection(listening.ssh[1], client_keys=None, **options)
         cipher = str(connection.get_extra_info("send_cipher"))
         mac = str(connection.get_extra_info("send_mac"))
         connection.close()
         await connection.wait_closed()
         return cipher, mac
-    finally:
-        stop.set()
-        await asyncio.wait_for(server_task, 10)
 
 
 def test_a_client_that_prefers_chacha20_gets_aes_gcm(tmp_path: Path) -> None:
@@ -82,18 +65,11 @@ def test_cbc_only_with_the_legacy_algorithms(tmp_path: Path) -> None:
 
 def test_an_ssh_caller_still_plays(tmp_path: Path) -> None:
     async def scenario() -> None:
-        stop = asyncio.Event()
-        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server_task = asyncio.create_task(
-            run_server(server_config(tmp_path), stop=stop, on_ready=ready.set_result)
-        )
-        listening = await asyncio.wait_for(ready, 60)
-        assert listening.ssh is not None
-        caller = SSHCaller()
-        await caller.connect(listening.ssh[1])
-        await caller.wait_for("Your name")
-        caller.hang_up()
-        stop.set()
-        await asyncio.wait_for(server_task, 10)
+        async with running_server(server_config(tmp_path)) as listening:
+            assert listening.ssh is not None
+            caller = SSHCaller()
+            await caller.connect(listening.ssh[1])
+            await caller.wait_for("Your name")
+            caller.hang_up()
 
     asyncio.run(scenario())

@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 import telnetlib3
 
-from door.serve import Listening, run_server
 from door.term.keys import Key, KeyDecoder
 from door.term.terminal import StreamTerminal
-from tests.door.netclients import TelnetCaller, server_config
+from tests.door.netclients import TelnetCaller, running_server, server_config
 from tests.door.waiting import until
 
 # Letters, DEL (telnetlib3's erase character), Ctrl-D (its end of file), an arrow, Ctrl-U.
@@ -47,28 +46,21 @@ def test_keys_are_data_to_telnetlib3_not_special_line_characters(
     expected = KeyDecoder().feed(KEYS)
 
     async def scenario() -> None:
-        stop = asyncio.Event()
-        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(
-            run_server(server_config(tmp_path), stop=stop, on_ready=ready.set_result)
-        )
-        listening = await asyncio.wait_for(ready, 10)
-        assert listening.telnet is not None
-        caller = TelnetCaller()
-        await caller.connect(listening.telnet[1])
-        await caller.wait_for("guest")
-        # The first byte after a telnet command is looked at alone whatever the setting
-        # (telnetlib3 then says whether it is still out of band).
-        await caller.send(b"z")
-        await until(lambda: bool(accepted), 5.0, what="the first key at the door")
-        looked_at.clear()
-        accepted.clear()
-        await caller.send(KEYS)
-        await until(lambda: len(accepted) >= len(expected), 5.0, what="the keys at the door")
-        caller.hang_up()
-        caller.pump.cancel()
-        stop.set()
-        await asyncio.wait_for(server, 10)
+        async with running_server(server_config(tmp_path), ready_seconds=10) as listening:
+            assert listening.telnet is not None
+            caller = TelnetCaller()
+            await caller.connect(listening.telnet[1])
+            await caller.wait_for("guest")
+            # The first byte after a telnet command is looked at alone whatever the
+            # setting (telnetlib3 then says whether it is still out of band).
+            await caller.send(b"z")
+            await until(lambda: bool(accepted), 5.0, what="the first key at the door")
+            looked_at.clear()
+            accepted.clear()
+            await caller.send(KEYS)
+            await until(lambda: len(accepted) >= len(expected), 5.0, what="the keys at the door")
+            caller.hang_up()
+            caller.pump.cancel()
 
     asyncio.run(scenario())
     assert accepted[: len(expected)] == expected

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from door.serve import Listening, run_server
 from door.transports import telnet
-from tests.door.netclients import TelnetCaller, server_config
+from tests.door.netclients import TelnetCaller, running_server, server_config
 from tests.door.waiting import until
 
 NAWS = bytes([255, 250, 31, 0, 80, 0, 24, 255, 240])  # IAC SB NAWS 80x24 IAC SE
@@ -29,22 +28,15 @@ def test_a_flood_of_window_size_changes_is_parsed_a_few_kib_at_a_time(
     monkeypatch.setattr(telnet.DoorTelnetServer, "data_received", counted)
 
     async def scenario() -> None:
-        stop = asyncio.Event()
-        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(
-            run_server(server_config(tmp_path), stop=stop, on_ready=ready.set_result)
-        )
-        listening = await asyncio.wait_for(ready, 10)
-        caller = TelnetCaller()
-        await caller.connect(listening.telnet[1])
-        await caller.wait_for("guest")
-        reads.clear()
-        await caller.send(NAWS * 20_000)  # 180 KB in one write
-        await until(lambda: sum(reads) >= 64 * 1024, 2.0, what="64 KiB of the flood read")
-        caller.hang_up()
-        caller.pump.cancel()
-        stop.set()
-        await asyncio.wait_for(server, 10)
+        async with running_server(server_config(tmp_path), ready_seconds=10) as listening:
+            caller = TelnetCaller()
+            await caller.connect(listening.telnet[1])
+            await caller.wait_for("guest")
+            reads.clear()
+            await caller.send(NAWS * 20_000)  # 180 KB in one write
+            await until(lambda: sum(reads) >= 64 * 1024, 2.0, what="64 KiB of the flood read")
+            caller.hang_up()
+            caller.pump.cancel()
 
     asyncio.run(scenario())
     assert sum(reads) >= 64 * 1024  # the flood arrived (up to the rate the door allows)
