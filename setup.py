@@ -17,5 +17,6 @@ setup(
         Extension("door.ui._paint", ["door/ui/_paint.c"], optional=True),
         Extension("engine.odds._forward", ["engine/odds/_forward.c"], optional=True),
         Extension("engine.odds._crib", ["engine/odds/_crib.c"], optional=True),
+        Extension("engine.odds._before_cut", ["engine/odds/_before_cut.c"], optional=True),
     ]
 )

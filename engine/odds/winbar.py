@@ -21,15 +21,15 @@ table. A few milliseconds, so it can follow every play and count.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 import compiled_parts
+from engine.odds.before_cut import crib_before_cut, hand_over_starters
 from engine.odds.crib import crib_given_starter
-from engine.odds.hand_tables import RANK_TABLE, load_tables
-from engine.odds.hand_values import Unseen, crib_distributions_pair
+from engine.odds.hand_tables import load_tables
 from engine.odds.model import (
     FloatArray,
     Stage,
@@ -40,7 +40,7 @@ from engine.odds.model import (
 )
 from engine.odds.tables import load_win_tables
 from engine.odds.winprob import role_sides, win_chances
-from engine.rules.cards import FULL_DECK, Card, Rank
+from engine.rules.cards import FULL_DECK, Card
 from engine.rules.checks import card_list
 from engine.rules.errors import IllegalActionError
 from engine.rules.game import Game, Phase
@@ -49,21 +49,17 @@ from engine.rules.scoring import score_show
 SHOW_POINTS = 30
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """What one seat (or a spectator, ``seat`` None) knows of the hand in play."""
 
     seat: int | None
     thrown: tuple[Card, ...]
-    seen: frozenset[Card]
+    seen_bits: int
+    """The cards seen as one number, a bit by card index (a small key, quick to hash)."""
 
-    @cached_property
-    def seen_bits(self) -> int:
-        """The cards seen as one number, a bit by card index (a small key, quick to hash)."""
-        bits = 0
-        for card in self.seen:
-            bits |= card.bit
-        return bits
+    @property
+    def seen(self) -> frozenset[Card]:
+        return frozenset(card for card in FULL_DECK if self.seen_bits & card.bit)
 
 
 def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
@@ -77,17 +73,22 @@ def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
     crib = game.crib
     if thrown and not set(thrown).issubset(crib):
         raise IllegalActionError("the thrown cards must be in the crib")
-    seen = [play.card for play in game.plays]
+    # Gathered as bits, not a set of cards: a bar asks for a view at every moment.
+    seen = 0 if game.starter is None else game.starter.bit
+    for play in game.plays:
+        seen |= play.card.bit
     if seat is None:
         for s in range(game.players):
-            seen += game.hand(s)
-        seen += crib
+            for card in game.hand(s):
+                seen |= card.bit
+        for card in crib:
+            seen |= card.bit
     else:
-        seen += game.hand(seat)
-        seen += thrown
-    if game.starter is not None:
-        seen.append(game.starter)
-    return View(seat, thrown, frozenset(seen))
+        for card in game.hand(seat):
+            seen |= card.bit
+        for card in thrown:
+            seen |= card.bit
+    return View(seat, thrown, seen)
 
 
 def win_bar(
@@ -217,32 +218,6 @@ def _shown(cards: tuple[Card, ...], starter: Card, crib: bool) -> FloatArray:
     return _point(score_show(cards, starter, crib=crib).total)
 
 
-def _over_starters(cards: Sequence[Card], view: View, crib: bool) -> FloatArray:
-    """What ``cards`` score with each starter ``view`` has not seen, all alike: the
-    count of starters giving each total, over their number. The points are
-    ``score_show``'s: the four cards' ranks with the starter's in ``RANK_TABLE``, and
-    what the starter's suit adds (a flush, his nob), gathered for all starters at once."""
-    unseen = np.ones(len(FULL_DECK), dtype=bool)
-    unseen[[card.index for card in view.seen]] = False
-    starters = np.flatnonzero(unseen)
-    r0, r1, r2, r3 = (card.index // 4 for card in cards)
-    by_suit = np.zeros(4, dtype=np.intp)
-    suit = cards[0].index % 4
-    if all(card.index % 4 == suit for card in cards):
-        if crib:
-            by_suit[suit] += 5
-        else:
-            by_suit += 4
-            by_suit[suit] += 1
-    for card in cards:
-        if card.rank is Rank.JACK:
-            by_suit[card.index % 4] += 1
-    points = RANK_TABLE[r0, r1, r2, r3][starters // 4] + by_suit[starters % 4]
-    dist = np.bincount(points, minlength=SHOW_POINTS).astype(np.float64)
-    result: FloatArray = dist / dist.sum()
-    return result
-
-
 def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     """What ``seat``'s hand may score, as ``view`` sees it."""
     tables = load_win_tables()
@@ -255,7 +230,7 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     if len(known) == 4 and kept:
         if starter is not None:
             return _shown(tuple(known), starter, False)
-        return _over_starters(known, view, crib=False)
+        return hand_over_starters(known, view.seen_bits, crib=False)
     # Part of a hand seen is not enough to go on: completing it with random unseen cards
     # underrates a hand its owner chose to keep (the calibration bench showed the seat's
     # own chances two points too high that way), so until all four are seen it is the
@@ -291,15 +266,12 @@ def crib_distribution(game: Game, view: View) -> FloatArray:
     if view.seat is None and complete:
         if game.starter is not None:
             return _shown(crib, game.starter, True)
-        return _over_starters(crib, view, crib=True)
+        return hand_over_starters(crib, view.seen_bits, crib=True)
     if game.players == 2 and len(view.thrown) == 2 and view.seat is not None and complete:
         role = "pone" if view.seat == game.dealer else "dealer"
         if game.starter is not None:
             return _crib_after_cut(role, view.thrown, game.starter, view.seen_bits)
-        weight = load_tables().throw_weight[role]
-        unseen = Unseen.excluding(list(view.seen))
-        pair: FloatArray = crib_distributions_pair([view.thrown], unseen, weight)
-        row: FloatArray = pair[0]
-        return row
+        first, second = view.thrown
+        return crib_before_cut((first, second), view.seen_bits, load_tables().throw_weight[role])
     average: FloatArray = tables.crib[game.players]
     return average

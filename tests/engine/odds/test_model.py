@@ -262,3 +262,30 @@ def test_work_on_a_read_only_distribution_is_kept_while_it_lives() -> None:
     assert len(done) == calls + 2 and len(kept) == 1  # a writeable one is never kept
     del table
     assert len(kept) == 0
+
+
+def test_a_hand_and_crib_summed_once_are_the_same_sum_every_time_and_kept_bounded() -> None:
+    """The dealer's hand and crib (read-only, as the bar's are) summed for one moment are
+    summed alike for the next, as when both are new writeable arrays; and a server's worth
+    of different pairs keeps no more than its bound."""
+    from engine.odds import model
+
+    rng = np.random.default_rng(4)
+    pegging = read_only(np.full((3, 3), 1 / 9))
+    model.clear_kept()
+    for trial in range(3000):
+        hand = rng.random(6)
+        crib = rng.random(5)
+        hand, crib = hand / hand.sum(), crib / crib.sum()
+        kept_stages = [
+            ("joint", -1, pegging),
+            ("add", 0, read_only(hand)),
+            ("add", 0, read_only(crib)),
+        ]
+        fresh = [("joint", -1, pegging.copy()), ("add", 0, hand.copy()), ("add", 0, crib.copy())]
+        scores = (int(rng.integers(100, 118)), int(rng.integers(100, 118)))
+        table = np.full((121, 121, 2), 0.5)
+        first = chances_through(scores, kept_stages, table)
+        again = chances_through(scores, kept_stages, table)
+        assert first.tolist() == again.tolist() == chances_through(scores, fresh, table).tolist()
+    assert 0 < len(model._SUMS) <= model._SUMS_KEPT
