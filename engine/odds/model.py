@@ -196,6 +196,9 @@ def chances_through(
     if any(score >= goal for score in scores):
         winner = next(role for role, score in enumerate(scores) if score >= goal)
         return _onehot(sides, winner)
+    if sides == 2:
+        first_role = first_role_chance((scores[0], scores[1]), stages, start_table, goal)
+        return np.array([first_role, 1.0 - first_role])
     trimmed = _merged(_trimmed(stages))
     before, reach, adds = _reach(trimmed, sides)
     if adds > sides or sides == 3:  # some role has more than one add, or three sides
@@ -208,13 +211,33 @@ def chances_through(
             trimmed = _postponed(trimmed, scores, goal)
         before, reach, adds = _reach(trimmed, sides)
     region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
-    if sides == 2:
-        return FORWARD.chosen(scores, trimmed, before, region, start_table)
     value = rotate_region(start_table, scores, region)
     for (_, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
         value = _pull_add(value, role, dist, min(reached[role] + 1, region[role]))
     result: FloatArray = value[(0,) * sides].copy()
     return result
+
+
+def first_role_chance(
+    scores: tuple[int, int], stages: Sequence[Stage], start_table: FloatArray, goal: int = GOAL
+) -> float:
+    """Role 0's chance to win, two sides, as ``chances_through`` works it out (role 1's is
+    the rest): the win bar's, which takes this figure alone rather than an array made
+    for it and read back (a play's bar, 24 us, spent 2 of them so)."""
+    first, second = scores
+    if first >= goal or second >= goal:
+        return 1.0 if first >= goal else 0.0
+    trimmed = _merged(_trimmed(stages))
+    before, reach, adds = _reach(trimmed, 2)
+    if adds > 2:  # some role has more than one add
+        reaching = (first + reach[0] >= goal) + (second + reach[1] >= goal)
+        if reaching < 2:  # every role's points may come at any moment of the deal
+            trimmed = _by_role(trimmed)
+        elif adds > reaching:  # some are a role's before its last, or of a role that cannot
+            trimmed = _postponed(trimmed, scores, goal)
+        before, reach, adds = _reach(trimmed, 2)
+    region = (min(goal - first, reach[0] + 1), min(goal - second, reach[1] + 1))
+    return FORWARD.chosen(scores, trimmed, before, region, start_table)
 
 
 class KeptForTables:
@@ -480,7 +503,7 @@ def _through_two_sides(
     before: list[tuple[int, ...]],
     region: tuple[int, ...],
     start_table: FloatArray,
-) -> FloatArray:
+) -> float:
     """``chances_through`` for two sides, role 0's chance alone: role 1's is the rest
     (the two make one, and each step keeps their sum), which halves the products and
     makes each a plain one (role 1's points a product on the right, not a stack of
@@ -501,11 +524,10 @@ def _through_two_sides(
                 value[first:need0] += _tails(dist)[size - need0 + 1 : size - first + 1][::-1, None]
         else:  # passing the goal, role 1 wins: nothing for role 0
             value = value @ _band(dist, need1, value.shape[1]).T
-    first_role = float(value[0, 0])
-    return np.array([first_role, 1.0 - first_role])
+    return float(value[0, 0])
 
 
-def _forward_in_c(forward: Callable[..., float]) -> Callable[..., FloatArray]:
+def _forward_in_c(forward: Callable[..., float]) -> Callable[..., float]:
     """``_through_two_sides`` with engine/odds/_forward.c's ``through_two_sides``: the same
     steps, each one loop over its band's non-zero part rather than a few numpy calls over
     the whole band."""
@@ -516,14 +538,13 @@ def _forward_in_c(forward: Callable[..., float]) -> Callable[..., FloatArray]:
         before: list[tuple[int, ...]],
         region: tuple[int, ...],
         start_table: FloatArray,
-    ) -> FloatArray:
-        first_role = forward(scores, stages, before, region, first_role_table(start_table))
-        return np.array([first_role, 1.0 - first_role])
+    ) -> float:
+        return forward(scores, stages, before, region, first_role_table(start_table))
 
     return through_two_sides_in_c
 
 
-FORWARD: Final = Twin[Callable[..., FloatArray]](
+FORWARD: Final = Twin[Callable[..., float]](
     "engine.odds._forward",
     python=_through_two_sides,
     compiled=lambda c: _forward_in_c(c.through_two_sides),

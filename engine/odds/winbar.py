@@ -35,6 +35,7 @@ from engine.odds.model import (
     Stage,
     chances_through,
     clear_kept,
+    first_role_chance,
     prepare_start_table,
     read_only,
 )
@@ -154,8 +155,14 @@ compiled_parts.forget_on_switch(forget)  # the cribs kept are the twin's that ma
 def chances_with(game: Game, stages: Sequence[Stage]) -> tuple[float, ...]:
     """Each side's chance when the rest of this deal is ``stages`` (by role)."""
     order = role_sides(game.players, game.dealer)
-    by_role = [game.scores[side] for side in order]
-    chances = chances_through(by_role, stages, load_win_tables().start[game.players])
+    scores = game.scores
+    start = load_win_tables().start[game.players]
+    if len(order) == 2:
+        dealers, pones = order
+        first = first_role_chance((scores[dealers], scores[pones]), stages, start)
+        return (first, 1.0 - first) if dealers == 0 else (1.0 - first, first)
+    by_role = [scores[side] for side in order]
+    chances = chances_through(by_role, stages, start)
     result = [0.0] * game.sides
     for role, side in enumerate(order):
         result[side] = float(chances[role])

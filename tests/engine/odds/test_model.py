@@ -273,7 +273,7 @@ def test_a_hand_and_crib_summed_once_are_the_same_sum_every_time_and_kept_bounde
     rng = np.random.default_rng(4)
     pegging = read_only(np.full((3, 3), 1 / 9))
     model.clear_kept()
-    for trial in range(3000):
+    for _ in range(3000):
         hand = rng.random(6)
         crib = rng.random(5)
         hand, crib = hand / hand.sum(), crib / crib.sum()
