@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
@@ -255,6 +255,11 @@ def _chances_after_the_play(
 compiled_parts.forget_on_switch(_chances_after_the_play.cache_clear)
 
 
+MOST_ONE_CARD_PEGS: Final = 15
+"""The most a card laid can peg: a double pair royal (12) that makes fifteen or 31 (2),
+and one for last on 15 (a pair ends any run, and a run with fifteen is 7 + 2 at most)."""
+
+
 def winning_play(game: Game, seat: int) -> Card | None:
     """A card whose play wins the game outright for ``seat``, if there is one.
 
@@ -263,6 +268,8 @@ def winning_play(game: Game, seat: int) -> Card | None:
     moment the card is laid, whatever anyone else holds.
     """
     need = GOAL - game.score_of(seat)
+    if need > MOST_ONE_CARD_PEGS:
+        return None  # most of a game: no card can win it, and none need be scored
     cards_left = sum(len(game.hand(other)) for other in range(game.players))
     for card in game.playable(seat):
         count = [*game.count_cards, card]

@@ -244,3 +244,31 @@ def test_the_docstring_examples_hold() -> None:
     for module in (engine.computer.discard, engine.computer.play):
         result = doctest.testmod(module)
         assert result.attempted and not result.failed, module.__name__
+
+
+def test_no_card_laid_pegs_more_than_the_winning_plays_bound() -> None:
+    """``winning_play`` scores no card while more than ``MOST_ONE_CARD_PEGS`` points are
+    needed: every count of up to five cards (by rank, under 31), with one for last, pegs
+    no more on its last card, runs up to seven as well, and the bound is reached."""
+    from engine.computer.play import MOST_ONE_CARD_PEGS
+    from engine.rules.cards import PIPS
+    from engine.rules.scoring import score_peg
+
+    suits = "SHDC"
+    rank_letters = "A23456789TJQK"
+    most = 0
+    for length in range(1, 6):
+        for ranks in itertools.product(range(1, 14), repeat=length):
+            if sum(PIPS[rank] for rank in ranks) > 31 or max(map(ranks.count, ranks)) > 4:
+                continue
+            seen: dict[int, int] = {}
+            cards = []
+            for rank in ranks:  # each rank's cards in a different suit
+                cards.append(f"{rank_letters[rank - 1]}{suits[seen.get(rank, 0)]}")
+                seen[rank] = seen.get(rank, 0) + 1
+            points = score_peg(parse_cards(" ".join(cards)))
+            last = 0 if sum(PIPS[rank] for rank in ranks) == 31 else 1
+            most = max(most, points + last)
+    for run in ("AS 2S 3S 4S 5S 6S", "AS 2S 3S 4S 5S 6S 7S", "3S 4S 5S 6S 7S 2S AS"):
+        most = max(most, score_peg(parse_cards(run)) + 1)
+    assert most == MOST_ONE_CARD_PEGS
