@@ -16,7 +16,17 @@ setup(
         Extension("door.term._record", ["door/term/_record.c"], optional=True),
         Extension("door.ui._paint", ["door/ui/_paint.c"], optional=True),
         Extension("engine.odds._forward", ["engine/odds/_forward.c"], optional=True),
-        Extension("engine.odds._crib", ["engine/odds/_crib.c"], optional=True),
-        Extension("engine.odds._before_cut", ["engine/odds/_before_cut.c"], optional=True),
+        Extension(
+            "engine.odds._crib",
+            ["engine/odds/_crib.c"],
+            depends=["engine/odds/_card_args.h"],
+            optional=True,
+        ),
+        Extension(
+            "engine.odds._before_cut",
+            ["engine/odds/_before_cut.c"],
+            depends=["engine/odds/_card_args.h"],
+            optional=True,
+        ),
     ]
 )

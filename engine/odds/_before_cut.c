@@ -14,58 +14,12 @@
  * a card outside the deck, a card among the seen, or bins that are not 30 writeable float64
  * raise an exception, and nothing is read or written outside what was given.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <string.h>
+#include "_card_args.h"
 
 #define RANKS 13
 #define SUITS 4
-#define CARDS 52
 #define BINS 30
 #define JACK 10 /* the jack's rank, counted from the ace's 0 */
-
-static int read_array(PyObject *array, Py_buffer *view, int flags, const char *format,
-                      Py_ssize_t itemsize, int ndim, const Py_ssize_t *shape, const char *what) {
-    if (PyObject_GetBuffer(array, view, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    int fits = view->ndim == ndim && view->itemsize == itemsize && view->format != NULL &&
-               strcmp(view->format, format) == 0;
-    for (int axis = 0; fits && axis < ndim; axis++)
-        fits = view->shape[axis] == shape[axis];
-    if (!fits) {
-        PyErr_Format(PyExc_TypeError, "%s is not of the right type and shape", what);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-static int read_card(PyObject *number, int *card) {
-    long index = PyLong_AsLong(number);
-    if (index == -1 && PyErr_Occurred())
-        return -1;
-    if (index < 0 || index >= CARDS) {
-        PyErr_SetString(PyExc_ValueError, "a card's index is 0 to 51");
-        return -1;
-    }
-    *card = (int)index;
-    return 0;
-}
-
-static int read_seen(PyObject *number, unsigned long long *seen) {
-    if (!PyLong_Check(number) || Py_SIZE(number) < 0) {
-        PyErr_SetString(PyExc_TypeError, "seen is an int of bits, one a card");
-        return -1;
-    }
-    *seen = PyLong_AsUnsignedLongLong(number);
-    if (*seen == (unsigned long long)-1 && PyErr_Occurred())
-        return -1;
-    if (*seen >> CARDS) {
-        PyErr_SetString(PyExc_ValueError, "seen has a bit beyond the deck");
-        return -1;
-    }
-    return 0;
-}
 
 static const Py_ssize_t table_shape[5] = {RANKS, RANKS, RANKS, RANKS, RANKS};
 static const Py_ssize_t weight_shape[2] = {RANKS, RANKS};
