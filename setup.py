@@ -16,6 +16,7 @@ setup(
         Extension("door.term._record", ["door/term/_record.c"], optional=True),
         Extension("door.ui._paint", ["door/ui/_paint.c"], optional=True),
         Extension("engine.odds._forward", ["engine/odds/_forward.c"], optional=True),
+        Extension("engine.odds._by_role", ["engine/odds/_by_role.c"], optional=True),
         Extension(
             "engine.odds._crib",
             ["engine/odds/_crib.c"],

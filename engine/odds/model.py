@@ -417,36 +417,87 @@ def _through_by_role(
     ``stages`` (adds only): each role's points taken together (see ``_by_role``), the
     values of the next deal's start weighed by each role's in turn, straight from the
     unrotated start table (its axes are roles 1, 2, 0; each role's chance is the one on
-    its right), the outermost axis first, in slices cast to float64 that stay in the
-    processor's cache; the box is not copied whole, nor rotated."""
+    its right), from a box of it as big as the points each role may score."""
     sides = len(scores)
     dists = dict.fromkeys(range(sides), _NOTHING)
     for _, role, dist in _by_role(stages):
         dists[role] = dist
     order = [*range(1, sides), 0]
     sizes = [min(goal - scores[role], len(dists[role])) for role in order]
+    firsts = tuple(scores[role] for role in order)
+    weights = tuple(dists[role][:size] for role, size in zip(order, sizes, strict=True))
+    # Past the goal a role wins: its chance of scoring that many, or nothing.
+    past = tuple(
+        float(_tails(dists[role])[size]) if size < len(dists[role]) else 0.0
+        for role, size in zip(order, sizes, strict=True)
+    )
+    return BY_ROLE.chosen(start_table, firsts, weights, past)
+
+
+def _by_role_python(
+    start_table: FloatArray,
+    firsts: tuple[int, ...],
+    weights: tuple[FloatArray, ...],
+    past: tuple[float, ...],
+) -> FloatArray:
+    """The box of ``start_table`` from ``firsts`` (roles 1, 2, 0), weighed by each role's
+    ``weights`` in turn, outermost first, each role's chance of passing the goal
+    (``past``) added to the chance on its left as it is weighed; rolled to roles 0, 1,
+    2. The outermost axis in slices cast to float64 that stay in the processor's cache;
+    the box is not copied whole, nor rotated."""
+    sides = len(firsts)
     index = tuple(
-        slice(scores[role], scores[role] + size) for role, size in zip(order, sizes, strict=True)
+        slice(first, first + len(weight)) for first, weight in zip(firsts, weights, strict=True)
     )
     box = start_table[index]
     value: FloatArray | None = None
-    for role, size in zip(order, sizes, strict=True):
-        weights = dists[role][:size]
+    for axis, weight in enumerate(weights):
+        size = len(weight)
         if value is None:  # in slices that fit a processor cache, as float64
             rest = box[0].size
             value = np.zeros(rest)
             step = max(1, _SLICE // rest)
             for first in range(0, size, step):
                 part = box[first : first + step].astype(np.float64).reshape(-1, rest)
-                value += weights[first : first + step] @ part
+                value += weight[first : first + step] @ part
             value = value.reshape(box.shape[1:])
         else:
-            value = (weights @ value.reshape(size, -1)).reshape(value.shape[1:])
-        if size < len(dists[role]):  # past the goal: this role wins
-            value[..., (role - 1) % sides] += _tails(dists[role])[size]
+            value = (weight @ value.reshape(size, -1)).reshape(value.shape[1:])
+        value[..., axis] += past[axis]  # role 1, 2, 0's chance sits on the axis before
     assert value is not None
     result: FloatArray = np.roll(value.reshape(sides), 1)
     return result
+
+
+def _by_role_in_c(box_sum: Callable[..., tuple[float, float, float]]) -> Callable[..., FloatArray]:
+    """``_by_role_python`` with engine/odds/_by_role.c's ``box_sum``: the box read once,
+    and what passing the goal adds put in after, weighed by the weights still to come."""
+
+    def by_role_in_c(
+        start_table: FloatArray,
+        firsts: tuple[int, ...],
+        weights: tuple[FloatArray, ...],
+        past: tuple[float, ...],
+    ) -> FloatArray:
+        if not start_table.flags.c_contiguous:  # (a table solved on the fly, in tests)
+            return _by_role_python(start_table, firsts, weights, past)
+        first, second, third = (np.ascontiguousarray(weight) for weight in weights)
+        a, b, c = box_sum(start_table, *firsts, first, second, third)
+        later = float(third.sum())
+        a += past[0] * float(second.sum()) * later
+        b += past[1] * later
+        c += past[2]
+        return np.array([c, a, b])
+
+    return by_role_in_c
+
+
+BY_ROLE: Final = Twin[Callable[..., FloatArray]](
+    "engine.odds._by_role",
+    python=_by_role_python,
+    compiled=lambda c: _by_role_in_c(c.box_sum),
+)
+"""Three sides' run through a deal by role, in C where engine/odds/_by_role.c was built."""
 
 
 _NOTHING: Final = read_only(np.ones(1))
