@@ -77,23 +77,28 @@ def draw_hand_labels(
     the bar changes, drawn apart from the cards). One put for the row, the gaps between
     labels written as blanks."""
     # (A card in a set is hashed, in Python: most frames mark none, and ask no set.)
-    pieces = [
-        _label_piece(index + 1, index == bar, bool(marked) and card in marked)
-        for index, card in enumerate(cards)
-    ]
-    texts, styles = zip(*pieces, strict=True) if pieces else ((), ())
+    marks = 0
+    if marked:
+        for index, card in enumerate(cards):
+            if card in marked:
+                marks |= 1 << index
+    text, styles = _labels_row(len(cards), bar, marks)
+    canvas.put_styled(HAND_LABEL_ROW, CARDS_COL, text, styles)
+
+
+@functools.lru_cache(maxsize=512)
+def _labels_row(count: int, bar: int | None, marks: int) -> tuple[str, str]:
+    """The row of ``count`` labels, the one at ``bar`` under the bar and those whose bit
+    is set in ``marks`` marked: its text and styles (a bar move draws it again, and a
+    hand has a few dozen such rows: each made once, found by three small numbers)."""
+    texts, styles = [], []
+    for index in range(count):
+        under_bar, is_marked = index == bar, bool(marks >> index & 1)
+        texts.append(card_label(index + 1, bar=under_bar, marked=is_marked))
+        style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
+        styles.append(style_char(style) * CARD_WIDTH)
     gap = " " * (CARD_STEP - CARD_WIDTH)
-    canvas.put_styled(
-        HAND_LABEL_ROW, CARDS_COL, gap.join(texts), (PLAIN_CHAR * len(gap)).join(styles)
-    )
-
-
-@functools.cache
-def _label_piece(number: int, under_bar: bool, is_marked: bool) -> tuple[str, str]:
-    """A card's label and its styles (a bar move draws the row of labels again: a few
-    dozen labels in all, each made once)."""
-    style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
-    return card_label(number, bar=under_bar, marked=is_marked), style_char(style) * CARD_WIDTH
+    return gap.join(texts), (PLAIN_CHAR * len(gap)).join(styles)
 
 
 def draw_hand_cards(

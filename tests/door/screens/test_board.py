@@ -213,10 +213,16 @@ def test_a_row_of_any_number_of_cards_at_any_step_is_the_cards_drawn_one_by_one(
     assert len(recorder.runs) == (3 * 4 if count else 0)
 
 
+@pytest.mark.parametrize("marks", [slice(1, None, 2), slice(0, 0), slice(0, 1), slice(4, 6)])
 @pytest.mark.parametrize("bar", [None, 0, 3, 5])
-def test_the_labels_over_the_hand_are_each_cards_label_in_its_style(bar: int | None) -> None:
+def test_the_labels_over_the_hand_are_each_cards_label_in_its_style(
+    bar: int | None, marks: slice
+) -> None:
+    """Every bar and marks (the row is made once for each count, bar and marks, and
+    found again for any hand that has them)."""
     cards = tuple(parse_cards("4D 5D TS QC 2H KS"))
-    marked = frozenset(cards[1::2])
+    marked = frozenset(cards[marks])
+    draw_hand_labels(Recorder(), tuple(parse_cards("AC 2C 3C 4C 5C 6C")), bar, frozenset())
     recorder, labels, one_by_one = Recorder(), Canvas(), Canvas()
     draw_hand_labels(recorder, cards, bar, marked)
     labels.replay(tuple(recorder.runs))
