@@ -21,7 +21,7 @@ from typing import Final
 
 from door.screens import theme
 from door.term.canvas import PLAIN_CHAR, Canvas, Style, style_char
-from engine.rules.cards import Card, Rank
+from engine.rules.cards import FULL_DECK, Card, Rank
 
 CARD_WIDTH: Final = 5
 CARD_HEIGHT: Final = 3
@@ -31,8 +31,14 @@ CARD_STEP: Final = CARD_WIDTH + 1
 
 def card_face(card: Card) -> str:
     """How a card is written on screen: ``5♥``, ``10♠``, ``K♦`` (a ten as 10, as printed)."""
-    rank = "10" if card.rank == Rank.TEN else card.rank.letter
-    return rank + card.suit.symbol
+    return FACES_BY_INDEX[card.index]
+
+
+FACES_BY_INDEX: Final = tuple(
+    ("10" if card.rank == Rank.TEN else card.rank.letter) + card.suit.symbol for card in FULL_DECK
+)
+"""Each card's ``card_face`` by its ``index`` (a show writes a few dozen: a rank and a
+suit asked of their enums each time cost more than the rest of the line)."""
 
 
 def suit_style(card: Card) -> Style:
