@@ -74,13 +74,24 @@ def draw_cards(
     A card's top and bottom rows are the same text for every card and styled as its
     edge: the row's edges are made once for each count and step (``_edge_rows``), and
     the styles of both from one join; only the middle row is joined from each face."""
-    if not cards:
+    looks = [face_number(card, marked=marked, dim=dim) for card, marked, dim in cards]
+    draw_faces(canvas, row, col, looks, step)
+
+
+def face_number(card: Card, *, marked: bool = False, dim: bool = False) -> int:
+    """A card in a look, as one number (``draw_faces``): plain, dimmed or marked."""
+    return card.index * 3 + (2 if marked else 1 if dim else 0)
+
+
+def draw_faces(canvas: Canvas, row: int, col: int, looks: Sequence[int], step: int) -> None:
+    """``draw_cards`` for cards given as ``face_number``s (a caller that works out each
+    card's look as it goes need not make a tuple a card)."""
+    if not looks:
         return
     faces = []
-    for card, marked, dim in cards:
-        number = card.index * 3 + (2 if marked else 1 if dim else 0)
+    for number in looks:
         face = _ROWS[number]
-        faces.append(face if face is not None else _face_rows(number, card))
+        faces.append(face if face is not None else _face_rows(number, FULL_DECK[number // 3]))
     top, bottom = _edge_rows(len(faces), step)
     if step >= CARD_WIDTH:  # side by side (the hand, the play, the show)
         joint = PLAIN_CHAR * (step - CARD_WIDTH)

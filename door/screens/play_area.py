@@ -16,7 +16,9 @@ from door.screens.cards import (
     draw_card,
     draw_cards,
     draw_empty,
+    draw_faces,
     draw_small_backs,
+    face_number,
 )
 from door.screens.layout import (
     CARDS_COL,
@@ -132,23 +134,29 @@ def draw_played(
     show_count: bool,
     sides: int = 2,
 ) -> None:
-    """The cards laid this hand with their play numbers, each in its side's colour."""
+    """The cards laid this hand with their play numbers, each in its side's colour (a
+    card from an earlier count dimmed, ``x`` over it: ``current_count_numbers``)."""
     if show_count:
-        count = sum(card.pips for card in count_cards)
+        count = sum([card.pips for card in count_cards])
         canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
         canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
-    numbers = current_count_numbers(plays, count_cards)
+    live_round = plays[-1].round if plays and count_cards else None
     first, step = played_columns(len(plays))
     in_view = min(step, CARD_WIDTH)
-    faces = []
-    for index, (play, number) in enumerate(zip(plays, numbers, strict=True)):
-        gone = number == GONE_MARK
-        style = theme.DIM if gone else theme.PLAYER_STYLES[play.seat % sides]
+    put, styles, looks = canvas.put, theme.PLAYER_STYLES, []
+    col = first
+    for play in plays:
         # Over the part of the card that stays in view when the next one overlaps it.
-        offset = max((in_view - len(number)) // 2, 0)
-        canvas.put(PLAY_NUMBERS_ROW, first + index * step + offset, number, style)
-        faces.append((play.card, False, gone))
-    draw_cards(canvas, PLAY_CARDS_ROW, first, faces, step)
+        if play.round == live_round:
+            number = str(play.number)
+            offset = max((in_view - len(number)) // 2, 0)
+            put(PLAY_NUMBERS_ROW, col + offset, number, styles[play.seat % sides])
+            looks.append(face_number(play.card))
+        else:
+            put(PLAY_NUMBERS_ROW, col + max((in_view - 1) // 2, 0), GONE_MARK, theme.DIM)
+            looks.append(face_number(play.card, dim=True))
+        col += step
+    draw_faces(canvas, PLAY_CARDS_ROW, first, looks, step)
 
 
 OVERLAP_STEP: Final = 3
