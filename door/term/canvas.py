@@ -380,7 +380,7 @@ def drawn_once(draw: Callable[..., Any], maxsize: int = 256) -> Callable[..., An
         if type(canvas) is not Recorder:
             return draw(canvas, *args)
         runs, result = recorded(canvas.cols, canvas.rows, *args)
-        canvas.runs += runs  # type: ignore[attr-defined]
+        canvas.runs += runs
         return result
 
     return drawing

@@ -31,7 +31,7 @@ collections more than they saved; strings are never walked.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from compiled_parts import Twin
 from door.term.canvas import Canvas, Recorder, Runs, blank_row
@@ -179,7 +179,7 @@ def _lay_frame(
     chars, styles = list(chars), list(styles)
     # (most layers, for most frames, touch none of them: a bar move touches one row)
     runs = [layer[_RUNS] for name in order if (layer := drawn[name])[_ROWS] & dirty]
-    _lay_rows(chars, styles, cols, dirty, runs, blank_chars, blank_styles)
+    _lay_rows(chars, styles, cols, dirty, cast(list[Runs], runs), blank_chars, blank_styles)
     return chars, styles
 
 
