@@ -379,7 +379,10 @@ def drawn_once(draw: Callable[..., Any], maxsize: int = 256) -> Callable[..., An
     def drawing(canvas: Canvas, *args: Any) -> Any:
         if type(canvas) is not Recorder:
             return draw(canvas, *args)
-        runs, result = recorded(canvas.cols, canvas.rows, *args)
+        try:
+            runs, result = recorded(canvas.cols, canvas.rows, *args)
+        except TypeError:  # an argument that cannot be a cache's key: drawn, not kept
+            return draw(canvas, *args)
         canvas.runs += runs
         return result
 

@@ -474,3 +474,7 @@ def test_a_drawing_kept_once_is_laid_again_from_what_it_kept() -> None:
     assert drawn[0] == drawn[1] == drawn[4] == direct.cells
     assert kept(Canvas(20, 3), "keys") == "KEYS" and calls[-1] == (20, "keys")
     assert len(calls) == 5  # the canvas drew, and the direct draw above
+    listed = drawn_once(lambda canvas, words: canvas.put(0, 0, " ".join(words)))
+    recorder = Recorder(20, 3)
+    listed(recorder, ["not", "hashable"])  # drawn, not kept
+    assert recorder.runs[:3] == [0, 0, "not hashable"]
