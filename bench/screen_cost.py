@@ -230,7 +230,10 @@ def replay_layers(frames: Captured) -> tuple[float, dict[str, tuple[float, int]]
         kept: dict[int, layers.Layers] = {}
         started = time.process_time()
         for owner, cols, rows, drawn in frames:
-            kept.setdefault(owner, layers.Layers()).frame(cols, rows, drawn)
+            mine = kept.get(owner)
+            if mine is None:  # (not setdefault: that would make a Layers every frame)
+                mine = kept[owner] = layers.Layers()
+            mine.frame(cols, rows, drawn)
         best = min(best, time.process_time() - started)
     draws: dict[str, list[float]] = {}
     kept = {}

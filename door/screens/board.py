@@ -59,8 +59,11 @@ def _lane_rows(side: int, top: int, sides: int = 2) -> tuple[int, int]:
     return (top + 1, top + 2) if side == 0 else (top + 5, top + 4)
 
 
+@functools.lru_cache(maxsize=1024)
 def peg_position(side: int, score: int, top: int = 0, sides: int = 2) -> tuple[int, int]:
-    """The (row, col) of the hole for ``score`` on ``side``'s lanes of a board at ``top``."""
+    """The (row, col) of the hole for ``score`` on ``side``'s lanes of a board at ``top``
+    (kept: the pegs are drawn again at every score, for every caller, from the same few
+    hundred holes)."""
     outer, inner = _lane_rows(side, top, sides)
     if score <= 0:
         return outer, START_COL

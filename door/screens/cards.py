@@ -21,7 +21,7 @@ from typing import Final
 
 from door.screens import theme
 from door.term.canvas import PLAIN_CHAR, Canvas, Style, style_char
-from engine.rules.cards import Card, Rank
+from engine.rules.cards import FULL_DECK, Card, Rank
 
 CARD_WIDTH: Final = 5
 CARD_HEIGHT: Final = 3
@@ -31,8 +31,14 @@ CARD_STEP: Final = CARD_WIDTH + 1
 
 def card_face(card: Card) -> str:
     """How a card is written on screen: ``5♥``, ``10♠``, ``K♦`` (a ten as 10, as printed)."""
-    rank = "10" if card.rank == Rank.TEN else card.rank.letter
-    return rank + card.suit.symbol
+    return FACES_BY_INDEX[card.index]
+
+
+FACES_BY_INDEX: Final = tuple(
+    ("10" if card.rank == Rank.TEN else card.rank.letter) + card.suit.symbol for card in FULL_DECK
+)
+"""Each card's ``card_face`` by its ``index`` (a show writes a few dozen: a rank and a
+suit asked of their enums each time cost more than the rest of the line)."""
 
 
 def suit_style(card: Card) -> Style:
@@ -63,24 +69,44 @@ def draw_cards(
     apart from ``col``: with a step under a card's width each card covers the one before
     but for its first ``step`` columns. Three puts for the whole row, not five a card
     (a frame redraws the hand or the play at every card): the gaps between cards are
-    written as blanks, so nothing may be drawn under them."""
-    faces = [_face(card, 2 if marked else 1 if dim else 0) for card, marked, dim in cards]
-    if step >= CARD_WIDTH:
-        # Side by side (the hand, the play, the show): each row is the cards' pieces
-        # joined by the gap, with no slicing a card.
-        gap = _GAP * (step - CARD_WIDTH)
-        gap_styles = PLAIN_CHAR * (step - CARD_WIDTH)
-        for offset, pieces in enumerate(zip(*faces, strict=True)):
-            texts, styles = zip(*pieces, strict=True)
-            canvas.put_styled(row + offset, col, gap.join(texts), gap_styles.join(styles))
+    written as blanks, so nothing may be drawn under them.
+
+    A card's top and bottom rows are the same text for every card and styled as its
+    edge: the row's edges are made once for each count and step (``_edge_rows``), and
+    the styles of both from one join; only the middle row is joined from each face."""
+    # (face_number written out: a call a card, with keywords, is most of making the list)
+    looks = [card.index * 3 + (2 if marked else 1 if dim else 0) for card, marked, dim in cards]
+    draw_faces(canvas, row, col, looks, step)
+
+
+def face_number(card: Card, *, marked: bool = False, dim: bool = False) -> int:
+    """A card in a look, as one number (``draw_faces``): plain, dimmed or marked."""
+    return card.index * 3 + (2 if marked else 1 if dim else 0)
+
+
+def draw_faces(canvas: Canvas, row: int, col: int, looks: Sequence[int], step: int) -> None:
+    """``draw_cards`` for cards given as ``face_number``s (a caller that works out each
+    card's look as it goes need not make a tuple a card)."""
+    if not looks:
         return
-    last = len(faces) - 1
-    for offset in range(CARD_HEIGHT if faces else 0):
-        # Overlapping: every card but the last shows its first ``step`` columns.
-        text = "".join(face[offset][0][:step] for face in faces[:last])
-        style = "".join(face[offset][1][:step] for face in faces[:last])
-        end_text, end_style = faces[last][offset]
-        canvas.put_styled(row + offset, col, text + end_text, style + end_style)
+    faces = []
+    for number in looks:
+        face = _ROWS[number]
+        faces.append(face if face is not None else _face_rows(number, FULL_DECK[number // 3]))
+    top, bottom = _edge_rows(len(faces), step)
+    if step >= CARD_WIDTH:  # side by side (the hand, the play, the show)
+        joint = PLAIN_CHAR * (step - CARD_WIDTH)
+        edges = joint.join([face[1] for face in faces])
+        middle = (_GAP * (step - CARD_WIDTH)).join([face[0] for face in faces])
+        middle_styles = joint.join([face[2] for face in faces])
+    else:  # overlapping: every card but the last shows its first ``step`` columns
+        *covered, (last_middle, last_edges, last_styles) = faces
+        edges = "".join([face[1][:step] for face in covered]) + last_edges
+        middle = "".join([face[0][:step] for face in covered]) + last_middle
+        middle_styles = "".join([face[2][:step] for face in covered]) + last_styles
+    canvas.put_styled(row, col, top, edges)
+    canvas.put_styled(row + 1, col, middle, middle_styles)
+    canvas.put_styled(row + 2, col, bottom, edges)
 
 
 def draw_back(canvas: Canvas, row: int, col: int) -> None:
@@ -124,6 +150,26 @@ def _face(card: Card, look: int) -> tuple[Piece, Piece, Piece]:
     if face is None:
         face = _FACES[number] = _face_up(card, look)
     return face
+
+
+_ROWS: Final[list[tuple[str, str, str] | None]] = [None] * (52 * 3)
+"""Each card's look as ``draw_cards`` joins it, by the same number as ``_FACES``: its
+middle row's text, its edge's styles (its top and bottom rows'), its middle's styles."""
+
+
+def _face_rows(number: int, card: Card) -> tuple[str, str, str]:
+    (_, edges), (middle, middle_styles), _ = _face(card, number % 3)
+    rows = _ROWS[number] = (middle, edges, middle_styles)
+    return rows
+
+
+@functools.lru_cache(maxsize=64)
+def _edge_rows(count: int, step: int) -> tuple[str, str]:
+    """The top and bottom rows of ``count`` cards ``step`` columns apart."""
+    if step >= CARD_WIDTH:
+        joint = _GAP * (step - CARD_WIDTH)
+        return joint.join([_TOP] * count), joint.join([_BOTTOM] * count)
+    return _TOP[:step] * (count - 1) + _TOP, _BOTTOM[:step] * (count - 1) + _BOTTOM
 
 
 def _face_up(card: Card, look: int) -> tuple[Piece, Piece, Piece]:

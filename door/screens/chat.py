@@ -6,6 +6,7 @@ caller reads what the computer just did and what was said in the same place.
 
 from __future__ import annotations
 
+import functools
 import random
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -65,6 +66,23 @@ def _segments(flat: FlatLine) -> Iterator[tuple[str, Style]]:
         end = flat.find(_SEGMENT, start + 2)
         yield flat[start + 2 : end if end >= 0 else len(flat)], style
         start = end
+
+
+@functools.lru_cache(maxsize=1024)
+def _laid_line(flat: FlatLine) -> tuple[str, str]:
+    """A kept line's text and styles (a style's character a cell), to lay in one put: a
+    line is drawn again on each of the four rows it scrolls through, and in every
+    watcher's log (cached by the string, whose hash Python keeps)."""
+    texts, styles = [], []
+    start = flat.find(_SEGMENT)
+    while start >= 0:
+        style = flat[start + 1]  # the style's number as its character: what a row keeps
+        end = flat.find(_SEGMENT, start + 2)
+        text = flat[start + 2 : end if end >= 0 else len(flat)]
+        texts.append(text)
+        styles.append(style * len(text))
+        start = end
+    return "".join(texts), "".join(styles)
 
 
 class LogLine:
@@ -180,11 +198,9 @@ def draw_kept_log(canvas: Canvas, kept: Sequence[FlatLine], back: int = 0) -> No
     Drawn from the kept strings themselves: no line object made to draw each. Scrolled
     ``back``, the last row says how many newer lines there are instead."""
     shown = kept[-LOG_PAGE:] if back else kept
-    put = canvas.put
+    put_styled = canvas.put_styled
     for row, flat in enumerate(shown, start=LOG_TOP):
-        col = 1
-        for text, style in _segments(flat):
-            col = put(row, col, text, style)
+        put_styled(row, 1, *_laid_line(flat))
     if back:
         newer = f"{back} newer line{'s' if back > 1 else ''} below: PgDn or the wheel"
         canvas.put(LOG_TOP + len(shown), 1, f"({newer})", theme.DIM)

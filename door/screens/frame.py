@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from door.screens import theme
 from door.screens.fit import fit_line, wrap_lines
 from door.screens.layout import HEADER_ROW, MESSAGE_ROW, SCREEN_COLS, STATUS_ROW
-from door.term.canvas import Canvas
+from door.term.canvas import PLAIN_CHAR, Canvas, style_char
 
 
 def draw_header(
@@ -25,21 +26,45 @@ def draw_header(
     if len(names) != 2:
         _draw_header_row(canvas, names, scores, dealer, middles)
         return
-    parts = []
-    for seat in (0, 1):
-        marker = " (dealer, crib)" if seat == dealer else ""
-        parts.append((f"{names[seat]} {scores[seat]}", marker, theme.PLAYER_STYLES[seat]))
-    (left, left_marker, left_style), (right, right_marker, right_style) = parts
-    col = canvas.put(HEADER_ROW, 1, left, left_style)
-    col = canvas.put(HEADER_ROW, col, left_marker, theme.BRIGHT)
+    left, right = f"{names[0]} {scores[0]}", f"{names[1]} {scores[1]}"
+    left_marker = _DEALER_MARK if dealer == 0 else ""
+    right_marker = _DEALER_MARK if dealer == 1 else ""
+    col = 1 + len(left) + len(left_marker)
     right_col = SCREEN_COLS - 1 - len(right) - len(right_marker)
-    end = canvas.put(HEADER_ROW, right_col, right, right_style)
-    canvas.put(HEADER_ROW, end, right_marker, theme.BRIGHT)
     room = right_col - col - 4
     # The middle is chosen as if both scores had three digits, so it does not lose its
     # fields as the scores grow during the game.
-    middle = next((t for t in middles if len(t) <= room - _score_growth(scores)), "")
-    canvas.put(HEADER_ROW, col + 2 + (room - len(middle)) // 2, middle, theme.LABEL)
+    growth = _score_growth(scores)
+    middle = next((t for t in middles if len(t) <= room - growth), "")
+    middle_col = col + 2 + (room - len(middle)) // 2
+    if col <= middle_col and middle_col + len(middle) <= right_col:
+        # Nothing overlaps (names of usual length): the row in one put, its gaps blank
+        # (the header is the bottom layer of its row: nothing under them to hide).
+        before, after = middle_col - col, right_col - middle_col - len(middle)
+        text = f"{left}{left_marker}{' ' * before}{middle}{' ' * after}{right}{right_marker}"
+        styles = (
+            _FIRST * len(left)
+            + _BRIGHT * len(left_marker)
+            + PLAIN_CHAR * before
+            + _LABEL * len(middle)
+            + PLAIN_CHAR * after
+            + _SECOND * len(right)
+            + _BRIGHT * len(right_marker)
+        )
+        canvas.put_styled(HEADER_ROW, 1, text, styles)
+        return
+    left_style, right_style = theme.PLAYER_STYLES[:2]
+    col = canvas.put(HEADER_ROW, 1, left, left_style)
+    col = canvas.put(HEADER_ROW, col, left_marker, theme.BRIGHT)
+    end = canvas.put(HEADER_ROW, right_col, right, right_style)
+    canvas.put(HEADER_ROW, end, right_marker, theme.BRIGHT)
+    canvas.put(HEADER_ROW, middle_col, middle, theme.LABEL)
+
+
+_DEALER_MARK: Final = " (dealer, crib)"
+_FIRST, _SECOND = (style_char(style) for style in theme.PLAYER_STYLES[:2])
+_BRIGHT: Final = style_char(theme.BRIGHT)
+_LABEL: Final = style_char(theme.LABEL)
 
 
 def _draw_header_row(

@@ -44,7 +44,7 @@ from door.screens.show import ShowPanel, draw_show
 from door.screens.side_pane import WIDE_COLS, canvas_size, draw_side_pane
 from door.screens.theme import CALLER_SEAT
 from door.screens.win_bar import draw_win_bar
-from door.term.canvas import Canvas, Shifted, picture_top
+from door.term.canvas import Canvas, Shifted, drawn_once, picture_top
 from door.term.layers import ALWAYS, Layer, Layers
 from engine.rules.cards import Card
 from engine.rules.game import Game, Phase
@@ -173,7 +173,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
         if isinstance(panel, CutForDealPanel):
             append(("cut for deal", (draw_cut_for_deal, panel, tuple(names)), None))
         elif isinstance(panel, CutPanel):
-            append(("cut", (draw_cut, panel), None))
+            append(("cut", (_draw_cut, panel), None))
         elif cards_out:
             plays = tuple(game.plays)
             count_cards = tuple(game.count_cards)
@@ -197,7 +197,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
     append(("message", (_draw_message, view.message, view.error), None))
     if view.clock:
         append(("clock", (_draw_clock, view.clock), None))
-    append(("status", (draw_status, view.status), None))
+    append(("status", (_draw_status, view.status), None))
     if cols >= WIDE_COLS:
         append((PANE, (_draw_log_pane, view.log.kept()), None))
     if isinstance(view.overlay, HelpOverlay):
@@ -239,6 +239,7 @@ def _draw_log_pane(canvas: Canvas, kept: Sequence[FlatLine]) -> None:
     draw_side_pane(canvas, "Game log and chat", lines_of(kept))
 
 
+@drawn_once
 def _draw_side_panel(
     canvas: Canvas,
     starter: Card | None,
@@ -256,8 +257,15 @@ def _draw_side_panel(
     )
 
 
+@drawn_once
 def _draw_message(canvas: Canvas, text: str, error: bool) -> None:
     draw_message(canvas, text, error=error)
+
+
+_draw_status: Final = drawn_once(draw_status)
+_draw_cut: Final = drawn_once(draw_cut)
+"""The status line, the message, the cut and the side panel are kept as drawn, by their
+arguments: the same texts and panels come back at every turn, for every caller."""
 
 
 def _draw_clock(canvas: Canvas, clock: str) -> None:

@@ -16,7 +16,9 @@ from door.screens.cards import (
     draw_card,
     draw_cards,
     draw_empty,
+    draw_faces,
     draw_small_backs,
+    face_number,
 )
 from door.screens.layout import (
     CARDS_COL,
@@ -77,23 +79,28 @@ def draw_hand_labels(
     the bar changes, drawn apart from the cards). One put for the row, the gaps between
     labels written as blanks."""
     # (A card in a set is hashed, in Python: most frames mark none, and ask no set.)
-    pieces = [
-        _label_piece(index + 1, index == bar, bool(marked) and card in marked)
-        for index, card in enumerate(cards)
-    ]
-    texts, styles = zip(*pieces, strict=True) if pieces else ((), ())
+    marks = 0
+    if marked:
+        for index, card in enumerate(cards):
+            if card in marked:
+                marks |= 1 << index
+    text, styles = _labels_row(len(cards), bar, marks)
+    canvas.put_styled(HAND_LABEL_ROW, CARDS_COL, text, styles)
+
+
+@functools.lru_cache(maxsize=512)
+def _labels_row(count: int, bar: int | None, marks: int) -> tuple[str, str]:
+    """The row of ``count`` labels, the one at ``bar`` under the bar and those whose bit
+    is set in ``marks`` marked: its text and styles (a bar move draws it again, and a
+    hand has a few dozen such rows: each made once, found by three small numbers)."""
+    texts, styles = [], []
+    for index in range(count):
+        under_bar, is_marked = index == bar, bool(marks >> index & 1)
+        texts.append(card_label(index + 1, bar=under_bar, marked=is_marked))
+        style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
+        styles.append(style_char(style) * CARD_WIDTH)
     gap = " " * (CARD_STEP - CARD_WIDTH)
-    canvas.put_styled(
-        HAND_LABEL_ROW, CARDS_COL, gap.join(texts), (PLAIN_CHAR * len(gap)).join(styles)
-    )
-
-
-@functools.cache
-def _label_piece(number: int, under_bar: bool, is_marked: bool) -> tuple[str, str]:
-    """A card's label and its styles (a bar move draws the row of labels again: a few
-    dozen labels in all, each made once)."""
-    style = theme.BAR if under_bar else theme.MARKED if is_marked else theme.LABEL
-    return card_label(number, bar=under_bar, marked=is_marked), style_char(style) * CARD_WIDTH
+    return gap.join(texts), (PLAIN_CHAR * len(gap)).join(styles)
 
 
 def draw_hand_cards(
@@ -127,23 +134,29 @@ def draw_played(
     show_count: bool,
     sides: int = 2,
 ) -> None:
-    """The cards laid this hand with their play numbers, each in its side's colour."""
+    """The cards laid this hand with their play numbers, each in its side's colour (a
+    card from an earlier count dimmed, ``x`` over it: ``current_count_numbers``)."""
     if show_count:
-        count = sum(card.pips for card in count_cards)
+        count = sum([card.pips for card in count_cards])
         canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
         canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
-    numbers = current_count_numbers(plays, count_cards)
+    live_round = plays[-1].round if plays and count_cards else None
     first, step = played_columns(len(plays))
     in_view = min(step, CARD_WIDTH)
-    faces = []
-    for index, (play, number) in enumerate(zip(plays, numbers, strict=True)):
-        gone = number == GONE_MARK
-        style = theme.DIM if gone else theme.PLAYER_STYLES[play.seat % sides]
+    put, styles, looks = canvas.put, theme.PLAYER_STYLES, []
+    col = first
+    for play in plays:
         # Over the part of the card that stays in view when the next one overlaps it.
-        offset = max((in_view - len(number)) // 2, 0)
-        canvas.put(PLAY_NUMBERS_ROW, first + index * step + offset, number, style)
-        faces.append((play.card, False, gone))
-    draw_cards(canvas, PLAY_CARDS_ROW, first, faces, step)
+        if play.round == live_round:
+            number = str(play.number)
+            offset = max((in_view - len(number)) // 2, 0)
+            put(PLAY_NUMBERS_ROW, col + offset, number, styles[play.seat % sides])
+            looks.append(face_number(play.card))
+        else:
+            put(PLAY_NUMBERS_ROW, col + max((in_view - 1) // 2, 0), GONE_MARK, theme.DIM)
+            looks.append(face_number(play.card, dim=True))
+        col += step
+    draw_faces(canvas, PLAY_CARDS_ROW, first, looks, step)
 
 
 OVERLAP_STEP: Final = 3

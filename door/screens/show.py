@@ -16,7 +16,7 @@ from door.screens.layout import ENTRY_ROW, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, TEX
 from door.screens.theme import CALLER_SEAT
 from door.screens.wrap import wrapped
 from door.term.canvas import Canvas
-from engine.rules.cards import Card
+from engine.rules.cards import FULL_DECK, Card
 from engine.rules.events import ShowScored
 from engine.rules.scoring import ScoreItem
 
@@ -98,8 +98,15 @@ def item_text(item: ScoreItem, *, short: bool = False) -> str:
     kind = item.kind
     if short:
         kind = "run" if kind.startswith("run") else _SHORT_KINDS.get(kind, kind)
-    cards = sorted(item.cards, key=lambda card: (card.rank, card.suit.value))
-    return f"{kind} {' '.join(card_face(card) for card in cards)} = {item.points}"
+    # By rank, then suit by its letter: found by number, no key function a card.
+    places = sorted([_SHOW_PLACE[card.index] for card in item.cards])
+    return f"{kind} {' '.join([_FACE_AT_PLACE[place] for place in places])} = {item.points}"
+
+
+_IN_SHOW_ORDER: Final = sorted(FULL_DECK, key=lambda card: (card.rank, card.suit.value))
+_SHOW_PLACE: Final = tuple(_IN_SHOW_ORDER.index(card) for card in FULL_DECK)
+"""Each card's place in ``_IN_SHOW_ORDER``, by its index (``FULL_DECK`` is in index order)."""
+_FACE_AT_PLACE: Final = tuple(card_face(card) for card in _IN_SHOW_ORDER)
 
 
 def draw_show(

@@ -1,6 +1,7 @@
 /* A frame's two loops (door/term/layers.py) in C: gathering its layers (``_gather``:
  * each layer kept if its key is unchanged, else drawn again), and laying its dirty rows
- * again from the layers' runs (``_lay_rows``).
+ * again from the layers' runs (``_lay_rows``; ``_lay_frame`` also copies the rows and
+ * picks the layers that touch a dirty one, the Python around the laying).
  *
  * ``gather`` does what the Python does, step for step (tests/door/term/test_layers.py
  * runs both over the same layers): it calls the same draws in the same order and makes
@@ -19,7 +20,8 @@
 #include <Python.h>
 
 typedef struct {
-    Py_UCS4 *chars, *styles; /* cols cells a row, for each row */
+    Py_UCS4 *chars, *styles; /* cols cells a row, for each dirty row */
+    Py_ssize_t *slot;        /* where a dirty row's cells are in them */
     unsigned char *dirty, *touched;
 } Rows;
 
@@ -27,6 +29,16 @@ static int read_dirty(PyObject *dirty, Py_ssize_t rows, unsigned char *flags) {
     if (!PyLong_Check(dirty) || Py_SIZE(dirty) < 0) {
         PyErr_SetString(PyExc_TypeError, "dirty must be an int of bits, one a row");
         return -1;
+    }
+    if (rows <= 64) { /* a frame's rows in one machine word: no bytes object made */
+        unsigned long long bits = PyLong_AsUnsignedLongLong(dirty);
+        if (bits == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear(); /* beyond 64 bits: to_bytes below says so */
+        } else if (rows == 64 || bits >> rows == 0) {
+            for (Py_ssize_t y = 0; y < rows; y++)
+                flags[y] = bits >> y & 1;
+            return 0;
+        }
     }
     PyObject *bytes = PyObject_CallMethod(dirty, "to_bytes", "ns", (rows + 7) / 8, "little");
     if (bytes == NULL)
@@ -62,7 +74,8 @@ static int lay_run(Rows *laid, Py_ssize_t rows, Py_ssize_t cols, PyObject *const
         return 0;
     int text_kind = PyUnicode_KIND(text), styles_kind = PyUnicode_KIND(styles);
     const void *text_data = PyUnicode_DATA(text), *styles_data = PyUnicode_DATA(styles);
-    Py_UCS4 *chars = laid->chars + y * cols + start, *kinds = laid->styles + y * cols + start;
+    Py_ssize_t at = laid->slot[y] * cols + start;
+    Py_UCS4 *chars = laid->chars + at, *kinds = laid->styles + at;
     for (Py_ssize_t i = skip; i < length; i++) {
         *chars++ = PyUnicode_READ(text_kind, text_data, i);
         *kinds++ = PyUnicode_READ(styles_kind, styles_data, i);
@@ -101,25 +114,29 @@ static PyObject *lay_rows(PyObject *module, PyObject *const *args, Py_ssize_t na
     Py_ssize_t rows = PyList_GET_SIZE(chars_list);
     Py_UCS4 blank_char = cols ? PyUnicode_READ_CHAR(blank_chars, 0) : ' ';
     Py_UCS4 blank_style = cols ? PyUnicode_READ_CHAR(blank_styles, 0) : 0;
-    Rows laid = {NULL, NULL, NULL, NULL};
+    Rows laid = {NULL, NULL, NULL, NULL, NULL};
     PyObject *result = NULL;
-    laid.chars = PyMem_Malloc((rows * cols + 1) * sizeof(Py_UCS4));
-    laid.styles = PyMem_Malloc((rows * cols + 1) * sizeof(Py_UCS4));
     laid.dirty = PyMem_Calloc(rows + 1, 1);
     laid.touched = PyMem_Calloc(rows + 1, 1);
-    if (!laid.chars || !laid.styles || !laid.dirty || !laid.touched) {
+    laid.slot = PyMem_Malloc((rows + 1) * sizeof(Py_ssize_t));
+    if (!laid.dirty || !laid.touched || !laid.slot) {
         PyErr_NoMemory();
         goto done;
     }
     if (read_dirty(args[3], rows, laid.dirty) < 0)
         goto done;
-    for (Py_ssize_t y = 0; y < rows; y++) {
-        if (!laid.dirty[y])
-            continue;
-        for (Py_ssize_t x = 0; x < cols; x++) {
-            laid.chars[y * cols + x] = blank_char;
-            laid.styles[y * cols + x] = blank_style;
-        }
+    Py_ssize_t dirty_rows = 0; /* cells for those alone: a bar move lays one row */
+    for (Py_ssize_t y = 0; y < rows; y++)
+        laid.slot[y] = laid.dirty[y] ? dirty_rows++ : -1;
+    laid.chars = PyMem_Malloc((dirty_rows * cols + 1) * sizeof(Py_UCS4));
+    laid.styles = PyMem_Malloc((dirty_rows * cols + 1) * sizeof(Py_UCS4));
+    if (!laid.chars || !laid.styles) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t cell = 0; cell < dirty_rows * cols; cell++) {
+        laid.chars[cell] = blank_char;
+        laid.styles[cell] = blank_style;
     }
     for (Py_ssize_t layer = 0; layer < PyList_GET_SIZE(layers); layer++) {
         PyObject *runs = PyList_GET_ITEM(layers, layer);
@@ -137,8 +154,9 @@ static PyObject *lay_rows(PyObject *module, PyObject *const *args, Py_ssize_t na
             continue;
         PyObject *chars, *styles;
         if (laid.touched[y]) {
-            chars = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, laid.chars + y * cols, cols);
-            styles = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, laid.styles + y * cols, cols);
+            Py_ssize_t at = laid.slot[y] * cols;
+            chars = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, laid.chars + at, cols);
+            styles = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, laid.styles + at, cols);
         } else { /* no run on it: the blank row itself, as the Python leaves it */
             chars = Py_NewRef(blank_chars);
             styles = Py_NewRef(blank_styles);
@@ -157,9 +175,92 @@ done:
     PyMem_Free(laid.styles);
     PyMem_Free(laid.dirty);
     PyMem_Free(laid.touched);
+    PyMem_Free(laid.slot);
     return result;
 }
 
+
+/* Whether a layer's rows (bits) meet the dirty rows: ``rows & dirty``, for Python ints. */
+static int meets(PyObject *rows, PyObject *dirty) {
+    if (!PyLong_Check(rows)) {
+        PyErr_SetString(PyExc_TypeError, "a layer's rows are an int of bits");
+        return -1;
+    }
+    int overflow_rows = 0, overflow_dirty = 0;
+    long long a = PyLong_AsLongLongAndOverflow(rows, &overflow_rows);
+    long long b = PyLong_AsLongLongAndOverflow(dirty, &overflow_dirty);
+    if (PyErr_Occurred())
+        return -1;
+    if (!overflow_rows && !overflow_dirty)
+        return (a & b) != 0;
+    PyObject *both = PyNumber_And(rows, dirty); /* a tall window's rows past 63 */
+    if (both == NULL)
+        return -1;
+    int truth = PyObject_IsTrue(both);
+    Py_DECREF(both);
+    return truth;
+}
+
+PyDoc_STRVAR(lay_frame_doc,
+             "lay_frame(chars, styles, cols, dirty, order, drawn, blank_chars, blank_styles)\n"
+             "--\n\n"
+             "door/term/layers.py's _lay_frame, in C: new lists of the rows ``chars`` and\n"
+             "``styles``, each dirty row laid again from the runs of the layers named in\n"
+             "``order`` (``drawn``: each (key, runs, result, rows) by name) that touch one.");
+
+static PyObject *lay_frame(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_Format(PyExc_TypeError, "lay_frame takes 8 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *order = args[4], *drawn = args[5], *dirty = args[3];
+    if (!PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyList_Check(order) ||
+        !PyDict_Check(drawn) || !PyLong_Check(dirty)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "the rows and the order are lists, the layers drawn a dict, dirty an int");
+        return NULL;
+    }
+    PyObject *chars = PyList_GetSlice(args[0], 0, PyList_GET_SIZE(args[0]));
+    PyObject *styles = PyList_GetSlice(args[1], 0, PyList_GET_SIZE(args[1]));
+    PyObject *touching = PyList_New(0), *answer = NULL;
+    if (chars == NULL || styles == NULL || touching == NULL)
+        goto done;
+    /* A tuple of the names, holding each: a name's hash or comparison may run Python. */
+    PyObject *names = PyList_AsTuple(order);
+    if (names == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(names); i++) {
+        PyObject *layer = PyDict_GetItemWithError(drawn, PyTuple_GET_ITEM(names, i));
+        if (layer == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, PyTuple_GET_ITEM(names, i));
+            Py_DECREF(names);
+            goto done;
+        }
+        if (!PyTuple_Check(layer) || PyTuple_GET_SIZE(layer) != 4) {
+            PyErr_SetString(PyExc_TypeError, "a layer drawn is (key, runs, result, rows)");
+            Py_DECREF(names);
+            goto done;
+        }
+        int meet = meets(PyTuple_GET_ITEM(layer, 3), dirty);
+        if (meet < 0 || (meet && PyList_Append(touching, PyTuple_GET_ITEM(layer, 1)) < 0)) {
+            Py_DECREF(names);
+            goto done;
+        }
+    }
+    Py_DECREF(names);
+    PyObject *lay_args[7] = {chars, styles, args[2], dirty, touching, args[6], args[7]};
+    PyObject *laid = lay_rows(module, lay_args, 7);
+    if (laid == NULL)
+        goto done;
+    Py_DECREF(laid);
+    answer = PyTuple_Pack(2, chars, styles);
+done:
+    Py_XDECREF(chars);
+    Py_XDECREF(styles);
+    Py_XDECREF(touching);
+    return answer;
+}
 
 /* The rows (as bits) a layer's runs touch: ``_rows_of``. */
 static PyObject *rows_of(PyObject *runs) {
@@ -346,6 +447,7 @@ done:
 static PyMethodDef methods[] = {
     {"gather", (PyCFunction)(void (*)(void))gather, METH_FASTCALL, gather_doc},
     {"lay_rows", (PyCFunction)(void (*)(void))lay_rows, METH_FASTCALL, lay_rows_doc},
+    {"lay_frame", (PyCFunction)(void (*)(void))lay_frame, METH_FASTCALL, lay_frame_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -361,6 +361,34 @@ class Recorder(Canvas):
             runs += (row, start, text, styles)
 
 
+def drawn_once(draw: Callable[..., Any], maxsize: int = 256) -> Callable[..., Any]:
+    """``draw(canvas, *args)`` whose runs on a ``Recorder`` are kept, by the recorder's
+    size and ``args`` (values, as a layer's key holds them), in a bounded cache: asked
+    again with the same arguments on a Recorder, it adds what it kept to the recorder's
+    runs rather than drawing (a status line, a message or a cut comes back again and
+    again, for every caller). On any other canvas it draws. ``draw`` must draw from
+    nothing but its arguments, and return nothing or a value never changed."""
+
+    @functools.lru_cache(maxsize=maxsize)
+    def recorded(cols: int, rows: int, *args: Any) -> tuple[Runs, Any]:
+        recorder = Recorder(cols, rows)
+        result = draw(recorder, *args)
+        return tuple(recorder.runs), result
+
+    @functools.wraps(draw)
+    def drawing(canvas: Canvas, *args: Any) -> Any:
+        if type(canvas) is not Recorder:
+            return draw(canvas, *args)
+        try:
+            runs, result = recorded(canvas.cols, canvas.rows, *args)
+        except TypeError:  # an argument that cannot be a cache's key: drawn, not kept
+            return draw(canvas, *args)
+        canvas.runs += runs
+        return result
+
+    return drawing
+
+
 Puts = tuple[Callable[..., int], Callable[..., int]]
 
 

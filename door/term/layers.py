@@ -31,7 +31,7 @@ collections more than they saved; strings are never walked.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from compiled_parts import Twin
 from door.term.canvas import Canvas, Recorder, Runs, blank_row
@@ -152,17 +152,35 @@ class Layers:
 
     def _lay(self, dirty: int, order: list[str]) -> None:
         """Put the ``dirty`` rows (bits) together again from the runs of every layer
-        that touches them, in order."""
+        that touches them, in order, on new lists of rows (the frame before is settled)."""
         before = self._frame
-        frame = Canvas.over(list(before.chars), list(before.styles), before.cols)
-        frame.settled = True
-        self._frame = frame
-        drawn = self._drawn
-        # (most layers, for most frames, touch none of them: a bar move touches one row)
-        runs = [layer[_RUNS] for name in order if (layer := drawn[name])[_ROWS] & dirty]
-        LAYING.chosen.lay_rows(
-            frame.chars, frame.styles, frame.cols, dirty, runs, *blank_row(frame.cols)
+        cols = before.cols
+        chars, styles = LAYING.chosen.lay_frame(
+            before.chars, before.styles, cols, dirty, order, self._drawn, *blank_row(cols)
         )
+        frame = self._frame = Canvas.over(chars, styles, cols)
+        frame.settled = True
+
+
+def _lay_frame(
+    chars: list[str],
+    styles: list[str],
+    cols: int,
+    dirty: int,
+    order: list[str],
+    drawn: dict[str, Drawn],
+    blank_chars: str,
+    blank_styles: str,
+) -> tuple[list[str], list[str]]:
+    """New lists of the rows ``chars`` and ``styles``, each ``dirty`` row (bits) laid
+    again from the runs of the layers named in ``order`` (``drawn``, by name) that touch
+    one. (door/term/_lay.c does the same in C, and is used where it was built: the copy,
+    the choice of layers and the laying in one call.)"""
+    chars, styles = list(chars), list(styles)
+    # (most layers, for most frames, touch none of them: a bar move touches one row)
+    runs = [layer[_RUNS] for name in order if (layer := drawn[name])[_ROWS] & dirty]
+    _lay_rows(chars, styles, cols, dirty, cast(list[Runs], runs), blank_chars, blank_styles)
+    return chars, styles
 
 
 def _lay_rows(
@@ -223,16 +241,17 @@ def _gather(
 
 
 class Laying(NamedTuple):
-    """The two loops of a frame, each in C where door/term/_lay.c was built."""
+    """The loops of a frame, each in C where door/term/_lay.c was built."""
 
     gather: Callable[..., tuple[dict[str, Drawn], dict[str, Any], int, int]]
     lay_rows: Callable[..., None]
+    lay_frame: Callable[..., tuple[list[str], list[str]]]
 
 
 LAYING: Final = Twin[Laying](
     "door.term._lay",
-    python=Laying(_gather, _lay_rows),
-    compiled=lambda c: Laying(c.gather, c.lay_rows),
+    python=Laying(_gather, _lay_rows, _lay_frame),
+    compiled=lambda c: Laying(c.gather, c.lay_rows, c.lay_frame),
 )
 """Gathering a frame's layers and laying its dirty rows, in C where door/term/_lay.c was
 built: the same layers drawn, the same rows."""

@@ -22,6 +22,8 @@ from door.screens.play_area import (
     current_count_numbers,
     draw_hand,
     draw_hand_labels,
+    draw_played,
+    played_columns,
 )
 from door.term.canvas import Canvas, Recorder
 from door.ui.renderer import Renderer
@@ -213,10 +215,16 @@ def test_a_row_of_any_number_of_cards_at_any_step_is_the_cards_drawn_one_by_one(
     assert len(recorder.runs) == (3 * 4 if count else 0)
 
 
+@pytest.mark.parametrize("marks", [slice(1, None, 2), slice(0, 0), slice(0, 1), slice(4, 6)])
 @pytest.mark.parametrize("bar", [None, 0, 3, 5])
-def test_the_labels_over_the_hand_are_each_cards_label_in_its_style(bar: int | None) -> None:
+def test_the_labels_over_the_hand_are_each_cards_label_in_its_style(
+    bar: int | None, marks: slice
+) -> None:
+    """Every bar and marks (the row is made once for each count, bar and marks, and
+    found again for any hand that has them)."""
     cards = tuple(parse_cards("4D 5D TS QC 2H KS"))
-    marked = frozenset(cards[1::2])
+    marked = frozenset(cards[marks])
+    draw_hand_labels(Recorder(), tuple(parse_cards("AC 2C 3C 4C 5C 6C")), bar, frozenset())
     recorder, labels, one_by_one = Recorder(), Canvas(), Canvas()
     draw_hand_labels(recorder, cards, bar, marked)
     labels.replay(tuple(recorder.runs))
@@ -263,3 +271,36 @@ def test_the_bare_board_is_a_run_a_row_and_the_pegs_and_names_land_where_they_be
     whole = Canvas()
     draw_board(whole, TOP, scores, previous, names)
     assert [whole.text(row) for row in range(9)] == [board.text(row) for row in range(9)]
+
+
+@pytest.mark.parametrize("sides", [2, 3])
+@pytest.mark.parametrize("count", [0, 1, 4, 8, 12, 16])
+def test_the_played_cards_are_each_number_over_each_card_in_its_look(
+    sides: int, count: int
+) -> None:
+    """Each card played, the current count's in their seat's colour under their play
+    number, the earlier counts' dimmed under an x, side by side or overlapping, the
+    count beside them; on a canvas and a recorder alike."""
+    dealt = parse_cards("5H TS KD AC 9D 2C QH 7S 3D 4C 6H 8S JD AH 2S 3C")[:count]
+    plays = tuple(
+        Play(index % (sides + 1), card, index + 1, index // 5) for index, card in enumerate(dealt)
+    )
+    count_cards = tuple(dealt[(count - 1) // 5 * 5 :]) if count else ()
+    expected = Canvas()
+    expected.put(9, 1, "Count", theme.LABEL)
+    expected.put(10, 1, f"{sum(card.pips for card in count_cards):>4}", theme.TITLE)
+    first, step = played_columns(count)
+    for index, (play, number) in enumerate(
+        zip(plays, current_count_numbers(plays, count_cards), strict=True)
+    ):
+        gone = number == "x"
+        style = theme.DIM if gone else theme.PLAYER_STYLES[play.seat % sides]
+        offset = (min(step, 5) - len(number)) // 2
+        expected.put(8, first + index * step + offset, number, style)
+        draw_card(expected, 9, first + index * step, play.card, dim=gone)
+    drawn, recorder, replayed = Canvas(), Recorder(), Canvas()
+    draw_played(drawn, plays, count_cards, True, sides)
+    draw_played(recorder, plays, count_cards, True, sides)
+    replayed.replay(tuple(recorder.runs))
+    assert drawn.cells == expected.cells
+    assert replayed.cells == expected.cells

@@ -5,9 +5,16 @@ from __future__ import annotations
 import random
 
 from door.screens import theme
-from door.screens.chat import KEPT_LINES, PaneLog, canned_reply
+from door.screens.chat import (
+    KEPT_LINES,
+    LOG_TOP,
+    PaneLog,
+    canned_reply,
+    draw_kept_log,
+    lines_of,
+)
 from door.term.ansi import Color
-from door.term.canvas import STYLES, Style, style_number
+from door.term.canvas import STYLES, Canvas, Recorder, Style, style_number
 
 
 def test_the_computer_never_gives_the_same_reply_twice_running() -> None:
@@ -58,3 +65,40 @@ def test_a_log_line_is_wrapped_as_textwrap_wraps_it_whether_it_fits_or_not() -> 
         log.add(text)
         expected = textwrap.wrap(text, width, subsequent_indent="  ") or [""]
         assert [line.text for line in log.lines] == expected, repr(text)
+
+
+def test_the_log_is_drawn_as_each_of_its_segments_put_in_its_style() -> None:
+    """A line is laid in one put from its text and styles, found again by the kept
+    string: each cell as if every segment were put in its style after the one before,
+    a wide character or a control made one cell, a long line cut at the edge."""
+    every_style = (Style(fg, bg, bold) for fg in Color for bg in Color for bold in (False, True))
+    while len(STYLES) <= 31:
+        style_number(next(every_style))
+    rng = random.Random(48)
+    alphabet = ["a", "♥", "漢", "\x1b", " ", "─"]
+    for case in range(300):
+        log = PaneLog(rng.choice((20, 78, 200)))
+        for _ in range(rng.randrange(1, 7)):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 90)))
+            if rng.random() < 0.5:
+                log.chat("Bob" + rng.choice(alphabet), text, STYLES[rng.choice((1, 31))])
+            else:
+                log.add(text, STYLES[rng.choice((0, 2, 31))])
+        log.back = rng.choice((0, 0, 1))
+        kept = log.kept(4)
+        expected = Canvas()
+        shown = kept[-3:] if log.back else kept
+        for row, line in enumerate(lines_of(shown), start=LOG_TOP):
+            col = 1
+            for text, style in line.segments:
+                col = expected.put(row, col, text, style)
+        drawn, recorder = Canvas(), Recorder()
+        for _ in range(2):  # made, then found again
+            drawn, recorder = Canvas(), Recorder()
+            draw_kept_log(drawn, kept, log.back)
+            draw_kept_log(recorder, kept, log.back)
+        replayed = Canvas()
+        replayed.replay(tuple(recorder.runs))
+        rows = range(LOG_TOP, LOG_TOP + len(shown))
+        assert [drawn.cells[row] for row in rows] == [expected.cells[row] for row in rows], case
+        assert replayed.cells == drawn.cells, case

@@ -17,6 +17,7 @@ from door.term.canvas import (
     Recorder,
     Style,
     _one_cell,
+    drawn_once,
     one_cell_text,
     style_char,
 )
@@ -445,3 +446,35 @@ def test_changed_spans_are_the_changed_cells_with_short_gaps_bridged() -> None:
                 was_styles[x] = chr(rng.choice((0, 1, 7, 255)))
         old = "".join(was_chars), "".join(was_styles)
         assert _changed_spans(chars, styles, *old) == by_cell(chars, styles, *old)
+
+
+def test_a_drawing_kept_once_is_laid_again_from_what_it_kept() -> None:
+    """``drawn_once``: on a recorder the same arguments draw once, and the runs added
+    the next time lay the same cells; another size or other arguments draw again; on a
+    canvas it always draws."""
+    calls: list[tuple[int, str]] = []
+
+    def status(canvas: Canvas, text: str) -> str:
+        calls.append((canvas.cols, text))
+        canvas.put(1, 2, text, Style(fg=Color.RED))
+        canvas.put(1, 2 + len(text), "!", Style(bold=True))
+        return text.upper()
+
+    kept = drawn_once(status, maxsize=4)
+    drawn = []
+    for cols, text in ((20, "keys"), (20, "keys"), (10, "keys"), (20, "other"), (20, "keys")):
+        recorder = Recorder(cols, 3)
+        assert kept(recorder, text) == text.upper()
+        laid = Canvas(cols, 3)
+        laid.replay(tuple(recorder.runs))
+        drawn.append(laid.cells)
+    assert calls == [(20, "keys"), (10, "keys"), (20, "other")]
+    direct = Canvas(20, 3)
+    status(direct, "keys")
+    assert drawn[0] == drawn[1] == drawn[4] == direct.cells
+    assert kept(Canvas(20, 3), "keys") == "KEYS" and calls[-1] == (20, "keys")
+    assert len(calls) == 5  # the canvas drew, and the direct draw above
+    listed = drawn_once(lambda canvas, words: canvas.put(0, 0, " ".join(words)))
+    recorder = Recorder(20, 3)
+    listed(recorder, ["not", "hashable"])  # drawn, not kept
+    assert recorder.runs[:3] == [0, 0, "not hashable"]

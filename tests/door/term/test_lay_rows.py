@@ -56,6 +56,60 @@ def test_the_rows_are_laid_as_the_python_lays_them() -> None:
                 assert chars[y] is before[y][0] and styles[y] is before[y][1]
 
 
+def test_a_frame_is_laid_again_on_new_lists_as_the_python_lays_it() -> None:
+    """``lay_frame`` (the copy of the rows, the layers that touch a dirty row, the
+    laying) makes the Python's rows, in a tall window too, and leaves the frame before
+    as it was."""
+    rng = random.Random(51)
+    for case in range(2000):
+        cols, rows = rng.choice((1, 7, 80)), rng.choice((1, 24, 64, 65, 130))
+        before_chars = ["".join(rng.choice(ALPHABET) for _ in range(cols)) for _ in range(rows)]
+        before_styles = [PLAIN_CHAR * cols] * rows
+        order, drawn = [], {}
+        for number in range(rng.randrange(0, 8)):
+            runs = random_runs(rng, cols, rows)
+            rows_touched = 0
+            for y in set(runs[::4]):
+                rows_touched |= 1 << y if y >= 0 else 0
+            name = f"layer {number}"
+            order.append(name)
+            drawn[name] = ((), runs, None, rows_touched)
+        dirty = rng.getrandbits(rows) if rng.random() < 0.8 else (1 << rows) - 1
+        kept = (list(before_chars), list(before_styles))
+        laid = [
+            lay_frame(before_chars, before_styles, cols, dirty, order, drawn, *blank_row(cols))
+            for lay_frame in (LAYING.python.lay_frame, LAYING.compiled.lay_frame)
+        ]
+        assert laid[1] == laid[0], case
+        assert (before_chars, before_styles) == kept  # new lists: the frame before stays
+        chars, styles = laid[1]
+        assert chars is not before_chars and styles is not before_styles
+        for y in range(rows):  # rows left alone are the very strings they were
+            if not dirty >> y & 1:
+                assert chars[y] is before_chars[y] and styles[y] is before_styles[y]
+
+
+def test_a_frame_of_layers_that_are_not_layers_is_refused() -> None:
+    def lay_frame(order: list, drawn: dict, dirty: int = 1) -> tuple:
+        return LAYING.compiled.lay_frame(
+            ["abcd"], [PLAIN_CHAR * 4], 4, dirty, order, drawn, *blank_row(4)
+        )
+
+    assert lay_frame(["a"], {"a": ((), (0, 1, "x", PLAIN_CHAR), None, 1)}) == (
+        [" x  "],
+        [PLAIN_CHAR * 4],
+    )
+    assert lay_frame(["a"], {"a": ((), (0, 1, "x", PLAIN_CHAR), None, 1)}, 0)[0] == ["abcd"]
+    with pytest.raises(KeyError):
+        lay_frame(["a"], {})
+    with pytest.raises(TypeError, match="key, runs, result, rows"):
+        lay_frame(["a"], {"a": ()})
+    with pytest.raises(TypeError, match="rows are an int"):
+        lay_frame(["a"], {"a": ((), (), None, "1")})
+    with pytest.raises(OverflowError):
+        lay_frame([], {}, dirty=1 << 70)  # a row the frame does not have
+
+
 def test_runs_that_are_not_runs_are_refused_and_runs_past_the_row_cut_to_it() -> None:
     def lay(runs: list, dirty: int = 1, cols: int = 4) -> list[str]:
         chars, styles = ["abcd"[:cols]], [PLAIN_CHAR * cols]
