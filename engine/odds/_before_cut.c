@@ -16,13 +16,10 @@
  */
 #include "_card_args.h"
 
-#define RANKS 13
 #define SUITS 4
-#define BINS 30
 #define JACK 10 /* the jack's rank, counted from the ace's 0 */
 
 static const Py_ssize_t table_shape[5] = {RANKS, RANKS, RANKS, RANKS, RANKS};
-static const Py_ssize_t weight_shape[2] = {RANKS, RANKS};
 static const Py_ssize_t bins_shape[1] = {BINS};
 
 PyDoc_STRVAR(hand_counts_doc,
@@ -125,22 +122,11 @@ static PyObject *crib_weights(PyObject *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_ValueError, "the two thrown cards are different and seen");
         return NULL;
     }
-    Py_buffer table, weight, bins;
-    if (read_array(args[0], &table, PyBUF_SIMPLE, "b", 1, 5, table_shape, "the rank table") < 0)
+    Py_buffer views[3]; /* the rank table, the weight, the bins */
+    if (read_table_weight_bins(args[0], args[1], args[5], views) < 0)
         return NULL;
-    if (read_array(args[1], &weight, PyBUF_SIMPLE, "d", sizeof(double), 2, weight_shape,
-                   "the weight") < 0) {
-        PyBuffer_Release(&table);
-        return NULL;
-    }
-    if (read_array(args[5], &bins, PyBUF_WRITABLE, "d", sizeof(double), 1, bins_shape,
-                   "the bins") < 0) {
-        PyBuffer_Release(&weight);
-        PyBuffer_Release(&table);
-        return NULL;
-    }
-    const double *w = (const double *)weight.buf;
-    double *out = (double *)bins.buf;
+    const double *w = (const double *)views[1].buf;
+    double *out = (double *)views[2].buf;
     double n[RANKS] = {0}, suited[SUITS] = {0};
     int present[RANKS][SUITS];
     for (int card = 0; card < CARDS; card++) {
@@ -151,7 +137,7 @@ static PyObject *crib_weights(PyObject *self, PyObject *const *args, Py_ssize_t 
         }
     }
     /* The ranks: ordered opponent pairs (x, y), then the starter s from what is left. */
-    const signed char *by_ranks = (const signed char *)table.buf +
+    const signed char *by_ranks = (const signed char *)views[0].buf +
                                   (first / SUITS * RANKS + second / SUITS) * RANKS * RANKS * RANKS;
     double total = 0.0;
     for (int x = 0; x < RANKS; x++) {
@@ -212,9 +198,7 @@ static PyObject *crib_weights(PyObject *self, PyObject *const *args, Py_ssize_t 
             if (x != JACK && present[x][s])
                 nob += with_jack[x];
     }
-    PyBuffer_Release(&bins);
-    PyBuffer_Release(&weight);
-    PyBuffer_Release(&table);
+    release_all(views, 3);
     return Py_BuildValue("(ddd)", total, flush, nob);
 }
 

@@ -54,4 +54,35 @@ static int read_seen(PyObject *number, unsigned long long *seen) {
     return 0;
 }
 
+#define RANKS 13
+#define BINS 30
+
+/* The rank table (13^5 int8 points), a weight by two ranks (13 x 13 float64) and the 30
+ * float64 bins written: into views[0], [1] and [2], all or none (released on failure). */
+static int read_table_weight_bins(PyObject *table, PyObject *weight, PyObject *bins,
+                                  Py_buffer *views) {
+    static const Py_ssize_t table_shape[5] = {RANKS, RANKS, RANKS, RANKS, RANKS};
+    static const Py_ssize_t weight_shape[2] = {RANKS, RANKS};
+    static const Py_ssize_t bins_shape[1] = {BINS};
+    if (read_array(table, &views[0], PyBUF_SIMPLE, "b", 1, 5, table_shape, "the rank table") < 0)
+        return -1;
+    if (read_array(weight, &views[1], PyBUF_SIMPLE, "d", sizeof(double), 2, weight_shape,
+                   "the weight") < 0) {
+        PyBuffer_Release(&views[0]);
+        return -1;
+    }
+    if (read_array(bins, &views[2], PyBUF_WRITABLE, "d", sizeof(double), 1, bins_shape,
+                   "the bins") < 0) {
+        PyBuffer_Release(&views[1]);
+        PyBuffer_Release(&views[0]);
+        return -1;
+    }
+    return 0;
+}
+
+static void release_all(Py_buffer *views, int count) {
+    for (int view = count - 1; view >= 0; view--)
+        PyBuffer_Release(&views[view]);
+}
+
 #endif

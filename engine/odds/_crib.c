@@ -13,8 +13,6 @@
  */
 #include "_card_args.h"
 
-#define RANKS 13
-#define BINS 30
 #define JACK 10 /* the jack's rank, counted from the ace's 0 */
 
 PyDoc_STRVAR(crib_counts_doc,
@@ -37,26 +35,12 @@ static PyObject *crib_counts(PyObject *self, PyObject *const *args, Py_ssize_t n
     unsigned long long seen;
     if (read_seen(args[5], &seen) < 0)
         return NULL;
-    static const Py_ssize_t table_shape[5] = {RANKS, RANKS, RANKS, RANKS, RANKS};
-    static const Py_ssize_t weight_shape[2] = {RANKS, RANKS};
-    static const Py_ssize_t bins_shape[1] = {BINS};
-    Py_buffer table, weight, bins;
-    if (read_array(args[0], &table, PyBUF_SIMPLE, "b", 1, 5, table_shape, "the rank table") < 0)
+    Py_buffer views[3]; /* the rank table, the weight, the bins */
+    if (read_table_weight_bins(args[0], args[1], args[6], views) < 0)
         return NULL;
-    if (read_array(args[1], &weight, PyBUF_SIMPLE, "d", sizeof(double), 2, weight_shape,
-                   "the weight") < 0) {
-        PyBuffer_Release(&table);
-        return NULL;
-    }
-    if (read_array(args[6], &bins, PyBUF_WRITABLE, "d", sizeof(double), 1, bins_shape,
-                   "the bins") < 0) {
-        PyBuffer_Release(&weight);
-        PyBuffer_Release(&table);
-        return NULL;
-    }
-    const signed char *points_by_ranks = (const signed char *)table.buf;
-    const double *weights = (const double *)weight.buf;
-    double *out = (double *)bins.buf;
+    const signed char *points_by_ranks = (const signed char *)views[0].buf;
+    const double *weights = (const double *)views[1].buf;
+    double *out = (double *)views[2].buf;
     int suit = starter % 4, nob = JACK * 4 + suit; /* the jack of the starter's suit */
     /* RANK_TABLE[first, second, x, y, starter]: the ranks' points, x and y the pair's */
     const signed char *by_ranks = points_by_ranks + ((first / 4) * RANKS + second / 4) *
@@ -77,9 +61,7 @@ static PyObject *crib_counts(PyObject *self, PyObject *const *args, Py_ssize_t n
                 out[points] += weights[(x / 4) * RANKS + y / 4];
         }
     }
-    PyBuffer_Release(&bins);
-    PyBuffer_Release(&weight);
-    PyBuffer_Release(&table);
+    release_all(views, 3);
     Py_RETURN_NONE;
 }
 

@@ -6,8 +6,6 @@ malformed arguments refused, never read past."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -16,32 +14,12 @@ import pytest
 from engine.odds import model
 from engine.odds.model import BY_ROLE, chances_through, read_only
 from engine.odds.tables import load_win_tables
+from tests.engine.odds.twins import both_compared
 
 pytestmark = pytest.mark.skipif(
     BY_ROLE.compiled is None, reason="engine/odds/_by_role.c was not built"
 )
 c_module = BY_ROLE.c_module
-
-
-@contextmanager
-def both_compared() -> Iterator[list[Any]]:
-    """Every run by role ``chances_through`` makes meanwhile, worked out by the Python and
-    by the C, which must agree to 1e-13."""
-    calls: list[Any] = []
-
-    def compare(*args: Any) -> Any:
-        assert BY_ROLE.compiled is not None
-        python, c = BY_ROLE.python(*args), BY_ROLE.compiled(*args)
-        assert c == pytest.approx(python, abs=1e-13, rel=0), args[1:]
-        calls.append(args)
-        return python
-
-    kept = BY_ROLE.chosen
-    BY_ROLE.chosen = compare
-    try:
-        yield calls
-    finally:
-        BY_ROLE.chosen = kept
 
 
 def random_dist(rng: random.Random, length: int) -> np.ndarray:
@@ -55,7 +33,7 @@ def test_random_rests_of_a_deal_give_the_pythons_chances() -> None:
     far from the goal the whole box is weighed, near it a role's points pass it."""
     rng = random.Random(3)
     table = load_win_tables().start[3]
-    with both_compared() as calls:
+    with both_compared(BY_ROLE) as calls:
         for _ in range(400):
             stages = [
                 ("add", rng.randrange(3), random_dist(rng, rng.choice((1, rng.randint(2, 60)))))
@@ -72,7 +50,7 @@ def test_a_float64_table_gives_the_pythons_chances() -> None:
     rng = random.Random(4)
     table = np.random.default_rng(4).random((9, 9, 9, 3))
     table /= table.sum(axis=-1, keepdims=True)
-    with both_compared() as calls:
+    with both_compared(BY_ROLE) as calls:
         for _ in range(300):
             stages = [("add", role, random_dist(rng, rng.randint(1, 6))) for role in range(3)]
             chances_through([rng.randint(0, 8) for _ in range(3)], stages, table, goal=9)
@@ -86,7 +64,7 @@ def test_every_moment_of_real_three_player_games_gives_the_pythons_chances() -> 
     from engine.rules.game import Game, Phase
 
     forget()
-    with both_compared() as calls:
+    with both_compared(BY_ROLE) as calls:
         game = Game(3, rng=random.Random(5), dealer=0)
         seats = [ComputerPlayer("normal", random.Random(seat)) for seat in range(3)]
         while game.phase is not Phase.OVER:

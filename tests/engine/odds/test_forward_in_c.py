@@ -5,8 +5,6 @@ malformed arguments refused, never read past."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -15,6 +13,7 @@ import pytest
 from engine.odds import model as winprob_model
 from engine.odds.model import FORWARD, chances_through, first_role_table
 from engine.odds.tables import load_win_tables
+from tests.engine.odds.twins import both_compared
 
 pytestmark = pytest.mark.skipif(
     FORWARD.compiled is None, reason="engine/odds/_forward.c was not built"
@@ -22,27 +21,6 @@ pytestmark = pytest.mark.skipif(
 forward = FORWARD.c_module
 
 Call = tuple[Any, ...]
-
-
-@contextmanager
-def both_compared() -> Iterator[list[Call]]:
-    """Every two-sided run that ``chances_through`` makes meanwhile, worked out by the
-    Python and by the C, which must agree to 1e-13 (sums added in another order)."""
-    calls: list[Call] = []
-
-    def compare(*args: Any) -> Any:
-        assert FORWARD.compiled is not None
-        python, c = FORWARD.python(*args), FORWARD.compiled(*args)
-        assert c == pytest.approx(python, abs=1e-13, rel=0), args
-        calls.append(args)
-        return python
-
-    kept = FORWARD.chosen
-    FORWARD.chosen = compare
-    try:
-        yield calls
-    finally:
-        FORWARD.chosen = kept
 
 
 def random_dist(rng: random.Random, length: int) -> np.ndarray:
@@ -73,7 +51,7 @@ def test_random_stages_give_the_pythons_chance(players: int) -> None:
     each role's points together as it would for a win bar)."""
     rng = random.Random(players)
     table = load_win_tables().start[players]
-    with both_compared() as calls:
+    with both_compared(FORWARD) as calls:
         for _ in range(3000):
             high = rng.choice((120, 120, 60))
             scores = [rng.randint(0, high), rng.randint(0, high)]
@@ -89,7 +67,7 @@ def test_every_moment_of_real_games_gives_the_pythons_chance(players: int) -> No
     from engine.rules.game import Game, Phase
 
     forget()
-    with both_compared() as calls:
+    with both_compared(FORWARD) as calls:
         for seed in (1, 2):
             game = Game(players, rng=random.Random(seed), dealer=0)
             seats = [ComputerPlayer("normal", random.Random(seat)) for seat in range(players)]
