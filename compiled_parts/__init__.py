@@ -42,6 +42,9 @@ PARTS: Final = {
     "door.ui._paint": Part("door.ui.renderer", "the row loop that paints a frame's changes"),
     "engine.odds._forward": Part("engine.odds.model", "the win bar's two-sided run"),
     "engine.odds._crib": Part("engine.odds.crib", "a crib once the starter is cut"),
+    "engine.computer._peg": Part(
+        "engine.computer.full_play", "the play searched to its end over sampled hands"
+    ),
 }
 """Every compiled part, by its C module (built from the .c file of the same path)."""
 

@@ -63,9 +63,15 @@ class ComputerPlayer:
     starter, the scores and how many cards each player holds.
     """
 
-    def __init__(self, level: str = "expert", rng: random.Random | None = None) -> None:
+    def __init__(
+        self, level: str = "expert", rng: random.Random | None = None, *, sampled_from: int = 0
+    ) -> None:
+        """``sampled_from``: the master searches the play to its end over sampled hands
+        once the two hands hold at most that many cards (two players; 0, as by default:
+        never; see ``engine.computer.play.choose_play``)."""
         check_level(level)
         self.level = level
+        self.sampled_from = sampled_from
         self.rng = rng if rng is not None else random.Random()
         self._thrown: dict[tuple[int, int, int], tuple[Card, ...]] = {}
 
@@ -131,6 +137,7 @@ class ComputerPlayer:
             opp_declined=declined_ranks(game, seat)
             if game.players == 2 and self.level == "master"
             else (),
+            sampled_from=self.sampled_from if game.players == 2 else 0,
         )
         if card is None:  # the game only asks a seat that can play
             raise IllegalActionError("no card of this hand fits on the count")
