@@ -167,18 +167,22 @@ class Mixed:
         return self.player.claim(game, seat)
 
 
-def seat_player(level: str, rng: random.Random) -> ComputerPlayer | Mixed:
-    """``level``, or ``discard:play`` for a seat that discards and plays at two levels."""
+def seat_player(level: str, rng: random.Random, sampled_from: int = 0) -> ComputerPlayer | Mixed:
+    """``level``, or ``discard:play`` for a seat that discards and plays at two levels;
+    ``sampled_from`` as for ``ComputerPlayer`` (the master's full search of the play)."""
     if ":" in level:
         discard, play = level.split(":")
         return Mixed(discard, play, rng)
-    return ComputerPlayer(level, rng)
+    return ComputerPlayer(level, rng, sampled_from=sampled_from)
 
 
-def run(task: tuple[str, str, int, int, int, int]) -> tuple[int, int, int, int, int, list[int]]:
+def run(
+    task: tuple[str, str, int, int, int, int] | tuple[str, str, int, int, int, int, int],
+) -> tuple[int, int, int, int, int, list[int]]:
     """(games, A's wins, A's points, B's points, completed deals, A's wins by deal) over
     games start..end (whole groups of games sharing a seed)."""
-    a, b, players, seed, start, end = task
+    a, b, players, seed, start, end = task[:6]
+    sampled_from = task[6] if len(task) > 6 else 0  # A's seats only
     wins = points_a = points_b = deals = 0
     by_deal: list[int] = []
     for number in range(start, end):
@@ -191,7 +195,9 @@ def run(task: tuple[str, str, int, int, int, int]) -> tuple[int, int, int, int, 
         order = [*mine, *(seat for seat in range(players) if seat not in mine)]
         seeds = {seat: cards.getrandbits(64) for seat in order}
         seats = [
-            seat_player(a if seat in mine else b, random.Random(seeds[seat]))
+            seat_player(a, random.Random(seeds[seat]), sampled_from)
+            if seat in mine
+            else seat_player(b, random.Random(seeds[seat]))
             for seat in range(players)
         ]
         game = Game(players, rng=random.Random(cards.getrandbits(64)), dealer=0)
@@ -231,14 +237,15 @@ def bootstrap_interval(
 
 
 def measure(
-    a: str, b: str, players: int, seed: int, total: int, jobs: int
+    a: str, b: str, players: int, seed: int, total: int, jobs: int, sampled_from: int = 0
 ) -> tuple[int, int, int, int, int, list[int]]:
     """``run`` over ``total`` games in parts, with progress on stderr."""
     started = time.perf_counter()
     group = GROUP[players]
     step = max(group, (total // (jobs * 20)) // group * group)
     tasks = [
-        (a, b, players, seed, start, min(start + step, total)) for start in range(0, total, step)
+        (a, b, players, seed, start, min(start + step, total), sampled_from)
+        for start in range(0, total, step)
     ]
     games = wins = points_a = points_b = deals = 0
     by_deal: list[int] = []
@@ -310,6 +317,14 @@ def main() -> int:
         help="A's gain over a run kept with --save-deals on the same deals (the same "
         "players, seed and games), without playing that run again",
     )
+    parser.add_argument(
+        "--sampled-from",
+        metavar="CARDS",
+        type=int,
+        default=0,
+        help="A's master searches the play to its end over sampled hands once the two "
+        "hands hold at most CARDS cards (two players; 0: never, as shipped)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     group = GROUP[args.players]
@@ -322,7 +337,7 @@ def main() -> int:
         except (OSError, ValueError) as error:
             parser.error(str(error))
     games, wins, points_a, points_b, deals, by_deal = measure(
-        args.a, args.b, args.players, args.seed, total, args.jobs
+        args.a, args.b, args.players, args.seed, total, args.jobs, args.sampled_from
     )
     seconds = time.perf_counter() - started
     low, high = wilson_interval(wins, games)
@@ -331,6 +346,11 @@ def main() -> int:
     print(
         f"{args.a} against {args.b}, {args.players} players: {games:,} games "
         f"({args.jobs} jobs) in {seconds:.0f} s, {table[args.players]}"
+        + (
+            f"; A's play searched in full from {args.sampled_from} cards"
+            if args.sampled_from
+            else ""
+        )
     )
     print(
         f"{args.a} wins {wins:,} = {wins / games:.2%} (95% Wilson interval {low:.2%} to "

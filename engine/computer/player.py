@@ -67,7 +67,7 @@ class ComputerPlayer:
         self, level: str = "expert", rng: random.Random | None = None, *, sampled_from: int = 0
     ) -> None:
         """``sampled_from``: the master searches the play to its end over sampled hands
-        once the two hands hold at most that many cards (two players; 0, as by default:
+        while the two hands hold at most that many cards (two players; 0, as by default:
         never; see ``engine.computer.play.choose_play``)."""
         check_level(level)
         self.level = level

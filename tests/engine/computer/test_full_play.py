@@ -254,3 +254,45 @@ def test_a_go_leaves_out_every_rank_that_would_have_fitted(twin: str) -> None:
         )
         is None
     )
+
+
+def master_plays(sampled_from: int, seed: int) -> list[tuple[int, str]]:
+    """Every card the master (seat 0) lays in a game against the expert, with the number of
+    cards the two hands held when it chose."""
+    from engine.computer.player import ComputerPlayer
+    from engine.computer.selfplay import next_action
+
+    rng = random.Random(seed)
+    seats = [
+        ComputerPlayer("master", random.Random(rng.getrandbits(64)), sampled_from=sampled_from),
+        ComputerPlayer("expert", random.Random(rng.getrandbits(64))),
+    ]
+    game = Game(2, rng=random.Random(rng.getrandbits(64)), dealer=seed % 2)
+    laid = []
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.PLAY and game.turn == 0:
+            held = len(game.hand(0)) + len(game.hand(1))
+            card = seats[0].play(game, 0)
+            laid.append((held, str(card)))
+            game.play(0, card)
+            continue
+        next_action(game, seats)  # type: ignore[arg-type]
+    return laid
+
+
+@needs_c
+def test_the_switch_plays_the_full_search_only_above_six_cards() -> None:
+    """With the switch at eight the master lays other cards than without it, only while
+    the hands hold seven or eight cards (below, the usual search reaches the end and is
+    kept), and a game replays card for card from the same seeds."""
+    changed_early = 0
+    for seed in range(3):
+        usual, full = master_plays(0, seed), master_plays(8, seed)
+        assert full == master_plays(8, seed)
+        for (held, card), (held2, card2) in zip(usual, full, strict=False):
+            if (held, card) != (held2, card2):
+                # The first difference: it must be a choice made at seven or eight cards.
+                assert held == held2 and held > 6, seed
+                changed_early += 1
+                break
+    assert changed_early >= 1
