@@ -112,6 +112,22 @@ Three players, seed 1, 900 games: 34.67 % against 34.33 %, +0.33 (-1.28 to +1.95
 (-0.96 to +0.96). Within the noise, not kept; the code:
 /work/notes/s7/master-tables_rivals_look_back.patch (switches RIVALS_LOOK_BACK,
 OPPONENTS_LOOK_BACK), the figures in /work/notes/s7/master-tables_findings.txt.
+
+The two-player play searched to its end over sampled hands (2026-11-28, nice 19, the
+machine shared; ``--sampled-from``, engine/computer/sampled_play.py and its C search,
+engine/computer/_peg.c): 64 opponent hands drawn from the unseen cards by the keep model's
+weights and what their goes rule out, each searched to the end of the play with both hands
+known (points, or the chance to win from 61), each card valued by its mean. Paired with the
+kept runs of main's master (seeds 11 to 13; the first 20 deals of seed 11 replayed the
+same on today's code): from the first card to the end (``--sampled-from 8`` before six
+cards were left to the usual search) seed 11, 1,000 games, 54.50 % against 53.60 %, +0.90
+(-1.15 to +2.95); seed 12, 2,000 games, 53.85 % against 54.10 %, -0.25 (-1.73 to +1.23).
+At seven and eight cards only (as shipped behind the switch: from six on the usual search
+reaches the end and pegged more, see bench/play_paired.py) seed 13, 4,000 games, 53.08 %
+against 52.45 %, +0.62 (-0.35 to +1.60). Within the noise, as the play alone says
+(bench/play_paired.py: equal in points to a few hundredths a deal), and no cheaper at
+seven and eight cards (2-3 ms a play either way), so it stays off; 55 % is still far off.
+The figures: /work/notes/s8/pimc-play_findings.txt.
 """
 
 from __future__ import annotations
