@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.computer.levels import LEVELS  # noqa: E402
+from engine.computer.levels import LEVELS, MASTER_SAMPLED_FROM  # noqa: E402
 from engine.computer.player import ComputerPlayer  # noqa: E402
 from engine.odds.hand_tables import load_tables  # noqa: E402
 from engine.odds.position import shipped_position  # noqa: E402
@@ -39,7 +39,7 @@ from engine.rules.game import Game, Phase  # noqa: E402
 
 
 def time_deals(
-    level: str, deals: int, seed: int, players: int = 2, sampled_from: int = 0
+    level: str, deals: int, seed: int, players: int = 2, sampled_from: int = MASTER_SAMPLED_FROM
 ) -> tuple[list[float], list[float]]:
     """Seconds per discard and per play over ``deals`` deals."""
     rng = random.Random(seed)
@@ -88,9 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--sampled-from",
         metavar="CARDS",
         type=int,
-        default=0,
+        default=MASTER_SAMPLED_FROM,
         help="the master searches the play to its end over sampled hands once the two hands "
-        "hold at most CARDS cards (engine.computer.play.choose_play's sampled_from)",
+        "hold at most CARDS cards (engine.computer.play.choose_play's sampled_from; "
+        f"{MASTER_SAMPLED_FROM} as shipped, 0 never)",
     )
     args = parser.parse_args(argv)
 

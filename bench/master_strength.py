@@ -119,14 +119,17 @@ engine/computer/_peg.c): 64 opponent hands drawn from the unseen cards by the ke
 weights and what their goes rule out, each searched to the end of the play with both hands
 known (points, or the chance to win from 61), each card valued by its mean. Paired with the
 kept runs of main's master (seeds 11 to 13; the first 20 deals of seed 11 replayed the
-same on today's code): from the first card to the end (``--sampled-from 8`` before six
-cards were left to the usual search) seed 11, 1,000 games, 54.50 % against 53.60 %, +0.90
-(-1.15 to +2.95); seed 12, 2,000 games, 53.85 % against 54.10 %, -0.25 (-1.73 to +1.23).
-At seven and eight cards only (as shipped behind the switch: from six on the usual search
-reaches the end and pegged more, see bench/play_paired.py) seed 13, 4,000 games, 53.08 %
-against 52.45 %, +0.62 (-0.35 to +1.60). Within the noise, as the play alone says
-(bench/play_paired.py: equal in points to a few hundredths a deal), and no cheaper at
-seven and eight cards (2-3 ms a play either way), so it stays off; 55 % is still far off.
+same on today's code): at every card (``--sampled-from 8``) seed 11, 1,000 games, 54.50 %
+against 53.60 %, +0.90 (-1.15 to +2.95); seed 12, 2,000 games, 53.85 % against 54.10 %,
+-0.25 (-1.73 to +1.23).
+At seven and eight cards only, seed 13, 4,000 games, 53.08 % against 52.45 %, +0.62
+(-0.35 to +1.60); seed 11, 1,000 games, +0.20 (-1.88 to +2.28): within the noise and no
+cheaper there (2-3 ms a play either way). At six cards and fewer only, in place of the
+six-ply search (``MASTER_SAMPLED_FROM``, as shipped), seed 12, 2,000 games, 54.05 % against
+54.10 %, -0.05 (-1.03 to +0.93; 90 of 1,000 deals won differently), and in the play alone
++0.020 points a deal (about -0.005 to +0.045, bench/play_paired.py): as strong, and a play
+at six cards 1.2 ms at the median where the six-ply search took 17, so it ships. 55 % is
+still far off: the full search knows no more of the opponent's hand than the usual one.
 The figures: /work/notes/s8/pimc-play_findings.txt.
 """
 
@@ -145,6 +148,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.computer.levels import MASTER_SAMPLED_FROM  # noqa: E402
 from engine.computer.player import ComputerPlayer  # noqa: E402
 from engine.computer.selfplay import next_action, wilson_interval  # noqa: E402
 from engine.rules.cards import Card  # noqa: E402
@@ -183,7 +187,9 @@ class Mixed:
         return self.player.claim(game, seat)
 
 
-def seat_player(level: str, rng: random.Random, sampled_from: int = 0) -> ComputerPlayer | Mixed:
+def seat_player(
+    level: str, rng: random.Random, sampled_from: int = MASTER_SAMPLED_FROM
+) -> ComputerPlayer | Mixed:
     """``level``, or ``discard:play`` for a seat that discards and plays at two levels;
     ``sampled_from`` as for ``ComputerPlayer`` (the master's full search of the play)."""
     if ":" in level:
@@ -198,7 +204,7 @@ def run(
     """(games, A's wins, A's points, B's points, completed deals, A's wins by deal) over
     games start..end (whole groups of games sharing a seed)."""
     a, b, players, seed, start, end = task[:6]
-    sampled_from = task[6] if len(task) > 6 else 0  # A's seats only
+    sampled_from = task[6] if len(task) > 6 else MASTER_SAMPLED_FROM  # A's seats only
     wins = points_a = points_b = deals = 0
     by_deal: list[int] = []
     for number in range(start, end):
@@ -253,7 +259,13 @@ def bootstrap_interval(
 
 
 def measure(
-    a: str, b: str, players: int, seed: int, total: int, jobs: int, sampled_from: int = 0
+    a: str,
+    b: str,
+    players: int,
+    seed: int,
+    total: int,
+    jobs: int,
+    sampled_from: int = MASTER_SAMPLED_FROM,
 ) -> tuple[int, int, int, int, int, list[int]]:
     """``run`` over ``total`` games in parts, with progress on stderr."""
     started = time.perf_counter()
@@ -337,9 +349,10 @@ def main() -> int:
         "--sampled-from",
         metavar="CARDS",
         type=int,
-        default=0,
+        default=MASTER_SAMPLED_FROM,
         help="A's master searches the play to its end over sampled hands once the two "
-        "hands hold at most CARDS cards (two players; 0: never, as shipped)",
+        f"hands hold at most CARDS cards (two players; 0: never; {MASTER_SAMPLED_FROM}: "
+        "as shipped)",
     )
     args = parser.parse_args()
     started = time.perf_counter()
@@ -363,8 +376,8 @@ def main() -> int:
         f"{args.a} against {args.b}, {args.players} players: {games:,} games "
         f"({args.jobs} jobs) in {seconds:.0f} s, {table[args.players]}"
         + (
-            f"; A's play searched in full from {args.sampled_from} cards"
-            if args.sampled_from
+            f"; A's play searched to its end from {args.sampled_from} cards"
+            if args.players == 2
             else ""
         )
     )

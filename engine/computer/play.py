@@ -13,13 +13,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import compiled_parts
 from engine.computer.full_play import PlayScore
-from engine.computer.levels import ENDGAME_FROM, MASTER_PLAY_FROM, check_level
+from engine.computer.levels import (
+    ENDGAME_FROM,
+    MASTER_PLAY_FROM,
+    MASTER_SAMPLED_FROM,
+    check_level,
+)
 from engine.computer.opponent import DECLINED, POOL_UNITS, opponent_weights
 from engine.computer.pegging import PegSearch, linear_utility, peg_points, unseen_ranks
 from engine.computer.sampled_play import sampled_play_values
@@ -33,12 +38,6 @@ from engine.rules.scoring import RUNS_RULES, score_peg, score_show
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
-
-# The master's usual search goes to the end of the play once the two hands hold this many
-# cards (six plies): there, knowing neither hand nor assuming either known, it is the better
-# of the two searches (the full search over sampled hands from six cards on pegged 0.03 a
-# deal less, -0.029 +- 0.039 over 2,500 deals: /work/notes/s8/pimc-play_pegdiff.txt).
-MASTER_TO_THE_END: Final = 6
 
 
 def choose_play(
@@ -60,7 +59,7 @@ def choose_play(
     opp_min_pips: int = 1,
     opp_played: Sequence[Card] | None = None,
     opp_declined: Sequence[int] = (),
-    sampled_from: int = 0,
+    sampled_from: int = MASTER_SAMPLED_FROM,
 ) -> Card | None:
     """The card to lay on the count, or None when no card fits (a go).
 
@@ -237,16 +236,15 @@ def full_search_values(
 ) -> dict[int, float] | None:
     """The master's full search of the rest of the play over sampled hands
     (``engine.computer.sampled_play``; the arguments as for ``play_values``): each fitting
-    rank's mean value, or None when the two hands hold more than ``most_cards`` together,
-    so few that the usual search reaches the end (``MASTER_TO_THE_END``), or no hand the
-    opponent may hold fits what they did."""
+    rank's mean value, or None when the two hands hold more than ``most_cards`` together
+    or no hand the opponent may hold fits what they did."""
     seen = {*hand, *played, *count_cards, *discards}
     if starter is not None:
         seen.add(starter)
     unseen = unseen_ranks([int(card.rank) for card in seen])
     pool = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
     opp_cards = max(0, min(opp_cards_left, sum(pool)))
-    if not MASTER_TO_THE_END < len(hand) + opp_cards <= most_cards:
+    if len(hand) + opp_cards > most_cards:
         return None
     role = "pone" if dealer else "dealer"
     weight = list(opponent_weights(role, [int(card.rank) for card in opp_played]))
@@ -291,7 +289,7 @@ def _weigh_pool(search: PegSearch, unseen: list[int], weight: Sequence[float]) -
 def _search_depth(mine: tuple[int, ...], opp_cards: int, deep: bool = False) -> int:
     """Plies to look ahead: four (us, them, us, them), six for the last three cards
     (the last six, searched to the end, when ``deep``)."""
-    return 6 if len(mine) + opp_cards <= (MASTER_TO_THE_END if deep else 3) else 4
+    return 6 if len(mine) + opp_cards <= (6 if deep else 3) else 4
 
 
 def _pegging_search(

@@ -20,7 +20,8 @@ Three levels:
     with two players every discard is valued by the chance to win it gives (the hand's
     and the crib's distributions run through the board position, plus what the kept
     cards are measured to peg), and the play is searched for the chance to win from
-    the middle of the game on, the last six cards to the end. With three or four
+    the middle of the game on, the last six cards to the end over hands the opponent
+    may hold (``engine.computer.sampled_play``). With three or four
     players it does the same at the table (``engine.computer.table_discard``,
     ``engine.computer.table_play``): each throw through the rest of the deal for the
     side's chance, the crib counted for whoever owns it, and the play searched over
@@ -42,7 +43,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.computer.discard import choose_discard
-from engine.computer.levels import check_level
+from engine.computer.levels import MASTER_SAMPLED_FROM, check_level
 from engine.computer.opponent import declined_ranks, least_pips_left
 from engine.computer.play import choose_play, winning_play
 from engine.computer.table_discard import table_discard
@@ -64,11 +65,15 @@ class ComputerPlayer:
     """
 
     def __init__(
-        self, level: str = "expert", rng: random.Random | None = None, *, sampled_from: int = 0
+        self,
+        level: str = "expert",
+        rng: random.Random | None = None,
+        *,
+        sampled_from: int = MASTER_SAMPLED_FROM,
     ) -> None:
         """``sampled_from``: the master searches the play to its end over sampled hands
-        while the two hands hold at most that many cards (two players; 0, as by default:
-        never; see ``engine.computer.play.choose_play``)."""
+        once the two hands hold at most that many cards (two players; 0: never; see
+        ``engine.computer.play.choose_play``)."""
         check_level(level)
         self.level = level
         self.sampled_from = sampled_from

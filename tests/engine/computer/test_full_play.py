@@ -14,6 +14,7 @@ import pytest
 
 import compiled_parts
 from engine.computer.full_play import FULL_PLAY, PlayScore, full_play_values
+from engine.computer.levels import MASTER_SAMPLED_FROM
 from engine.computer.play import _chances_after_the_play
 from engine.computer.sampled_play import sample_hands, sampled_play_values
 from engine.rules.cards import PIPS
@@ -257,8 +258,8 @@ def test_a_go_leaves_out_every_rank_that_would_have_fitted(twin: str) -> None:
 
 
 def master_plays(sampled_from: int, seed: int) -> list[tuple[int, str]]:
-    """Every card the master (seat 0) lays in a game against the expert, with the number of
-    cards the two hands held when it chose."""
+    """Every card the master (seat 0, ``sampled_from`` as given) lays in a game against the
+    expert, with the number of cards the two hands held when it chose."""
     from engine.computer.player import ComputerPlayer
     from engine.computer.selfplay import next_action
 
@@ -281,18 +282,18 @@ def master_plays(sampled_from: int, seed: int) -> list[tuple[int, str]]:
 
 
 @needs_c
-def test_the_switch_plays_the_full_search_only_above_six_cards() -> None:
-    """With the switch at eight the master lays other cards than without it, only while
-    the hands hold seven or eight cards (below, the usual search reaches the end and is
-    kept), and a game replays card for card from the same seeds."""
-    changed_early = 0
+def test_the_master_searches_the_last_six_cards_over_sampled_hands() -> None:
+    """As shipped the master lays other cards than with its six-ply search
+    (``sampled_from=0``), only once the hands hold six cards or fewer, and a game replays
+    card for card from the same seeds."""
+    changed = 0
     for seed in range(3):
-        usual, full = master_plays(0, seed), master_plays(8, seed)
-        assert full == master_plays(8, seed)
-        for (held, card), (held2, card2) in zip(usual, full, strict=False):
+        usual, shipped = master_plays(0, seed), master_plays(MASTER_SAMPLED_FROM, seed)
+        assert shipped == master_plays(MASTER_SAMPLED_FROM, seed)
+        for (held, card), (held2, card2) in zip(usual, shipped, strict=False):
             if (held, card) != (held2, card2):
-                # The first difference: it must be a choice made at seven or eight cards.
-                assert held == held2 and held > 6, seed
-                changed_early += 1
+                # The first difference: it must be a choice made at six cards or fewer.
+                assert held == held2 and held <= 6, seed
+                changed += 1
                 break
-    assert changed_early >= 1
+    assert changed >= 1
