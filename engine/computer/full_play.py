@@ -9,9 +9,9 @@ come in, with the go, 31, the last card, pairs, runs (free or exact) and fifteen
 less theirs, or, near the end of the game, the chance to win once the play is over (a line
 that reaches 121 is won or lost there).
 
-The search runs in C (engine/computer/_peg.c, with alpha-beta cut-offs) where it was built;
-the Python here is its twin, a plain minimax over every line, which the tests compare with
-it (tests/engine/computer/test_full_play.py).
+The search runs in C (engine/computer/_peg.c) where it was built; the Python here is its
+twin, with the same alpha-beta cut-offs, and the tests compare both with a plain minimax
+over every line (tests/engine/computer/test_full_play.py).
 
 >>> score = PlayScore.points()
 >>> full_play_values((5,), [(10,)], (), opp_said_go=False, exact=False, score=score)
@@ -120,37 +120,41 @@ def _search_sums(
     opp_said_go: bool,
     exact: bool,
     score: PlayScore,
+    cut: bool = True,
 ) -> dict[int, float]:
-    """The sum over ``hands`` of each fitting rank's value (checked arguments)."""
+    """The sum over ``hands`` of each fitting rank's value (checked arguments). ``cut``
+    False searches every line (no alpha-beta): the tests' plain minimax."""
     count = sum(PIPS[rank] for rank in seq)
     fitting = sorted({rank for rank in mine if count + PIPS[rank] <= 31})
     sums = dict.fromkeys(fitting, 0.0)
     for hand in hands:
-        line = _Line(exact, score)
+        line = _Line(exact, score, cut)
         for rank in fitting:
             sums[rank] += line.after_root(list(mine), list(hand), seq, rank, opp_said_go)
     return sums
 
 
-class _Line:
-    """One sampled hand's minimax, in the Python (the C's twin: the same rules, no cuts)."""
+INFINITY: Final = float("inf")
 
-    def __init__(self, exact: bool, score: PlayScore) -> None:
+
+class _Line:
+    """One sampled hand's minimax, in the Python: the C's twin, the same rules and the same
+    alpha-beta cut-offs (each card we may lay now searched with the full window, so its
+    value is exact either way)."""
+
+    def __init__(self, exact: bool, score: PlayScore, cut: bool = True) -> None:
         self.exact = exact
+        self.cut = cut
         self.table = score.table
         self.start = (score.my_score, score.opp_score)
         far = 1 << 30
-        self.need = (
-            (GOAL - score.my_score, GOAL - score.opp_score)
-            if self.table is not None
-            else (far, far)
-        )
+        scored = self.table is not None
+        self.need = (GOAL - score.my_score, GOAL - score.opp_score) if scored else (far, far)
 
     def after_root(
         self, mine: list[int], theirs: list[int], seq: tuple[int, ...], rank: int, passed: bool
     ) -> float:
-        hands = [mine, theirs]
-        return self._lay(hands, seq, ME, rank, passed, [0, 0])
+        return self._lay([mine, theirs], seq, ME, rank, passed, [0, 0], -INFINITY, INFINITY)
 
     def _end(self, points: list[int]) -> float:
         if self.table is None:
@@ -168,6 +172,8 @@ class _Line:
         rank: int,
         passed: bool,
         points: list[int],
+        alpha: float,
+        beta: float,
     ) -> float:
         """``mover`` lays ``rank`` on ``seq``; ``passed``: the other side has said go."""
         seq = (*seq, rank)
@@ -186,10 +192,10 @@ class _Line:
                     return self._won(mover)
             return self._end(points)
         if count == 31:
-            return self._new_count(hands, 1 - mover, mover, points)
+            return self._new_count(hands, 1 - mover, mover, points, alpha, beta)
         if passed:
-            return self._turn(hands, seq, mover, True, mover, points)
-        return self._turn(hands, seq, 1 - mover, False, mover, points)
+            return self._turn(hands, seq, mover, True, mover, points, alpha, beta)
+        return self._turn(hands, seq, 1 - mover, False, mover, points, alpha, beta)
 
     def _turn(
         self,
@@ -199,6 +205,8 @@ class _Line:
         passed: bool,
         last: int,
         points: list[int],
+        alpha: float,
+        beta: float,
     ) -> float:
         """``side`` to lay a card or say go; ``passed``: the other side has said go;
         ``last`` laid the count's last card."""
@@ -210,17 +218,33 @@ class _Line:
                 points[last] += 1
                 if points[last] >= self.need[last]:
                     return self._won(last)
-                return self._new_count(hands, 1 - last, last, points)
-            return self._turn(hands, seq, 1 - side, True, last, points)
-        values = [self._lay(hands, seq, side, rank, passed, points) for rank in fitting]
-        return max(values) if side == ME else min(values)
+                return self._new_count(hands, 1 - last, last, points, alpha, beta)
+            return self._turn(hands, seq, 1 - side, True, last, points, alpha, beta)
+        best = -INFINITY if side == ME else INFINITY
+        for rank in fitting:
+            value = self._lay(hands, seq, side, rank, passed, points, alpha, beta)
+            if side == ME:
+                best = max(best, value)
+                alpha = max(alpha, best) if self.cut else alpha
+            else:
+                best = min(best, value)
+                beta = min(beta, best) if self.cut else beta
+            if alpha >= beta:
+                break
+        return best
 
     def _new_count(
-        self, hands: list[list[int]], leader: int, last: int, points: list[int]
+        self,
+        hands: list[list[int]],
+        leader: int,
+        last: int,
+        points: list[int],
+        alpha: float,
+        beta: float,
     ) -> float:
         if not hands[leader]:
             leader = 1 - leader
-        return self._turn(hands, (), leader, False, last, points)
+        return self._turn(hands, (), leader, False, last, points, alpha, beta)
 
 
 def _search_sums_in_c(search: Callable[..., list[float]]) -> Callable[..., dict[int, float]]:

@@ -1,8 +1,8 @@
 """The full search of the play over sampled hands (engine/computer/full_play.py and its C
 twin engine/computer/_peg.c; engine/computer/sampled_play.py): the C's sums are the
-Python's plain minimax to the bit on random small positions; the values are the points the
-rules engine really awards when both sides play the search's cards; hands are drawn as the
-goes and weights say; malformed arguments are refused by both."""
+Python's to the bit on random small positions, and both a plain minimax's; the values are
+the points the rules engine really awards when both sides play the search's cards; hands
+are drawn as the goes and weights say; malformed arguments are refused by both."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import compiled_parts
+from engine.computer import full_play
 from engine.computer.full_play import FULL_PLAY, PlayScore, full_play_values
 from engine.computer.levels import MASTER_SAMPLED_FROM
 from engine.computer.play import _chances_after_the_play
@@ -84,6 +85,18 @@ def test_the_c_sums_are_the_pythons_minimax_to_the_bit() -> None:
         assert list(c) == list(python) and all(c[r] == python[r] for r in python), args
         differ += len(set(python.values())) > 1
     assert differ > 300  # positions where the card chosen matters
+
+
+def test_both_twins_are_a_plain_minimax_over_every_line() -> None:
+    """The cut-offs change no card's value: the Python with them (the twin in use where the
+    C was not built) against itself searching every line."""
+    rng = random.Random(52)
+    table = chance_table()
+    for trial in range(400):
+        mine, hands, seq = random_position(rng)
+        score = POINTS if trial % 2 else PlayScore.chance(table, rng.randint(70, 120), 100)
+        args = (tuple(mine), tuple(map(tuple, hands)), tuple(seq), trial % 3 == 0, False, score)
+        assert FULL_PLAY.python(*args) == full_play._search_sums(*args, cut=False), args
 
 
 def play_out(seed: int, twin: str) -> tuple[float, int]:
