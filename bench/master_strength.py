@@ -127,7 +127,8 @@ At seven and eight cards only, seed 13, 4,000 games, 53.08 % against 52.45 %, +0
 cheaper there (2-3 ms a play either way). At six cards and fewer only, in place of the
 six-ply search (``MASTER_SAMPLED_FROM``, as shipped), seed 12, 2,000 games, 54.05 % against
 54.10 %, -0.05 (-1.03 to +0.93; 90 of 1,000 deals won differently); seed 13, 4,000 games,
-52.90 % against 52.45 %, +0.45 (-0.30 to +1.20); and in the play alone
+52.90 % against 52.45 %, +0.45 (-0.30 to +1.20); seed 11, 1,000 games, 53.20 % against
+53.60 %, -0.40 (-1.73 to +0.93): about +0.19 over the 7,000; and in the play alone
 +0.020 points a deal (about -0.005 to +0.045, bench/play_paired.py): as strong, and a play
 at six cards 1.2 ms at the median where the six-ply search took 17, so it ships. 55 % is
 still far off: the full search knows no more of the opponent's hand than the usual one.
