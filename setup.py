@@ -1,8 +1,9 @@
 """The compiled parts (compiled_parts.PARTS says which, and which Python each stands in
 for): drawing on a layer (door/term/_record.c), laying a frame's rows (door/term/_lay.c),
 the renderer's row loop (door/ui/_paint.c), the win bar's two-sided run
-(engine/odds/_forward.c) and a crib once the starter is cut (engine/odds/_crib.c), each
-the same as its Python twin.
+(engine/odds/_forward.c), a crib once the starter is cut (engine/odds/_crib.c) and the
+master's full search of the play over sampled hands (engine/computer/_peg.c), each the same
+as its Python twin.
 
 Optional: where they cannot be built (no C compiler), the install goes on and the door
 runs the Python twins.
@@ -29,5 +30,6 @@ setup(
             depends=["engine/odds/_card_args.h"],
             optional=True,
         ),
+        Extension("engine.computer._peg", ["engine/computer/_peg.c"], optional=True),
     ]
 )

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.computer.levels import LEVELS  # noqa: E402
+from engine.computer.levels import LEVELS, MASTER_SAMPLED_FROM  # noqa: E402
 from engine.computer.player import ComputerPlayer  # noqa: E402
 from engine.odds.hand_tables import load_tables  # noqa: E402
 from engine.odds.position import shipped_position  # noqa: E402
@@ -39,7 +39,7 @@ from engine.rules.game import Game, Phase  # noqa: E402
 
 
 def time_deals(
-    level: str, deals: int, seed: int, players: int = 2
+    level: str, deals: int, seed: int, players: int = 2, sampled_from: int = MASTER_SAMPLED_FROM
 ) -> tuple[list[float], list[float]]:
     """Seconds per discard and per play over ``deals`` deals."""
     rng = random.Random(seed)
@@ -48,7 +48,10 @@ def time_deals(
     for _ in range(deals):
         game = Game(players, rng=random.Random(rng.getrandbits(64)), dealer=rng.randrange(players))
         game.scores = [rng.randrange(121) for _ in range(game.sides)]
-        seats = [ComputerPlayer(level, random.Random(rng.getrandbits(64))) for _ in range(players)]
+        seats = [
+            ComputerPlayer(level, random.Random(rng.getrandbits(64)), sampled_from=sampled_from)
+            for _ in range(players)
+        ]
         game.deal()
         for seat in range(players):
             started = time.perf_counter()
@@ -81,6 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", nargs="+", choices=LEVELS, default=list(LEVELS))
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument(
+        "--sampled-from",
+        metavar="CARDS",
+        type=int,
+        default=MASTER_SAMPLED_FROM,
+        help="the master searches the play to its end over sampled hands once the two hands "
+        "hold at most CARDS cards (engine.computer.play.choose_play's sampled_from; "
+        f"{MASTER_SAMPLED_FROM} as shipped, 0 never)",
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -94,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.freeze()
     for level in args.levels:
         started = time.perf_counter()
-        discards, plays = time_deals(level, args.deals, args.seed, args.players)
+        discards, plays = time_deals(level, args.deals, args.seed, args.players, args.sampled_from)
         print(
             f"{level:<7} discard ({len(discards):,}): {_ms(discards)} | "
             f"play ({len(plays):,}): {_ms(plays)} | {time.perf_counter() - started:.1f} s"

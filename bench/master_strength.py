@@ -112,6 +112,27 @@ Three players, seed 1, 900 games: 34.67 % against 34.33 %, +0.33 (-1.28 to +1.95
 (-0.96 to +0.96). Within the noise, not kept; the code:
 /work/notes/s7/master-tables_rivals_look_back.patch (switches RIVALS_LOOK_BACK,
 OPPONENTS_LOOK_BACK), the figures in /work/notes/s7/master-tables_findings.txt.
+
+The two-player play searched to its end over sampled hands (2026-11-28, nice 19, the
+machine shared; ``--sampled-from``, engine/computer/sampled_play.py and its C search,
+engine/computer/_peg.c): 64 opponent hands drawn from the unseen cards by the keep model's
+weights and what their goes rule out, each searched to the end of the play with both hands
+known (points, or the chance to win from 61), each card valued by its mean. Paired with the
+kept runs of main's master (seeds 11 to 13; the first 20 deals of seed 11 replayed the
+same on today's code): at every card (``--sampled-from 8``) seed 11, 1,000 games, 54.50 %
+against 53.60 %, +0.90 (-1.15 to +2.95); seed 12, 2,000 games, 53.85 % against 54.10 %,
+-0.25 (-1.73 to +1.23).
+At seven and eight cards only, seed 13, 4,000 games, 53.08 % against 52.45 %, +0.62
+(-0.35 to +1.60); seed 11, 1,000 games, +0.20 (-1.88 to +2.28): within the noise and no
+cheaper there (2-3 ms a play either way). At six cards and fewer only, in place of the
+six-ply search (``MASTER_SAMPLED_FROM``, as shipped), seed 12, 2,000 games, 54.05 % against
+54.10 %, -0.05 (-1.03 to +0.93; 90 of 1,000 deals won differently); seed 13, 4,000 games,
+52.90 % against 52.45 %, +0.45 (-0.30 to +1.20); seed 11, 1,000 games, 53.20 % against
+53.60 %, -0.40 (-1.73 to +0.93): about +0.19 over the 7,000; and in the play alone
++0.020 points a deal (about -0.005 to +0.045, bench/play_paired.py): as strong, and a play
+at six cards 1.2 ms at the median where the six-ply search took 17, so it ships. 55 % is
+still far off: the full search knows no more of the opponent's hand than the usual one.
+The figures: /work/notes/s8/pimc-play_findings.txt.
 """
 
 from __future__ import annotations
@@ -129,6 +150,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.computer.levels import MASTER_SAMPLED_FROM  # noqa: E402
 from engine.computer.player import ComputerPlayer  # noqa: E402
 from engine.computer.selfplay import next_action, wilson_interval  # noqa: E402
 from engine.rules.cards import Card  # noqa: E402
@@ -167,18 +189,24 @@ class Mixed:
         return self.player.claim(game, seat)
 
 
-def seat_player(level: str, rng: random.Random) -> ComputerPlayer | Mixed:
-    """``level``, or ``discard:play`` for a seat that discards and plays at two levels."""
+def seat_player(
+    level: str, rng: random.Random, sampled_from: int = MASTER_SAMPLED_FROM
+) -> ComputerPlayer | Mixed:
+    """``level``, or ``discard:play`` for a seat that discards and plays at two levels;
+    ``sampled_from`` as for ``ComputerPlayer`` (the master's full search of the play)."""
     if ":" in level:
         discard, play = level.split(":")
         return Mixed(discard, play, rng)
-    return ComputerPlayer(level, rng)
+    return ComputerPlayer(level, rng, sampled_from=sampled_from)
 
 
-def run(task: tuple[str, str, int, int, int, int]) -> tuple[int, int, int, int, int, list[int]]:
+def run(
+    task: tuple[str, str, int, int, int, int] | tuple[str, str, int, int, int, int, int],
+) -> tuple[int, int, int, int, int, list[int]]:
     """(games, A's wins, A's points, B's points, completed deals, A's wins by deal) over
     games start..end (whole groups of games sharing a seed)."""
-    a, b, players, seed, start, end = task
+    a, b, players, seed, start, end = task[:6]
+    sampled_from = task[6] if len(task) > 6 else MASTER_SAMPLED_FROM  # A's seats only
     wins = points_a = points_b = deals = 0
     by_deal: list[int] = []
     for number in range(start, end):
@@ -191,7 +219,9 @@ def run(task: tuple[str, str, int, int, int, int]) -> tuple[int, int, int, int, 
         order = [*mine, *(seat for seat in range(players) if seat not in mine)]
         seeds = {seat: cards.getrandbits(64) for seat in order}
         seats = [
-            seat_player(a if seat in mine else b, random.Random(seeds[seat]))
+            seat_player(a, random.Random(seeds[seat]), sampled_from)
+            if seat in mine
+            else seat_player(b, random.Random(seeds[seat]))
             for seat in range(players)
         ]
         game = Game(players, rng=random.Random(cards.getrandbits(64)), dealer=0)
@@ -231,14 +261,21 @@ def bootstrap_interval(
 
 
 def measure(
-    a: str, b: str, players: int, seed: int, total: int, jobs: int
+    a: str,
+    b: str,
+    players: int,
+    seed: int,
+    total: int,
+    jobs: int,
+    sampled_from: int = MASTER_SAMPLED_FROM,
 ) -> tuple[int, int, int, int, int, list[int]]:
     """``run`` over ``total`` games in parts, with progress on stderr."""
     started = time.perf_counter()
     group = GROUP[players]
     step = max(group, (total // (jobs * 20)) // group * group)
     tasks = [
-        (a, b, players, seed, start, min(start + step, total)) for start in range(0, total, step)
+        (a, b, players, seed, start, min(start + step, total), sampled_from)
+        for start in range(0, total, step)
     ]
     games = wins = points_a = points_b = deals = 0
     by_deal: list[int] = []
@@ -310,6 +347,15 @@ def main() -> int:
         help="A's gain over a run kept with --save-deals on the same deals (the same "
         "players, seed and games), without playing that run again",
     )
+    parser.add_argument(
+        "--sampled-from",
+        metavar="CARDS",
+        type=int,
+        default=MASTER_SAMPLED_FROM,
+        help="A's master searches the play to its end over sampled hands once the two "
+        f"hands hold at most CARDS cards (two players; 0: never; {MASTER_SAMPLED_FROM}: "
+        "as shipped)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     group = GROUP[args.players]
@@ -322,7 +368,7 @@ def main() -> int:
         except (OSError, ValueError) as error:
             parser.error(str(error))
     games, wins, points_a, points_b, deals, by_deal = measure(
-        args.a, args.b, args.players, args.seed, total, args.jobs
+        args.a, args.b, args.players, args.seed, total, args.jobs, args.sampled_from
     )
     seconds = time.perf_counter() - started
     low, high = wilson_interval(wins, games)
@@ -331,6 +377,11 @@ def main() -> int:
     print(
         f"{args.a} against {args.b}, {args.players} players: {games:,} games "
         f"({args.jobs} jobs) in {seconds:.0f} s, {table[args.players]}"
+        + (
+            f"; A's play searched to its end from {args.sampled_from} cards"
+            if args.players == 2
+            else ""
+        )
     )
     print(
         f"{args.a} wins {wins:,} = {wins / games:.2%} (95% Wilson interval {low:.2%} to "

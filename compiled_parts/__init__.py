@@ -46,6 +46,9 @@ PARTS: Final = {
     "engine.odds._before_cut": Part(
         "engine.odds.before_cut", "a known hand and a half-known crib before the cut"
     ),
+    "engine.computer._peg": Part(
+        "engine.computer.full_play", "the play searched to its end over sampled hands"
+    ),
 }
 """Every compiled part, by its C module (built from the .c file of the same path)."""
 

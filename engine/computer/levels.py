@@ -12,6 +12,14 @@ LEVELS: Final = ("easy", "normal", "expert", "master")
 ENDGAME_FROM: Final = 81
 # The master weighs the chance to win in the play from this score on (either side).
 MASTER_PLAY_FROM: Final = 61
+# With two players the master searches the play to its end over hands the opponent may hold
+# (engine.computer.sampled_play) once the two hands hold this many cards or fewer, in place
+# of its six-ply search there: as strong (in the play +0.020 points a deal, about -0.005
+# to +0.045, over 7,500 paired deals, bench/play_paired.py; against the expert, paired,
+# +0.19 % over 7,000 games, bench/master_strength.py) and a play at six cards 1.2 ms at
+# the median where the six-ply search took 17 (p99 4.8 ms over every play where 33).
+# Over seven and eight cards: as strong, no cheaper than four plies.
+MASTER_SAMPLED_FROM: Final = 6
 
 
 def check_level(level: str) -> None:

@@ -18,11 +18,18 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 import compiled_parts
-from engine.computer.levels import ENDGAME_FROM, MASTER_PLAY_FROM, check_level
+from engine.computer.full_play import PlayScore
+from engine.computer.levels import (
+    ENDGAME_FROM,
+    MASTER_PLAY_FROM,
+    MASTER_SAMPLED_FROM,
+    check_level,
+)
 from engine.computer.opponent import DECLINED, POOL_UNITS, opponent_weights
 from engine.computer.pegging import PegSearch, linear_utility, peg_points, unseen_ranks
+from engine.computer.sampled_play import sampled_play_values
 from engine.odds.crib import crib_given_starter
-from engine.odds.hand_tables import load_tables
+from engine.odds.hand_tables import FloatArray, load_tables
 from engine.odds.position import GOAL, shipped_position
 from engine.rules.cards import PIPS, Card
 from engine.rules.checks import card_list, distinct_cards
@@ -52,6 +59,7 @@ def choose_play(
     opp_min_pips: int = 1,
     opp_played: Sequence[Card] | None = None,
     opp_declined: Sequence[int] = (),
+    sampled_from: int = MASTER_SAMPLED_FROM,
 ) -> Card | None:
     """The card to lay on the count, or None when no card fits (a go).
 
@@ -92,25 +100,59 @@ def choose_play(
             key=lambda card: (peg_points(seq + (int(card.rank),), count + card.pips, exact), card),
         )
     endgame_from = MASTER_PLAY_FROM if level == "master" else ENDGAME_FROM
-    values = play_values(
-        hand,
-        count_cards,
-        played=played,
-        starter=starter,
-        runs=runs,
-        my_score=my_score,
-        opp_score=opp_score,
-        opp_cards_left=opp_cards_left,
-        dealer=dealer,
-        opp_said_go=opp_said_go,
-        discards=discards,
-        kept=kept,
-        opp_min_pips=opp_min_pips,
-        chance=max(my_score, opp_score) >= endgame_from,
-        deep=level == "master",
-        opp_played=opp_played if level == "master" else None,
-        opp_declined=opp_declined,
-    )
+    chance = max(my_score, opp_score) >= endgame_from
+
+    def searched() -> dict[int, float]:
+        return play_values(
+            hand,
+            count_cards,
+            played=played,
+            starter=starter,
+            runs=runs,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=opp_cards_left,
+            dealer=dealer,
+            opp_said_go=opp_said_go,
+            discards=discards,
+            kept=kept,
+            opp_min_pips=opp_min_pips,
+            chance=chance,
+            deep=level == "master",
+            opp_played=opp_played if level == "master" else None,
+            opp_declined=opp_declined,
+        )
+
+    values = None
+    if level == "master" and opp_played is not None and sampled_from:
+        values = full_search_values(
+            hand,
+            count_cards,
+            played=played,
+            starter=starter,
+            runs=runs,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=opp_cards_left,
+            dealer=dealer,
+            opp_said_go=opp_said_go,
+            discards=discards,
+            kept=kept,
+            opp_min_pips=opp_min_pips,
+            chance=chance,
+            opp_played=opp_played,
+            opp_declined=opp_declined,
+            most_cards=sampled_from,
+        )
+    if values is None:
+        values = searched()
+    else:
+        # Cards the full search cannot tell apart: the master's usual search chooses.
+        top = max(values.values())
+        tied = [rank for rank, value in values.items() if value >= top - 1e-9]
+        if len(tied) > 1:
+            usual = searched()
+            values = {rank: usual[rank] for rank in tied}
     # Equal values: keep the higher card back (low cards play late in a count).
     best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
     return next(card for card in legal if int(card.rank) == best_rank)
@@ -170,6 +212,66 @@ def play_values(
     mine = tuple(sorted(int(card.rank) for card in hand))
     depth = _search_depth(mine, opp_cards, deep)
     return search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
+
+
+def full_search_values(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    *,
+    played: Sequence[Card],
+    starter: Card | None,
+    runs: str,
+    my_score: int,
+    opp_score: int,
+    opp_cards_left: int,
+    dealer: bool,
+    opp_said_go: bool,
+    discards: Sequence[Card],
+    kept: Sequence[Card] | None,
+    opp_min_pips: int,
+    chance: bool,
+    opp_played: Sequence[Card],
+    opp_declined: Sequence[int],
+    most_cards: int,
+) -> dict[int, float] | None:
+    """The master's full search of the rest of the play over sampled hands
+    (``engine.computer.sampled_play``; the arguments as for ``play_values``): each fitting
+    rank's mean value, or None when the two hands hold more than ``most_cards`` together
+    or no hand the opponent may hold fits what they did."""
+    seen = {*hand, *played, *count_cards, *discards}
+    if starter is not None:
+        seen.add(starter)
+    unseen = unseen_ranks([int(card.rank) for card in seen])
+    pool = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
+    opp_cards = max(0, min(opp_cards_left, sum(pool)))
+    if len(hand) + opp_cards > most_cards:
+        return None
+    role = "pone" if dealer else "dealer"
+    weight = list(opponent_weights(role, [int(card.rank) for card in opp_played]))
+    for rank in set(opp_declined):
+        weight[rank] *= DECLINED
+    if chance:
+        my, theirs = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
+        known = kept is not None and len(kept) == 4 and starter is not None
+        table = _chance_table(
+            dealer,
+            tuple(kept) if known and kept is not None else None,
+            starter if known else None,
+            tuple(discards) if known and len(discards) == 2 else None,
+        )
+        score = PlayScore.chance(table, my, theirs)
+    else:
+        score = PlayScore.points()
+    return sampled_play_values(
+        [int(card.rank) for card in hand],
+        [int(card.rank) for card in count_cards],
+        pool,
+        weight,
+        opp_cards,
+        opp_said_go=opp_said_go,
+        exact=runs == "exact",
+        score=score,
+    )
 
 
 def _weigh_pool(search: PegSearch, unseen: list[int], weight: Sequence[float]) -> list[int]:
@@ -251,8 +353,20 @@ def _chances_after_the_play(
     return tuple(tuple(row) for row in after.tolist())
 
 
+@lru_cache(maxsize=8)
+def _chance_table(
+    dealer: bool,
+    kept: tuple[Card, ...] | None,
+    starter: Card | None,
+    discards: tuple[Card, ...] | None,
+) -> FloatArray:
+    """``_chances_after_the_play`` as one array, for the full search in C."""
+    return np.array(_chances_after_the_play(dealer, kept, starter, discards))
+
+
 # The chances kept hold the crib of the twin that made them (engine.odds.crib).
 compiled_parts.forget_on_switch(_chances_after_the_play.cache_clear)
+compiled_parts.forget_on_switch(_chance_table.cache_clear)
 
 
 MOST_ONE_CARD_PEGS: Final = 15

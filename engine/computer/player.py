@@ -20,7 +20,8 @@ Three levels:
     with two players every discard is valued by the chance to win it gives (the hand's
     and the crib's distributions run through the board position, plus what the kept
     cards are measured to peg), and the play is searched for the chance to win from
-    the middle of the game on, the last six cards to the end. With three or four
+    the middle of the game on, the last six cards to the end over hands the opponent
+    may hold (``engine.computer.sampled_play``). With three or four
     players it does the same at the table (``engine.computer.table_discard``,
     ``engine.computer.table_play``): each throw through the rest of the deal for the
     side's chance, the crib counted for whoever owns it, and the play searched over
@@ -42,7 +43,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.computer.discard import choose_discard
-from engine.computer.levels import check_level
+from engine.computer.levels import MASTER_SAMPLED_FROM, check_level
 from engine.computer.opponent import declined_ranks, least_pips_left
 from engine.computer.play import choose_play, winning_play
 from engine.computer.table_discard import table_discard
@@ -63,9 +64,19 @@ class ComputerPlayer:
     starter, the scores and how many cards each player holds.
     """
 
-    def __init__(self, level: str = "expert", rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        level: str = "expert",
+        rng: random.Random | None = None,
+        *,
+        sampled_from: int = MASTER_SAMPLED_FROM,
+    ) -> None:
+        """``sampled_from``: the master searches the play to its end over sampled hands
+        once the two hands hold at most that many cards (two players; 0: never; see
+        ``engine.computer.play.choose_play``)."""
         check_level(level)
         self.level = level
+        self.sampled_from = sampled_from
         self.rng = rng if rng is not None else random.Random()
         self._thrown: dict[tuple[int, int, int], tuple[Card, ...]] = {}
 
@@ -131,6 +142,7 @@ class ComputerPlayer:
             opp_declined=declined_ranks(game, seat)
             if game.players == 2 and self.level == "master"
             else (),
+            sampled_from=self.sampled_from if game.players == 2 else 0,
         )
         if card is None:  # the game only asks a seat that can play
             raise IllegalActionError("no card of this hand fits on the count")

@@ -128,7 +128,13 @@ def test_master_lays_a_card_they_showed_they_cannot_pair() -> None:
         "opp_score": 30,
         "opp_played": parse_cards("2D"),
     }
-    blind = choose_play(hand, count, level="master", **position)  # type: ignore[arg-type]
+    # The six-ply search (the master's before it searched the last six cards over sampled
+    # hands, and still its tie-breaker there).
+    six_ply = {"sampled_from": 0, **position}
+    blind = choose_play(hand, count, level="master", **six_ply)  # type: ignore[arg-type]
     assert str(blind) == "TS"
-    told = choose_play(hand, count, level="master", opp_declined=[5, 13], **position)  # type: ignore[arg-type]
+    told = choose_play(hand, count, level="master", opp_declined=[5, 13], **six_ply)  # type: ignore[arg-type]
     assert str(told) == "5D"
+    # As shipped (six cards: the full search over sampled hands), the five as well.
+    shipped = choose_play(hand, count, level="master", opp_declined=[5, 13], **position)  # type: ignore[arg-type]
+    assert str(shipped) == "5D"

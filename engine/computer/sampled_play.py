@@ -1,0 +1,84 @@
+"""The master's play searched to its end over hands the opponent may hold (two players):
+draw hands consistent with what they did this hand, search each to the end of the play with
+both hands known (``engine.computer.full_play``), and value each card we may lay by its
+mean over the draws.
+
+A draw takes the opponent's cards one at a time from the unseen ones, a card of rank r
+weighed by the keep model (``engine.computer.opponent.opponent_weights``, the ranks they
+passed up at ``DECLINED``); ranks their goes rule out are left out. The draws are seeded by
+the position itself, so the same position always draws the same hands (a game replays from
+its seeds).
+
+>>> import random
+>>> hands = sample_hands([0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 4], [1.0] * 14, 2, 3,
+...                      random.Random(1))
+>>> all(len(hand) == 2 and set(hand) <= {5, 13} for hand in hands), len(hands)
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from engine.computer.full_play import PlayScore, full_play_values
+from engine.rules.cards import PIPS
+
+# Hands drawn a decision: each is a few microseconds of search in C (engine/computer/_peg.c).
+SAMPLES: Final = 64
+
+
+def sample_hands(
+    pool: Sequence[int],
+    weight: Sequence[float],
+    cards: int,
+    samples: int,
+    rng: random.Random,
+) -> list[tuple[int, ...]]:
+    """``samples`` hands of ``cards`` ranks drawn without replacement from ``pool`` (unseen
+    cards by rank, index 1..13), a card of rank r ``weight[r]`` times as likely as one of
+    weight 1. Empty when the pool's weighed cards are fewer than ``cards``."""
+    if sum(pool[rank] for rank in range(1, 14) if weight[rank] > 0) < cards:
+        return []
+    hands = []
+    ranks = range(1, 14)
+    for _ in range(samples):
+        left = list(pool)
+        hand = []
+        for _ in range(cards):
+            masses = [left[rank] * weight[rank] for rank in ranks]
+            rank = rng.choices(ranks, masses)[0]
+            left[rank] -= 1
+            hand.append(rank)
+        hands.append(tuple(sorted(hand)))
+    return hands
+
+
+def sampled_play_values(
+    mine: Sequence[int],
+    seq: Sequence[int],
+    pool: Sequence[int],
+    weight: Sequence[float],
+    opp_cards: int,
+    *,
+    opp_said_go: bool,
+    exact: bool,
+    score: PlayScore,
+    samples: int = SAMPLES,
+) -> dict[int, float] | None:
+    """Each rank of ``mine`` that fits on ``seq`` (ranks), valued by the full search over
+    ``samples`` hands of ``opp_cards`` drawn from ``pool`` (unseen cards by rank, their goes'
+    ruled-out ranks already gone) by ``weight``; None when no hand fits the pool (what the
+    opponent did contradicts the model: the caller searches as before)."""
+    count = sum(PIPS[rank] for rank in seq)
+    if opp_said_go:  # nothing they hold fits on this count
+        pool = [n if PIPS[rank] > 31 - count else 0 for rank, n in enumerate(pool)]
+    seed = repr((sorted(mine), tuple(seq), tuple(pool), opp_cards, opp_said_go))
+    if opp_cards:
+        hands = sample_hands(pool, weight, opp_cards, samples, random.Random(seed))
+        if not hands:
+            return None
+    else:
+        hands = [()]
+    return full_play_values(mine, hands, seq, opp_said_go=opp_said_go, exact=exact, score=score)
