@@ -184,14 +184,9 @@ def play_values(
     the last six cards to the end (the master's depth); ``opp_played`` (see
     ``choose_play``) and ``opp_declined`` weigh the opponent's possible cards."""
     seq = tuple(int(card.rank) for card in count_cards)
-    seen = {*hand, *played, *count_cards, *discards}
-    if starter is not None:
-        seen.add(starter)
-    unseen = unseen_ranks([int(card.rank) for card in seen])
-    # The search uses the unseen cards only as the pool the opponent's hand
-    # comes from, so what their go ruled out leaves the pool.
-    unseen = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
-    opp_cards = max(0, min(opp_cards_left, sum(unseen)))
+    unseen, opp_cards = _opponent_pool(
+        hand, count_cards, played, discards, starter, opp_min_pips, opp_cards_left
+    )
     search = _pegging_search(
         runs == "exact",
         my_score,
@@ -203,11 +198,7 @@ def play_values(
         0 if chance else GOAL + 1,
     )
     if opp_played is not None and opp_cards:
-        role = "pone" if dealer else "dealer"
-        ranks = [int(card.rank) for card in opp_played]
-        weight = list(opponent_weights(role, ranks))
-        for rank in set(opp_declined):
-            weight[rank] *= DECLINED
+        weight = _opponent_weight(dealer, opp_played, opp_declined)
         unseen = _weigh_pool(search, unseen, weight)
     mine = tuple(sorted(int(card.rank) for card in hand))
     depth = _search_depth(mine, opp_cards, deep)
@@ -238,27 +229,15 @@ def full_search_values(
     (``engine.computer.sampled_play``; the arguments as for ``play_values``): each fitting
     rank's mean value, or None when the two hands hold more than ``most_cards`` together
     or no hand the opponent may hold fits what they did."""
-    seen = {*hand, *played, *count_cards, *discards}
-    if starter is not None:
-        seen.add(starter)
-    unseen = unseen_ranks([int(card.rank) for card in seen])
-    pool = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
-    opp_cards = max(0, min(opp_cards_left, sum(pool)))
+    pool, opp_cards = _opponent_pool(
+        hand, count_cards, played, discards, starter, opp_min_pips, opp_cards_left
+    )
     if len(hand) + opp_cards > most_cards:
         return None
-    role = "pone" if dealer else "dealer"
-    weight = list(opponent_weights(role, [int(card.rank) for card in opp_played]))
-    for rank in set(opp_declined):
-        weight[rank] *= DECLINED
+    weight = _opponent_weight(dealer, opp_played, opp_declined)
     if chance:
         my, theirs = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
-        known = kept is not None and len(kept) == 4 and starter is not None
-        table = _chance_table(
-            dealer,
-            tuple(kept) if known and kept is not None else None,
-            starter if known else None,
-            tuple(discards) if known and len(discards) == 2 else None,
-        )
+        table = _chance_table(dealer, *_deal_known(kept, starter, discards))
         score = PlayScore.chance(table, my, theirs)
     else:
         score = PlayScore.points()
@@ -272,6 +251,47 @@ def full_search_values(
         exact=runs == "exact",
         score=score,
     )
+
+
+def _opponent_pool(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    played: Sequence[Card],
+    discards: Sequence[Card],
+    starter: Card | None,
+    opp_min_pips: int,
+    opp_cards_left: int,
+) -> tuple[list[int], int]:
+    """The cards the opponent's hand may come from, by rank, and how many they hold of
+    them. The pool is the unseen cards less those their go ruled out."""
+    seen = {*hand, *played, *count_cards, *discards}
+    if starter is not None:
+        seen.add(starter)
+    unseen = unseen_ranks([int(card.rank) for card in seen])
+    pool = [n if PIPS[rank] >= opp_min_pips else 0 for rank, n in enumerate(unseen)]
+    return pool, max(0, min(opp_cards_left, sum(pool)))
+
+
+def _opponent_weight(
+    dealer: bool, opp_played: Sequence[Card], opp_declined: Sequence[int]
+) -> list[float]:
+    """How likely the opponent is to hold each rank (see ``opponent_weights``), the ranks
+    they passed up weighed down to ``DECLINED``."""
+    role = "pone" if dealer else "dealer"
+    weight = list(opponent_weights(role, [int(card.rank) for card in opp_played]))
+    for rank in set(opp_declined):
+        weight[rank] *= DECLINED
+    return weight
+
+
+def _deal_known(
+    kept: Sequence[Card] | None, starter: Card | None, discards: Sequence[Card]
+) -> tuple[tuple[Card, ...] | None, Card | None, tuple[Card, ...] | None]:
+    """What ``_chances_after_the_play`` is told of our deal: our four cards, the starter
+    and our two crib cards once all are known, else nothing (the averages)."""
+    if kept is None or len(kept) != 4 or starter is None:
+        return None, None, None
+    return tuple(kept), starter, tuple(discards) if len(discards) == 2 else None
 
 
 def _weigh_pool(search: PegSearch, unseen: list[int], weight: Sequence[float]) -> list[int]:
@@ -305,13 +325,7 @@ def _pegging_search(
     if max(my_score, opp_score) < endgame_from:
         return PegSearch(exact, linear_utility)
     my_score, opp_score = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
-    known = kept is not None and len(kept) == 4 and starter is not None
-    after = _chances_after_the_play(
-        dealer,
-        tuple(kept) if known and kept is not None else None,
-        starter if known else None,
-        tuple(discards) if known and len(discards) == 2 else None,
-    )
+    after = _chances_after_the_play(dealer, *_deal_known(kept, starter, discards))
     # The search stops any line at 121, so the indices stay on the board.
     mine_from = after[my_score:]
 
