@@ -29,10 +29,10 @@ import numpy as np
 from compiled_parts import Twin
 from engine.computer.pegging import peg_points
 from engine.odds.hand_tables import FloatArray
+from engine.odds.position import GOAL
 from engine.rules.cards import PIPS
 from engine.rules.errors import IllegalActionError
 
-GOAL: Final = 121
 # Bounds on what the search accepts (the C's too): a hand, the cards on the count, the
 # hands sampled. Two players hold four cards each in the play; the count holds at most
 # thirteen cards (four aces, four twos, four threes and a ten make 31 with twelve).
