@@ -20,7 +20,7 @@ import numpy as np
 
 from compiled_parts import Twin
 from engine.odds.hand_tables import RANK_TABLE, FloatArray
-from engine.odds.hand_values import MAX_POINTS, Unseen, crib_distributions_pair
+from engine.odds.hand_values import MAX_POINTS, Unseen, add_chance, crib_distributions_pair
 from engine.rules.cards import FULL_DECK, Card, Rank
 
 
@@ -61,14 +61,6 @@ def _crib_python(thrown: tuple[Card, Card], seen: int, weight: FloatArray) -> Fl
     return row
 
 
-def _add_chance(dist: FloatArray, chance: float, points: int) -> FloatArray:
-    """``dist`` with ``points`` more at ``chance`` (what is pushed past the last bin is
-    dropped, as ``crib_distributions_pair`` drops it)."""
-    result = (1 - chance) * dist
-    result[points:] += chance * dist[:-points]
-    return result
-
-
 class BeforeCut(NamedTuple):
     hand: Callable[[Sequence[Card], int, bool], FloatArray]
     crib: Callable[[tuple[Card, Card], int, FloatArray], FloatArray]
@@ -88,9 +80,9 @@ def _in_c(c_module: object) -> BeforeCut:
         first, second = thrown
         bins = np.zeros(MAX_POINTS)
         total, flush, nob = weights(RANK_TABLE, weight, first.index, second.index, seen, bins)
-        dist = _add_chance(bins / total, nob / total, 1)
+        dist = add_chance(bins / total, nob / total, 1)
         if flush:
-            dist = _add_chance(dist, flush / total / 5, 5)
+            dist = add_chance(dist, flush / total / 5, 5)
         return dist
 
     return BeforeCut(hand_in_c, crib_in_c)

@@ -234,14 +234,16 @@ def crib_distributions_pair(
         nob = w.nob_unseen + sum(
             w.nob_if_thrown[card.index % 4] for card in (a, b) if card.index // 4 == JACK
         )
-        dist = _add_bernoulli(dist, nob / w.total, 1)
+        dist = add_chance(dist, nob / w.total, 1)
         if a.suit is b.suit:
-            dist = _add_bernoulli(dist, w.flush[a.index % 4] / w.total / 5, 5)
+            dist = add_chance(dist, w.flush[a.index % 4] / w.total / 5, 5)
         out[row] = dist
     return out
 
 
-def _add_bernoulli(dist: FloatArray, p: float, points: int) -> FloatArray:
+def add_chance(dist: FloatArray, p: float, points: int) -> FloatArray:
+    """``dist`` with ``points`` more at chance ``p``, independently (a flush, his nob):
+    what is pushed past the last bin is dropped."""
     shifted = np.zeros_like(dist)
     shifted[points:] = dist[:-points]
     result: FloatArray = (1 - p) * dist + p * shifted
@@ -309,9 +311,9 @@ def crib_distributions_single(throws: Sequence[Card], unseen: Unseen) -> FloatAr
         nob = nob_unseen
         if card.index // 4 == JACK:
             nob += m[suit] * (big_n - 1) * (big_n - 2) * (big_n - 3)
-        dist = _add_bernoulli(counted.astype(np.float64), nob / total, 1)
+        dist = add_chance(counted.astype(np.float64), nob / total, 1)
         flush = m[suit] * (m[suit] - 1) * (m[suit] - 2) * (m[suit] - 3) / total
-        dist = _add_bernoulli(dist, flush, 5)
+        dist = add_chance(dist, flush, 5)
         out[row] = dist / dist.sum()  # the few 25s and more a flush would push past 29
     return out
 
