@@ -199,17 +199,15 @@ def chances_through(
     if sides == 2:
         first_role = first_role_chance((scores[0], scores[1]), stages, start_table, goal)
         return np.array([first_role, 1.0 - first_role])
+    # Three sides from here.
     trimmed = _merged(_trimmed(stages))
     before, reach, adds = _reach(trimmed, sides)
-    if adds > sides or sides == 3:  # some role has more than one add, or three sides
-        reaching = sum(score + extra >= goal for score, extra in zip(scores, reach, strict=True))
-        if reaching < 2:  # every role's points may come at any moment of the deal
-            if sides == 3:
-                return _through_by_role(scores, trimmed, start_table, goal)
-            trimmed = _by_role(trimmed)
-        elif adds > reaching:  # some are a role's before its last, or of a role that cannot
-            trimmed = _postponed(trimmed, scores, goal)
-        before, reach, adds = _reach(trimmed, sides)
+    reaching = sum(score + extra >= goal for score, extra in zip(scores, reach, strict=True))
+    if reaching < 2:  # every role's points may come at any moment of the deal
+        return _through_by_role(scores, trimmed, start_table, goal)
+    if adds > reaching:  # some are a role's before its last, or of a role that cannot
+        trimmed = _postponed(trimmed, scores, goal)
+        before, reach, _ = _reach(trimmed, sides)
     region = tuple(min(goal - score, extra + 1) for score, extra in zip(scores, reach, strict=True))
     value = rotate_region(start_table, scores, region)
     for (_, role, dist), reached in zip(reversed(trimmed), reversed(before), strict=True):
