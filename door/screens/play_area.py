@@ -123,8 +123,13 @@ def draw_hand_cards(
 def current_count_numbers(plays: Sequence[Play], count_cards: Sequence[Card]) -> list[str]:
     """What stands above each played card: its play number if it is on the current count,
     ``x`` if it went in an earlier count."""
-    live_round = plays[-1].round if plays and count_cards else None
-    return [str(play.number) if play.round == live_round else GONE_MARK for play in plays]
+    live = live_round(plays, count_cards)
+    return [str(play.number) if play.round == live else GONE_MARK for play in plays]
+
+
+def live_round(plays: Sequence[Play], count_cards: Sequence[Card]) -> int | None:
+    """The round of the count in progress (None: none is, every card laid is gone)."""
+    return plays[-1].round if plays and count_cards else None
 
 
 def draw_played(
@@ -140,14 +145,14 @@ def draw_played(
         count = sum([card.pips for card in count_cards])
         canvas.put(PLAY_CARDS_ROW, GUTTER_COL, "Count", theme.LABEL)
         canvas.put(PLAY_CARDS_ROW + 1, GUTTER_COL, f"{count:>4}", theme.TITLE)
-    live_round = plays[-1].round if plays and count_cards else None
+    live = live_round(plays, count_cards)
     first, step = played_columns(len(plays))
     in_view = min(step, CARD_WIDTH)
     put, styles, looks = canvas.put, theme.PLAYER_STYLES, []
     col = first
     for play in plays:
         # Over the part of the card that stays in view when the next one overlaps it.
-        if play.round == live_round:
+        if play.round == live:
             number = str(play.number)
             offset = max((in_view - len(number)) // 2, 0)
             put(PLAY_NUMBERS_ROW, col + offset, number, styles[play.seat % sides])
