@@ -72,6 +72,9 @@ class Display(enum.Enum):
 PLAIN_DISPLAYS: Final = frozenset({Display.LINES, Display.SPEECH})
 """Displays that are sent lines of text and never an escape sequence."""
 _SCREEN: Final = Display.SCREEN
+_MOUSE: Final = KeyName.MOUSE
+_CTRL_S: Final = KeyName.CTRL_S
+_CTRL_Q: Final = KeyName.CTRL_Q
 _SPEECH: Final = Display.SPEECH
 
 
@@ -220,6 +223,8 @@ class StreamTerminal:
         self._source = source
         self._display_mode = display_mode
         self._sink = sink
+        self._buffered: Callable[[], int] | None = getattr(sink, "buffered", None)
+        """The sink's ``buffered``, looked up once (read at every frame)."""
         self._term_type = term_type
         self._cols, self._rows = clamp_size(*size)
         self._charset = charset if charset is not None else charset_for_terminal_type(term_type)
@@ -292,15 +297,14 @@ class StreamTerminal:
     def backlogged(self) -> bool:
         return self._queued_output() > OUTPUT_HIGH_WATER
 
-    def _sink_is_empty(self) -> bool:
-        """Whether the transport says nothing of ours waits in it (one that cannot tell,
-        rlogin's, is never taken to be empty)."""
-        buffered = getattr(self._sink, "buffered", None)
-        return buffered is not None and not buffered()
+    def _waiting_output(self) -> int | None:
+        """Bytes of ours waiting in the transport, or None for one that cannot tell
+        (rlogin's), which is never taken to be empty."""
+        buffered = self._buffered
+        return None if buffered is None else int(buffered())
 
     def _queued_output(self) -> int:
-        buffered = getattr(self._sink, "buffered", None)
-        return int(buffered()) if buffered is not None else 0
+        return self._waiting_output() or 0
 
     @property
     def paused(self) -> bool:
@@ -405,8 +409,7 @@ class StreamTerminal:
             raise Disconnected("the caller's line has dropped")
         if self._paused:
             return
-        self._resume_output()
-        if self._sink_is_empty():
+        if self._resume_output() == 0:
             # The transport took it all: there is nothing to wait for, and no drain (a
             # chain of coroutines in telnetlib3 or asyncssh, every frame). A line that
             # drops meanwhile is seen by the reading task, and the next read says so.
@@ -546,43 +549,53 @@ class StreamTerminal:
             TALLY.keys += len(keys)
             if self._unanswered_since is None:
                 self._unanswered_since = self._last_key_at
+        queue = self._keys
         for key in keys:
-            if key.name is KeyName.MOUSE:
+            # (By name, ``is``: a named key carries nothing else, and ``==`` on the
+            # dataclass was two calls a key.)
+            name = key.name
+            if name is _MOUSE:
                 # Only the reports a screen can act on take a place in the queue: a
                 # button going up follows every click and means nothing to the door.
                 wanted = self._mouse_reporting and key.mouse is not None and key.mouse.pressed
-                if wanted and self._keys.qsize() < MAX_TYPEAHEAD:
-                    self._keys.put_nowait(key)
-            elif key == Key.CTRL_S:
+                if wanted and queue.qsize() < MAX_TYPEAHEAD:
+                    queue.put_nowait(key)
+            elif name is _CTRL_S:
                 self._paused = True
-            elif key == Key.CTRL_Q:
+            elif name is _CTRL_Q:
                 self._resume_output()
-            elif self._keys.qsize() < MAX_TYPEAHEAD:
-                self._keys.put_nowait(key)
+            elif queue.qsize() < MAX_TYPEAHEAD:
+                queue.put_nowait(key)
 
     def _send_written(self) -> None:
         if not self._paused and self.connected:
             self._resume_output()
 
-    def _resume_output(self) -> None:
+    def _resume_output(self) -> int | None:
+        """Send what is held; returns the bytes then waiting in the transport (None: it
+        cannot tell), asked once (``flush`` goes by it)."""
         self._paused = False
-        if self._held_output:
-            held, self._held_output = bytes(self._held_output), bytearray()
-            try:
-                self._sink.write(held)
-            except _LINE_ERRORS:
-                # A line that dropped under a write: an ordinary hang-up, not an error.
-                self._line_dropped()
-                return
-            TALLY.frames += 1
-            TALLY.bytes_sent += len(held)
-            if self._unanswered_since is not None:
-                TALLY.key_answered(self._clock() - self._unanswered_since)
-                self._unanswered_since = None
-            if self._queued_output() > MAX_QUEUED_OUTPUT:
-                logger.info("caller left %d bytes unread: line closed", self._queued_output())
-                self._line_dropped()
-                self.close()
+        if not self._held_output:
+            return self._waiting_output()
+        held, self._held_output = bytes(self._held_output), bytearray()
+        try:
+            self._sink.write(held)
+        except _LINE_ERRORS:
+            # A line that dropped under a write: an ordinary hang-up, not an error.
+            self._line_dropped()
+            return self._waiting_output()
+        TALLY.frames += 1
+        TALLY.bytes_sent += len(held)
+        if self._unanswered_since is not None:
+            TALLY.key_answered(self._clock() - self._unanswered_since)
+            self._unanswered_since = None
+        waiting = self._waiting_output()
+        if waiting is not None and waiting > MAX_QUEUED_OUTPUT:
+            logger.info("caller left %d bytes unread: line closed", waiting)
+            self._line_dropped()
+            self.close()
+            return self._waiting_output()
+        return waiting
 
     def _line_dropped(self) -> None:
         if self._dropped or self._closed:
