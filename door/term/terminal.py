@@ -338,7 +338,8 @@ class StreamTerminal:
         self._keys.unwatch(waiter)
 
     async def take_key(self) -> Key | None:
-        self.start()
+        # (Not started here: a terminal not started has no key, and the watch that
+        # follows an empty take starts it.)
         if self._keys.empty():
             return None
         return self._taken(self._keys.get_nowait())
