@@ -110,7 +110,7 @@ async def _keys_in_and_frames_out(
             ran[0] += 1
             run_handle(handle)
 
-        asyncio.events.Handle._run = counted  # type: ignore[method-assign]
+        asyncio.events.Handle._run = counted  # type: ignore[method-assign, assignment]
     began = time.process_time()
     for _ in range(keys):
         protocol.data_received(b"\x1b[C")  # an arrow: the bar moves
