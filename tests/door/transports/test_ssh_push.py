@@ -8,6 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from door.transports import ssh
 from tests.door.netclients import SSHCaller, running_server, server_config
 from tests.door.waiting import until
@@ -58,7 +60,9 @@ def test_a_storm_of_window_changes_ends_the_call(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_keys_past_the_rate_pause_the_channel(tmp_path: Path) -> None:
+def test_keys_past_the_rate_pause_the_channel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     paused: list[float] = []
     hold = ssh._SSHProcess.hold_input
 
@@ -66,18 +70,16 @@ def test_keys_past_the_rate_pause_the_channel(tmp_path: Path) -> None:
         paused.append(seconds)
         hold(self, seconds)
 
+    monkeypatch.setattr(ssh._SSHProcess, "hold_input", recorded)
+
     async def scenario() -> None:
         async with running_server(server_config(tmp_path), ready_seconds=10) as listening:
             assert listening.ssh is not None
             caller = SSHCaller()
             await caller.connect(listening.ssh[1], username="guest")
             await caller.wait_for("Your name:")
-            ssh._SSHProcess.hold_input = recorded  # type: ignore[method-assign]
-            try:
-                await caller.send(b"\x15" * 400)  # Ctrl-U: clears the name field
-                await until(lambda: bool(paused), 5.0, what="the channel held")
-            finally:
-                ssh._SSHProcess.hold_input = hold  # type: ignore[method-assign]
+            await caller.send(b"\x15" * 400)  # Ctrl-U: clears the name field
+            await until(lambda: bool(paused), 5.0, what="the channel held")
             await caller.give_name("Fay")  # read again once the hold ends
             await caller.wait_for("Welcome, Fay", 10)
             caller.hang_up()
