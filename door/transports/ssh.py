@@ -33,12 +33,12 @@ from door.logtext import escaped
 from door.storage.errors import LoginError, PasswordResetRequired
 from door.storage.rules import handle_key
 from door.storage.store import Account, Store
-from door.term.sources import InputReceiver
 from door.term.terminal import StreamTerminal
 from door.transports.proxy_header import ProxiedListener, parse_networks
 
 logger = logging.getLogger(__name__)
 
+READ_SIZE = 4096
 HOST_KEY_FILES = (("ssh_host_ed25519_key", "ssh-ed25519"), ("ssh_host_rsa_key", "ssh-rsa"))
 # What cryptlib-based BBS clients (SyncTERM) can speak; off unless the sysop opts in.
 LEGACY_KEX = ("diffie-hellman-group14-sha1", "diffie-hellman-group1-sha1")
@@ -68,107 +68,26 @@ it is told why it is refused: not counted against the address's limits, so short
 """Window changes a caller dragging a window corner makes, with room to spare."""
 
 
-class _SSHProcess(asyncssh.SSHServerProcess[bytes]):
-    """asyncssh's server process, whose caller's input goes straight to the caller's
-    terminal once the session has made it (``deliver_to``): decoded and queued in the
-    channel's own callback, with no task woken to read it (issue #48). Until then it is
-    kept here, up to a window's worth. Window changes resize the terminal at once; a
-    storm of them, a break or a signal ends the call."""
-
-    def __init__(self, process_factory: Any) -> None:
-        super().__init__(process_factory, None, 0, False)
-        self.terminal: StreamTerminal | None = None
-        self._receiver: InputReceiver | None = None
-        self._early = bytearray()
-        self._ended = False
-        self._resizes = TokenBucket(RESIZES_PER_SECOND, RESIZE_BURST)
-        self._resuming: asyncio.TimerHandle | None = None
-        self._held_until = 0.0
-
-    def deliver_to(self, receiver: InputReceiver | None) -> None:
-        self._receiver = receiver
-        if receiver is None:
-            return
-        if self._early:
-            early, self._early = bytes(self._early), bytearray()
-            receiver.received(early)
-        if self._ended:
-            self._end()
-
-    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
-        if datatype is not None:  # (stderr: a client sends none)
-            return
-        receiver = self._receiver
-        if receiver is not None:
-            receiver.received(data)
-        elif not self._ended and len(self._early) + len(data) <= INPUT_WINDOW:
-            self._early += data  # before the session has begun: rare, and bounded
-
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if not self._resizes.take():
-            # asyncssh parses every window change before the door sees it, and cannot be
-            # told to stop reading: a storm of them ends the call.
-            logger.info("SSH caller sent window changes too fast: line closed")
-            self._ended = True
-            self._end()
-        elif self.terminal is not None:
-            self.terminal.resize(width, height)
-
-    def exception_received(self, exc: Exception) -> None:
-        # A break or a signal (asyncssh's way of saying them): the caller leaves.
-        self._ended = True
-        self._end()
-
-    def eof_received(self) -> bool:
-        self._ended = True
-        self._end()
-        return super().eof_received()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._ended = True
-        self._end()
-        super().connection_lost(exc)
-
-    def _end(self) -> None:
-        receiver, self._receiver = self._receiver, None
-        if receiver is not None:
-            receiver.ended()
-
-    def hold_input(self, seconds: float) -> None:
-        """Stop reading the caller for ``seconds`` (or until a later hold ends): the
-        channel's window is not granted again meanwhile, so the client waits."""
-        channel = self.channel
-        loop = asyncio.get_running_loop()
-        until = loop.time() + seconds
-        if self._resuming is not None:
-            if until <= self._held_until:
-                return
-            self._resuming.cancel()
-        else:
-            channel.pause_reading()
-        self._held_until = until
-        self._resuming = loop.call_at(until, self._resume_input)
-
-    def _resume_input(self) -> None:
-        self._resuming = None
-        if not self._ended:
-            self.channel.resume_reading()
-
-
 class _SSHSource:
-    """The caller's input as ``_SSHProcess`` delivers it."""
-
-    def __init__(self, process: _SSHProcess) -> None:
+    def __init__(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
         self.process = process
+        self.terminal: StreamTerminal | None = None
+        self._resizes = TokenBucket(RESIZES_PER_SECOND, RESIZE_BURST)
 
-    async def read(self) -> bytes:  # (never called: the terminal is delivered to)
-        return b""
-
-    def deliver_to(self, receiver: InputReceiver | None) -> None:
-        self.process.deliver_to(receiver)
-
-    def hold(self, seconds: float) -> None:
-        self.process.hold_input(seconds)
+    async def read(self) -> bytes:
+        while True:
+            try:
+                return await self.process.stdin.read(READ_SIZE)
+            except asyncssh.TerminalSizeChanged as change:
+                if not self._resizes.take():
+                    # asyncssh parses every window change before the door sees it, and
+                    # cannot be told to stop reading: a storm of them ends the call.
+                    logger.info("SSH caller sent window changes too fast: line closed")
+                    return b""
+                if self.terminal is not None:
+                    self.terminal.resize(change.width, change.height)
+            except (asyncssh.ConnectionLost, asyncssh.BreakReceived, asyncssh.SignalReceived):
+                return b""
 
 
 class _SSHSink:
@@ -222,10 +141,7 @@ class DoorSSHServer(asyncssh.SSHServer):
         store: Store | None = None,
         guard: AddressGuard | None = None,
         logins: LoginGuard | None = None,
-        session: Any = None,
     ) -> None:
-        self.session = session
-        """Runs a caller's session: ``session(process)``, as asyncssh's process_factory."""
         self.guard = guard
         self.logins = logins or LoginGuard()
         self.attempts: LoginAttempts | None = None
@@ -269,10 +185,6 @@ class DoorSSHServer(asyncssh.SSHServer):
             return
         self.admitted = True
         self.attempts = LoginAttempts(self.logins, self.address)
-
-    def session_requested(self) -> Any:
-        # The door's own process, whose input is delivered rather than read.
-        return _SSHProcess(self.session) if self.session is not None else False
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.admitted and self.guard is not None:
@@ -425,17 +337,18 @@ async def start_ssh(
 ) -> asyncssh.SSHAcceptor:
     """Listen for SSH callers; returns the acceptor (``.sockets``, ``.close()``)."""
 
-    async def handle(process: _SSHProcess) -> None:
+    async def handle(process: asyncssh.SSHServerProcess[bytes]) -> None:
         width, height, _, _ = process.get_terminal_size()
         term_type = process.get_terminal_type()
+        source = _SSHSource(process)
         terminal = StreamTerminal(
-            _SSHSource(process),
+            source,
             _SSHSink(process),
             term_type=term_type.lower() if term_type else None,
             size=(width, height),
             **door.terminal_limits(),
         )
-        process.terminal = terminal
+        source.terminal = terminal
         terminal.start()
         peer = process.get_extra_info("peername")
         username = process.get_extra_info("username") or ""
@@ -446,9 +359,9 @@ async def start_ssh(
         try:
             await door.serve_caller(terminal, caller)
         finally:
-            # The process holds the terminal: let go of it, or the pair is a
+            # The terminal holds its source: let go of the terminal, or the pair is a
             # cycle that outlives the call (door.gc_policy).
-            process.terminal = None
+            source.terminal = None
 
     sysop = door.config.sysop
     keys = sysop_keys(sysop)
@@ -470,16 +383,16 @@ async def start_ssh(
         options["kex_algs"] += LEGACY_KEX
         options["encryption_algs"] += LEGACY_CIPHERS
     return await asyncssh.create_server(
-        lambda: DoorSSHServer(sysop, keys, store, door.guard, door.records.logins, handle),
+        lambda: DoorSSHServer(sysop, keys, store, door.guard, door.records.logins),
         host,
         port,
         server_host_keys=load_host_keys(data_dir),
+        process_factory=handle,
         encoding=None,
         line_editor=False,
         login_timeout=door.config.server.login_timeout_seconds,
         # A caller sends keys: a small window bounds what a flooder can make asyncssh
-        # buffer (it grants the window again as input is handed to the door, and not
-        # while the door holds the channel: _SSHProcess.hold_input).
+        # buffer (it grants a whole window each time the door reads, paused or not).
         window=INPUT_WINDOW,
         **options,
     )
