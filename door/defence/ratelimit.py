@@ -55,9 +55,15 @@ class TokenBucket:
 
     def take(self, wanted: int = 1) -> int:
         """Take up to ``wanted`` whole tokens; returns how many were granted."""
-        self._refill()
-        granted = min(wanted, int(self._tokens))
-        self._tokens -= granted
+        # _refill and min() written out: every key and every read of a caller's
+        # connection takes from a bucket (issue #48).
+        now = self._clock()
+        tokens = self._tokens + (now - self._at) * self.rate
+        if tokens > self.burst:
+            tokens = float(self.burst)
+        self._at = now
+        granted = wanted if wanted <= tokens else int(tokens)
+        self._tokens = tokens - granted
         return granted
 
     def seconds_until(self, tokens: float) -> float:

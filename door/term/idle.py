@@ -55,6 +55,8 @@ class IdleGuardTerminal:
         """The screen has written since the warning: it is written again."""
         self._waiters: list[asyncio.Future[None]] = []
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_limit = 0.0
+        """The limit (``warn_after`` or ``hang_up_after``) the timer was set by."""
         # The timer holds the guard weakly: a caller gone is not kept until it fires.
         self._myself = weakref.ref(self)
 
@@ -71,13 +73,20 @@ class IdleGuardTerminal:
             return
         self.inner.watch_keys(waiter)
         self._waiters.append(waiter)
-        loop = asyncio.get_running_loop()
-        due = loop.time() + max(0.0, self._time_left())
+        limit = self.hang_up_after if self._warned else self.warn_after
         timer = self._timer
+        if timer is not None and limit >= self._timer_limit:
+            # Keys only move the deadline on from the last key: the timer set comes
+            # no later than it, and sets itself again for the rest. (Not looked up
+            # every wait: the clock twice and the loop's time were a key's 0.5 us.)
+            return
+        loop = asyncio.get_running_loop()
+        due = loop.time() + max(0.0, limit - self.inner.idle)
         if timer is None or timer.when() > due + _SOONER:
             if timer is not None:
                 timer.cancel()
             self._timer = loop.call_at(due, _deadline_passed, self._myself)
+            self._timer_limit = limit
 
     def unwatch_keys(self, waiter: asyncio.Future[None]) -> None:
         if waiter in self._waiters:
@@ -93,6 +102,7 @@ class IdleGuardTerminal:
             self._timer = asyncio.get_running_loop().call_later(
                 left, _deadline_passed, self._myself
             )
+            self._timer_limit = self.hang_up_after if self._warned else self.warn_after
             return
         for waiter in self._waiters:
             settle(waiter)

@@ -275,6 +275,13 @@ class _State(enum.Enum):
     UTF8 = enum.auto()  # inside a multi-byte character
 
 
+_GROUND: Final = _State.GROUND
+
+_WHOLE_KEYS: Final[dict[bytes, Key]] = {}
+"""Reads that are one whole key from the ground state and leave the decoder there,
+with the key each decodes to byte by byte (filled below, from the decoder itself)."""
+
+
 class KeyDecoder:
     """Turns a stream of input bytes, split anywhere, into keys.
 
@@ -305,6 +312,12 @@ class KeyDecoder:
 
         A ``str`` (from a transport that decodes for us) is treated as its UTF-8 bytes.
         """
+        if self._state is _GROUND and not self._after_carriage_return and type(data) is bytes:
+            # Most reads are one whole key: looked up, where a byte at a time it was
+            # most of a key's decoding (issue #48).
+            whole = _WHOLE_KEYS.get(data)
+            if whole is not None:
+                return [whole]
         if isinstance(data, str):
             # surrogatepass turns lone surrogates into invalid UTF-8, which is then dropped.
             data = data.encode("utf-8", "surrogatepass")
@@ -520,3 +533,25 @@ def _csi_key(parameters: bytes, final: int) -> Key | None:
         return _CSI_TILDE_KEYS.get(parameters)
     # Modified keys (ESC[1;5A), urxvt mouse reports and anything else with parameters.
     return None
+
+
+def _whole_keys() -> dict[bytes, Key]:
+    """``_WHOLE_KEYS``: every printable ASCII character, control key and named key's
+    sequence (and Enter as telnet sends it, CR NUL or CR LF), decoded the long way."""
+    reads = [bytes([byte]) for byte in range(0x20, 0x7F)]
+    reads += [bytes([byte]) for byte in _CONTROL_KEYS]
+    reads += [b"\x1b[" + bytes([final]) for final in _CSI_FINAL_KEYS]
+    reads += [b"\x1b[" + parameters + b"~" for parameters in _CSI_TILDE_KEYS]
+    reads += [b"\x1bO" + bytes([final]) for final in _SS3_KEYS]
+    reads += [*_ENCODED_KEYS.values(), b"\r\x00", b"\r\n"]
+    whole: dict[bytes, Key] = {}
+    for read in reads:
+        decoder = KeyDecoder()
+        keys = decoder.feed(read)
+        settled = decoder._state is _GROUND and not decoder._after_carriage_return
+        if len(keys) == 1 and settled:
+            whole[read] = keys[0]
+    return whole
+
+
+_WHOLE_KEYS.update(_whole_keys())

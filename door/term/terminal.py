@@ -3,7 +3,8 @@
 Screens see a ``Terminal``: they ``write`` Unicode text, ``await flush()``, ``await
 read_key()`` and read ``size``, ``charset`` and ``color_mode``. ``StreamTerminal`` holds
 everything transports have in common, so an adapter only wraps its connection as a
-``ByteSource`` and a ``ByteSink``, reports resizes with ``resize()`` and calls ``start()``.
+``ByteSource`` (or a ``PushingSource``) and a ``ByteSink`` (door/term/sources.py),
+reports resizes with ``resize()`` and calls ``start()``.
 (The tests' ``FakeTerminal``, a ``StreamTerminal`` over memory with a pyte screen on its
 output, lives in tests/door/fake_terminal.py: production code never imports pyte.)
 """
@@ -25,6 +26,7 @@ from door.term.charset import Charset, charset_for_terminal_type, encode
 from door.term.key_queue import KeyQueue
 from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder, KeyName
 from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
+from door.term.sources import ByteSink, ByteSource, PushingSource
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +72,9 @@ class Display(enum.Enum):
 PLAIN_DISPLAYS: Final = frozenset({Display.LINES, Display.SPEECH})
 """Displays that are sent lines of text and never an escape sequence."""
 _SCREEN: Final = Display.SCREEN
+_MOUSE: Final = KeyName.MOUSE
+_CTRL_S: Final = KeyName.CTRL_S
+_CTRL_Q: Final = KeyName.CTRL_Q
 _SPEECH: Final = Display.SPEECH
 
 
@@ -178,28 +183,11 @@ class Terminal(Protocol):
         ...
 
 
-class ByteSource(Protocol):
-    """A transport's input. ``read`` returns what has arrived (bytes, or text from a
-    transport that decodes), returns empty when the caller hangs up, and must tolerate
-    being cancelled, because the ESC timeout cancels a pending read."""
-
-    async def read(self) -> bytes | str: ...
-
-
-class ByteSink(Protocol):
-    """A transport's output. A sink that can tell how many bytes wait in its transport
-    also has ``buffered() -> int`` (a memory sink has nothing waiting)."""
-
-    def write(self, data: bytes) -> None: ...
-
-    async def drain(self) -> None: ...
-
-    def close(self) -> None: ...
-
-
 # Errors a source or sink raises when the line drops. Adapters for libraries with their
 # own exception types (asyncssh's ConnectionLost) translate them or raise Disconnected.
 _LINE_ERRORS: Final = (OSError, EOFError, Disconnected)
+_SOME_TIME: Final = 0.001
+"""A hold never shorter than this: a zero one would not stop reading at all."""
 
 
 class StreamTerminal:
@@ -235,6 +223,8 @@ class StreamTerminal:
         self._source = source
         self._display_mode = display_mode
         self._sink = sink
+        self._buffered: Callable[[], int] | None = getattr(sink, "buffered", None)
+        """The sink's ``buffered``, looked up once (read at every frame)."""
         self._term_type = term_type
         self._cols, self._rows = clamp_size(*size)
         self._charset = charset if charset is not None else charset_for_terminal_type(term_type)
@@ -246,6 +236,9 @@ class StreamTerminal:
         self._decoder = KeyDecoder()
         self._keys: KeyQueue[Key | None] = KeyQueue()
         self._reader: asyncio.Task[None] | None = None
+        self._pushing: PushingSource | None = None
+        """The source, once it delivers to ``received`` (no reading task then)."""
+        self._escape_timer: asyncio.TimerHandle | None = None
         self._resize_listeners: list[ResizeListener] = []
         self._held_output = bytearray()
         self._paused = False
@@ -304,15 +297,14 @@ class StreamTerminal:
     def backlogged(self) -> bool:
         return self._queued_output() > OUTPUT_HIGH_WATER
 
-    def _sink_is_empty(self) -> bool:
-        """Whether the transport says nothing of ours waits in it (one that cannot tell,
-        rlogin's, is never taken to be empty)."""
-        buffered = getattr(self._sink, "buffered", None)
-        return buffered is not None and not buffered()
+    def _waiting_output(self) -> int | None:
+        """Bytes of ours waiting in the transport, or None for one that cannot tell
+        (rlogin's), which is never taken to be empty."""
+        buffered = self._buffered
+        return None if buffered is None else int(buffered())
 
     def _queued_output(self) -> int:
-        buffered = getattr(self._sink, "buffered", None)
-        return int(buffered()) if buffered is not None else 0
+        return self._waiting_output() or 0
 
     @property
     def paused(self) -> bool:
@@ -325,7 +317,13 @@ class StreamTerminal:
 
     def start(self) -> None:
         """Begin reading input. Needs a running event loop; later calls do nothing."""
-        if self._reader is None and not self._closed:
+        if self._reader is not None or self._pushing is not None or self._closed:
+            return
+        if hasattr(self._source, "deliver_to"):
+            source: PushingSource = self._source  # type: ignore[assignment]
+            self._pushing = source
+            source.deliver_to(self)
+        else:
             self._reader = asyncio.get_running_loop().create_task(self._read_input())
 
     async def read_key(self) -> Key:
@@ -340,7 +338,8 @@ class StreamTerminal:
         self._keys.unwatch(waiter)
 
     async def take_key(self) -> Key | None:
-        self.start()
+        # (Not started here: a terminal not started has no key, and the watch that
+        # follows an empty take starts it.)
         if self._keys.empty():
             return None
         return self._taken(self._keys.get_nowait())
@@ -411,8 +410,7 @@ class StreamTerminal:
             raise Disconnected("the caller's line has dropped")
         if self._paused:
             return
-        self._resume_output()
-        if self._sink_is_empty():
+        if self._resume_output() == 0:
             # The transport took it all: there is nothing to wait for, and no drain (a
             # chain of coroutines in telnetlib3 or asyncssh, every frame). A line that
             # drops meanwhile is seen by the reading task, and the next read says so.
@@ -454,6 +452,11 @@ class StreamTerminal:
         if not self._dropped and self._held_output:
             self._resume_output()
         self._closed = True
+        if self._pushing is not None:
+            self._pushing.deliver_to(None)
+        if self._escape_timer is not None:
+            self._escape_timer.cancel()
+            self._escape_timer = None
         if self._reader is not None:
             # Let go of it: cancelled, it keeps its CancelledError, whose traceback holds
             # the reading frame and so this terminal (a cycle: door.gc_policy).
@@ -471,18 +474,9 @@ class StreamTerminal:
                 self._inputs_read += 1
                 if not data:
                     return
-                keys = self._decoder.feed(data)
-                if self._key_bucket is not None and keys:
-                    granted = self._key_bucket.take(len(keys))
-                    if granted < len(keys):
-                        self.keys_dropped += len(keys) - granted
-                        self._accept(keys[:granted])
-                        # Stop reading for a while: what the caller sends meanwhile
-                        # waits in their own transport, not in the door.
-                        bucket = self._key_bucket
-                        await asyncio.sleep(bucket.seconds_until(bucket.burst / 2))
-                        continue
-                self._accept(keys)
+                hold = self._decoded(data)
+                if hold:
+                    await asyncio.sleep(hold)
         except _LINE_ERRORS:
             pass
         except Exception:
@@ -491,6 +485,54 @@ class StreamTerminal:
             logger.exception("reading the caller's input failed")
         finally:
             self._line_dropped()
+
+    def _decoded(self, data: bytes | str) -> float:
+        """Decode ``data`` and queue its keys; returns how long to stop reading (0: not),
+        when the caller sent keys faster than their rate and the excess was dropped."""
+        keys = self._decoder.feed(data)
+        bucket = self._key_bucket
+        if bucket is not None and keys:
+            granted = bucket.take(len(keys))
+            if granted < len(keys):
+                self.keys_dropped += len(keys) - granted
+                self._accept(keys[:granted])
+                # Stop reading for a while: what the caller sends meanwhile waits in
+                # their own transport, not in the door.
+                return bucket.seconds_until(bucket.burst / 2) or _SOME_TIME
+        self._accept(keys)
+        return 0.0
+
+    def received(self, data: bytes | str) -> None:
+        """What a pushing source delivers (in its transport's callback): decoded and
+        queued at once, as the reading task would after its wake-up."""
+        if not data or self._dropped or self._closed:
+            return
+        if self._escape_timer is not None:
+            self._escape_timer.cancel()
+            self._escape_timer = None
+        try:
+            hold = self._decoded(data)
+        except Exception:
+            # Raised into the transport it would close the line with asyncio's own
+            # complaint, or not at all: the line ends here, logged, as the task's does.
+            logger.exception("reading the caller's input failed")
+            self._line_dropped()
+            return
+        if hold and self._pushing is not None:
+            self._pushing.hold(hold)
+        if self._decoder.pending_escape:
+            self._escape_timer = asyncio.get_running_loop().call_later(
+                self._escape_timeout, self._escape_waited
+            )
+
+    def ended(self) -> None:
+        self._line_dropped()
+
+    def _escape_waited(self) -> None:
+        """A lone ESC the next input did not follow in time: the Escape key."""
+        self._escape_timer = None
+        if not (self._dropped or self._closed):
+            self._accept(self._decoder.flush())
 
     async def _next_input(self) -> bytes | str | None:
         """The next input, or None when a lone ESC timed out and became the Escape key."""
@@ -508,43 +550,53 @@ class StreamTerminal:
             TALLY.keys += len(keys)
             if self._unanswered_since is None:
                 self._unanswered_since = self._last_key_at
+        queue = self._keys
         for key in keys:
-            if key.name is KeyName.MOUSE:
+            # (By name, ``is``: a named key carries nothing else, and ``==`` on the
+            # dataclass was two calls a key.)
+            name = key.name
+            if name is _MOUSE:
                 # Only the reports a screen can act on take a place in the queue: a
                 # button going up follows every click and means nothing to the door.
                 wanted = self._mouse_reporting and key.mouse is not None and key.mouse.pressed
-                if wanted and self._keys.qsize() < MAX_TYPEAHEAD:
-                    self._keys.put_nowait(key)
-            elif key == Key.CTRL_S:
+                if wanted and queue.qsize() < MAX_TYPEAHEAD:
+                    queue.put_nowait(key)
+            elif name is _CTRL_S:
                 self._paused = True
-            elif key == Key.CTRL_Q:
+            elif name is _CTRL_Q:
                 self._resume_output()
-            elif self._keys.qsize() < MAX_TYPEAHEAD:
-                self._keys.put_nowait(key)
+            elif queue.qsize() < MAX_TYPEAHEAD:
+                queue.put_nowait(key)
 
     def _send_written(self) -> None:
         if not self._paused and self.connected:
             self._resume_output()
 
-    def _resume_output(self) -> None:
+    def _resume_output(self) -> int | None:
+        """Send what is held; returns the bytes then waiting in the transport (None: it
+        cannot tell), asked once (``flush`` goes by it)."""
         self._paused = False
-        if self._held_output:
-            held, self._held_output = bytes(self._held_output), bytearray()
-            try:
-                self._sink.write(held)
-            except _LINE_ERRORS:
-                # A line that dropped under a write: an ordinary hang-up, not an error.
-                self._line_dropped()
-                return
-            TALLY.frames += 1
-            TALLY.bytes_sent += len(held)
-            if self._unanswered_since is not None:
-                TALLY.key_answered(self._clock() - self._unanswered_since)
-                self._unanswered_since = None
-            if self._queued_output() > MAX_QUEUED_OUTPUT:
-                logger.info("caller left %d bytes unread: line closed", self._queued_output())
-                self._line_dropped()
-                self.close()
+        if not self._held_output:
+            return self._waiting_output()
+        held, self._held_output = bytes(self._held_output), bytearray()
+        try:
+            self._sink.write(held)
+        except _LINE_ERRORS:
+            # A line that dropped under a write: an ordinary hang-up, not an error.
+            self._line_dropped()
+            return self._waiting_output()
+        TALLY.frames += 1
+        TALLY.bytes_sent += len(held)
+        if self._unanswered_since is not None:
+            TALLY.key_answered(self._clock() - self._unanswered_since)
+            self._unanswered_since = None
+        waiting = self._waiting_output()
+        if waiting is not None and waiting > MAX_QUEUED_OUTPUT:
+            logger.info("caller left %d bytes unread: line closed", waiting)
+            self._line_dropped()
+            self.close()
+            return self._waiting_output()
+        return waiting
 
     def _line_dropped(self) -> None:
         if self._dropped or self._closed:

@@ -32,6 +32,8 @@ class SubnegotiationLimit:
         self._after_iac = False
 
     def feed(self, data: bytes) -> bool:
+        if not (self._inside or self._after_iac) and IAC not in data:
+            return True  # keys alone, as most reads are: one scan, in C
         position, end = 0, len(data)
         while position < end:
             if self._after_iac:

@@ -14,6 +14,7 @@ from door.app.door import Door
 from door.defence.guard import AddressGuard, address_of
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.logtext import escaped
+from door.term.sources import InputReceiver
 from door.term.terminal import StreamTerminal
 from door.transports.proxy_header import listen_tcp, parse_networks
 from door.transports.subneg import SubnegotiationLimit
@@ -30,6 +31,63 @@ class _TelnetSource:
     async def read(self) -> bytes:
         data: bytes = await self.reader.read(READ_SIZE)
         return data
+
+
+class DoorTelnetReader(telnetlib3.TelnetReader):
+    """telnetlib3's reader, which hands what arrives straight on to the caller's
+    terminal once it has one (``deliver_to``): the key is decoded and queued in the
+    protocol's own callback, and no task is woken to read it (issue #48). Before then,
+    during the negotiation, it keeps what arrives as telnetlib3's does."""
+
+    _receiver: InputReceiver | None = None
+
+    def deliver_to(self, receiver: InputReceiver | None) -> None:
+        self._receiver = receiver
+        if receiver is None:
+            return
+        if self._buffer:
+            early, self._buffer = bytes(self._buffer), bytearray()
+            if self._paused and self._transport is not None:
+                self._paused = False
+                self._transport.resume_reading()  # type: ignore[attr-defined]
+            receiver.received(early)
+        if self._eof or self._exception is not None:
+            self._ended()
+
+    def feed_data(self, data: bytes) -> None:
+        receiver = self._receiver
+        if receiver is None:
+            super().feed_data(data)
+        elif data:
+            receiver.received(data)
+
+    def feed_eof(self) -> None:
+        super().feed_eof()
+        self._ended()
+
+    def set_exception(self, exc: Exception) -> None:
+        super().set_exception(exc)
+        self._ended()
+
+    def _ended(self) -> None:
+        receiver, self._receiver = self._receiver, None
+        if receiver is not None:
+            receiver.ended()
+
+
+class _PushingTelnetSource(_TelnetSource):
+    """The door's own telnet reader's input, delivered as it arrives; held back by
+    pausing the protocol's transport."""
+
+    def __init__(self, reader: DoorTelnetReader, protocol: DoorTelnetServer) -> None:
+        super().__init__(reader)
+        self.protocol = protocol
+
+    def deliver_to(self, receiver: InputReceiver | None) -> None:
+        self.reader.deliver_to(receiver)
+
+    def hold(self, seconds: float) -> None:
+        self.protocol.hold_input(seconds)
 
 
 class _TelnetSink:
@@ -64,13 +122,18 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
     guard: AddressGuard | None = None
     """The door's per-address limits (set on the subclass ``start_telnet`` makes)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("reader_factory", DoorTelnetReader)
+        super().__init__(*args, **kwargs)
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.address = address_of(transport.get_extra_info("peername"))
         self.connected_at = asyncio.get_running_loop().time()
         self.admitted = False
         self._subnegotiation = SubnegotiationLimit()
         self._input_rate = TokenBucket(INPUT_BYTES_PER_SECOND, INPUT_BURST_BYTES)
-        self._throttled = False
+        self._held_until = 0.0
+        self._resuming: asyncio.TimerHandle | None = None
         super().connection_made(transport)
         # The door reads raw keys (door/term/keys.py): only IAC begins a command. With
         # special line characters "simulated", telnetlib3 builds their set for every
@@ -113,22 +176,30 @@ class DoorTelnetServer(telnetlib3.TelnetServer):
                 self._transport.close()
             return
         super().data_received(data)
-        if self._input_rate.take(len(data)) < len(data) and not self._throttled:
-            self._throttle(len(data) / INPUT_BYTES_PER_SECOND)
+        if self._input_rate.take(len(data)) < len(data) and self._resuming is None:
+            self.hold_input(len(data) / INPUT_BYTES_PER_SECOND)
 
-    def _throttle(self, seconds: float) -> None:
+    def hold_input(self, seconds: float) -> None:
+        """Stop reading the caller for ``seconds``, or until a hold already on ends if
+        that is later: the input's byte rate and the terminal's key rate share this."""
         transport = self._transport
         if transport is None or transport.is_closing():
             return
-        self._throttled = True
-        transport.pause_reading()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+        if self._resuming is not None:
+            if until <= self._held_until:
+                return
+            self._resuming.cancel()
+        else:
+            transport.pause_reading()
+        self._held_until = until
+        self._resuming = loop.call_at(until, self._resume_input, transport)
 
-        def resume() -> None:
-            self._throttled = False
-            if not transport.is_closing():
-                transport.resume_reading()
-
-        asyncio.get_running_loop().call_later(seconds, resume)
+    def _resume_input(self, transport: asyncio.BaseTransport) -> None:
+        self._resuming = None
+        if not transport.is_closing():
+            transport.resume_reading()  # type: ignore[attr-defined]
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -144,8 +215,13 @@ def terminal_for(reader: Any, writer: Any, **limits: Any) -> StreamTerminal:
     term_type = writer.get_extra_info("TERM") or None
     cols = writer.get_extra_info("cols") or 80
     rows = writer.get_extra_info("rows") or 24
+    source = (
+        _PushingTelnetSource(reader, protocol)
+        if isinstance(reader, DoorTelnetReader) and isinstance(protocol, DoorTelnetServer)
+        else _TelnetSource(reader)
+    )
     terminal = StreamTerminal(
-        _TelnetSource(reader),
+        source,
         _TelnetSink(writer),
         term_type=term_type.lower() if term_type else None,
         size=(cols, rows),

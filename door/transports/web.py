@@ -33,6 +33,7 @@ from door.app.call import Caller
 from door.defence.guard import address_of
 from door.defence.log_limit import SourceLog
 from door.term.charset import Charset
+from door.term.sources import InputReceiver
 from door.term.terminal import OUTPUT_HIGH_WATER, StreamTerminal
 from door.transports.web_forwarded import parse_trusted
 from door.transports.web_guard import REQUEST_WAIT_SECONDS, ConnectionKeeper, ServerLog
@@ -80,16 +81,25 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
 
 
 class _PageSource:
-    """Keys from the page's binary frames, as the frame reader hands them on: held here
-    up to ``MAX_PENDING_INPUT`` bytes until the terminal reads them."""
+    """Keys from the page's binary frames, handed to the caller's terminal as the frame
+    reader receives them (``deliver_to``: no task of the terminal's reads them). Held
+    here, up to ``MAX_PENDING_INPUT`` bytes, only before the terminal starts and while
+    the terminal holds its input back (``hold``: keys past the caller's rate); frames
+    past that are dropped."""
 
     def __init__(self) -> None:
         self._pending = bytearray()
         self._arrived = asyncio.Event()
         self._ended = False
+        self._receiver: InputReceiver | None = None
+        self._held = False
 
     def feed(self, data: bytes) -> bool:
-        """Keep ``data`` for the terminal; False (dropped) when it has no room."""
+        """Hand ``data`` on, or keep it; False (dropped) when it has no room."""
+        receiver = self._receiver
+        if receiver is not None and not self._held:
+            receiver.received(data)
+            return True
         if len(self._pending) + len(data) > MAX_PENDING_INPUT:
             return False
         self._pending += data
@@ -97,9 +107,35 @@ class _PageSource:
         return True
 
     def end(self) -> None:
-        """The caller has gone: the terminal's next read returns empty."""
+        """The caller has gone: the terminal's input ends (what was held is dropped)."""
         self._ended = True
         self._arrived.set()
+        receiver, self._receiver = self._receiver, None
+        if receiver is not None:
+            receiver.ended()
+
+    def deliver_to(self, receiver: InputReceiver | None) -> None:
+        self._receiver = receiver
+        if receiver is not None and not self._held:
+            self._deliver_held(receiver)
+
+    def hold(self, seconds: float) -> None:
+        if not self._held:
+            self._held = True
+            asyncio.get_running_loop().call_later(seconds, self._release)
+
+    def _release(self) -> None:
+        self._held = False
+        if self._receiver is not None:
+            self._deliver_held(self._receiver)
+
+    def _deliver_held(self, receiver: InputReceiver) -> None:
+        if self._pending:
+            data, self._pending = bytes(self._pending), bytearray()
+            receiver.received(data)
+        if self._ended and self._receiver is not None:
+            self._receiver = None
+            receiver.ended()
 
     async def read(self) -> bytes:
         while not self._pending and not self._ended:

@@ -268,3 +268,22 @@ def test_unknown_sequences_never_leak_as_characters(parts: list[str | bytes]) ->
     data = b"".join(part.encode() if isinstance(part, str) else part for part in parts)
     typed = "".join(part for part in parts if isinstance(part, str))
     assert "".join(key.char for key in KeyDecoder().feed(data)) == typed
+
+
+# Reads of one whole key are looked up rather than decoded a byte at a time: whatever
+# came before them (a CR, an unfinished sequence), they must decode as the bytes do.
+_READS = st.sampled_from(
+    [bytes([byte]) for byte in range(0x20, 0x7F)]
+    + [encode_key(Key(name)) for name in NAMED_KEYS]
+    + [b"\r", b"\r\x00", b"\r\n", b"\n", b"\x00", b"\x1b", b"\x1b[", b"\x1bO", b"\x1b[1", b"\xc3"]
+)
+
+
+@given(st.lists(_READS, max_size=40))
+def test_reads_of_whole_keys_decode_as_their_bytes_one_at_a_time(reads: list[bytes]) -> None:
+    decoder = KeyDecoder()
+    by_reads = [key for read in reads for key in decoder.feed(read)]
+    bytewise = KeyDecoder()
+    by_bytes = [key for byte in b"".join(reads) for key in bytewise.feed(bytes([byte]))]
+    assert by_reads == by_bytes
+    assert decoder.flush() == bytewise.flush()

@@ -390,3 +390,32 @@ def test_window_sizes_are_read_within_bounds() -> None:
     }
     for text, size in cases.items():
         assert web_input.parse_resize(text) == size, text
+
+
+# --- keys from the page --------------------------------------------------------------------
+
+
+def _reading_tasks() -> list[asyncio.Task[Any]]:
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if getattr(task.get_coro(), "__qualname__", "") == "StreamTerminal._read_input"
+    ]
+
+
+@run_async
+async def test_a_page_callers_keys_reach_the_terminal_without_a_reading_task() -> None:
+    async with web_door(key_rate=40.0, key_burst=100) as (door, port):
+        reader, writer = await raw_websocket(port, None)
+        await until(lambda: door.caller_count == 1, 10)
+        terminal = next(iter(door.terminals))
+        assert _reading_tasks() == []  # the frame reader hands the keys on itself
+        writer.write(ws_frame(b"x" * 300))  # past the burst: 200 dropped, input held
+        await until(lambda: terminal.keys_dropped == 200, 5, what="the excess dropped")
+        await until(lambda: terminal.idle >= 0.6, 2, what="a moment with no key")
+        writer.write(ws_frame(b"g"))  # still held (1.25 s): kept, taken when it ends
+        await until(lambda: terminal.idle < 0.3, 5, what="the held key taken")
+        assert terminal.keys_dropped == 200
+        reset(writer)
+        await until(lambda: door.caller_count == 0, 3)
+        del reader
