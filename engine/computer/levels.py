@@ -20,6 +20,15 @@ MASTER_PLAY_FROM: Final = 61
 # the median where the six-ply search took 17 (p99 4.8 ms over every play where 33).
 # Over seven and eight cards: as strong, no cheaper than four plies.
 MASTER_SAMPLED_FROM: Final = 6
+# With three or four players the master searches the play to its end over hands the other
+# seats may hold (engine.computer.table_sampled) once every hand together holds this many
+# cards or fewer, by the number of players (not listed: never). In C a play's 99th
+# percentile at the most cards searched is 19 ms at three (eleven cards; twelve, 52 ms)
+# and 24 ms at four (fourteen; fifteen, 50 ms). Where only the Python twin runs, a hundred
+# times slower, fewer: 30 ms at eight cards at three (nine, 49), 21 ms at nine at four
+# (ten, 62), so a seat plays differently there, the same game from the same seeds.
+MASTER_TABLE_SAMPLED_FROM: Final[dict[int, int]] = {3: 11, 4: 14}
+MASTER_TABLE_SAMPLED_FROM_IN_PYTHON: Final[dict[int, int]] = {3: 8, 4: 9}
 
 
 def check_level(level: str) -> None:
