@@ -133,6 +133,27 @@ six-ply search (``MASTER_SAMPLED_FROM``, as shipped), seed 12, 2,000 games, 54.0
 at six cards 1.2 ms at the median where the six-ply search took 17, so it ships. 55 % is
 still far off: the full search knows no more of the opponent's hand than the usual one.
 The figures: /work/notes/s8/pimc-play_findings.txt.
+
+The play at three and four searched to its end over sampled hands (2026-11-28, nice 19, the
+machine shared; engine/computer/table_sampled.py and its C search,
+engine/computer/_table_peg.c): 64 deals of every other seat's hand (a partner's too) drawn
+from the unseen cards, the ranks each seat's goes rule out left out, each searched to the
+end with every hand known (max-n at three, each rival for its own chance; minimax with
+alpha-beta between the partnerships at four), each card valued by its mean; once the hands
+hold eleven cards or fewer at three, fourteen at four (MASTER_TABLE_SAMPLED_FROM). Paired
+with main's master on its kept deals (/work/notes/s7/master-tables_base_*.json; the first
+300 games at three and 200 at four replayed the same on today's main): three players, seed
+1, 900 games, 34.56 % against 34.33 %, +0.22 (-2.19 to +2.63; 95 of 300 deals won
+differently); seed 2, 1,800 games, 35.22 % against 34.56 %, +0.67 (-0.96 to +2.29): over
+the 2,700 games +0.52 (-0.83 to +1.87). Four players, seed 1, 900 games, 53.67 % against
+51.22 %, +2.44 (-0.18 to +5.07; 125 of 450 deals changed); seed 2, 1,000 games, 49.30 %
+both, +0.00 (-2.48 to +2.48); seed 3, 1,000 games, 50.20 % against 50.90 %, -0.70 (-3.06 to
++1.66): over the 2,900 games +0.52 (-0.92 to +1.95). At least as strong at both tables,
+within the noise, and a play's median cheaper (bench/ai_latency.py --levels master, 150
+deals at three, 100 at four, the machine shared: median 1.45 ms where 1.78 at three, 2.01
+where 3.51 at four; p99 32.9 ms where 17.9 and 41.6 where 28.5, under the 50 ms), so it
+ships. The targets (36.5 % at three, 53 % at four) are still out of reach: the search knows
+no more of the other hands than the usual one. The figures: /work/notes/s9/pimc-tables/.
 """
 
 from __future__ import annotations
