@@ -25,11 +25,11 @@ MASTER_SAMPLED_FROM: Final = 6
 # cards or fewer, by the number of players (not listed: never): at least as strong as the
 # table search alone there, paired on main's kept deals +0.52 % (-0.83 to +1.87) over 2,700
 # games at three and +0.52 % (-0.92 to +1.95) over 2,900 at four (bench/master_strength.py),
-# and a play's median cheaper. In C a play's 99th
-# percentile at the most cards searched is 19 ms at three (eleven cards; twelve, 52 ms)
-# and 24 ms at four (fourteen; fifteen, 50 ms). Where only the Python twin runs, a hundred
-# times slower, fewer: 30 ms at eight cards at three (nine, 49), 21 ms at nine at four
-# (ten, 62), so a seat plays differently there, the same game from the same seeds.
+# and a play's median cheaper. In C a play's 99th percentile at the most cards searched is
+# 19 ms at three (eleven cards; twelve, 52 ms) and 24 ms at four (fourteen; fifteen, 50 ms),
+# process time. Where only the Python twin runs, a hundred times slower, fewer: 30 ms at
+# eight cards at three (nine, 49), 21 ms at nine at four (ten, 62), so a seat plays
+# differently there, the same game from the same seeds.
 MASTER_TABLE_SAMPLED_FROM: Final[dict[int, int]] = {3: 11, 4: 14}
 MASTER_TABLE_SAMPLED_FROM_IN_PYTHON: Final[dict[int, int]] = {3: 8, 4: 9}
 
