@@ -152,8 +152,15 @@ both, +0.00 (-2.48 to +2.48); seed 3, 1,000 games, 50.20 % against 50.90 %, -0.7
 within the noise, and a play's median cheaper (bench/ai_latency.py --levels master, 150
 deals at three, 100 at four, the machine shared: median 1.45 ms where 1.78 at three, 2.01
 where 3.51 at four; p99 32.9 ms where 17.9 and 41.6 where 28.5, under the 50 ms), so it
-ships. The targets (36.5 % at three, 53 % at four) are still out of reach: the search knows
-no more of the other hands than the usual one. The figures: /work/notes/s9/pimc-tables/.
+ships. Screened beside it, paired against those runs, none kept: at four fifteen cards too
+(32 draws there, p99 28 ms at fifteen) -1.11 (-3.22 to +1.00; seed 1, 900 games); at three
+both rivals searched as playing against us (paranoid, alpha-beta) in place of max-n -0.44
+(-2.37 to +1.48; seed 1, 900); at three the lead too (twelve cards, 32 draws) +0.44 (-1.78
+to +2.67; seed 1, 900), +1.06 (-0.43 to +2.54; seed 2, 1,800, 36.28 %), +0.85 (-0.39 to
++2.09) over the 2,700 games, against main's master +1.37 (-0.05 to +2.79): kept (the lead's
+p99 28 ms), so at three the whole play is searched so. The targets (36.5 % at three, 53 % at four) are still out of
+reach: the search knows no more of the other hands than the usual one. The figures:
+/work/notes/s9/pimc-tables/findings.txt.
 """
 
 from __future__ import annotations

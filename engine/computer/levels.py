@@ -26,11 +26,18 @@ MASTER_SAMPLED_FROM: Final = 6
 # table search alone there, paired on main's kept deals +0.52 % (-0.83 to +1.87) over 2,700
 # games at three and +0.52 % (-0.92 to +1.95) over 2,900 at four (bench/master_strength.py),
 # and a play's median cheaper. In C a play's 99th percentile at the most cards searched is
-# 19 ms at three (eleven cards; twelve, 52 ms) and 24 ms at four (fourteen; fifteen, 50 ms),
+# 19 ms at three (eleven cards; twelve, 52 ms with every draw) and 24 ms at four (fourteen;
+# fifteen, 50 ms),
 # process time. Where only the Python twin runs, a hundred times slower, fewer: 30 ms at
 # eight cards at three (nine, 49), 21 ms at nine at four (ten, 62), so a seat plays
 # differently there, the same game from the same seeds.
-MASTER_TABLE_SAMPLED_FROM: Final[dict[int, int]] = {3: 11, 4: 14}
+MASTER_TABLE_SAMPLED_FROM: Final[dict[int, int]] = {3: 12, 4: 14}
+# From this many cards on, half the draws (engine.computer.table_sampled.SAMPLES): at three
+# the lead's twelve cards take four times the eleven's search, and 32 draws keep its 99th
+# percentile at 28 ms; searching the lead so screened +0.85 % (-0.39 to +2.09) over the
+# 2,700 games against eleven cards (bench/master_strength.py). Fifteen cards at four so
+# screened -1.11 % (-3.22 to +1.00): not searched.
+MASTER_TABLE_HALF_DRAWS_FROM: Final[dict[int, int]] = {3: 12}
 MASTER_TABLE_SAMPLED_FROM_IN_PYTHON: Final[dict[int, int]] = {3: 8, 4: 9}
 
 

@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.computer.levels import (
+    MASTER_TABLE_HALF_DRAWS_FROM,
     MASTER_TABLE_SAMPLED_FROM,
     MASTER_TABLE_SAMPLED_FROM_IN_PYTHON,
 )
 from engine.computer.pegging import unseen_ranks
 from engine.computer.table_full_play import TABLE_FULL_PLAY
-from engine.computer.table_sampled import said_go, table_sampled_values
+from engine.computer.table_sampled import SAMPLES, said_go, table_sampled_values
 from engine.computer.table_search import OutOfNodes, TableSearch
 from engine.odds.position import GOAL
 from engine.odds.winprob import win_chances
@@ -66,7 +67,8 @@ def table_play(game: Game, seat: int, thrown: Sequence[Card] = ()) -> Card:
 def sampled_values(game: Game, seat: int, thrown: Sequence[Card] = ()) -> dict[int, float] | None:
     """The full search over sampled hands (``engine.computer.table_sampled``) once every
     hand together holds ``MASTER_TABLE_SAMPLED_FROM`` cards or fewer (where the search
-    runs in C; ``MASTER_TABLE_SAMPLED_FROM_IN_PYTHON`` otherwise), its best cards only
+    runs in C; ``MASTER_TABLE_SAMPLED_FROM_IN_PYTHON`` otherwise; half the draws from
+    ``MASTER_TABLE_HALF_DRAWS_FROM``), its best cards only
     (those it cannot tell apart valued by ``play_values``); None otherwise, or where no
     deal of the other hands fits what the seats did."""
     held = sum(len(game.hand(other)) for other in range(game.players))
@@ -75,7 +77,9 @@ def sampled_values(game: Game, seat: int, thrown: Sequence[Card] = ()) -> dict[i
     )
     if held > most.get(game.players, 0):
         return None
-    values = table_sampled_values(game, seat, thrown, said_go(game, seat))
+    half = held >= MASTER_TABLE_HALF_DRAWS_FROM.get(game.players, held + 1)
+    draws = SAMPLES // 2 if half else SAMPLES
+    values = table_sampled_values(game, seat, thrown, said_go(game, seat), draws)
     if values is None:
         return None
     top = max(values.values())

@@ -32,6 +32,7 @@ from engine.computer.table_full_play import (
     table_full_play_values,
 )
 from engine.computer.table_sampled import (
+    SAMPLES,
     least_pips,
     said_go,
     sample_table_hands,
@@ -438,6 +439,30 @@ def test_the_master_searches_the_table_over_sampled_hands(players: int) -> None:
                     changed += 1
                     break
     assert changed >= 1
+
+
+@needs_c
+def test_at_three_the_lead_is_searched_over_half_the_draws() -> None:
+    """At three with every hand full (the lead, twelve cards) the master searches over half
+    the draws, and over all of them from eleven cards down."""
+    draws_by_cards: dict[int, set[int]] = {}
+    searched = engine.computer.table_play.table_sampled_values
+
+    def counted(game: Game, seat: int, thrown: object, out: int, draws: int = SAMPLES) -> object:
+        held = sum(len(game.hand(other)) for other in range(3))
+        draws_by_cards.setdefault(held, set()).add(draws)
+        return searched(game, seat, thrown, out, draws)  # type: ignore[arg-type]
+
+    seats = [ComputerPlayer("master", random.Random(seat)) for seat in range(3)]
+    engine.computer.table_play.table_sampled_values = counted  # type: ignore[assignment]
+    try:
+        with compiled_parts.choose(True):
+            play_game(Game(3, rng=random.Random(5), dealer=0), seats)
+    finally:
+        engine.computer.table_play.table_sampled_values = searched
+    assert draws_by_cards[12] == {SAMPLES // 2}
+    assert draws_by_cards[11] == {SAMPLES}
+    assert max(draws_by_cards) == MASTER_TABLE_SAMPLED_FROM[3] == 12
 
 
 @pytest.mark.parametrize("players", [3, 4])
