@@ -148,11 +148,12 @@ differently); seed 2, 1,800 games, 35.22 % against 34.56 %, +0.67 (-0.96 to +2.2
 the 2,700 games +0.52 (-0.83 to +1.87). Four players, seed 1, 900 games, 53.67 % against
 51.22 %, +2.44 (-0.18 to +5.07; 125 of 450 deals changed); seed 2, 1,000 games, 49.30 %
 both, +0.00 (-2.48 to +2.48); seed 3, 1,000 games, 50.20 % against 50.90 %, -0.70 (-3.06 to
-+1.66): over the 2,900 games +0.52 (-0.92 to +1.95). At least as strong at both tables,
-within the noise, and a play's median cheaper (bench/ai_latency.py --levels master, 150
-deals at three, 100 at four, the machine shared: median 1.45 ms where 1.78 at three, 2.01
-where 3.51 at four; p99 32.9 ms where 17.9 and 41.6 where 28.5, under the 50 ms), so it
-ships. Screened beside it, paired against those runs, none kept: at four fifteen cards too
++1.66); seed 4, 1,000 games (main's run kept for it), 52.00 % against 51.70 %, +0.30 (-1.89
+to +2.49): over the 3,900 games 51.23 %, +0.46 (-0.74 to +1.67). At least as strong at both
+tables, within the noise, and a play's median cheaper (bench/ai_latency.py --levels master
+--deals 150, alternated with main twice, the machine shared: at three median 1.12-1.15 ms
+where 1.37-1.38, p99 23.8-24.4 ms where 8.2-8.6; at four median 1.30-1.42 where 1.77-1.88,
+p99 20.0-22.0 where 12.8-13.3: under the 50 ms), so it ships. Screened beside it, paired against those runs, none kept: at four fifteen cards too
 (32 draws there, p99 28 ms at fifteen) -1.11 (-3.22 to +1.00; seed 1, 900 games); at three
 both rivals searched as playing against us (paranoid, alpha-beta) in place of max-n -0.44
 (-2.37 to +1.48; seed 1, 900); at three the lead too (twelve cards, 32 draws) +0.44 (-1.78

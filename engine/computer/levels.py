@@ -23,21 +23,20 @@ MASTER_SAMPLED_FROM: Final = 6
 # With three or four players the master searches the play to its end over hands the other
 # seats may hold (engine.computer.table_sampled) once every hand together holds this many
 # cards or fewer, by the number of players (not listed: never): at least as strong as the
-# table search alone there, paired on main's kept deals +0.52 % (-0.83 to +1.87) over 2,700
-# games at three and +0.52 % (-0.92 to +1.95) over 2,900 at four (bench/master_strength.py),
-# and a play's median cheaper. In C a play's 99th percentile at the most cards searched is
-# 19 ms at three (eleven cards; twelve, 52 ms with every draw) and 24 ms at four (fourteen;
-# fifteen, 50 ms),
-# process time. Where only the Python twin runs, a hundred times slower, fewer: 30 ms at
-# eight cards at three (nine, 49), 21 ms at nine at four (ten, 62), so a seat plays
-# differently there, the same game from the same seeds.
+# table search alone, paired on main's kept deals +1.37 % (-0.05 to +2.79) over 2,700 games
+# at three and +0.46 % (-0.74 to +1.67) over 3,900 at four (bench/master_strength.py), and
+# a play's median cheaper. In C a play's 99th percentile (process time) is 19 ms at eleven
+# cards at three, 28 ms at twelve over half the draws (52 ms over all), and 24 ms at
+# fourteen at four (fifteen, 50 ms).
 MASTER_TABLE_SAMPLED_FROM: Final[dict[int, int]] = {3: 12, 4: 14}
-# From this many cards on, half the draws (engine.computer.table_sampled.SAMPLES): at three
-# the lead's twelve cards take four times the eleven's search, and 32 draws keep its 99th
-# percentile at 28 ms; searching the lead so screened +0.85 % (-0.39 to +2.09) over the
-# 2,700 games against eleven cards (bench/master_strength.py). Fifteen cards at four so
-# screened -1.11 % (-3.22 to +1.00): not searched.
+# From this many cards on, half the draws (engine.computer.table_sampled.SAMPLES): the
+# lead's twelve cards at three take four times the eleven's search; searching the lead so
+# screened +0.85 % (-0.39 to +2.09) over 2,700 games against eleven cards. Fifteen cards at
+# four so screened -1.11 % (-3.22 to +1.00): not searched (bench/master_strength.py).
 MASTER_TABLE_HALF_DRAWS_FROM: Final[dict[int, int]] = {3: 12}
+# Where only the Python twin runs, a hundred times slower, fewer cards: a play's p99 30 ms at
+# eight cards at three (nine, 49), 21 ms at nine at four (ten, 62). A seat plays otherwise
+# there than over the C, the same game from the same seeds.
 MASTER_TABLE_SAMPLED_FROM_IN_PYTHON: Final[dict[int, int]] = {3: 8, 4: 9}
 
 
