@@ -23,7 +23,7 @@ MASTER_SAMPLED_FROM: Final = 6
 # With three or four players the master searches the play to its end over hands the other
 # seats may hold (engine.computer.table_sampled) once every hand together holds this many
 # cards or fewer, by the number of players (not listed: never): at least as strong as the
-# table search alone, paired on main's kept deals +1.37 % (-0.05 to +2.79) over 2,700 games
+# table search alone, paired on main's kept deals +1.36 % (+0.16 to +2.56) over 3,600 games
 # at three and +0.46 % (-0.74 to +1.67) over 3,900 at four (bench/master_strength.py), and
 # a play's median cheaper. In C a play's 99th percentile (process time) is 19 ms at eleven
 # cards at three, 28 ms at twelve over half the draws (52 ms over all), and 24 ms at
