@@ -153,16 +153,18 @@ to +2.49): over the 3,900 games 51.23 %, +0.46 (-0.74 to +1.67). At least as str
 tables, within the noise, and a play's median cheaper (bench/ai_latency.py --levels master
 --deals 150, alternated with main twice, the machine shared: at three median 1.12-1.15 ms
 where 1.37-1.38, p99 23.8-24.4 ms where 8.2-8.6; at four median 1.30-1.42 where 1.77-1.88,
-p99 20.0-22.0 where 12.8-13.3: under the 50 ms), so it ships. Screened beside it, paired against those runs, none kept: at four fifteen cards too
-(32 draws there, p99 28 ms at fifteen) -1.11 (-3.22 to +1.00; seed 1, 900 games); at three
-both rivals searched as playing against us (paranoid, alpha-beta) in place of max-n -0.44
-(-2.37 to +1.48; seed 1, 900); at three the lead too (twelve cards, 32 draws) +0.44 (-1.78
-to +2.67; seed 1, 900), +1.06 (-0.43 to +2.54; seed 2, 1,800, 36.28 %), +0.85 (-0.39 to
-+2.09) over the 2,700 games, against main's master +1.37 (-0.05 to +2.79): kept (the lead's
-p99 28 ms), so at three the whole play is searched so. As shipped, seed 3, 900 games (main's
-run kept for it): 36.33 % against 35.00 %, +1.33 (-0.91 to +3.57); over the 3,600 games of
-seeds 1 to 3 the master wins 35.97 % at three, +1.36 (+0.16 to +2.56) over main's. The targets (36.5 % at three, 53 % at four) are still out of
-reach: the search knows no more of the other hands than the usual one. The figures:
+p99 20.0-22.0 where 12.8-13.3: under the 50 ms; those figures with the lead searched too,
+below), so it ships. Screened beside it, paired against those runs: at three the lead too
+(twelve cards, 32 draws) +0.44 (-1.78 to +2.67; seed 1, 900 games), +1.06 (-0.43 to +2.54;
+seed 2, 1,800, 36.28 %), +0.85 (-0.39 to +2.09) over the 2,700 games, against main's master
++1.37 (-0.05 to +2.79): kept (the lead's p99 28 ms), so at three the whole play is searched
+so; as shipped, seed 3, 900 games (main's run kept for it), 36.33 % against 35.00 %, +1.33
+(-0.91 to +3.57): over the 3,600 games of seeds 1 to 3 the master wins 35.97 % at three,
++1.36 (+0.16 to +2.56) over main's. Not kept: at four fifteen cards too (32 draws there,
+p99 28 ms at fifteen) -1.11 (-3.22 to +1.00; seed 1, 900 games); at three both rivals
+searched as playing against us (paranoid, alpha-beta) in place of max-n -0.44 (-2.37 to
++1.48; seed 1, 900). The targets (36.5 % at three, 53 % at four) are still out of reach:
+the search knows no more of the other hands than the usual one. The figures:
 /work/notes/s9/pimc-tables/findings.txt.
 """
 
