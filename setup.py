@@ -2,8 +2,8 @@
 for): drawing on a layer (door/term/_record.c), laying a frame's rows (door/term/_lay.c),
 the renderer's row loop (door/ui/_paint.c), the win bar's two-sided run
 (engine/odds/_forward.c), a crib once the starter is cut (engine/odds/_crib.c) and the
-master's full search of the play over sampled hands (engine/computer/_peg.c), each the same
-as its Python twin.
+master's full search of the play over sampled hands (engine/computer/_peg.c with two
+players, engine/computer/_table_peg.c with three or four), each the same as its Python twin.
 
 Optional: where they cannot be built (no C compiler), the install goes on and the door
 runs the Python twins.
@@ -30,6 +30,17 @@ setup(
             depends=["engine/odds/_card_args.h"],
             optional=True,
         ),
-        Extension("engine.computer._peg", ["engine/computer/_peg.c"], optional=True),
+        Extension(
+            "engine.computer._peg",
+            ["engine/computer/_peg.c"],
+            depends=["engine/computer/_peg_points.h"],
+            optional=True,
+        ),
+        Extension(
+            "engine.computer._table_peg",
+            ["engine/computer/_table_peg.c"],
+            depends=["engine/computer/_peg_points.h"],
+            optional=True,
+        ),
     ]
 )

@@ -133,6 +133,39 @@ six-ply search (``MASTER_SAMPLED_FROM``, as shipped), seed 12, 2,000 games, 54.0
 at six cards 1.2 ms at the median where the six-ply search took 17, so it ships. 55 % is
 still far off: the full search knows no more of the opponent's hand than the usual one.
 The figures: /work/notes/s8/pimc-play_findings.txt.
+
+The play at three and four searched to its end over sampled hands (2026-11-28, nice 19, the
+machine shared; engine/computer/table_sampled.py and its C search,
+engine/computer/_table_peg.c): 64 deals of every other seat's hand (a partner's too) drawn
+from the unseen cards, the ranks each seat's goes rule out left out, each searched to the
+end with every hand known (max-n at three, each rival for its own chance; minimax with
+alpha-beta between the partnerships at four), each card valued by its mean; once the hands
+hold eleven cards or fewer at three, fourteen at four (MASTER_TABLE_SAMPLED_FROM). Paired
+with main's master on its kept deals (/work/notes/s7/master-tables_base_*.json; the first
+300 games at three and 200 at four replayed the same on today's main): three players, seed
+1, 900 games, 34.56 % against 34.33 %, +0.22 (-2.19 to +2.63; 95 of 300 deals won
+differently); seed 2, 1,800 games, 35.22 % against 34.56 %, +0.67 (-0.96 to +2.29): over
+the 2,700 games +0.52 (-0.83 to +1.87). Four players, seed 1, 900 games, 53.67 % against
+51.22 %, +2.44 (-0.18 to +5.07; 125 of 450 deals changed); seed 2, 1,000 games, 49.30 %
+both, +0.00 (-2.48 to +2.48); seed 3, 1,000 games, 50.20 % against 50.90 %, -0.70 (-3.06 to
++1.66); seed 4, 1,000 games (main's run kept for it), 52.00 % against 51.70 %, +0.30 (-1.89
+to +2.49): over the 3,900 games 51.23 %, +0.46 (-0.74 to +1.67). At least as strong at both
+tables, within the noise, and a play's median cheaper (bench/ai_latency.py --levels master
+--deals 150, alternated with main twice, the machine shared: at three median 1.12-1.15 ms
+where 1.37-1.38, p99 23.8-24.4 ms where 8.2-8.6; at four median 1.30-1.42 where 1.77-1.88,
+p99 20.0-22.0 where 12.8-13.3: under the 50 ms; those figures with the lead searched too,
+below), so it ships. Screened beside it, paired against those runs: at three the lead too
+(twelve cards, 32 draws) +0.44 (-1.78 to +2.67; seed 1, 900 games), +1.06 (-0.43 to +2.54;
+seed 2, 1,800, 36.28 %), +0.85 (-0.39 to +2.09) over the 2,700 games, against main's master
++1.37 (-0.05 to +2.79): kept (the lead's p99 28 ms), so at three the whole play is searched
+so; as shipped, seed 3, 900 games (main's run kept for it), 36.33 % against 35.00 %, +1.33
+(-0.91 to +3.57): over the 3,600 games of seeds 1 to 3 the master wins 35.97 % at three,
++1.36 (+0.16 to +2.56) over main's. Not kept: at four fifteen cards too (32 draws there,
+p99 28 ms at fifteen) -1.11 (-3.22 to +1.00; seed 1, 900 games); at three both rivals
+searched as playing against us (paranoid, alpha-beta) in place of max-n -0.44 (-2.37 to
++1.48; seed 1, 900). The targets (36.5 % at three, 53 % at four) are still out of reach:
+the search knows no more of the other hands than the usual one. The figures:
+/work/notes/s9/pimc-tables/findings.txt.
 """
 
 from __future__ import annotations

@@ -49,6 +49,10 @@ PARTS: Final = {
     "engine.computer._peg": Part(
         "engine.computer.full_play", "the play searched to its end over sampled hands"
     ),
+    "engine.computer._table_peg": Part(
+        "engine.computer.table_full_play",
+        "the play at three or four searched to its end over sampled hands",
+    ),
 }
 """Every compiled part, by its C module (built from the .c file of the same path)."""
 

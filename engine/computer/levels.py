@@ -20,6 +20,24 @@ MASTER_PLAY_FROM: Final = 61
 # the median where the six-ply search took 17 (p99 4.8 ms over every play where 33).
 # Over seven and eight cards: as strong, no cheaper than four plies.
 MASTER_SAMPLED_FROM: Final = 6
+# With three or four players the master searches the play to its end over hands the other
+# seats may hold (engine.computer.table_sampled) once every hand together holds this many
+# cards or fewer, by the number of players (not listed: never): at least as strong as the
+# table search alone, paired on main's kept deals +1.36 % (+0.16 to +2.56) over 3,600 games
+# at three and +0.46 % (-0.74 to +1.67) over 3,900 at four (bench/master_strength.py), and
+# a play's median cheaper. In C a play's 99th percentile (process time) is 19 ms at eleven
+# cards at three, 28 ms at twelve over half the draws (52 ms over all), and 24 ms at
+# fourteen at four (fifteen, 50 ms).
+MASTER_TABLE_SAMPLED_FROM: Final[dict[int, int]] = {3: 12, 4: 14}
+# From this many cards on, half the draws (engine.computer.table_sampled.SAMPLES): the
+# lead's twelve cards at three take four times the eleven's search; searching the lead so
+# screened +0.85 % (-0.39 to +2.09) over 2,700 games against eleven cards. Fifteen cards at
+# four so screened -1.11 % (-3.22 to +1.00): not searched (bench/master_strength.py).
+MASTER_TABLE_HALF_DRAWS_FROM: Final[dict[int, int]] = {3: 12}
+# Where only the Python twin runs, a hundred times slower, fewer cards: a play's p99 30 ms at
+# eight cards at three (nine, 49), 21 ms at nine at four (ten, 62). A seat plays otherwise
+# there than over the C, the same game from the same seeds.
+MASTER_TABLE_SAMPLED_FROM_IN_PYTHON: Final[dict[int, int]] = {3: 8, 4: 9}
 
 
 def check_level(level: str) -> None:

@@ -26,7 +26,9 @@ Three levels:
     ``engine.computer.table_play``): each throw through the rest of the deal for the
     side's chance, the crib counted for whoever owns it, and the play searched over
     every seat in turn, a partner's cards for the partnership, each point at what it is
-    worth to the side that pegs it where the board stands.
+    worth to the side that pegs it where the board stands; the last cards of that play
+    are searched to the end over hands drawn for every other seat
+    (``engine.computer.table_sampled``).
 
 The level policy is ``engine.computer.levels``; what to throw is
 ``engine.computer.discard``, which card to lay ``engine.computer.play`` (with the

@@ -15,7 +15,14 @@ import contextlib
 from collections.abc import Sequence
 from typing import Final
 
+from engine.computer.levels import (
+    MASTER_TABLE_HALF_DRAWS_FROM,
+    MASTER_TABLE_SAMPLED_FROM,
+    MASTER_TABLE_SAMPLED_FROM_IN_PYTHON,
+)
 from engine.computer.pegging import unseen_ranks
+from engine.computer.table_full_play import TABLE_FULL_PLAY
+from engine.computer.table_sampled import SAMPLES, said_go, table_sampled_values
 from engine.computer.table_search import OutOfNodes, TableSearch
 from engine.odds.position import GOAL
 from engine.odds.winprob import win_chances
@@ -48,11 +55,39 @@ def table_play(game: Game, seat: int, thrown: Sequence[Card] = ()) -> Card:
     seat's turn in the play of a game of three or four."""
     if game.players == 2 or game.phase is not Phase.PLAY or game.turn != seat:
         raise IllegalActionError("the table's play is for a seat of three or four to play")
-    values = play_values(game, seat, thrown)
+    values = sampled_values(game, seat, thrown)
+    if values is None:
+        values = play_values(game, seat, thrown)
     legal = game.playable(seat)
     # Equal values: keep the higher card back (low cards play late in a count).
     best = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
     return next(card for card in legal if int(card.rank) == best)
+
+
+def sampled_values(game: Game, seat: int, thrown: Sequence[Card] = ()) -> dict[int, float] | None:
+    """The full search over sampled hands (``engine.computer.table_sampled``) once every
+    hand together holds ``MASTER_TABLE_SAMPLED_FROM`` cards or fewer (where the search
+    runs in C; ``MASTER_TABLE_SAMPLED_FROM_IN_PYTHON`` otherwise; half the draws from
+    ``MASTER_TABLE_HALF_DRAWS_FROM``), its best cards only
+    (those it cannot tell apart valued by ``play_values``); None otherwise, or where no
+    deal of the other hands fits what the seats did."""
+    held = sum(len(game.hand(other)) for other in range(game.players))
+    most = (
+        MASTER_TABLE_SAMPLED_FROM if TABLE_FULL_PLAY.in_c else MASTER_TABLE_SAMPLED_FROM_IN_PYTHON
+    )
+    if held > most.get(game.players, 0):
+        return None
+    half = held >= MASTER_TABLE_HALF_DRAWS_FROM.get(game.players, held + 1)
+    draws = SAMPLES // 2 if half else SAMPLES
+    values = table_sampled_values(game, seat, thrown, said_go(game, seat), draws)
+    if values is None:
+        return None
+    top = max(values.values())
+    tied = [rank for rank, value in values.items() if value >= top - 1e-9]
+    if len(tied) == 1:
+        return values
+    usual = play_values(game, seat, thrown)
+    return {rank: usual[rank] for rank in tied}
 
 
 def play_values(game: Game, seat: int, thrown: Sequence[Card] = ()) -> dict[int, float]:
@@ -70,7 +105,7 @@ def play_values(game: Game, seat: int, thrown: Sequence[Card] = ()) -> dict[int,
     held = (len(mine), *(min(n, room) for n in others))
     search = _search(game, seat, absolute)
     seq = tuple(int(card.rank) for card in game.count_cards)
-    out = _said_go(game, seat, absolute)
+    out = said_go(game, seat)
     if sum(held) <= TO_THE_END:
         return search.choose(mine, held, seq, pool, out, sum(held))
     values = search.choose(mine, held, seq, pool, out, SHALLOW)
@@ -106,20 +141,3 @@ def _search(game: Game, seat: int, absolute: list[int]) -> TableSearch:
         need=tuple(GOAL - game.scores[side] for side in order),
         base=base,
     )
-
-
-def _said_go(game: Game, seat: int, absolute: list[int]) -> int:
-    """A bit for each seat (counted from ours) out of this count: one the turn passed
-    over while it held cards, between two cards of the count or since the last."""
-    current = game.plays[len(game.plays) - len(game.count_cards) :]
-    turns = [play.seat for play in current] + [seat]
-    out = 0
-    for before, after in zip(turns, turns[1:], strict=False):
-        skipped = before
-        while True:
-            skipped = game.seat_after(skipped)
-            if skipped == after:
-                break
-            if game.hand(skipped):
-                out |= 1 << absolute.index(skipped)
-    return out
