@@ -148,6 +148,38 @@ static int read_ranks(PyObject *object, int *ranks, Py_ssize_t most, Py_ssize_t 
     return 0;
 }
 
+enum { SAMPLE_OK = 0, BAD_RANK = 1, TOO_MANY = 2 };
+
+/* Set the search's hands, count and sizes for one sample: ours, the count's cards and the
+   opponent's ``held`` ranks at ``hand``. Returns SAMPLE_OK, or what is wrong with it (no
+   Python call: it runs without the GIL too). */
+static int set_sample(Search *s, const int *mine, Py_ssize_t mine_size, const int *seq,
+                      Py_ssize_t seq_size, const unsigned char *hand, Py_ssize_t held) {
+    memset(s->hand, 0, sizeof s->hand);
+    int in_play[14] = {0};
+    for (Py_ssize_t i = 0; i < mine_size; i++) {
+        s->hand[ME][mine[i]]++;
+        in_play[mine[i]]++;
+    }
+    for (Py_ssize_t i = 0; i < seq_size; i++) {
+        s->seq[i] = seq[i];
+        in_play[seq[i]]++;
+    }
+    for (Py_ssize_t i = 0; i < held; i++) {
+        if (hand[i] < 1 || hand[i] > 13)
+            return BAD_RANK;
+        s->hand[OPP][hand[i]]++;
+        in_play[hand[i]]++;
+    }
+    for (int rank = 1; rank <= 13; rank++) {
+        if (in_play[rank] > 4)
+            return TOO_MANY;
+    }
+    s->held[ME] = (int)mine_size;
+    s->held[OPP] = (int)held;
+    return SAMPLE_OK;
+}
+
 PyDoc_STRVAR(search_sums_doc,
              "search_sums(mine, hands, samples, seq, opp_said_go, exact, table, my_score, "
              "opp_score)\n\n"
@@ -225,44 +257,32 @@ static PyObject *search_sums(PyObject *self, PyObject *const *args, Py_ssize_t n
     s->start[OPP] = (int)scores[OPP];
     s->need[ME] = has_table ? GOAL - s->start[ME] : FAR;
     s->need[OPP] = has_table ? GOAL - s->start[OPP] : FAR;
-    double sums[14] = {0};
+    /* Every sample is checked first, holding the GIL (a bad one raises); then the search
+       lets it go: it reads only C memory (the ranks' bytes and the table's buffer, both
+       held by the call), so the door's event loop runs on while a thinking thread searches,
+       where the loop stood still for the whole search (up to tens of milliseconds). */
     int failed = 0;
     for (Py_ssize_t sample = 0; sample < samples && !failed; sample++) {
-        memset(s->hand, 0, sizeof s->hand);
-        int in_play[14] = {0};
-        for (Py_ssize_t i = 0; i < mine_size; i++) {
-            s->hand[ME][mine[i]]++;
-            in_play[mine[i]]++;
+        int problem = set_sample(s, mine, mine_size, seq, seq_size, hands + sample * held, held);
+        if (problem) {
+            PyErr_SetString(PyExc_ValueError, problem == BAD_RANK
+                                                  ? "ranks are 1 to 13"
+                                                  : "no rank is in play more than four times");
+            failed = 1;
         }
-        for (Py_ssize_t i = 0; i < seq_size; i++) {
-            s->seq[i] = seq[i];
-            in_play[seq[i]]++;
-        }
-        const unsigned char *hand = hands + sample * held;
-        for (Py_ssize_t i = 0; i < held; i++) {
-            if (hand[i] < 1 || hand[i] > 13) {
-                PyErr_SetString(PyExc_ValueError, "ranks are 1 to 13");
-                failed = 1;
-                break;
-            }
-            s->hand[OPP][hand[i]]++;
-            in_play[hand[i]]++;
-        }
-        for (int rank = 1; rank <= 13 && !failed; rank++) {
-            if (in_play[rank] > 4) {
-                PyErr_SetString(PyExc_ValueError, "no rank is in play more than four times");
-                failed = 1;
+    }
+    double sums[14] = {0};
+    if (!failed) {
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t sample = 0; sample < samples; sample++) {
+            set_sample(s, mine, mine_size, seq, seq_size, hands + sample * held, held);
+            for (int rank = 1; rank <= 13; rank++) {
+                if (s->hand[ME][rank] && count + PIPS[rank] <= 31)
+                    sums[rank] += lay(s, 0, (int)seq_size, count, ME, rank, said_go, 0, 0,
+                                      -1e300, 1e300);
             }
         }
-        if (failed)
-            break;
-        s->held[ME] = (int)mine_size;
-        s->held[OPP] = (int)held;
-        for (int rank = 1; rank <= 13; rank++) {
-            if (s->hand[ME][rank] && count + PIPS[rank] <= 31)
-                sums[rank] += lay(s, 0, (int)seq_size, count, ME, rank, said_go, 0, 0, -1e300,
-                                  1e300);
-        }
+        Py_END_ALLOW_THREADS
     }
     if (has_table)
         PyBuffer_Release(&view);

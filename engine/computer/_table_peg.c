@@ -198,6 +198,43 @@ static int read_floats(PyObject *object, double *into, Py_ssize_t count, const c
     return 0;
 }
 
+enum { SAMPLE_OK = 0, BAD_RANK = 1, TOO_MANY = 2 };
+
+/* Set every seat's hand, the count's cards and the sizes for one sample: ours, then the
+   other seats' ``held`` ranks in turn at ``hand``. Returns SAMPLE_OK, or what is wrong with
+   it (no Python call: it runs without the GIL too). */
+static int set_sample(Table *t, const int *mine, Py_ssize_t mine_size, const int *seq,
+                      Py_ssize_t seq_size, const unsigned char *hand,
+                      const unsigned char *held) {
+    memset(t->hand, 0, sizeof t->hand);
+    int in_play[14] = {0};
+    for (Py_ssize_t i = 0; i < mine_size; i++) {
+        t->hand[0][mine[i]]++;
+        in_play[mine[i]]++;
+    }
+    for (Py_ssize_t i = 0; i < seq_size; i++) {
+        t->seq[i] = seq[i];
+        in_play[seq[i]]++;
+    }
+    t->held[0] = (int)mine_size;
+    t->total = (int)mine_size;
+    for (int seat = 1; seat < t->seats; seat++) {
+        for (int i = 0; i < held[seat - 1]; i++, hand++) {
+            if (*hand < 1 || *hand > 13)
+                return BAD_RANK;
+            t->hand[seat][*hand]++;
+            in_play[*hand]++;
+        }
+        t->held[seat] = held[seat - 1];
+        t->total += held[seat - 1];
+    }
+    for (int rank = 1; rank <= 13; rank++) {
+        if (in_play[rank] > 4)
+            return TOO_MANY;
+    }
+    return SAMPLE_OK;
+}
+
 PyDoc_STRVAR(search_sums_doc,
              "search_sums(mine, hands, held, samples, seq, out, exact, side_of, base, worth, "
              "need)\n\n"
@@ -312,39 +349,24 @@ static PyObject *search_sums(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "the count cannot pass 31");
         return NULL;
     }
-    double sums[14] = {0};
+    /* Every sample is checked first, holding the GIL (a bad one raises); then the search
+       lets it go: it reads only C memory (the ranks' bytes, held by the call), so the
+       door's event loop runs on while a thinking thread searches (up to tens of
+       milliseconds at three and four players), where it stood still. */
     for (Py_ssize_t sample = 0; sample < samples; sample++) {
-        memset(t->hand, 0, sizeof t->hand);
-        int in_play[14] = {0};
-        for (Py_ssize_t i = 0; i < mine_size; i++) {
-            t->hand[0][mine[i]]++;
-            in_play[mine[i]]++;
+        int problem = set_sample(t, mine, mine_size, seq, seq_size, hands + sample * per_sample,
+                                 held);
+        if (problem) {
+            PyErr_SetString(PyExc_ValueError, problem == BAD_RANK
+                                                  ? "ranks are 1 to 13"
+                                                  : "no rank is in play more than four times");
+            return NULL;
         }
-        for (Py_ssize_t i = 0; i < seq_size; i++) {
-            t->seq[i] = seq[i];
-            in_play[seq[i]]++;
-        }
-        const unsigned char *hand = hands + sample * per_sample;
-        t->held[0] = (int)mine_size;
-        t->total = (int)mine_size;
-        for (int seat = 1; seat < t->seats; seat++) {
-            for (int i = 0; i < held[seat - 1]; i++, hand++) {
-                if (*hand < 1 || *hand > 13) {
-                    PyErr_SetString(PyExc_ValueError, "ranks are 1 to 13");
-                    return NULL;
-                }
-                t->hand[seat][*hand]++;
-                in_play[*hand]++;
-            }
-            t->held[seat] = held[seat - 1];
-            t->total += held[seat - 1];
-        }
-        for (int rank = 1; rank <= 13; rank++) {
-            if (in_play[rank] > 4) {
-                PyErr_SetString(PyExc_ValueError, "no rank is in play more than four times");
-                return NULL;
-            }
-        }
+    }
+    double sums[14] = {0};
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t sample = 0; sample < samples; sample++) {
+        set_sample(t, mine, mine_size, seq, seq_size, hands + sample * per_sample, held);
         Points start = {{0, 0, 0}};
         for (int rank = 1; rank <= 13; rank++) {
             if (t->hand[0][rank] && count + PIPS[rank] <= 31)
@@ -353,6 +375,7 @@ static PyObject *search_sums(PyObject *self, PyObject *const *args, Py_ssize_t n
                                   .v[0];
         }
     }
+    Py_END_ALLOW_THREADS
     PyObject *result = PyList_New(14);
     if (result == NULL)
         return NULL;
