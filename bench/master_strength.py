@@ -134,6 +134,18 @@ at six cards 1.2 ms at the median where the six-ply search took 17, so it ships.
 still far off: the full search knows no more of the opponent's hand than the usual one.
 The figures: /work/notes/s8/pimc-play_findings.txt.
 
+The two-player discard with each keep's pegging worked out by that full search (2026-11-28,
+nice 19, the machine shared; patched in by /work/notes/s9/disc/screen.py): the fifteen keeps'
+pegging, ours less theirs, over 48 opponent hands drawn by the keep model (the same draws for
+every keep; as pone our best lead's mean, as dealer each draw's best lead against us), in
+place of the linear fit of the kept ranks (``keep_pegging``), 16 ms a discard at the median.
+Its figures spread as the fit's across a hand's keeps (0.35 points against 0.32) and follow
+it loosely (correlation 0.52). Paired with the kept runs of the shipped master: seed 11,
+1,000 games, 53.10 % against 53.20 %, -0.10 (-2.15 to +1.95); seed 12, 2,000 games, 53.65 %
+against 54.05 %, -0.40 (-1.78 to +0.98). Not stronger, not kept: the discard's pegging is
+not where the two-player master's missing points are. The figures:
+/work/notes/s9/disc/findings.txt.
+
 The play at three and four searched to its end over sampled hands (2026-11-28, nice 19, the
 machine shared; engine/computer/table_sampled.py and its C search,
 engine/computer/_table_peg.c): 64 deals of every other seat's hand (a partner's too) drawn
