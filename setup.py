@@ -33,13 +33,13 @@ setup(
         Extension(
             "engine.computer._peg",
             ["engine/computer/_peg.c"],
-            depends=["engine/computer/_peg_points.h"],
+            depends=["engine/computer/_peg_points.h", "engine/computer/_play_args.h"],
             optional=True,
         ),
         Extension(
             "engine.computer._table_peg",
             ["engine/computer/_table_peg.c"],
-            depends=["engine/computer/_peg_points.h"],
+            depends=["engine/computer/_peg_points.h", "engine/computer/_play_args.h"],
             optional=True,
         ),
     ]

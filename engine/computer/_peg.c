@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "_peg_points.h"
+#include "_play_args.h"
 
 #define GOAL 121
 #define MOST_IN_HAND 6
@@ -124,31 +125,6 @@ static double turn(Search *s, int base, int size, int count, int side, int passe
     }
     return turn(s, base, size, count, 1 - side, 1, last, mine, theirs, alpha, beta);
 }
-
-static int read_ranks(PyObject *object, int *ranks, Py_ssize_t most, Py_ssize_t *size,
-                      const char *what) {
-    if (!PyBytes_Check(object)) {
-        PyErr_Format(PyExc_TypeError, "%s is bytes of ranks", what);
-        return -1;
-    }
-    Py_ssize_t length = PyBytes_GET_SIZE(object);
-    if (length > most) {
-        PyErr_Format(PyExc_ValueError, "%s holds at most %zd cards", what, most);
-        return -1;
-    }
-    const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(object);
-    for (Py_ssize_t i = 0; i < length; i++) {
-        if (bytes[i] < 1 || bytes[i] > 13) {
-            PyErr_SetString(PyExc_ValueError, "ranks are 1 to 13");
-            return -1;
-        }
-        ranks[i] = bytes[i];
-    }
-    *size = length;
-    return 0;
-}
-
-enum { SAMPLE_OK = 0, BAD_RANK = 1, TOO_MANY = 2 };
 
 /* Set the search's hands, count and sizes for one sample: ours, the count's cards and the
    opponent's ``held`` ranks at ``hand``. Returns SAMPLE_OK, or what is wrong with it (no
@@ -265,9 +241,7 @@ static PyObject *search_sums(PyObject *self, PyObject *const *args, Py_ssize_t n
     for (Py_ssize_t sample = 0; sample < samples && !failed; sample++) {
         int problem = set_sample(s, mine, mine_size, seq, seq_size, hands + sample * held, held);
         if (problem) {
-            PyErr_SetString(PyExc_ValueError, problem == BAD_RANK
-                                                  ? "ranks are 1 to 13"
-                                                  : "no rank is in play more than four times");
+            raise_sample_problem(problem);
             failed = 1;
         }
     }
@@ -288,18 +262,7 @@ static PyObject *search_sums(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyBuffer_Release(&view);
     if (failed)
         return NULL;
-    PyObject *result = PyList_New(14);
-    if (result == NULL)
-        return NULL;
-    for (int rank = 0; rank < 14; rank++) {
-        PyObject *value = PyFloat_FromDouble(sums[rank]);
-        if (value == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyList_SET_ITEM(result, rank, value);
-    }
-    return result;
+    return sums_as_list(sums);
 }
 
 static PyMethodDef methods[] = {

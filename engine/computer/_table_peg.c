@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "_peg_points.h"
+#include "_play_args.h"
 
 #define MOST_IN_HAND 6
 #define MOST_ON_COUNT 13
@@ -158,29 +159,6 @@ static Value next_turn(Table *t, int base, int size, int count, int after, int l
     return next_turn(t, base + size, 0, 0, last, last, 0, points, alpha, beta);
 }
 
-static int read_ranks(PyObject *object, int *ranks, Py_ssize_t most, Py_ssize_t *size,
-                      const char *what) {
-    if (!PyBytes_Check(object)) {
-        PyErr_Format(PyExc_TypeError, "%s is bytes of ranks", what);
-        return -1;
-    }
-    Py_ssize_t length = PyBytes_GET_SIZE(object);
-    if (length > most) {
-        PyErr_Format(PyExc_ValueError, "%s holds at most %zd cards", what, most);
-        return -1;
-    }
-    const unsigned char *bytes = (const unsigned char *)PyBytes_AS_STRING(object);
-    for (Py_ssize_t i = 0; i < length; i++) {
-        if (bytes[i] < 1 || bytes[i] > 13) {
-            PyErr_SetString(PyExc_ValueError, "ranks are 1 to 13");
-            return -1;
-        }
-        ranks[i] = bytes[i];
-    }
-    *size = length;
-    return 0;
-}
-
 /* ``count`` floats from the tuple ``object`` into ``into``. */
 static int read_floats(PyObject *object, double *into, Py_ssize_t count, const char *what) {
     if (!PyTuple_Check(object) || PyTuple_GET_SIZE(object) != count) {
@@ -197,8 +175,6 @@ static int read_floats(PyObject *object, double *into, Py_ssize_t count, const c
     }
     return 0;
 }
-
-enum { SAMPLE_OK = 0, BAD_RANK = 1, TOO_MANY = 2 };
 
 /* Set every seat's hand, the count's cards and the sizes for one sample: ours, then the
    other seats' ``held`` ranks in turn at ``hand``. Returns SAMPLE_OK, or what is wrong with
@@ -357,9 +333,7 @@ static PyObject *search_sums(PyObject *self, PyObject *const *args, Py_ssize_t n
         int problem = set_sample(t, mine, mine_size, seq, seq_size, hands + sample * per_sample,
                                  held);
         if (problem) {
-            PyErr_SetString(PyExc_ValueError, problem == BAD_RANK
-                                                  ? "ranks are 1 to 13"
-                                                  : "no rank is in play more than four times");
+            raise_sample_problem(problem);
             return NULL;
         }
     }
@@ -376,18 +350,7 @@ static PyObject *search_sums(PyObject *self, PyObject *const *args, Py_ssize_t n
         }
     }
     Py_END_ALLOW_THREADS
-    PyObject *result = PyList_New(14);
-    if (result == NULL)
-        return NULL;
-    for (int rank = 0; rank < 14; rank++) {
-        PyObject *value = PyFloat_FromDouble(sums[rank]);
-        if (value == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyList_SET_ITEM(result, rank, value);
-    }
-    return result;
+    return sums_as_list(sums);
 }
 
 static PyMethodDef methods[] = {
