@@ -113,6 +113,13 @@ def _checked(
     return mine_t, hands_t, seq_t
 
 
+def fitting_ranks(mine: Sequence[int], seq: Sequence[int]) -> list[int]:
+    """The ranks of ``mine`` that may be laid on the count ``seq`` (ranks), each once, low
+    first: the cards a full search values (both twins, and the table's)."""
+    count = sum(PIPS[rank] for rank in seq)
+    return sorted({rank for rank in mine if count + PIPS[rank] <= 31})
+
+
 def _search_sums(
     mine: tuple[int, ...],
     hands: tuple[tuple[int, ...], ...],
@@ -124,8 +131,7 @@ def _search_sums(
 ) -> dict[int, float]:
     """The sum over ``hands`` of each fitting rank's value (checked arguments). ``cut``
     False searches every line (no alpha-beta): the tests' plain minimax."""
-    count = sum(PIPS[rank] for rank in seq)
-    fitting = sorted({rank for rank in mine if count + PIPS[rank] <= 31})
+    fitting = fitting_ranks(mine, seq)
     sums = dict.fromkeys(fitting, 0.0)
     for hand in hands:
         line = _Line(exact, score, cut)
@@ -270,8 +276,7 @@ def _search_sums_in_c(search: Callable[..., list[float]]) -> Callable[..., dict[
             score.my_score,
             score.opp_score,
         )
-        count = sum(PIPS[rank] for rank in seq)
-        return {rank: sums[rank] for rank in sorted(set(mine)) if count + PIPS[rank] <= 31}
+        return {rank: sums[rank] for rank in fitting_ranks(mine, seq)}
 
     return search_sums_in_c
 

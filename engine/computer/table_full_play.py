@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from compiled_parts import Twin
-from engine.computer.full_play import MOST_IN_HAND, MOST_ON_COUNT, MOST_SAMPLES
+from engine.computer.full_play import MOST_IN_HAND, MOST_ON_COUNT, MOST_SAMPLES, fitting_ranks
 from engine.computer.pegging import peg_points
 from engine.rules.cards import PIPS
 from engine.rules.errors import IllegalActionError
@@ -137,7 +137,7 @@ def _search_sums(
     """The sum over ``hands`` of each fitting rank's value (checked arguments). ``cut``
     False searches every line (no alpha-beta at four): the tests' plain minimax."""
     count = sum(PIPS[rank] for rank in seq)
-    fitting = sorted({rank for rank in mine if count + PIPS[rank] <= 31})
+    fitting = fitting_ranks(mine, seq)
     sums = dict.fromkeys(fitting, 0.0)
     start = (0,) * len(score.need)
     for sample in hands:
@@ -308,8 +308,7 @@ def _search_sums_in_c(search: Callable[..., list[float]]) -> Callable[..., dict[
             tuple(float(worth) for row in score.worth for worth in row),
             tuple(map(int, score.need)),
         )
-        count = sum(PIPS[rank] for rank in seq)
-        return {rank: sums[rank] for rank in sorted(set(mine)) if count + PIPS[rank] <= 31}
+        return {rank: sums[rank] for rank in fitting_ranks(mine, seq)}
 
     return search_sums_in_c
 
