@@ -16,10 +16,10 @@ import compiled_parts
 from engine.computer.full_play import FULL_PLAY, PlayScore, full_play_values
 from engine.computer.levels import MASTER_SAMPLED_FROM
 from engine.computer.sampled_play import sample_hands, sampled_play_values
-from engine.rules.cards import PIPS
 from engine.rules.errors import IllegalActionError
 from engine.rules.events import Pegged
 from engine.rules.game import Game, Phase
+from tests.engine.computer.positions import deal_a_count
 
 needs_c = pytest.mark.skipif(FULL_PLAY.compiled is None, reason="_peg.c was not built")
 POINTS = PlayScore.points()
@@ -42,15 +42,7 @@ def chance_table() -> np.ndarray:
 
 def random_position(rng: random.Random) -> tuple[list[int], list[list[int]], list[int]]:
     """Our hand (1-4), a count that fits, and 1-3 sampled opponent hands (0-4 cards)."""
-    deck = [rank for rank in range(1, 14) for _ in range(4)]
-    rng.shuffle(deck)
-    seq: list[int] = []
-    count = 0
-    for rank in deck[: rng.randint(0, 5)]:
-        if count + PIPS[rank] <= 31:
-            seq.append(rank)
-            count += PIPS[rank]
-    rest = deck[5:]
+    seq, rest = deal_a_count(rng)
     mine = rest[: rng.randint(1, 4)]
     rest = rest[len(mine) :]
     held = rng.randint(0, 4)

@@ -42,6 +42,7 @@ from engine.rules.cards import PIPS
 from engine.rules.errors import IllegalActionError
 from engine.rules.events import Pegged
 from engine.rules.game import Game, Phase
+from tests.engine.computer.positions import deal_a_count
 
 needs_c = pytest.mark.skipif(TABLE_FULL_PLAY.compiled is None, reason="_table_peg.c not built")
 
@@ -72,15 +73,7 @@ def random_position(
 ) -> tuple[list[int], list[tuple[tuple[int, ...], ...]], list[int], int]:
     """Our hand (1-3), a count that fits, 1-3 samples of the other hands (0-3 cards a
     seat), and a seat or none out of the count."""
-    deck = [rank for rank in range(1, 14) for _ in range(4)]
-    rng.shuffle(deck)
-    seq: list[int] = []
-    count = 0
-    for rank in deck[: rng.randint(0, 5)]:
-        if count + PIPS[rank] <= 31:
-            seq.append(rank)
-            count += PIPS[rank]
-    rest = deck[5:]
+    seq, rest = deal_a_count(rng)
     mine = rest[: rng.randint(1, 3)]
     rest = rest[len(mine) :]
     held = [rng.randint(0, 3) for _ in range(seats - 1)]
