@@ -73,7 +73,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the terminal seam", ("door.term",)),
     ("widgets and drawing", ("door.ui", "door.screens")),
     ("the table", ("door.table",)),
-    ("who is online", ("door.app.members", "door.app.presence", "door.app.called_away")),
+    (
+        "who is online",
+        ("door.app.members", "door.app.lobby_wakes", "door.app.presence", "door.app.called_away"),
+    ),
     ("the cluster's link and relay", ("door.cluster",)),
     ("a caller's session: call, lobby, accounts, the door", ("door.app",)),
     ("transports", ("door.transports",)),

@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from door.app.lobby_wakes import LobbyWakes
 from door.app.members import (
     IN_THE_LOBBY,
     KEPT_CHAT_LINES,
@@ -48,8 +49,6 @@ if TYPE_CHECKING:
     from door.table.flow import Table
 
 MAX_NAME_LENGTH: Final = 20
-LOBBY_REDRAW_INTERVAL: Final = 0.1
-"""Least seconds between two wake-ups of the lobby for changes (arrivals, games, chat)."""
 CLAIM_WAIT_SECONDS: Final = 7.0
 """Longest a caller waits for the name claim of a worker that died to expire (its time to
 live, door/cluster/link.py, and a sync)."""
@@ -100,9 +99,7 @@ class Presence:
         self._online: tuple[Member, ...] = ()
         self._online_as_of: tuple[int, int] = (-1, -1)
         """The roster changes ``_online`` was sorted after (see ``online``)."""
-        self._lobby_wake: asyncio.TimerHandle | None = None
-        self._lobby_behind = False
-        """Something changed since the lobby was last woken (see ``changed``)."""
+        self._lobby_wakes = LobbyWakes(self._in_the_lobby, self._wake_in_the_lobby)
         self.make_remote: Callable[[str, dict[str, Any]], Member] | None = None
         self.sent: dict[str, Challenge] = {}
         """Challenges sent from here to someone of another worker, by id."""
@@ -228,30 +225,19 @@ class Presence:
         self.changed()
 
     def changed(self) -> None:
-        """Wake every lobby so it redraws: at once, and then at most once a tenth of a
-        second for the changes that follow. Only callers in the lobby see who is on and
-        the chat; one at a table redraws for the table, and waking them all for every
-        arrival, game and line of chat cost each change a redraw per caller online
-        (stalls of most of a second with 300 callers playing). Callers arriving by the
-        dozen a second each woke every lobby, whose redraws then held up everyone's keys:
-        now a burst of changes is a redraw of each lobby ten times a second."""
-        if self._lobby_wake is not None:
-            self._lobby_behind = True  # woken when the tenth of a second is over
-            return
-        self._lobby_behind = False
-        for member in self.members.values():
-            if member.place == IN_THE_LOBBY:
-                member.line.wake()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no event loop (a test calling by hand): nothing to gather
-        self._lobby_wake = loop.call_later(LOBBY_REDRAW_INTERVAL, self._lobby_caught_up)
+        """Wake every lobby so it redraws: at once after a quiet spell, then paced
+        (door/app/lobby_wakes.py). Only callers in the lobby see who is on and the chat;
+        one at a table redraws for the table, and waking them all for every arrival, game
+        and line of chat cost each change a redraw per caller online."""
+        self._lobby_wakes.changed()
 
-    def _lobby_caught_up(self) -> None:
-        self._lobby_wake = None
-        if self._lobby_behind:
-            self.changed()
+    def _in_the_lobby(self) -> list[Member]:
+        return [member for member in self.members.values() if member.place == IN_THE_LOBBY]
+
+    @staticmethod
+    def _wake_in_the_lobby(member: Member) -> None:
+        if member.place == IN_THE_LOBBY:  # (it may have sat down since its round began)
+            member.line.wake()
 
     # --- chat -----------------------------------------------------------------------
 
