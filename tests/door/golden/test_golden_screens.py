@@ -120,7 +120,8 @@ def lobby_scene(sysop: bool) -> Scene:
         try:
             await in_lobby(terminal)
             presence.notice("Welcome to the golden screens.")
-            # (The lobby is woken at most ten times a second: the notice may take that.)
+            # (The lobby's wakes are paced, door/app/lobby_wakes.py: the notice may take a
+            # tenth of a second.)
             await until(lambda: "golden screens" in "\n".join(terminal.display))
             await settle(terminal)
         finally:
