@@ -20,7 +20,10 @@ sign-in failures; the generator's own CPU (near 100% means the bench, not the se
 is the limit); the win bar's lag as the callers saw it (from a screen that showed the
 bar dimmed, its new moment's figure not worked out yet, to the bar shown current: p50,
 p99, and how many screens showed it dimmed) and the share of moments whose bar the door skipped
-because the game moved on first (from its metrics, which the bench always serves). With
+because the game moved on first (from its metrics, which the bench always serves); and,
+from the same metrics, the milliseconds a key the door spent working out win bars
+(``bar/key``) and waiting for the computer's decisions (``cpt/key``), on the wall clock
+(the server's core is its own when pinned). With
 ``--sweep`` the server is started afresh for each count and the largest count with p99
 under 50 ms is named. ``--full-gc`` has the server run a full collection half-way
 through the window (the shipped thresholds make one rare), so the GC figures show what
@@ -123,6 +126,12 @@ class Figures:
     first), from the door's counts; None for a door that does not count them."""
     frames_per_key: float
     """Frames (screen updates) the door sent in the window, a key: a bar of its own is one."""
+    bar_ms_per_key: float | None = None
+    """The door's time working out win bars in the window (on its loop, on the wall
+    clock: the server has its core to itself), a key; None from a door that does not say."""
+    computer_ms_per_key: float | None = None
+    """The door's time deciding for the computer in the window (quick decisions on the
+    loop, the rest on its threads, the queue for them included), a key."""
 
     @property
     def p99_ok(self) -> bool:
@@ -337,13 +346,21 @@ async def measure(args: argparse.Namespace, telnet: int, ssh: int, server: Serve
         bar_waits=sum(bot.bar_waits for bot in bots),
         bar_skipped_share=bar_skipped_share,
         frames_per_key=counted[_FRAMES] / max(1, answered),
+        bar_ms_per_key=_per_key(counted, _BAR_SECONDS, answered),
+        computer_ms_per_key=_per_key(counted, _COMPUTER_SECONDS, answered),
     )
+
+
+def _per_key(counted: dict[str, float], name: str, answered: int) -> float | None:
+    return counted[name] / max(1, answered) * 1000 if name in counted else None
 
 
 BAR_SHARES = (("p50", 0.5), ("p99", 0.99))
 _FRAMES = "cribbage_door_frames_total"
 _WORKED_OUT = "cribbage_door_win_bar_updates_total"
 _SKIPPED = "cribbage_door_win_bar_skipped_total"
+_BAR_SECONDS = "cribbage_door_win_bar_seconds_total"
+_COMPUTER_SECONDS = "cribbage_door_computer_seconds_total"
 
 
 def door_counts(port: int) -> dict[str, float]:
@@ -355,7 +372,7 @@ def door_counts(port: int) -> dict[str, float]:
     values = {}
     for line in text.splitlines():
         name, _, value = line.partition(" ")
-        if name in (_FRAMES, _WORKED_OUT, _SKIPPED):
+        if name in (_FRAMES, _WORKED_OUT, _SKIPPED, _BAR_SECONDS, _COMPUTER_SECONDS):
             values[name] = float(value)
     return values
 
@@ -408,7 +425,7 @@ HEADER = (
     f"{'p50':>7} {'p95':>7} {'p99':>7} {'p99.9':>7} {'max':>7} "
     f"{'keys/s':>6} {'cpu/key':>8} {'cpu':>5} {'KiB/ses':>7} {'gc max':>7} "
     f"{'sign-in':>7} {'B/key':>6} {'gen cpu':>7} {'bar p50':>7} {'bar p99':>7} "
-    f"{'bar waits':>9} {'bar skip':>8} {'frm/key':>7}"
+    f"{'bar waits':>9} {'bar skip':>8} {'frm/key':>7} {'bar/key':>7} {'cpt/key':>7}"
 )
 
 
@@ -425,8 +442,13 @@ def row(figures: Figures) -> str:
         f"{figures.rss_kib_per_session:>7.0f} {gc_pause:>7} "
         f"{figures.sign_in_failures:>4} bad {figures.bytes_per_key:>6.0f} "
         f"{figures.generator_cpu_share:>7.0%} {b['p50']:>5.0f}ms {b['p99']:>5.0f}ms "
-        f"{figures.bar_waits:>9} {skip:>8} {figures.frames_per_key:>7.2f}"
+        f"{figures.bar_waits:>9} {skip:>8} {figures.frames_per_key:>7.2f} "
+        f"{_ms(figures.bar_ms_per_key):>7} {_ms(figures.computer_ms_per_key):>7}"
     )
+
+
+def _ms(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
 
 
 def main() -> int:

@@ -97,7 +97,12 @@ class Thoughts:
             args = tuple(arg.snapshot() if isinstance(arg, Game) else arg for arg in args)
         try:
             if quick:
-                return decide(*args)
+                started = time.perf_counter()
+                try:
+                    return decide(*args)
+                finally:
+                    TALLY.computer_decisions += 1
+                    TALLY.computer_seconds += time.perf_counter() - started
             future = asyncio.ensure_future(think(decide, *args))
             self._pending.append(future)
             try:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Sequence
 
 import pytest
 
+from door.metrics.tally import TALLY
 from door.table.computer import ComputerSeat, Thoughts
 from door.table.question import Count, Cut, Discard, Play, PlayAgain, Question
 from engine.computer.player import ComputerPlayer
@@ -106,3 +108,25 @@ def test_the_computer_answers_what_a_good_player_would() -> None:
     expected = ComputerPlayer("easy", random.Random(2)).play(game.snapshot(), turn)
     question = Play(tuple(game.hand(turn)), frozenset(game.playable(turn)), game.count)
     assert answer(player, question, game, turn) == expected
+
+
+class SlowNormalPlayer(ComputerPlayer):
+    """A quick level's player (decided on the loop, not on a thread) taking its time."""
+
+    def discard(self, game: Game, seat: int) -> Sequence[Card]:
+        deadline = time.perf_counter() + 0.02
+        while time.perf_counter() < deadline:
+            pass
+        return super().discard(game, seat)
+
+
+def test_the_computers_quick_decisions_are_counted_with_their_time() -> None:
+    """The door's metrics (and bench/load.py) count every decision the callers wait for,
+    those made at once on the loop too: before, only those sent to a thread."""
+    game = game_at(Phase.DISCARD)
+    decisions, seconds = TALLY.computer_decisions, TALLY.computer_seconds
+    question = Discard(tuple(game.hand(1)), 2, "your crib")
+    thrown = answer(SlowNormalPlayer("normal", random.Random(2)), question, game, 1)
+    assert len(thrown) == 2  # type: ignore[arg-type]
+    assert TALLY.computer_decisions == decisions + 1
+    assert TALLY.computer_seconds - seconds >= 0.02
