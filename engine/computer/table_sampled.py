@@ -8,7 +8,9 @@ many cards each seat holds, and each seat's goes this hand (``least_pips``). A d
 each other seat its cards at random from the unseen ones, leaving out the ranks its goes
 rule out; the draws are seeded by the position itself, so the same position always draws
 the same hands (a game replays from its seeds). A partner's hand is drawn too: at four we
-do not see it.
+do not see it. Weighted (``levels.MASTER_TABLE_WEIGHTED_DRAWS``), each seat's cards are
+drawn one at a time by what it did this hand (``seat_weights``: the keep model beside the
+cards it laid, the ranks it passed up points with weighed down), as with two players.
 
 >>> import random
 >>> pool = [0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0]
