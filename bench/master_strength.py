@@ -184,6 +184,22 @@ under nice 10, the machine otherwise quiet): three players, 6,000 games, the mas
 36.51 % over 9,600 (Wilson 35.55 to 37.48 %). Four players, 10,000 games, 52.76 % (Wilson
 51.78 to 53.74 %, bootstrap 51.98 to 53.53 %): the low end is above 51 %, the figure short
 of 53 %.
+
+The table's draws weighed by what each seat did (2026-11-28, nice 19, one job, the machine
+shared; engine/computer/table_sampled.py, ``seat_weights``, MASTER_TABLE_WEIGHTED_DRAWS):
+each other seat's cards (a partner's too) drawn one at a time, a rank weighed by the
+two-player keep model for the seat's role beside the cards it has laid this hand, and by
+1/16 where the seat passed up points with it, in place of uniformly (the goes' rule kept).
+Four players, paired on the shipped master's kept runs (/work/notes/s9/pimc-tables/
+full14_p4_s*; today's code replayed the first 100 games of seed 2 deal for deal): seed 2,
+1,000 games, 51.10 % against 49.30 %, +1.80 (-0.31 to +3.91; 101 of 500 deals won
+differently); seed 3, 1,000, 50.40 % against 50.20 %, +0.20 (-2.17 to +2.57); seed 4,
+1,000, 53.70 % against 52.00 %, +1.70 (-0.19 to +3.59); seed 1, 900, 52.67 % against
+53.67 %, -1.00 (-3.40 to +1.40): over the 3,900 games 51.95 % against 51.23 %, +0.72
+(-0.38 to +1.81). At least as strong, so it ships at four; a play's p99 34 ms (main 25-34,
+bench/ai_latency.py --levels master --players 4 --deals 150, alternated twice), its median
+3.0 ms against 1.6-2.2: the draws in Python take 1.5 ms at the median where uniform 0.7.
+Not screened at three (off there). The figures: /work/notes/s10/master-four/.
 """
 
 from __future__ import annotations

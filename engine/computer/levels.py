@@ -34,6 +34,12 @@ MASTER_TABLE_SAMPLED_FROM: Final[dict[int, int]] = {3: 12, 4: 14}
 # screened +0.85 % (-0.39 to +2.09) over 2,700 games against eleven cards. Fifteen cards at
 # four so screened -1.11 % (-3.22 to +1.00): not searched (bench/master_strength.py).
 MASTER_TABLE_HALF_DRAWS_FROM: Final[dict[int, int]] = {3: 12}
+# By the number of players: the full search's draws weigh each seat's cards by what it did
+# this hand (engine.computer.table_sampled.seat_weights: the keep model beside the cards it
+# laid, the ranks it passed up points with at 1/16), as the two-player master's draws do.
+# At four, paired on the shipped master's kept deals, +0.72 % (-0.38 to +1.81) over 3,900
+# games (bench/master_strength.py), a play's p99 34 ms; not screened at three (off there).
+MASTER_TABLE_WEIGHTED_DRAWS: Final[frozenset[int]] = frozenset({4})
 # Where only the Python twin runs, a hundred times slower, fewer cards: a play's p99 30 ms at
 # eight cards at three (nine, 49), 21 ms at nine at four (ten, 62). A seat plays otherwise
 # there than over the C, the same game from the same seeds.

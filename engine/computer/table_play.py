@@ -19,6 +19,7 @@ from engine.computer.levels import (
     MASTER_TABLE_HALF_DRAWS_FROM,
     MASTER_TABLE_SAMPLED_FROM,
     MASTER_TABLE_SAMPLED_FROM_IN_PYTHON,
+    MASTER_TABLE_WEIGHTED_DRAWS,
 )
 from engine.computer.pegging import unseen_ranks
 from engine.computer.table_full_play import TABLE_FULL_PLAY
@@ -79,7 +80,9 @@ def sampled_values(game: Game, seat: int, thrown: Sequence[Card] = ()) -> dict[i
         return None
     half = held >= MASTER_TABLE_HALF_DRAWS_FROM.get(game.players, held + 1)
     draws = SAMPLES // 2 if half else SAMPLES
-    values = table_sampled_values(game, seat, thrown, said_go(game, seat), draws)
+    weighted = game.players in MASTER_TABLE_WEIGHTED_DRAWS
+    out = said_go(game, seat)
+    values = table_sampled_values(game, seat, thrown, out, draws, weighted=weighted)
     if values is None:
         return None
     top = max(values.values())

@@ -8,7 +8,9 @@ many cards each seat holds, and each seat's goes this hand (``least_pips``). A d
 each other seat its cards at random from the unseen ones, leaving out the ranks its goes
 rule out; the draws are seeded by the position itself, so the same position always draws
 the same hands (a game replays from its seeds). A partner's hand is drawn too: at four we
-do not see it.
+do not see it. Weighted (``levels.MASTER_TABLE_WEIGHTED_DRAWS``), each seat's cards are
+drawn one at a time by what it did this hand (``seat_weights``: the keep model beside the
+cards it laid, the ranks it passed up points with weighed down), as with two players.
 
 >>> import random
 >>> pool = [0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0]
@@ -23,7 +25,8 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from engine.computer.pegging import unseen_ranks
+from engine.computer.opponent import DECLINED, opponent_weights
+from engine.computer.pegging import peg_points, unseen_ranks
 from engine.computer.table_full_play import TableScore, table_full_play_values
 from engine.odds.position import GOAL
 from engine.odds.winprob import win_chances
@@ -120,6 +123,81 @@ def sample_table_hands(
     return deals
 
 
+def sample_weighted_table_hands(
+    pool: Sequence[int],
+    held: Sequence[int],
+    least: Sequence[int],
+    weights: Sequence[Sequence[float]],
+    samples: int,
+    rng: random.Random,
+) -> list[tuple[tuple[int, ...], ...]]:
+    """As ``sample_table_hands``, but seat s takes its cards one at a time, a card of rank
+    r ``weights[s][r]`` times as likely as one of weight 1 (ranks of fewer than
+    ``least[s]`` pips never). Empty when some seat has fewer cards of weight above 0 it
+    may hold than it holds. Raises ValueError unless there is a row of 14 weights (index
+    0 unused), each finite and not negative, for each seat."""
+    if len(weights) != len(held) or len(least) != len(held):
+        raise ValueError("a row of weights and a fewest pips for each seat")
+    for row in weights:
+        if len(row) != 14 or not all(0.0 <= w < float("inf") for w in row):
+            raise ValueError(f"weights are 14 finite numbers of at least 0, not {row!r}")
+    order = sorted(range(len(held)), key=lambda seat: -least[seat])
+    ranks = range(1, 14)
+    deals: list[tuple[tuple[int, ...], ...]] = []
+    for _ in range(samples):
+        left = list(pool)
+        dealt: list[tuple[int, ...]] = [()] * len(held)
+        for seat in order:
+            weight = [w if PIPS[r] >= least[seat] else 0.0 for r, w in enumerate(weights[seat])]
+            if sum(left[rank] for rank in ranks if weight[rank] > 0) < held[seat]:
+                return []
+            hand = []
+            for _ in range(held[seat]):
+                rank = rng.choices(ranks, [left[r] * weight[r] for r in ranks])[0]
+                left[rank] -= 1
+                hand.append(rank)
+            dealt[seat] = tuple(sorted(hand))
+        deals.append(tuple(dealt))
+    return deals
+
+
+def passed_up(game: Game, other: int) -> list[int]:
+    """Ranks seat ``other`` could have laid this hand for more points than the card it
+    laid (a pair, fifteen, run or 31 passed up): a strong player holding one would have
+    taken the points (as ``engine.computer.opponent.declined_ranks``, one seat)."""
+    exact = game.runs == "exact"
+    found: set[int] = set()
+    seq: tuple[int, ...] = ()
+    count = 0
+    last_round = None
+    for play in game.plays:
+        if play.round != last_round:
+            seq, count, last_round = (), 0, play.round
+        rank = int(play.card.rank)
+        if play.seat == other:
+            took = peg_points((*seq, rank), count + play.card.pips, exact)
+            for candidate in range(1, 14):
+                fits = candidate not in found and count + PIPS[candidate] <= 31
+                if fits and peg_points((*seq, candidate), count + PIPS[candidate], exact) > took:
+                    found.add(candidate)
+        seq += (rank,)
+        count += play.card.pips
+    return sorted(found)
+
+
+def seat_weights(game: Game, other: int) -> tuple[float, ...]:
+    """How likely seat ``other`` is to hold a card of each rank (index 1..13) against an
+    unseen card at random: the keep model for its role (the dealer or not) beside the
+    cards it has laid this hand, and the ranks it passed up points with at ``DECLINED``
+    (as the two-player master weighs its opponent's draws)."""
+    role = "dealer" if other == game.dealer else "pone"
+    laid = [int(play.card.rank) for play in game.plays if play.seat == other]
+    weight = list(opponent_weights(role, laid))
+    for rank in passed_up(game, other):
+        weight[rank] *= DECLINED
+    return tuple(weight)
+
+
 def table_score(game: Game, seat: int) -> TableScore:
     """Each side's chance to win now and the board's value of a point to it from each
     side's points (the win tables, a point measured POINT_STEP either way), sides numbered
@@ -149,12 +227,19 @@ def table_score(game: Game, seat: int) -> TableScore:
 
 
 def table_draws(
-    game: Game, seat: int, thrown: Sequence[Card], out: int, samples: int = SAMPLES
+    game: Game,
+    seat: int,
+    thrown: Sequence[Card],
+    out: int,
+    samples: int = SAMPLES,
+    *,
+    weighted: bool = False,
 ) -> tuple[tuple[int, ...], tuple[int, ...], list[tuple[tuple[int, ...], ...]]]:
     """What ``seat`` searches (see the module docstring): its ranks, the count's, and
     ``samples`` deals of the other seats' ranks (seat after it first; empty when no deal
     fits what they did). ``thrown``: the card ``seat`` threw; ``out``: a bit for each seat
-    out of this count (counted from ``seat``), part of the seed."""
+    out of this count (counted from ``seat``), part of the seed. ``weighted``: each seat's
+    cards drawn by ``seat_weights`` (what it laid and passed up), not uniformly."""
     absolute = [(seat + offset) % game.players for offset in range(game.players)]
     mine = tuple(sorted(int(card.rank) for card in game.hand(seat)))
     seen = [*game.hand(seat), *thrown, *(play.card for play in game.plays)]
@@ -165,16 +250,26 @@ def table_draws(
     least = least_pips(game, absolute)[1:]
     seq = tuple(int(card.rank) for card in game.count_cards)
     seed = repr((mine, seq, tuple(pool), held, least, out))
-    return mine, seq, sample_table_hands(pool, held, least, samples, random.Random(seed))
+    if not weighted:
+        return mine, seq, sample_table_hands(pool, held, least, samples, random.Random(seed))
+    weights = [seat_weights(game, other) for other in absolute[1:]]
+    rng = random.Random(repr((seed, weights)))
+    return mine, seq, sample_weighted_table_hands(pool, held, least, weights, samples, rng)
 
 
 def table_sampled_values(
-    game: Game, seat: int, thrown: Sequence[Card], out: int, samples: int = SAMPLES
+    game: Game,
+    seat: int,
+    thrown: Sequence[Card],
+    out: int,
+    samples: int = SAMPLES,
+    *,
+    weighted: bool = False,
 ) -> dict[int, float] | None:
     """Our side's chance to win after laying each rank that fits, by rank: the mean over
     ``samples`` deals of the other hands (``table_draws``, the arguments as there). None
     when no deal fits what the other seats did (the caller searches as before)."""
-    mine, seq, hands = table_draws(game, seat, thrown, out, samples)
+    mine, seq, hands = table_draws(game, seat, thrown, out, samples, weighted=weighted)
     if not hands:
         return None
     score = table_score(game, seat)

@@ -441,10 +441,12 @@ def test_at_three_the_lead_is_searched_over_half_the_draws() -> None:
     draws_by_cards: dict[int, set[int]] = {}
     searched = engine.computer.table_play.table_sampled_values
 
-    def counted(game: Game, seat: int, thrown: object, out: int, draws: int = SAMPLES) -> object:
+    def counted(
+        game: Game, seat: int, thrown: object, out: int, draws: int = SAMPLES, **how: bool
+    ) -> object:
         held = sum(len(game.hand(other)) for other in range(3))
         draws_by_cards.setdefault(held, set()).add(draws)
-        return searched(game, seat, thrown, out, draws)  # type: ignore[arg-type]
+        return searched(game, seat, thrown, out, draws, **how)  # type: ignore[arg-type]
 
     seats = [ComputerPlayer("master", random.Random(seat)) for seat in range(3)]
     engine.computer.table_play.table_sampled_values = counted  # type: ignore[assignment]
@@ -472,9 +474,9 @@ def test_without_the_c_the_master_searches_fewer_cards_and_replays(players: int)
     calls: list[int] = []
     searched = engine.computer.table_play.table_sampled_values
 
-    def counted(game: Game, *args: object) -> dict[int, float] | None:
+    def counted(game: Game, *args: object, **how: bool) -> dict[int, float] | None:
         calls.append(sum(len(game.hand(seat)) for seat in range(players)))
-        return searched(game, *args)  # type: ignore[arg-type]
+        return searched(game, *args, **how)  # type: ignore[arg-type]
 
     with compiled_parts.choose(False):
         engine.computer.table_play.table_sampled_values = counted  # type: ignore[assignment]
