@@ -5,7 +5,7 @@ goes say is left in their hand. Two players."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Final
@@ -60,6 +60,12 @@ def declined_ranks(game: Game, seat: int) -> list[int]:
     """Ranks the other player(s) could have laid this hand for more points than the card
     they laid (a pair, fifteen, run or 31 passed up): a strong player holding one
     would have taken the points."""
+    return ranks_passed_up(game, lambda player: player != seat)
+
+
+def ranks_passed_up(game: Game, by: Callable[[int], bool]) -> list[int]:
+    """Ranks the seats ``by`` picks could have laid this hand for more points than the
+    card they laid (``declined_ranks``: every seat but ours; the table's draws: one)."""
     exact = game.runs == "exact"
     found: set[int] = set()
     seq: tuple[int, ...] = ()
@@ -69,7 +75,7 @@ def declined_ranks(game: Game, seat: int) -> list[int]:
         if play.round != last_round:
             seq, count, last_round = (), 0, play.round
         rank = int(play.card.rank)
-        if play.seat != seat:
+        if by(play.seat):
             took = peg_points(seq + (rank,), count + play.card.pips, exact)
             for other in range(1, 14):
                 fits = other not in found and count + PIPS[other] <= 31

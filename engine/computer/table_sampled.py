@@ -25,8 +25,8 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from engine.computer.opponent import DECLINED, opponent_weights
-from engine.computer.pegging import peg_points, unseen_ranks
+from engine.computer.opponent import DECLINED, opponent_weights, ranks_passed_up
+from engine.computer.pegging import unseen_ranks
 from engine.computer.table_full_play import TableScore, table_full_play_values
 from engine.odds.position import GOAL
 from engine.odds.winprob import win_chances
@@ -165,24 +165,7 @@ def passed_up(game: Game, other: int) -> list[int]:
     """Ranks seat ``other`` could have laid this hand for more points than the card it
     laid (a pair, fifteen, run or 31 passed up): a strong player holding one would have
     taken the points (as ``engine.computer.opponent.declined_ranks``, one seat)."""
-    exact = game.runs == "exact"
-    found: set[int] = set()
-    seq: tuple[int, ...] = ()
-    count = 0
-    last_round = None
-    for play in game.plays:
-        if play.round != last_round:
-            seq, count, last_round = (), 0, play.round
-        rank = int(play.card.rank)
-        if play.seat == other:
-            took = peg_points((*seq, rank), count + play.card.pips, exact)
-            for candidate in range(1, 14):
-                fits = candidate not in found and count + PIPS[candidate] <= 31
-                if fits and peg_points((*seq, candidate), count + PIPS[candidate], exact) > took:
-                    found.add(candidate)
-        seq += (rank,)
-        count += play.card.pips
-    return sorted(found)
+    return ranks_passed_up(game, lambda player: player == other)
 
 
 def seat_weights(game: Game, other: int) -> tuple[float, ...]:
