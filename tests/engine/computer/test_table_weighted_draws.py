@@ -7,7 +7,6 @@ reading finds, malformed weights are refused, and the switch changes the master'
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -26,17 +25,7 @@ from engine.computer.table_sampled import (
 )
 from engine.rules.cards import PIPS
 from engine.rules.game import Game, Phase
-
-
-def expert_turns(players: int, count: int) -> Iterator[tuple[Game, int]]:
-    """Each turn in the play of ``count`` games of experts, as (game, seat to play)."""
-    for number in range(count):
-        game = Game(players, rng=random.Random(number), dealer=0)
-        seats = [ComputerPlayer("expert", random.Random(seat + number)) for seat in range(players)]
-        while game.phase is not Phase.OVER:
-            if game.phase is Phase.PLAY and game.turn is not None:
-                yield game, game.turn
-            next_action(game, seats)  # type: ignore[arg-type]
+from tests.engine.computer.test_table_full_play import expert_turns
 
 
 @pytest.mark.parametrize("players", [3, 4])
