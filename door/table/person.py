@@ -27,7 +27,7 @@ from door.table.asked import Asked, Request
 from door.table.bar_row import paint_bar_row
 from door.table.coach import Coach
 from door.table.options import GameResult
-from door.table.seats import Seat, is_over
+from door.table.seats import Seat, is_over, thrown_before
 from door.table.steps import GO_ON_KEYS, answer
 from door.table.win_bars import Shown
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
@@ -105,7 +105,7 @@ class Person(Asked):
         """Whether this person asked for the win bar (w): on against the computer and for
         watchers (unless the sysop set it off); between callers it shows once every caller
         at the table has asked."""
-        self.thrown: tuple[Card, ...] = ()
+        self.thrown: tuple[Card, ...] = thrown_before(table.game, seat)
         """The cards this person threw to the crib this hand: their win bar knows them."""
         self.timer: TurnTimer | None = None
         """The turn timer on this person's decision, in a timed game."""

@@ -49,7 +49,7 @@ from door.table.question import (
     ReadyToDeal,
     WaitForCaller,
 )
-from door.table.seats import Seat
+from door.table.seats import Seat, thrown_before
 from door.term.canvas import Style
 from door.term.keys import Key
 from door.term.terminal import Disconnected
@@ -122,7 +122,7 @@ class Reader(Asked):
         self.confirming_quit = False
         self.left = False
         self.timer: TurnTimer | None = None
-        self.thrown: tuple[Card, ...] = ()
+        self.thrown: tuple[Card, ...] = thrown_before(table.game, seat)
         """The cards this caller threw to the crib this hand: their chances know them."""
         self.coach = Coach(name)
         """The coach (``coach``) weighs each of this caller's choices, in a sentence."""

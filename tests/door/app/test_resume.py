@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable
 
 import pytest
 
 from door.screens.cards import card_face
+from door.screens.win_bar import percent
 from door.table.options import GameOptions, GameResult
 from door.table.solo import play_against_computer
 from door.ui.session import Session
 from engine.computer.selfplay import RandomPlayer, next_action
+from engine.odds.winbar import win_bar
+from engine.rules.cards import Card
 from engine.rules.game import CountingMode, Game, Phase
 from engine.rules.record import RecordedGame, replay
 from tests.door.caller import KeyboardTerminal, play_through, run_async
@@ -98,6 +102,29 @@ async def test_a_saved_game_resumes_where_it_stopped_and_plays_to_the_end(
     # The same game went on: its recording starts with everything saved.
     assert game.phase is Phase.OVER
     assert game.recording.actions[: len(saved_actions)] == saved_actions
+
+
+@run_async
+async def test_a_resumed_caller_still_knows_what_they_threw_to_the_crib() -> None:
+    # The caller threw two cards before the line dropped: their win bar, worked out
+    # with those cards in the crib, is the one the resumed screen shows. Before, the
+    # resumed table forgot them and showed the bar of someone who never saw the crib.
+    for seed in range(40):
+        game = saved_at(*POSITIONS["mid-count in the play"], "auto", seed=seed)
+        discards = [a for a in game.recording.actions if a.name == "discard" and a.args[0] == 0]
+        thrown = tuple(Card.parse(str(text)) for text in discards[-1].args[1])
+        knowing = percent(win_bar(game, 0, thrown=thrown)[0])
+        if knowing != percent(win_bar(game, 0)[0]):
+            break
+    else:
+        raise AssertionError("no position where knowing the throw moves the bar")
+    assert len(thrown) == 2 and set(thrown) <= set(game.crib)
+    terminal = KeyboardTerminal()
+    task = play_against_computer_task(terminal, GameOptions(level="easy"), game)
+    await terminal.until_waiting(task)
+    shown = [re.search(r"Win: You (\d+%)", row) for row in terminal.display]
+    assert [found.group(1) for found in shown if found] == [knowing]
+    task.cancel()
 
 
 def play_against_computer_task(

@@ -15,7 +15,7 @@ from engine.computer.selfplay import RandomPlayer, next_action, true_count
 from engine.rules.cards import FULL_DECK, Card
 from engine.rules.errors import IllegalActionError
 from engine.rules.events import Event
-from engine.rules.game import CountingMode, Game
+from engine.rules.game import CountingMode, Game, Phase
 from engine.rules.record import (
     Action,
     RecordedGame,
@@ -265,3 +265,20 @@ def test_cards_in_actions_are_the_engines_notation() -> None:
     _, written = game.recording.actions[-1].args
     assert written == tuple(str(card) for card in thrown)
     assert tuple(Card.parse(text) for text in written) == tuple(thrown)  # type: ignore[union-attr]
+
+
+def test_a_seat_s_throw_this_hand_is_read_back_from_the_recording() -> None:
+    game = RecordedGame(seed=7, dealer=0)
+    game.deal()
+    assert game.thrown_this_hand(1) == ()  # nothing thrown yet
+    throw = tuple(game.hand(1)[:2])
+    game.discard(1, throw)
+    game.discard(0, game.hand(0)[2:4])
+    assert game.thrown_this_hand(1) == throw
+    assert replay(game.recording).thrown_this_hand(1) == throw  # as a resumed game has it
+    while game.phase is not Phase.DEAL:
+        next_action(game, [RandomPlayer(random.Random(seat)) for seat in range(2)])
+    game.deal()
+    assert game.thrown_this_hand(1) == ()  # the last hand's throw is gone with its crib
+    with pytest.raises(IllegalActionError):
+        game.thrown_this_hand(2)
