@@ -294,7 +294,13 @@ class Table(Company[Someone]):
         try:
             await _all(*(self.discard_for(seat) for seat in throwing if seat not in thoughts))
             for seat, thought in thoughts.items():
-                self.log(game.discard(seat.index, await thought))
+                cards = await thought
+                self.log(game.discard(seat.index, cards))
+                if seat.person is not None:
+                    # Back while the computer chose for them: the log leaves out a
+                    # seat's own throw, so say which cards left their hand.
+                    whose = self.crib_owner(seat.index)
+                    seat.person.tell(f"The computer threw {words.faces(cards)} to {whose} for you.")
         finally:
             for thought in thoughts.values():
                 thought.cancel()
