@@ -298,7 +298,9 @@ class Table(Company[Someone]):
                 self.log(game.discard(seat.index, cards))
                 if seat.person is not None:
                     # Back while the computer chose for them: the log leaves out a
-                    # seat's own throw, so say which cards left their hand.
+                    # seat's own throw, so say which cards left their hand; their bar
+                    # and coach know those cards, as if they had thrown them.
+                    seat.person.thrown = tuple(cards)
                     whose = self.crib_owner(seat.index)
                     seat.person.tell(f"The computer threw {words.faces(cards)} to {whose} for you.")
         finally:

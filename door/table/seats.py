@@ -104,6 +104,8 @@ class Participant(Protocol):
     """None for a watcher."""
     wants_win_bar: bool
     """They asked for the win bar (w), or have it from the start."""
+    thrown: tuple[Card, ...]
+    """The cards they threw to this hand's crib: their win bar and coach know them."""
 
     @property
     def index(self) -> int | None: ...

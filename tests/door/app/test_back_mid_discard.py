@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from door.table.words import faces
 from engine.rules.game import Phase
 from tests.door.app.test_lobby import Callers, game_with_a_drop, log_text
 from tests.door.caller import play_together, run_async
@@ -34,5 +35,10 @@ async def test_back_while_the_computer_throws_for_them_the_caller_hears_which_ca
     await until(lambda: table.game.has_discarded(1), timeout=20)
     await until(lambda: "for you" in log_text(bob))
     told = log_text(bob)  # Bob's terminal is the call back's: all of it is after it
-    assert re.search(r"The computer threw \S+ \S+ to (your|Alice's) crib for you", told), told
+    said = re.search(r"The computer threw (\S+ \S+) to (your|Alice's) crib for you", told)
+    assert said, told
+    # His win bar and coach know the two cards, as if he had thrown them himself.
+    back = table.seats[1].person
+    assert back is not None and len(back.thrown) == 2
+    assert faces(back.thrown) == said.group(1) and set(back.thrown) <= set(table.game.crib)
     await door.close()
