@@ -200,6 +200,14 @@ differently); seed 3, 1,000, 50.40 % against 50.20 %, +0.20 (-2.17 to +2.57); se
 bench/ai_latency.py --levels master --players 4 --deals 150, alternated twice), its median
 3.0 ms against 1.6-2.2: the draws in Python take 1.5 ms at the median where uniform 0.7.
 Not screened at three (off there). The figures: /work/notes/s10/master-four/.
+
+More draws where they are cheap (2026-11-28, nice 19, one job, the machine shared): at four
+with twelve cards or fewer in all hands, 192 draws in place of 64 (a play's process time
+there about three times as long, p99 at most 25 ms at twelve cards, 100 deals). Paired on
+main's kept runs (/work/notes/s11/four/base_s2*): seed 21, 1,000 games, -0.40 (-2.13 to
++1.33); seed 22, +0.70 (-1.13 to +2.53); seed 23, -0.60 (-2.19 to +0.99): -0.10 over the
+3,000 games, 66 to 75 of 500 deals won differently. Not kept: the draws at twelve cards
+and fewer are not what the master lacks. The figures: /work/notes/s11/four/findings.txt.
 """
 
 from __future__ import annotations
