@@ -204,6 +204,14 @@ At the issue's size with the weighted draws (125021b, seed 5, the same deals as 
 above, two jobs under nice 10): four players, 10,000 games, 52.84 % (Wilson 51.86 to
 53.82 %, bootstrap over the deals 52.01 to 53.69 %; points a deal 20.81 against 20.66):
 the gain the screen measured barely shows on these deals (+0.08), 0.16 short of 53 %.
+
+More draws where they are cheap (2026-11-28, nice 19, one job, the machine shared): at four
+with twelve cards or fewer in all hands, 192 draws in place of 64 (a play's process time
+there about three times as long, p99 at most 25 ms at twelve cards, 100 deals). Paired on
+main's kept runs (/work/notes/s11/four/base_s2*): seed 21, 1,000 games, -0.40 (-2.13 to
++1.33); seed 22, +0.70 (-1.13 to +2.53); seed 23, -0.60 (-2.19 to +0.99): -0.10 over the
+3,000 games, 66 to 75 of 500 deals won differently. Not kept: the draws at twelve cards
+and fewer are not what the master lacks. The figures: /work/notes/s11/four/findings.txt.
 """
 
 from __future__ import annotations
