@@ -20,7 +20,6 @@ from door.term.canvas import Style
 from engine.computer.player import ComputerPlayer
 from engine.rules.cards import FULL_DECK, Card
 from engine.rules.game import Game, Phase
-from engine.rules.record import RecordedGame
 
 logger = logging.getLogger(__name__)
 
@@ -165,10 +164,8 @@ class Admit(Protocol[Someone_co]):
 def thrown_before(game: Game, seat: Seat | None) -> tuple[Card, ...]:
     """What someone sitting down at ``seat`` threw to this hand's crib before (a saved
     game resumed, a dropped line come back): their win bar and coach know those cards,
-    as they did before they left. None for a watcher, or for a game not recorded."""
-    if seat is None or not isinstance(game, RecordedGame):
-        return ()
-    return game.thrown_this_hand(seat.index)
+    as they did before they left. None for a watcher."""
+    return () if seat is None else game.thrown_by(seat.index)
 
 
 def is_over(game: Game) -> bool:

@@ -130,6 +130,7 @@ class Game:
         self._outcome: Outcome | None = None
         self._held: list[list[Card]] = [[] for _ in range(players)]
         self._kept: list[tuple[Card, ...]] = [() for _ in range(players)]
+        self._thrown: list[tuple[Card, ...]] = [() for _ in range(players)]
         self._discarded = [False] * players
         self._crib: list[Card] = []
         self._stock: tuple[Card, ...] = ()
@@ -184,6 +185,13 @@ class Game:
         """The four cards the seat keeps for the show (empty before the discard)."""
         return self._kept[seat]
 
+    def thrown_by(self, seat: int) -> tuple[Card, ...]:
+        """The cards the seat threw to this hand's crib (empty before it has thrown): its
+        own player knows them, whoever chose them and however often the line dropped.
+        Raises IllegalActionError for a seat that does not exist."""
+        self._check_seat(seat)
+        return self._thrown[seat]
+
     def has_discarded(self, seat: int) -> bool:
         return self._discarded[seat]
 
@@ -232,6 +240,7 @@ class Game:
         self.hand_number += 1
         self._held = [deck.deal(self.cards_dealt) for _ in range(self.players)]
         self._kept = [() for _ in range(self.players)]
+        self._thrown = [() for _ in range(self.players)]
         self._discarded = [False] * self.players
         self._crib = deck.deal(1) if self.players == 3 else []
         self._stock = deck.stock
@@ -267,6 +276,7 @@ class Game:
         for card in thrown:
             self._held[seat].remove(card)
         self._kept[seat] = tuple(self._held[seat])
+        self._thrown[seat] = tuple(thrown)
         self._crib.extend(thrown)
         self._discarded[seat] = True
         events: list[Event] = [Discarded(seat, need)]

@@ -231,20 +231,6 @@ class RecordedGame(Game):
     def actions_taken(self) -> int:
         return len(self._actions)
 
-    def thrown_this_hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` threw to this hand's crib, as the recording has them (none
-        before it has thrown): what a caller who comes back to a saved game still knows
-        of the crib. Raises IllegalActionError for a seat that does not exist."""
-        self._check_seat(seat)
-        for action in reversed(self._actions):
-            if action.name == "deal":
-                break
-            if action.name == "discard" and action.args[0] == seat:
-                cards = action.args[1]
-                assert isinstance(cards, tuple)  # a discard records its cards' names
-                return tuple(Card.parse(text) for text in cards)
-        return ()
-
     def cut_for_deal(self) -> list[Event]:
         return self._recorded(super().cut_for_deal(), Action("cut_for_deal"))
 

@@ -267,18 +267,18 @@ def test_cards_in_actions_are_the_engines_notation() -> None:
     assert tuple(Card.parse(text) for text in written) == tuple(thrown)  # type: ignore[union-attr]
 
 
-def test_a_seat_s_throw_this_hand_is_read_back_from_the_recording() -> None:
+def test_a_seat_s_throw_this_hand_is_kept_and_replayed() -> None:
     game = RecordedGame(seed=7, dealer=0)
     game.deal()
-    assert game.thrown_this_hand(1) == ()  # nothing thrown yet
+    assert game.thrown_by(1) == ()  # nothing thrown yet
     throw = tuple(game.hand(1)[:2])
     game.discard(1, throw)
     game.discard(0, game.hand(0)[2:4])
-    assert game.thrown_this_hand(1) == throw
-    assert replay(game.recording).thrown_this_hand(1) == throw  # as a resumed game has it
+    assert game.thrown_by(1) == throw
+    assert replay(game.recording).thrown_by(1) == throw  # as a resumed game has it
     while game.phase is not Phase.DEAL:
         next_action(game, [RandomPlayer(random.Random(seat)) for seat in range(2)])
     game.deal()
-    assert game.thrown_this_hand(1) == ()  # the last hand's throw is gone with its crib
+    assert game.thrown_by(1) == ()  # the last hand's throw is gone with its crib
     with pytest.raises(IllegalActionError):
-        game.thrown_this_hand(2)
+        game.thrown_by(2)
