@@ -49,7 +49,7 @@ import contextlib
 import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 from door.competition.match import Match
@@ -281,31 +281,53 @@ class Table(Company[Someone]):
     async def discard(self, game: Game) -> None:
         """Everyone chooses at once. Callers' throws land as they are made; the computer
         thinks meanwhile and throws once the callers have, as a player across the table
-        waits for the others before pushing their cards over."""
+        waits for the others before pushing their cards over. A caller who calls back
+        before the computer's throw for them has landed throws for themselves."""
         self.set_header(game)
         self.changed()
         # A resumed game may have some throws in the crib already.
         throwing = [seat for seat in self.seats if not game.has_discarded(seat.index)]
-        computers = [seat for seat in throwing if seat.computer_plays]
         thoughts = {
             seat: asyncio.ensure_future(self.computer(seat).answer(self.discard_of(seat), game))
-            for seat in computers
+            for seat in throwing
+            if seat.computer_plays
+        }
+        callers = {
+            seat: asyncio.ensure_future(self.discard_for(seat))
+            for seat in throwing
+            if seat not in thoughts
+        }
+        # A seat the computer took when its caller's wait ran out: their call back ends
+        # the computer's turn at this throw (until_settled is made now, while away).
+        returns = {
+            asyncio.ensure_future(seat.until_settled()): seat for seat in thoughts if seat.away
         }
         try:
-            await _all(*(self.discard_for(seat) for seat in throwing if seat not in thoughts))
+            while pending := [task for task in callers.values() if not task.done()]:
+                done, _ = await asyncio.wait(
+                    [*pending, *returns], return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in done:
+                    if task in returns:
+                        seat = returns.pop(task)
+                        if not seat.computer_plays and seat.person is not None:
+                            thoughts.pop(seat).cancel()
+                            callers[seat] = asyncio.ensure_future(self.discard_for(seat))
+                    elif task.exception() is not None:
+                        raise task.exception()  # type: ignore[misc]
             for seat, thought in thoughts.items():
                 cards = await thought
                 self.log(game.discard(seat.index, cards))
                 if seat.person is not None:
-                    # Back while the computer chose for them: the log leaves out a
-                    # seat's own throw, so say which cards left their hand; their bar
-                    # and coach know those cards, as if they had thrown them.
+                    # Back as the computer's throw landed: the log leaves out a seat's
+                    # own throw, so say which cards left their hand; their bar and
+                    # coach know those cards, as if they had thrown them.
                     seat.person.thrown = tuple(cards)
                     whose = self.crib_owner(seat.index)
                     seat.person.tell(f"The computer threw {words.faces(cards)} to {whose} for you.")
         finally:
-            for thought in thoughts.values():
-                thought.cancel()
+            for task in (*thoughts.values(), *callers.values(), *returns):
+                task.cancel()
         self.waits = {}
 
     async def discard_for(self, seat: Seat) -> None:
@@ -518,21 +540,6 @@ class Table(Company[Someone]):
         """Hold the screens a moment so everyone can follow the computer's moves."""
         self.changed()
         await asyncio.sleep(self.pause_seconds if self.pause_seconds > 0 else 0)
-
-
-async def _all(*steps: Coroutine[Any, Any, None]) -> None:
-    """Run ``steps`` together; the first failure cancels the rest and is raised."""
-    tasks = [asyncio.ensure_future(step) for step in steps]
-    if not tasks:  # a resumed discard in which every caller has thrown already
-        return
-    try:
-        done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        for task in done:
-            if task.exception() is not None:
-                raise task.exception()  # type: ignore[misc]
-    finally:
-        for task in tasks:
-            task.cancel()
 
 
 async def _settle_all(futures: Any, on_each: Callable[[], None] | None = None) -> None:
