@@ -169,8 +169,10 @@ def keys_for(status: str, rng: random.Random, message: str = "") -> list[bytes] 
     if "blank line: deal" in status:
         return [ENTER]
     if "RETURN mark" in status or "RETURN play" in status:
-        cards = _CARDS.search(status)  # the bar wraps round; with one card it cannot move
-        if cards is not None and int(cards.group(1)) == 1:
+        # The bar wraps round; with one card it cannot move, and the key bar offers no
+        # moving ("1-1 move" before the door said nothing of it, as --repo may run).
+        cards = _CARDS.search(status)
+        if cards is None or int(cards.group(1)) == 1:
             return [ENTER]
         # RETURN on the card just marked would do nothing: move on before marking again.
         # So would RETURN again on a card that was just refused.

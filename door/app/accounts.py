@@ -147,20 +147,24 @@ async def choose_arrival(
                 account = await log_in(session, store, attempts=attempts)
                 if account is not None:
                     return Arrival(account)
+                session.redraw_all()  # the sub-screen drew over everything
             elif char == "n":
                 account = await sign_up(session, store)
                 if account is not None:
                     return Arrival(account)
+                session.redraw_all()
             elif char == "g":
                 return Arrival(None)
             elif char == "s":
                 session.use_speech()  # which tells the terminal to stop its clicks
                 message = "Screen reader mode: plain text, one line at a time."
+                session.redraw_all()
             elif session.speech:
+                # Only the refusal and the prompt: the menu said again would bury them
+                # (README: a line that answers nothing is told why in one sentence).
                 message, error = "That is not one of the choices.", True
             else:
                 message, error = "Press L to log in, N for a new account or G for a guest.", True
-            session.redraw_all()  # the sub-screen drew over everything
     finally:
         session.pop(frame)
 

@@ -13,6 +13,15 @@ open a minute. A door on a public port otherwise lets one address fill every slo
 True
 >>> guard.closed  # one released, two refused
 3
+
+A web page and its WebSocket are one new connection: the page's load is counted, and the
+session it opens within the minute is its own (door/transports/web_guard.py).
+
+>>> guard = AddressGuard(max_at_once=8, per_minute=2, clock=lambda: now[0])
+>>> guard.page_loaded("10.0.0.3"), guard.session_opened("10.0.0.3")
+(None, None)
+>>> guard.session_opened("10.0.0.3"), guard.session_opened("10.0.0.3")  # no page of theirs
+(None, 'Too many new connections from your address: wait a minute.')
 """
 
 from __future__ import annotations
@@ -32,7 +41,55 @@ logger = logging.getLogger(__name__)
 AT_ONCE_MESSAGE: Final = "Too many connections from your address at once."
 PER_MINUTE_MESSAGE: Final = "Too many new connections from your address: wait a minute."
 PRUNE_EVERY: Final = 1000
-"""Admissions between sweeps that forget addresses with nothing open or recent."""
+"""Counts between sweeps that forget addresses with nothing in the minute."""
+
+
+class MinuteWindow:
+    """How often each address did something in the last minute, up to ``limit``.
+
+    >>> window = MinuteWindow(2)
+    >>> window.take("a", 0.0), window.take("a", 1.0), window.take("a", 2.0)
+    (True, True, False)
+    >>> window.take("a", 60.5), window.take("b", 60.5)
+    (True, True)
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._times: dict[str, deque[float]] = {}
+        self._taken = 0
+
+    def take(self, address: str, now: float) -> bool:
+        """Count one more for ``address`` unless it had ``limit`` within the minute."""
+        self._taken += 1
+        if self._taken % PRUNE_EVERY == 0:
+            self._prune(now)
+        times = self._recent(address, now)
+        if len(times) >= self.limit:
+            return False
+        times.append(now)
+        return True
+
+    def spend_oldest(self, address: str, now: float) -> bool:
+        """Use up the oldest of the minute (True), or say there was none (False)."""
+        times = self._recent(address, now)
+        if not times:
+            return False
+        times.popleft()
+        return True
+
+    def _prune(self, now: float) -> None:
+        """Forget the addresses with nothing in the minute."""
+        for address in [
+            a for a, times in self._times.items() if not times or times[-1] <= now - 60
+        ]:
+            del self._times[address]
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        times = self._times.setdefault(address, deque(maxlen=self.limit))
+        while times and times[0] <= now - 60:
+            times.popleft()
+        return times
 
 
 class AddressGuard:
@@ -51,7 +108,10 @@ class AddressGuard:
         self.per_minute = per_minute
         self._clock = clock
         self._open: dict[str, int] = {}
-        self._recent: dict[str, deque[float]] = {}
+        self._recent = MinuteWindow(per_minute)
+        """New connections (telnet, SSH, a web page or a session) in the last minute."""
+        self._pages = MinuteWindow(per_minute)
+        """Web pages loaded in the last minute whose session has not opened yet."""
         self.arrived = 0
         """Connections that asked to come in since the start, let in or refused."""
         self.closed = 0
@@ -61,13 +121,13 @@ class AddressGuard:
         """Where the transports say they refused a connection: one line per address and
         minute, so that an address hammering the door is not a line per connection."""
 
-    def admit(self, address: str) -> str | None:
+    def admit(self, address: str, *, new: bool = True) -> str | None:
         """Count a new connection from ``address`` unless it is over a limit; a refused
-        connection is not counted (and must not be released)."""
+        connection is not counted (and must not be released). One that is not ``new``
+        (a web connection, which may only fetch the page's files) is held to the bans
+        and the limit at once but not counted in the minute."""
         now = self._clock()
         self.arrived += 1
-        if self.arrived % PRUNE_EVERY == 0:
-            self._prune(now)
         banned = self.bans.refusal(address)
         if banned is not None:
             self.closed += 1
@@ -76,16 +136,32 @@ class AddressGuard:
             self.closed += 1
             TALLY.refused["limits"] += 1
             return AT_ONCE_MESSAGE
-        recent = self._recent.setdefault(address, deque(maxlen=self.per_minute))
-        while recent and recent[0] <= now - 60:
-            recent.popleft()
-        if len(recent) >= self.per_minute:
+        if new and not self._recent.take(address, now):
             self.closed += 1
             TALLY.refused["limits"] += 1
             return PER_MINUTE_MESSAGE
-        recent.append(now)
         self._open[address] = self._open.get(address, 0) + 1
         return None
+
+    def page_loaded(self, address: str) -> str | None:
+        """The web page was asked for, on a connection already admitted (not ``new``):
+        one new connection in the minute, which pays for the session the page opens."""
+        now = self._clock()
+        if not self._recent.take(address, now):
+            TALLY.refused["limits"] += 1
+            return PER_MINUTE_MESSAGE
+        self._pages.take(address, now)
+        return None
+
+    def session_opened(self, address: str) -> str | None:
+        """A web session (a WebSocket) opens on a connection already admitted: the page
+        loaded from the address within the minute paid for it, or it is a new connection
+        in the minute itself (a page that is not ours, a program, a flood)."""
+        now = self._clock()
+        if self._pages.spend_oldest(address, now) or self._recent.take(address, now):
+            return None
+        TALLY.refused["limits"] += 1
+        return PER_MINUTE_MESSAGE
 
     def hold(self, address: str) -> bool:
         """Count a connection that ``admit`` refused but that stays open a moment to be
@@ -108,13 +184,6 @@ class AddressGuard:
 
     def open_from(self, address: str) -> int:
         return self._open.get(address, 0)
-
-    def _prune(self, now: float) -> None:
-        for address in [
-            a for a, times in self._recent.items() if not times or times[-1] <= now - 60
-        ]:
-            if address not in self._open:
-                del self._recent[address]
 
 
 def address_of(peername: object) -> str:

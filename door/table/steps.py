@@ -42,6 +42,12 @@ from engine.rules.game import parse_claim
 GO_ON_KEYS: Final = frozenset({Key.ENTER, Key.printable(" ")})
 
 
+def moving_keys(cards: int) -> str:
+    """The key bar's keys that move the bar over ``cards`` cards, and the gap after them:
+    none for one card, where the bar has nowhere to go ("1-1 move" said nothing)."""
+    return f"<- -> or 1-{cards} move  " if cards > 1 else ""
+
+
 class Answering(Protocol):
     """What a key loop needs of the one answering: their view and keys."""
 
@@ -142,7 +148,7 @@ async def discard(caller: Answering, question: Discard) -> list[Card]:
                 them = "them" if need > 1 else "it"
                 choose = f"Choose {need} card{plural} for {whose}"
                 prompt = f"{choose}: {caller.click_word} {them}, or use the bar and RETURN."
-            status = f"<- -> or 1-{len(cards)} move  RETURN mark  DEL unmark  {EVERYWHERE}"
+            status = f"{moving_keys(len(cards))}RETURN mark  DEL unmark  {EVERYWHERE}"
         else:
             prompt = f"RETURN throws {faces(picker.marked)} to {whose}. DEL un-marks a card."
             status = f"RETURN throw  DEL unmark  <- -> move  {EVERYWHERE}"
@@ -222,7 +228,7 @@ async def play(caller: Answering, question: Play) -> Card:
             prompt = (
                 f"Your turn, the count is {count}: {click} a card, or put the bar on it, RETURN."
             )
-        status = f"<- -> or 1-{len(cards)} move  RETURN play  {EVERYWHERE}"
+        status = f"{moving_keys(len(cards))}RETURN play  {EVERYWHERE}"
         caller.show_prompt(prompt, error, status)
         key = await caller.next_key()
         error = ""

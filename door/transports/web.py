@@ -36,7 +36,13 @@ from door.term.charset import Charset
 from door.term.sources import InputReceiver
 from door.term.terminal import OUTPUT_HIGH_WATER, StreamTerminal
 from door.transports.web_forwarded import parse_trusted
-from door.transports.web_guard import REQUEST_WAIT_SECONDS, ConnectionKeeper, ServerLog
+from door.transports.web_guard import (
+    PAGE_PATH,
+    REQUEST_WAIT_SECONDS,
+    SESSION_PATH,
+    ConnectionKeeper,
+    ServerLog,
+)
 from door.transports.web_input import MAX_FRAME_BYTES, FrameReader, ResizeCoalescer, parse_resize
 
 logger = logging.getLogger(__name__)
@@ -334,8 +340,9 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
             )
             refused.force_close()
             return refused
-        # The per-address limits were applied as the connection arrived, or as the
-        # request from a trusted proxy did, to its caller's address (web_guard).
+        # The per-address limits were applied as the connection arrived and as this
+        # request did (a session: its page's load paid for it, or it counted itself),
+        # to the caller's address, the one a trusted proxy forwards (web_guard).
         ws = web.WebSocketResponse(
             protocols=TELNET_SUBPROTOCOLS, max_msg_size=MAX_FRAME_BYTES, heartbeat=30
         )
@@ -360,9 +367,9 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
         trusted=parse_trusted(door.config.web.trusted_proxies),
     )
     app = web.Application(middlewares=[keeper.middleware])
-    app.router.add_get("/", index)
+    app.router.add_get(PAGE_PATH, index)
     app.router.add_get("/favicon.ico", no_icon)
-    app.router.add_get("/ws", websocket)
+    app.router.add_get(SESSION_PATH, websocket)
     app.router.add_get("/{name}", asset)
     runner = web.AppRunner(app, access_log=None, handler_cancellation=False, logger=ServerLog(log))
     await runner.setup()

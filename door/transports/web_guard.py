@@ -1,37 +1,55 @@
-"""The web listener's door-keeper: every TCP connection is counted against the per-address
-limits the moment it arrives, before aiohttp reads a byte of it, as telnet's and SSH's
-are (door/defence/guard.py), and one that has no request in progress is closed once it
-has been quiet for ``REQUEST_WAIT_SECONDS``.
+"""The web listener's door-keeper: every TCP connection meets the per-address limits the
+moment it arrives, before aiohttp reads a byte of it (door/defence/guard.py, shared with
+telnet and SSH), and one that has no request in progress is closed once it has been
+quiet for ``REQUEST_WAIT_SECONDS``.
+
+What counts as a new connection. A telnet or SSH call is one connection and one session;
+a page load is 7 requests over 3 to 7 TCP connections (``ARRIVALS_PER_PAGE_LOAD``).
+Counted a connection each against ``connections_per_minute_per_address`` (30), one
+address could load the page four times a minute: a caller reloading on a phone, or a
+household behind one NAT, was refused. So here the page (``PAGE_PATH``) counts as one new
+connection in the minute, and the WebSocket it opens (``SESSION_PATH``, the session) is
+paid for by it; a WebSocket with no page loaded from its address in the minute (another
+site's client, a program, a flood) is a new connection itself. The page's files do not
+count as new connections: they are bounded by the limit at once (a TCP connection holds
+a place while it is open, as a telnet one does) and by ``ARRIVALS_PER_PAGE_LOAD`` times
+the per-minute limit a minute, both of TCP connections and of requests, so that neither
+a flood of bare connections nor requests kept coming on one kept-alive connection go
+unbounded. Long cache lifetimes would not have been enough: a browser asks for the page
+and opens the WebSocket on every load, and a fresh one (a private window, another phone
+behind the same NAT) fetches everything.
 
 Checked only inside the WebSocket handler, the limits let anything else through: refused
 WebSockets (429 without ``Connection: close``), half-sent requests and silent
 connections all stayed open for minutes, 600 descriptors from one address. Here a
-refused connection gets a short 429 with ``Connection: close`` and is closed at once;
-the refusals of one address are one log line a minute (door/defence/log_limit.py).
+refused connection gets a short 429 with ``Connection: close`` and is closed at once (a
+refused request the same, as the response to it); the refusals of one address are one
+log line a minute (door/defence/log_limit.py).
 
 Behind a reverse proxy every caller comes from the proxy's address. A connection from
 one of the ``trusted`` proxies is not counted as it arrives (it would hold all of the
 proxy's callers to one caller's limits); each of its requests is counted instead, as its
 headers are read, against the address the proxy forwards (door/transports/web_forwarded.py),
-and for as long as it runs (a WebSocket's as long as it is open). A proxy opens a
-connection for each request (nginx's default), so its callers meet the same limits as
-callers who connect directly; the proxy's connections still meet the time limits here.
-A request whose forwarding header names no address is refused: 400, and closed.
+as a direct caller's requests are, and holds a place at once for as long as it runs (a
+WebSocket's as long as it is open). The proxy's connections still meet the time limits
+here. A request whose forwarding header names no address is refused: 400, and closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from door.defence.guard import AddressGuard, address_of
+from door.defence.guard import PER_MINUTE_MESSAGE, AddressGuard, MinuteWindow, address_of
 from door.defence.log_limit import SourceLog
 from door.logtext import escaped
+from door.metrics.tally import TALLY
 from door.transports.web_forwarded import (
     FORWARDED_FOR,
     REAL_IP,
@@ -45,6 +63,18 @@ REQUEST_WAIT_SECONDS: Final = 10.0
 """How long a connection may sit without a request in progress: from connecting to the
 end of its request's headers, and between the requests of a kept-alive connection. A
 browser sends its request at once and opens a new connection when one was closed."""
+
+
+PAGE_PATH: Final = "/"
+"""The page: a new connection in the minute, as a telnet call is."""
+SESSION_PATH: Final = "/ws"
+"""The page's WebSocket, the session: paid for by its page's load within the minute."""
+ARRIVALS_PER_PAGE_LOAD: Final = 8
+"""A page load's requests and TCP connections: 7 requests (the page, its stylesheet and
+three scripts, the WebSocket, the icon) over 3 to 4 connections from Chromium, or 7
+through a proxy that opens one a request (headless Chromium, /work/notes/s12/polish).
+An address may make this many times its new connections a minute of each."""
+REQUESTS_MESSAGE: Final = "Too many requests from your address: wait a minute."
 
 
 REFUSED_LINGER_SECONDS: Final = 1.0
@@ -124,10 +154,17 @@ class ConnectionKeeper:
         request_wait: float = REQUEST_WAIT_SECONDS,
         longest_wait: float = 60.0,
         trusted: tuple[Network, ...] = (),
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.guard = guard
         self.log = log
         self.trusted = trusted
+        self.clock = clock
+        arrivals = guard.per_minute * ARRIVALS_PER_PAGE_LOAD
+        self.connections_a_minute = MinuteWindow(arrivals)
+        """TCP connections from each direct caller (a proxy's are not counted)."""
+        self.requests_a_minute = MinuteWindow(arrivals)
+        """Requests from each caller, direct or behind a trusted proxy."""
         """The reverse proxies whose forwarding headers are believed."""
         self.request_wait = request_wait
         self.longest_wait = max(longest_wait, request_wait)
@@ -152,11 +189,40 @@ class ConnectionKeeper:
         connection.requests += 1
         connection.served += 1
         try:
-            if not connection.proxied:
-                return await handler(request)
-            return await self._forwarded(request, handler, connection.address)
+            if connection.proxied:
+                return await self._forwarded(request, handler, connection.address)
+            refusal = self.request_refusal(request, connection.address)
+            if refusal is not None:
+                return refused_request(refusal)
+            return await handler(request)
         finally:
             connection.request_ended()
+
+    def connection_refusal(self, address: str) -> str | None:
+        """Why a direct caller's new TCP connection is refused, or None (it is counted
+        open in the guard then)."""
+        refusal = self.guard.admit(address, new=False)
+        if refusal is None and not self.connections_a_minute.take(address, self.clock()):
+            self.guard.release(address)
+            TALLY.refused["limits"] += 1
+            refusal = PER_MINUTE_MESSAGE
+        return refusal
+
+    def request_refusal(self, request: web.Request, address: str) -> str | None:
+        """Why a request from ``address`` is refused, or None: any request is one of the
+        address's requests a minute; the page also one of its new connections, and the
+        WebSocket too unless its page's load paid for it."""
+        refusal: str | None = None
+        if not self.requests_a_minute.take(address, self.clock()):
+            TALLY.refused["limits"] += 1
+            refusal = REQUESTS_MESSAGE
+        elif request.path == PAGE_PATH:
+            refusal = self.guard.page_loaded(address)
+        elif request.path == SESSION_PATH:
+            refusal = self.guard.session_opened(address)
+        if refusal is not None:
+            self.log.info(address, "web request refused: %s", refusal)
+        return refusal
 
     async def _forwarded(
         self,
@@ -170,12 +236,15 @@ class ConnectionKeeper:
         except ForwardedError as error:
             self.log.info(proxy, "web request from the proxy refused: %s", error)
             return refused_request(f"Bad request: {error}.", status=400)
-        refusal = self.guard.admit(address)
+        refusal = self.guard.admit(address, new=False)
         if refusal is not None:
             self.log.info(address, "web request refused: %s", refusal)
             banned = self.guard.bans.refusal(address) is not None
             return refused_request(refusal, status=403 if banned else 429)
         try:
+            refusal = self.request_refusal(request, address)
+            if refusal is not None:
+                return refused_request(refusal)
             return await handler(request.clone(remote=address))
         finally:
             self.guard.release(address)
@@ -205,7 +274,7 @@ class KeptConnection(asyncio.Protocol):
         keeper = self.keeper
         self.address = address_of(transport.get_extra_info("peername"))
         self.proxied = is_trusted(self.address, keeper.trusted)
-        refusal = None if self.proxied else keeper.guard.admit(self.address)
+        refusal = None if self.proxied else keeper.connection_refusal(self.address)
         if refusal is not None:
             keeper.log.info(self.address, "web connection refused: %s", refusal)
             banned = keeper.guard.bans.refusal(self.address) is not None

@@ -49,6 +49,7 @@ def test_the_bot_presses_what_the_status_line_offers() -> None:
     marking = keys_for(" <- -> or 1-6 move  RETURN mark  DEL unmark", rng)
     assert marking is not None and marking[-1] == b"\r" and marking.count(b"\x1b[C") >= 1
     assert keys_for(" <- -> or 1-1 move  RETURN play", rng) == [b"\r"]
+    assert keys_for(" RETURN play  c chat  ? help", rng) == [b"\r"]  # one card, no range
     refused = keys_for(
         " <- -> or 1-3 move  RETURN play", rng, "J♠ would make 32: the count cannot pass 31."
     )

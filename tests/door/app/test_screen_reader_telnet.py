@@ -135,3 +135,28 @@ async def test_a_member_turns_the_screen_reader_on_in_the_lobby_and_comes_back_i
         await again.until_sent("Screen reader off, kept for your next call.", off)
         assert b"\x1b[" in again.raw[off:]  # the screen is painted again
         again.hang_up()
+
+
+@run_async
+async def test_a_wrong_answer_at_the_arrival_is_one_sentence_then_the_prompt(
+    tmp_path: Path,
+) -> None:
+    async with running(fast_typist_config(tmp_path)) as listening:
+        assert listening.telnet
+        caller = ListeningCaller()
+        await caller.connect(listening.telnet[1])
+        await caller.wait_for("S screen reader")
+        await caller.send("s")
+        await caller.until_sent("Screen reader mode: plain text, one line at a time.", 0)
+        prompt = "Type l to log in, n for a new account or g for a guest, then RETURN."
+        for typed in ("x", "hello"):
+            mark = len(caller.raw)
+            await caller.send(f"{typed}\r")
+            await caller.until_sent(prompt, mark)
+            await asyncio.sleep(0.2)  # anything said after the prompt would come now
+            # Before: the welcome and the three choices were said again before these.
+            said = caller.since(mark).split("\r\n")
+            assert said == [typed, "That is not one of the choices.", prompt, ""], said
+        await caller.send("g\r")  # and the menu still answers
+        await caller.until_sent("Your name:", mark)
+        caller.hang_up()

@@ -193,6 +193,25 @@ async def test_play_order_numbers_and_x_for_an_earlier_count_and_the_automatic_g
 
 
 @run_async
+async def test_the_key_bar_offers_no_moving_with_one_card_left() -> None:
+    terminal = KeyboardTerminal()
+    task = start(terminal, StackedRandom(*ALL_TENS))
+    bars = []
+    for _ in range(4):  # the caller's four plays, four cards to one
+        await until_status(terminal, task, "RETURN play")
+        bars.append(terminal.status.split("  c chat")[0].strip())
+        await press(terminal, task, Key.ENTER)
+    # Before: the last read "<- -> or 1-1 move  RETURN play".
+    assert bars == [
+        "<- -> or 1-4 move  RETURN play",
+        "<- -> or 1-3 move  RETURN play",
+        "<- -> or 1-2 move  RETURN play",
+        "RETURN play",
+    ]
+    task.cancel()
+
+
+@run_async
 async def test_a_card_that_would_pass_31_is_dimmed_and_refused_with_the_reason() -> None:
     terminal = KeyboardTerminal()
     task = start(terminal, StackedRandom(*BLOCKED_KING))
