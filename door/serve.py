@@ -436,17 +436,20 @@ def config_from_args(args: argparse.Namespace) -> Config:
 
 
 def _checked_web_port(config: Config, port: int) -> Any:
+    """The file's [web] with ``--web-port`` in place of its port: the port checked as
+    the file's would be, every other key (trusted proxies, allowed origins) kept."""
     from door.config import config_from_mapping
 
-    web = {"port": port, "allowed_origins": list(config.web.allowed_origins)}
-    return config_from_mapping({"web": web}, "command line").web
+    checked = config_from_mapping({"web": {"port": port}}, "command line").web.port
+    return dataclasses.replace(config.web, port=checked)
 
 
 def _checked_metrics_port(config: Config, port: int) -> Any:
+    """The file's [metrics] with ``--metrics-port`` in place of its port."""
     from door.config import config_from_mapping
 
-    metrics = {"port": port, "host": config.metrics.host}
-    return config_from_mapping({"metrics": metrics}, "command line").metrics
+    checked = config_from_mapping({"metrics": {"port": port}}, "command line").metrics.port
+    return dataclasses.replace(config.metrics, port=checked)
 
 
 def run_worker(config: Config, place: WorkerPlace) -> int:

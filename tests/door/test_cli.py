@@ -139,3 +139,34 @@ def test_config_before_or_after_serve_gives_the_same_door(tmp_path: Path, order:
     assert f"data directory: {tmp_path / 'data'}" in log, log
     listening = LISTENING.search(log)
     assert listening is not None and int(listening.group(1)) == port, log
+
+
+def test_a_port_given_on_the_command_line_keeps_the_rest_of_its_section(tmp_path: Path) -> None:
+    """``--web-port`` and ``--metrics-port`` change the port alone: a sysop's trusted
+    proxies, allowed origins and metrics host in door.toml still hold (the web section
+    was rebuilt from the port and origins, and trusted loopback again by default)."""
+    from door.serve import config_from_args
+
+    path = tmp_path / "door.toml"
+    path.write_text(
+        "[web]\nport = 8080\ntrusted_proxies = []\n"
+        'allowed_origins = ["https://bbs.example"]\n'
+        '[metrics]\nport = 9100\nhost = "0.0.0.0"\n'
+    )
+    args = build_parser().parse_args(
+        ["--config", str(path), "--web-port", "8081", "--metrics-port", "9105", "serve"]
+    )
+    config = config_from_args(args)
+    assert config.web.port == 8081 and config.metrics.port == 9105
+    assert config.web.trusted_proxies == ()
+    assert config.web.allowed_origins == ("https://bbs.example",)
+    assert config.metrics.host == "0.0.0.0"
+
+
+def test_a_port_out_of_range_on_the_command_line_is_refused_by_name() -> None:
+    from door.config import ConfigError
+    from door.serve import config_from_args
+
+    args = build_parser().parse_args(["--web-port", "70000", "serve"])
+    with pytest.raises(ConfigError, match="port"):
+        config_from_args(args)
