@@ -20,6 +20,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
+from door.term.ansi import CLEAR_SCREEN, RESET, SHOW_CURSOR
+from door.term.mouse import STOP_REPORTS
 from door.transports.bbs_line import TIME_UP, closing_message, inherited_telnet, keep_time
 from door.transports.dropfile import DropFile, Emulation
 from door.transports.local_tty import TtySink, TtySource
@@ -29,6 +31,9 @@ logger = logging.getLogger("door")
 
 CONNECT_TIMEOUT: Final = 10.0
 READ_SIZE: Final = 4096
+BACK_TO_THE_BBS: Final = f"{STOP_REPORTS}{RESET}{SHOW_CURSOR}{CLEAR_SCREEN}"
+"""What the hub's own goodbye does to an ANSI caller's terminal (door/ui/session.py's
+``say_goodbye`` and the terminal's closing), for when the node ends the call itself."""
 
 
 class HubUnavailable(Exception):
@@ -115,6 +120,11 @@ async def relay_to_hub(
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         if clock_task in done:
             logger.info("door: time is up")
+            if not ascii_only:
+                # The hub is cut off mid-screen and its goodbye, which would undo what its
+                # screens asked of the terminal, never comes: undo it here, so the caller
+                # is back at the BBS with no mouse reports, a cursor and a clear screen.
+                line.write(BACK_TO_THE_BBS.encode())
             line.write(closing_message(TIME_UP, lines=ascii_only).encode())
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(line.drain(), 2.0)
