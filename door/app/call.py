@@ -52,7 +52,7 @@ from door.screens.layout import STATUS_ROW
 from door.screens.speech import spoken_help
 from door.storage.store import Account
 from door.table.options import GameOptions
-from door.term.ansi import HIDE_CURSOR, sanitize
+from door.term.ansi import HIDE_CURSOR, last_words, sanitize
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap, key_line_hits
 from door.term.keys import Key
@@ -67,11 +67,11 @@ logger = logging.getLogger(__name__)
 __all__ = ["Caller", "MenuChoices", "clean_name", "run_session"]
 
 ArrivingAs = Literal["choose", "new", "guest", "login"]
-TAKE_OVER_MESSAGE: Final = (
-    "\r\n\x1b[0m\r\n*** You have called in again on another line: this one is closed. ***\r\n"
+TAKE_OVER_MESSAGE: Final = last_words(
+    "*** You have called in again on another line: this one is closed. ***"
 )
-LOGIN_TIMEOUT_MESSAGE: Final = (
-    "\r\n\x1b[0m\r\n*** Logging in took too long: this line is closed. Goodbye! ***\r\n"
+LOGIN_TIMEOUT_MESSAGE: Final = last_words(
+    "*** Logging in took too long: this line is closed. Goodbye! ***"
 )
 FULL_FOR_GUESTS: Final = (
     "Sorry, the door is full: the last places are kept for members. Please call back later."
