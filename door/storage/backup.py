@@ -116,6 +116,8 @@ def inspect_backup(path: Path) -> str:
     """The schema revision of the backup at ``path``; TransferError, saying what is
     wrong, for a missing, foreign, damaged or cut-short file or a newer door's."""
     path = path.expanduser()
+    if path.is_dir():
+        raise TransferError(f"{path}: a folder, not a backup file")
     if not path.is_file():
         raise TransferError(f"{path}: there is no such file")
     try:

@@ -167,6 +167,7 @@ def _newer(backup: Path, into: Path) -> None:
     ("spoil", "message"),
     [
         (None, "there is no such file"),
+        (lambda backup, into: into.mkdir(), "a folder, not a backup file"),
         (lambda backup, into: into.write_text("name,handle\n"), "not a SQLite database"),
         (_foreign, "it has no schema revision"),
         (_cut, "cut short"),
