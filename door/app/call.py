@@ -20,7 +20,7 @@ import contextlib
 import logging
 import random
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from door.app import member_gate
 from door.app.account_checks import PendingReset, name_is_an_account
@@ -51,8 +51,9 @@ from door.screens.help import HelpOverlay, default_help, draw_help, with_mouse_h
 from door.screens.layout import STATUS_ROW
 from door.screens.speech import spoken_help
 from door.storage.store import Account
+from door.table.flow import Table
 from door.table.options import GameOptions
-from door.term.ansi import HIDE_CURSOR, sanitize
+from door.term.ansi import HIDE_CURSOR, last_words, sanitize
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap, key_line_hits
 from door.term.keys import Key
@@ -67,11 +68,11 @@ logger = logging.getLogger(__name__)
 __all__ = ["Caller", "MenuChoices", "clean_name", "run_session"]
 
 ArrivingAs = Literal["choose", "new", "guest", "login"]
-TAKE_OVER_MESSAGE: Final = (
-    "\r\n\x1b[0m\r\n*** You have called in again on another line: this one is closed. ***\r\n"
+TAKE_OVER_MESSAGE: Final = last_words(
+    "*** You have called in again on another line: this one is closed. ***"
 )
-LOGIN_TIMEOUT_MESSAGE: Final = (
-    "\r\n\x1b[0m\r\n*** Logging in took too long: this line is closed. Goodbye! ***\r\n"
+LOGIN_TIMEOUT_MESSAGE: Final = last_words(
+    "*** Logging in took too long: this line is closed. Goodbye! ***"
 )
 FULL_FOR_GUESTS: Final = (
     "Sorry, the door is full: the last places are kept for members. Please call back later."
@@ -486,7 +487,22 @@ async def resume_game_between_callers(
     presence.add_table(table)
     table.start()
     logger.info("game %d of %s resumed from the store", saved.game_id, table.title)
+    _seat_those_waiting_in_the_lobby(presence, table, member)
     await rejoin_game(presence, member, lobby)
+
+
+def _seat_those_waiting_in_the_lobby(presence: Presence, table: Table[Any], setter: Member) -> None:
+    """The game's other callers already in this worker's lobby sit down at once, as an
+    accepted challenge seats its callers: their own arrival came before the table did (the
+    console's sysop is in before anyone calls), so nothing else would take them there."""
+    for other in list(presence.members.values()):
+        if other is setter or not other.in_lobby or other.called or presence.worker_of(other):
+            continue
+        account_id = other.account.id if other.account is not None else None
+        person = table.rejoin(other.name, other.line, account_id)  # type: ignore[arg-type]
+        if person is not None:
+            other.seat = person
+            other.summon()
 
 
 def draw_welcome(config: Config) -> Canvas:

@@ -27,16 +27,15 @@ from door.logtext import escaped
 from door.metrics.tally import TALLY
 from door.storage.values import Account
 from door.table.flow import Table
+from door.term.ansi import last_words
 from door.term.idle import IdleGuardTerminal
 from door.term.terminal import Disconnected, Terminal
 
 logger = logging.getLogger(__name__)
 
 FULL_MESSAGE = "\r\nSorry, the door is full right now. Please call back later.\r\n"
-SHUTDOWN_MESSAGE = "\r\n\x1b[0m\x1b[J\r\n*** The sysop is shutting the door down. Goodbye! ***\r\n"
-"""The door's last words to a caller. The screen below the cursor is cleared first (a
-table leaves the cursor in its chat line, and the goodbye landed on the key line, its
-end still beside it); a terminal showing lines gets it without escapes (StreamTerminal)."""
+SHUTDOWN_MESSAGE = last_words("*** The sysop is shutting the door down. Goodbye! ***")
+"""The door's last words to a caller as it stops."""
 _UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 """When a relayed caller's account was made: their own worker did not say."""
 SESSION_END_WAIT_SECONDS = 5.0
@@ -194,7 +193,7 @@ class Door:
             ban = bans.naming(member.name)
             if ban is not None:
                 logger.info("%s turned away: ban #%d", escaped(member.name), ban.id)
-                self._spawn(member.line.hang_up(f"\r\n\x1b[0m\r\n{ban.refusal()}\r\n"))
+                self._spawn(member.line.hang_up(last_words(ban.refusal())))
 
     def tell(self, name: str, note: str) -> None:
         member = self.presence.members.get(name.casefold())

@@ -19,6 +19,7 @@ from door.app.presence import Presence
 from door.storage.errors import StoreError
 from door.storage.members import refusal
 from door.storage.store import Store
+from door.term.ansi import last_words
 
 if TYPE_CHECKING:
     from door.table.flow import Table
@@ -78,7 +79,7 @@ async def hang_up_refused(store: Store, presence: Presence) -> list[str]:
         why = refusal(member.name, found.get(number))
         if why is not None:
             logger.info("%r hung up on: %s", member.name, why)
-            await member.line.hang_up(f"\r\n\x1b[0m\r\n*** {why} ***\r\n")
+            await member.line.hang_up(last_words(f"*** {why} ***"))
             refused.append(member.name)
     return refused
 

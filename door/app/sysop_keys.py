@@ -14,6 +14,7 @@ from typing import Final, Protocol
 
 from door.app.members import Member
 from door.app.presence import Presence
+from door.term.ansi import last_words
 from door.ui.bindings import Binding, Bindings
 
 SYSOP_KEYS: Final = Bindings(
@@ -26,7 +27,7 @@ SYSOP_KEYS: Final = Bindings(
     )
 )
 SYSOP_MENU: Final = SYSOP_KEYS.menu_line("Sysop: ", "  ")
-KICK_MESSAGE: Final = "\r\n\x1b[0m\r\n*** The sysop has disconnected you. Goodbye! ***\r\n"
+KICK_MESSAGE: Final = last_words("*** The sysop has disconnected you. Goodbye! ***")
 
 
 class SysopsLobby(Protocol):

@@ -47,6 +47,7 @@ from door.storage.errors import StoreError
 from door.storage.members import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
 from door.storage.rules import MAX_HANDLE_LENGTH
 from door.storage.store import Store
+from door.term.ansi import last_words
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap
 from door.term.keys import Key
@@ -445,7 +446,7 @@ class MemberActions:
         member = self.place.presence.find(handle)
         if member is None or member is self.place.sysop or member.account is None:
             return False
-        await member.line.hang_up(f"\r\n\x1b[0m\r\n*** {why} ***\r\n")
+        await member.line.hang_up(last_words(f"*** {why} ***"))
         logger.info("%r hung up on: %s", handle, why)
         return True
 

@@ -24,7 +24,7 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from door.storage.migrate import head_revision
 from door.storage.transfer import (
@@ -104,10 +104,20 @@ def _sqlite_backup(source: Path, partial: Path) -> None:
         raise TransferError(f"{source}: cannot back it up ({error})") from None
 
 
+def _first_finding(check: list[Any]) -> str:
+    """The first thing SQLite's check found, past the headings it puts before a
+    database's findings ("*** in database main ***")."""
+    lines = [line.strip() for row in check for line in str(row[0]).splitlines()]
+    found = [line for line in lines if line and not line.startswith("***")]
+    return found[0] if found else "no reason given"
+
+
 def inspect_backup(path: Path) -> str:
     """The schema revision of the backup at ``path``; TransferError, saying what is
     wrong, for a missing, foreign, damaged or cut-short file or a newer door's."""
     path = path.expanduser()
+    if path.is_dir():
+        raise TransferError(f"{path}: a folder, not a backup file")
     if not path.is_file():
         raise TransferError(f"{path}: there is no such file")
     try:
@@ -125,8 +135,7 @@ def inspect_backup(path: Path) -> str:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as backup:
             check = backup.execute("PRAGMA quick_check").fetchall()
             if check != [("ok",)]:
-                first = str(check[0][0]).strip().splitlines()[0]
-                raise TransferError(f"{path}: the backup is damaged ({first})")
+                raise TransferError(f"{path}: the backup is damaged ({_first_finding(check)})")
             revision = _revision(backup)
             tables = {row[0] for row in backup.execute("SELECT name FROM sqlite_master")}
     except sqlite3.Error as error:

@@ -26,6 +26,16 @@ CLEAR_SCREEN: Final = f"{CSI}2J{CSI}1;1H"
 CLEAR_TO_END_OF_LINE: Final = f"{CSI}K"
 HIDE_CURSOR: Final = f"{CSI}?25l"
 SHOW_CURSOR: Final = f"{CSI}?25h"
+CLEAR_BELOW: Final = f"{CSI}J"
+
+
+def last_words(text: str) -> str:
+    """``text`` on a line of its own as the last thing a caller sees before the door closes
+    their line, below what the screen showed: the colours reset and the screen below the
+    cursor cleared first. A table leaves the cursor in its chat line, and a goodbye
+    written there once read "Goodbye! *** the bar on it, RETURN.", the key line's end
+    still beside it. A terminal showing lines gets it without the escapes (StreamTerminal)."""
+    return f"\r\n{RESET}{CLEAR_BELOW}\r\n{text}\r\n"
 
 
 def at(row: int, col: int) -> str:

@@ -198,7 +198,10 @@ class _RawStdin:
 
     def __exit__(self, *exc: object) -> None:
         if self.saved is not None:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+            # A terminal hung up (the BBS closed the pty, the window was closed) takes no
+            # settings back (EIO), and nobody is left to see them: the caller has left.
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
 
 async def run_door(

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
+from door.term.ansi import CLEAR_SCREEN, RESET, SHOW_CURSOR
+from door.term.mouse import STOP_REPORTS
 from door.transports.bbs_line import TIME_UP, closing_message, inherited_telnet, keep_time
 from door.transports.dropfile import DropFile, Emulation
 from door.transports.local_tty import TtySink, TtySource
@@ -29,6 +31,16 @@ logger = logging.getLogger("door")
 
 CONNECT_TIMEOUT: Final = 10.0
 READ_SIZE: Final = 4096
+SCREEN_QUIET_SECONDS: Final = 0.25
+"""A time warning waits for the hub's screen to be drawn: no bytes from the hub for this
+long after some. Chosen, not measured closely: the hub sends a screen as one frame, and
+by hand over loopback the warning stood over the lobby with this wait."""
+SCREEN_WAIT_SECONDS: Final = 5.0
+"""The longest a warning waits for that. The time-up does not move (keep_time's deadline
+is fixed when the clock starts)."""
+BACK_TO_THE_BBS: Final = f"{STOP_REPORTS}{RESET}{SHOW_CURSOR}{CLEAR_SCREEN}"
+"""What the hub's own goodbye does to an ANSI caller's terminal (door/ui/session.py's
+``say_goodbye`` and the terminal's closing), for when the node ends the call itself."""
 
 
 class HubUnavailable(Exception):
@@ -95,17 +107,31 @@ async def relay_to_hub(
     line.on_resize = lambda cols, rows: writer.write(window_size(cols, rows))
     ascii_only = not drop.emulation.has_ansi
 
+    loop = asyncio.get_running_loop()
+    hub_wrote_at: list[float] = []  # when the hub's bytes last reached the caller
+
+    def to_caller_line(data: bytes) -> None:
+        line.write(data)
+        hub_wrote_at[:] = [loop.time()]
+
     async def warn(text: str) -> None:
         if ascii_only:
             line.write(f"\r\n*** {text} ***\r\n".encode())
-        else:  # on the top line, under the hub's screen; its next repaint clears it
-            line.write(f"\x1b7\x1b[1;1H\x1b[0;1;33m *** {text} *** \x1b[0m\x1b8".encode())
+            return
+        # On the top line, under the hub's screen; its next repaint clears it. Not before
+        # the hub has drawn its screen, whose clearing would wipe it unseen (by hand: a
+        # caller arriving with 1 minute left never saw the warning).
+        deadline = loop.time() + SCREEN_WAIT_SECONDS
+        while loop.time() < deadline and (
+            not hub_wrote_at or loop.time() - hub_wrote_at[0] < SCREEN_QUIET_SECONDS
+        ):
+            await asyncio.sleep(SCREEN_QUIET_SECONDS / 2)
+        line.write(f"\x1b7\x1b[1;1H\x1b[0;1;33m *** {text} *** \x1b[0m\x1b8".encode())
 
     to_hub = asyncio.create_task(_copy(line.read, writer.write, writer.drain))
-    to_caller = asyncio.create_task(_copy(_reader(reader), line.write, line.drain))
+    to_caller = asyncio.create_task(_copy(_reader(reader), to_caller_line, line.drain))
     clock_task = asyncio.create_task(clock(drop.minutes_left * 60.0, warn))
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     for signum in (signal.SIGHUP, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
@@ -115,6 +141,11 @@ async def relay_to_hub(
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         if clock_task in done:
             logger.info("door: time is up")
+            if not ascii_only:
+                # The hub is cut off mid-screen and its goodbye, which would undo what its
+                # screens asked of the terminal, never comes: undo it here, so the caller
+                # is back at the BBS with no mouse reports, a cursor and a clear screen.
+                line.write(BACK_TO_THE_BBS.encode())
             line.write(closing_message(TIME_UP, lines=ascii_only).encode())
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(line.drain(), 2.0)

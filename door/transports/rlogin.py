@@ -248,9 +248,7 @@ async def start_rlogin(
             writer.close()
             return
         writer.write(b"\0")
-        sock = writer.get_extra_info("socket")
-        with contextlib.suppress(OSError, AttributeError):
-            sock.send(REQUEST_WINDOW_SIZE, socket.MSG_OOB)
+        _ask_window_size(writer)
         source = _RloginSource(reader, rest)
         # A listed system is trusted, and one BBS (or hub) brings many callers from one
         # address: the per-address caps are for strangers, not for it.
@@ -276,6 +274,22 @@ async def start_rlogin(
         await door.serve_caller(terminal, caller)
 
     return await asyncio.start_server(serve, host, port, reuse_port=door.shares_ports or None)
+
+
+def _ask_window_size(writer: asyncio.StreamWriter) -> None:
+    """Send the urgent byte that asks the client for its window size. Clients that follow
+    the RFC (rsh-redone's and BSD's rlogin) send sizes only once asked. asyncio's
+    socket wrapper has no ``send``, so the byte goes through a socket object borrowed
+    on the same descriptor and given back (detached) without closing it."""
+    wrapped = writer.get_extra_info("socket")
+    if wrapped is None or wrapped.fileno() < 0:  # not a socket, or already closed
+        return
+    borrowed = socket.socket(fileno=wrapped.fileno())
+    try:
+        with contextlib.suppress(OSError):  # the line already gone: nothing to ask
+            borrowed.send(REQUEST_WINDOW_SIZE, socket.MSG_OOB)
+    finally:
+        borrowed.detach()
 
 
 async def _account(door: Any, system: str, alias: str) -> Any:

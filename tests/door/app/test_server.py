@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from door.serve import Listening, run_server
 from tests.door.netclients import SSHCaller, TelnetCaller, server_config
 
@@ -106,3 +108,32 @@ def test_the_goodbye_stands_alone_on_the_screen_it_is_written_over() -> None:
     assert goodbye == "*** The sysop is shutting the door down. Goodbye! ***"
     below = said[said.index(goodbye) + 1 :]
     assert all(line == "" for line in below)
+
+
+@pytest.mark.parametrize(
+    "message_name",
+    [
+        "door.app.sysop_keys:KICK_MESSAGE",
+        "door.app.call:TAKE_OVER_MESSAGE",
+        "door.app.call:LOGIN_TIMEOUT_MESSAGE",
+    ],
+)
+def test_every_line_closing_message_stands_alone_on_the_screen(message_name: str) -> None:
+    """Seen in tmux: the sysop's K left "*** The sysop has disconnected you. Goodbye! ***
+    the bar on it, RETURN." on the caller's screen, the table's prompt beside it."""
+    import importlib
+
+    import pyte
+
+    module, name = message_name.split(":")
+    message = getattr(importlib.import_module(module), name)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    for row in range(24):
+        stream.feed(f"\x1b[{row + 1};1H" + f"table row {row} ".ljust(80, "x"))
+    stream.feed("\x1b[21;10H")  # the cursor in the chat line, as a table leaves it
+    stream.feed(message)
+    said = [line.rstrip() for line in screen.display]
+    last = next(line for line in said if "***" in line)
+    assert last.startswith("***") and last.endswith("***"), last
+    assert all(line == "" for line in said[said.index(last) + 1 :])

@@ -167,6 +167,7 @@ def _newer(backup: Path, into: Path) -> None:
     ("spoil", "message"),
     [
         (None, "there is no such file"),
+        (lambda backup, into: into.mkdir(), "a folder, not a backup file"),
         (lambda backup, into: into.write_text("name,handle\n"), "not a SQLite database"),
         (_foreign, "it has no schema revision"),
         (_cut, "cut short"),
@@ -190,6 +191,29 @@ async def test_a_file_that_is_not_a_whole_backup_is_refused_and_nothing_made(
         await restore_backup(bad, sqlite_url(target))
     assert "\n" not in str(caught.value)
     assert list(target.parent.iterdir()) == []
+
+
+@run_async
+async def test_a_damaged_backup_is_refused_with_what_is_damaged(tmp_path: Path) -> None:
+    """By hand, a backup with garbage over one table's page was refused as "the backup is
+    damaged (*** in database main ***)": the heading of SQLite's report, not a word of
+    what it found."""
+    source = sqlite_url(tmp_path / "door.sqlite3")
+    await fill(source)
+    backup = await make_backup(source, tmp_path / "good.sqlite3")
+    with contextlib.closing(sqlite3.connect(backup)) as connection:
+        page_size = connection.execute("PRAGMA page_size").fetchone()[0]
+        root = connection.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'accounts'"
+        ).fetchone()[0]
+    data = bytearray(backup.read_bytes())
+    start = (root - 1) * page_size + 8  # past the page's header: its cells
+    data[start : start + 64] = b"\xfe" * 64
+    backup.write_bytes(bytes(data))
+    with pytest.raises(TransferError, match="damaged") as caught:
+        inspect_backup(backup)
+    reason = str(caught.value).partition("damaged (")[2]
+    assert "***" not in reason and "page" in reason.lower(), reason
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

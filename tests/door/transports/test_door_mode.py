@@ -199,6 +199,26 @@ def test_a_hang_up_ends_the_door_within_five_seconds(tmp_path: Path) -> None:
     assert code == EXIT_OK and seconds < 5
 
 
+def test_a_hang_up_on_stdio_under_a_pty_is_a_caller_leaving_not_a_failure(tmp_path: Path) -> None:
+    """The terminal gone (the BBS closed the pty, or tmux's window was killed): the raw
+    mode cannot be put back on it, and that is no failure of the door's."""
+
+    async def scenario() -> tuple[int, bytes]:
+        caller = PtyCaller()
+        await caller.start(door_args(tmp_path, door32(0, 0), "--utf8"))
+        await caller.wait_for("Welcome, Ada!", timeout=30)
+        asyncio.get_running_loop().remove_reader(caller.master)
+        os.close(caller.master)  # the hang-up
+        code = await asyncio.wait_for(caller.process.wait(), 10)
+        assert caller.process.stderr is not None
+        return code, await caller.process.stderr.read()
+
+    code, errors = asyncio.run(scenario())
+    assert code == EXIT_OK, errors
+    assert b"failed" not in errors
+    assert "Traceback" not in (tmp_path / "data" / "door.log").read_text()
+
+
 def run_door_once(tmp_path: Path, drop: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         door_args(tmp_path, drop),

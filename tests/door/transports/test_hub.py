@@ -4,13 +4,20 @@ and a telnet caller of the hub see each other, chat, and play a whole game toget
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from door.app.door import Door
 from door.config import config_from_mapping
 from door.serve import Listening, run_server
-from tests.door.netclients import TelnetCaller, free_port
+from door.term.ansi import HIDE_CURSOR, SHOW_CURSOR
+from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
+from door.transports.dropfile import parse_door32
+from door.transports.hub_relay import relay_to_hub
+from tests.door.netclients import KeepsEveryByte, TelnetCaller, free_port
 from tests.door.test_end_to_end import play_until
 from tests.door.transports.test_door_mode import PtyCaller, door32, door_args
 
@@ -169,3 +176,116 @@ def test_a_relayed_caller_with_minutes_left_is_warned_and_stays_in_the_hub(tmp_p
     assert code == 0
     assert b"Thanks for playing, Ada" in raw
     assert b"time on the BBS is up" not in raw
+
+
+class _RawTelnetCaller(KeepsEveryByte, TelnetCaller):
+    """The caller at the BBS, keeping every byte they were sent."""
+
+
+def test_time_up_in_the_hub_gives_the_caller_their_terminal_back(tmp_path: Path) -> None:
+    # By hand: a door caller relayed to the hub whose time ran out was back at the BBS with
+    # the hub's mouse reports still on (every click sent as escape codes), no cursor, and
+    # the closing line written over the lobby. The node cuts the hub off, so the hub's own
+    # goodbye, which undoes those, never comes.
+    rlogin_port = free_port()
+    hub_config = config_from_mapping(
+        {
+            "server": {"telnet_port": 0, "ssh_port": 0, "data_dir": str(tmp_path)},
+            "rlogin": {"port": rlogin_port, "systems": {"127.0.0.1": "NODES"}},
+        }
+    )
+
+    async def scenario() -> tuple[str, str, str]:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(hub_config, stop=stop, on_ready=ready.set_result))
+        await asyncio.wait_for(ready, 10)
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.setblocking(False)
+        ada = _RawTelnetCaller()
+        connecting = asyncio.create_task(ada.connect(listener.getsockname()[1]))
+        line, _ = await asyncio.get_running_loop().sock_accept(listener)
+        await connecting
+        time_is_up = asyncio.Event()
+
+        async def clock(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
+            await time_is_up.wait()
+
+        drop = parse_door32(door32(2, line.fileno()))
+        relay = asyncio.create_task(
+            relay_to_hub(
+                f"127.0.0.1:{rlogin_port}", drop, stdio=False, utf8=True, system=None, clock=clock
+            )
+        )
+        await ada.wait_for("Welcome, Ada!", timeout=30)
+        before = ada.since(0)
+        mark = len(ada.raw)
+        time_is_up.set()
+        await asyncio.wait_for(relay, 10)
+        await ada.until_sent("time on the BBS is up", mark)
+        ada.hang_up()
+        line.close()
+        listener.close()
+        stop.set()
+        await asyncio.wait_for(server, 10)
+        return before, ada.since(mark), ada.text
+
+    before, after, screen = asyncio.run(scenario())
+    assert ASK_FOR_REPORTS in before  # the hub asked this caller's terminal for clicks ...
+    assert STOP_REPORTS in after  # ... and the caller is back at the BBS without them,
+    assert after.rfind(SHOW_CURSOR) > after.rfind(HIDE_CURSOR)  # with a cursor,
+    assert "Your time on the BBS is up" in screen and "Who is on" not in screen  # cleared
+
+
+def test_an_ansi_caller_arriving_with_minutes_left_sees_the_warning_over_the_hubs_screen(
+    tmp_path: Path,
+) -> None:
+    # By hand (a BBS handing its telnet socket to the door, 3 minutes left): the warning
+    # was written before the hub's first screen, whose clearing wiped it unseen.
+    rlogin_port = free_port()
+    hub_config = config_from_mapping(
+        {
+            "server": {"telnet_port": 0, "ssh_port": 0, "data_dir": str(tmp_path)},
+            "rlogin": {"port": rlogin_port, "systems": {"127.0.0.1": "NODES"}},
+        }
+    )
+
+    async def scenario() -> str:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(hub_config, stop=stop, on_ready=ready.set_result))
+        await asyncio.wait_for(ready, 10)
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.setblocking(False)
+        ada = _RawTelnetCaller()
+        connecting = asyncio.create_task(ada.connect(listener.getsockname()[1]))
+        line, _ = await asyncio.get_running_loop().sock_accept(listener)
+        await connecting
+
+        async def clock(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
+            await warn("3 minutes of BBS time left.")  # on arriving, as keep_time does
+            await asyncio.Event().wait()
+
+        drop = parse_door32(door32(2, line.fileno(), minutes=3))
+        relay = asyncio.create_task(
+            relay_to_hub(
+                f"127.0.0.1:{rlogin_port}", drop, stdio=False, utf8=True, system=None, clock=clock
+            )
+        )
+        try:
+            await ada.wait_for("Welcome, Ada!", timeout=30)
+            with contextlib.suppress(AssertionError):
+                await ada.wait_for("3 minutes of BBS time left.", timeout=3)
+            return ada.text
+        finally:
+            relay.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await relay
+            ada.hang_up()
+            line.close()
+            listener.close()
+            stop.set()
+            await asyncio.wait_for(server, 10)
+
+    screen = asyncio.run(scenario())
+    assert "3 minutes of BBS time left." in screen and "Who is on" in screen, screen

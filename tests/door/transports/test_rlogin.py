@@ -7,6 +7,8 @@ import asyncio
 import doctest
 import logging
 import re
+import select
+import socket
 from pathlib import Path
 
 import pytest
@@ -192,6 +194,36 @@ def test_window_size_storms_are_held_to_telnets_input_rate_and_coalesced() -> No
     assert sizes and sizes[-1][1] < 8_000
     # ... and applies one size a read, not one a message.
     assert len(sizes) < 40
+
+
+def test_the_door_asks_for_the_window_size_with_the_urgent_byte() -> None:
+    """RFC 1282 clients (rsh-redone's rlogin) send their window size, and its changes,
+    only after the urgent byte 0x80; without it a caller's resize never reaches the door."""
+
+    async def scenario() -> bytes:
+        door_ = StormDoor()
+        port = free_port()
+        server = await door.transports.rlogin.start_rlogin(
+            door_, "127.0.0.1", port, {"127.0.0.1": "ASK"}
+        )
+        try:
+            return await asyncio.to_thread(_urgent_byte_after_handshake, port)
+        finally:
+            server.close()
+
+    assert asyncio.run(scenario()) == b"\x80"
+
+
+def _urgent_byte_after_handshake(port: int) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(handshake("bbs", "Winder", "xterm"))
+        assert sock.recv(1) == b"\0"
+        # Urgent data pending is select's exceptional condition, as the client waits for it.
+        _, _, urgent = select.select([], [], [sock], 5)
+        if not urgent:
+            return b""
+        sock.setblocking(False)  # with a timeout, Python would wait for ordinary data first
+        return sock.recv(1, socket.MSG_OOB)
 
 
 def test_unlisted_addresses_knocking_again_and_again_are_one_log_line(
