@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from door.config import Config
+from door.data_lock import DataFolderBusy, no_door_at_work
 from door.member_commands import add_audit_command, add_member_actions
 from door.paths import DataDirError, ensure_writable_dir
 from door.shell_store import (
@@ -192,7 +193,11 @@ async def _restore(args: argparse.Namespace, config: Config, url: str) -> None:
         except DataDirError as error:
             raise CommandFailed(str(error)) from None
     report = CopyReport()
-    await restore_backup(Path(args.file), url, replace=args.replace, progress=report)
+    try:
+        with no_door_at_work(config.server.data_path):
+            await restore_backup(Path(args.file), url, replace=args.replace, progress=report)
+    except DataFolderBusy as error:
+        raise CommandFailed(str(error)) from None
     report.finish()
     # The audit the backup brought is the one kept (a replacing restore empties the old
     # one): its newest entry says when, by whom and from which file it came back.

@@ -32,6 +32,7 @@ from door.cluster.workers import (
     worker_count,
 )
 from door.config import Config, ConfigError, load_config, with_overrides
+from door.data_lock import DataFolderBusy, door_at_work
 from door.defence.bans import BansInForce
 from door.defence.guard import AddressGuard
 from door.file_limit import raise_open_file_limit
@@ -206,6 +207,22 @@ async def run_server(
     within that many seconds, however stopping goes (door/cluster/workers.py)."""
     started = time.monotonic()
     log_start(config)
+    try:
+        with door_at_work(config.server.data_path):
+            await _serve(config, started, stop, on_ready, on_door, worker, stop_within)
+    except DataFolderBusy as error:
+        raise ConfigError(str(error)) from None
+
+
+async def _serve(
+    config: Config,
+    started: float,
+    stop: asyncio.Event | None,
+    on_ready: Callable[[Listening], None] | None,
+    on_door: Callable[[Door], None] | None,
+    worker: WorkerPlace | None,
+    stop_within: float | None,
+) -> None:
     raise_open_file_limit(config.server.max_sessions)
     metrics = MetricsService(config, worker)
     await metrics.open()  # /readyz says "starting" from here
@@ -485,9 +502,9 @@ def serve_command(args: argparse.Namespace) -> int:
         return 2
     if count > 1:
         try:
-            with parent_metrics(config, count):
+            with door_at_work(config.server.data_path), parent_metrics(config, count):
                 status = supervise(config, count, run_worker)
-        except ConfigError as error:
+        except (ConfigError, DataFolderBusy) as error:
             print(f"cribbage-door: {error}", file=sys.stderr)
             return 2
         print("cribbage-door: stopped.", file=sys.stderr)

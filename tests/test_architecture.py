@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "door",
             "door.paths",
+            "door.data_lock",
             "door.texts",
             "door.logtext",
             "door.resources",

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from door.config import Config, ConfigError
+from door.data_lock import DataFolderBusy, door_at_work
 from door.logtext import escape_log_lines, escaped
 from door.paths import DataDirError, ensure_writable_dir
 from door.term.ansi import ColorMode
@@ -152,9 +153,9 @@ def door_command(args: argparse.Namespace) -> int:
     )
     raw = _RawStdin() if stdio else None
     try:
-        with raw or contextlib.nullcontext():
+        with door_at_work(config.server.data_path), raw or contextlib.nullcontext():
             asyncio.run(run_door(config, drop, stdio=stdio, utf8=args.utf8, system=args.system))
-    except ConfigError as error:
+    except (ConfigError, DataFolderBusy) as error:
         print(f"cribbage-door door: {error}", file=sys.stderr)
         return EXIT_CONFIG
     except ConnectionError_ as error:

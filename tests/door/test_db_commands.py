@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from door.cli import main
-from door.config import Config, load_config, with_overrides
+from door.config import Config, ConfigError, load_config, with_overrides
 from door.serve import Listening, run_server
 from tests.door.caller import run_async
 from tests.door.netclients import TelnetCaller, free_port
@@ -285,3 +285,44 @@ def test_a_restore_is_written_to_the_audit_it_brings_back(
     restored = newest_audit_entries(new_data / "cribbage.sqlite3", 1)
     assert restored[0][1:] == ("db.restore", str(backup.resolve()), "into an empty database")
     capsys.readouterr()
+
+
+def test_a_restore_is_refused_while_the_door_runs_and_the_door_waits_for_a_restore(
+    board: Path, tmp_path: Path
+) -> None:
+    """A restore under a running door replaced what the door held in memory (it hung up
+    a member whose account had gone): it is refused, naming why, and changes nothing;
+    once the door has stopped it goes in. A door started while a restore writes does not
+    start."""
+    from door.data_lock import door_at_work, no_door_at_work
+
+    backup = tmp_path / "board.backup"
+    assert main(["db", "backup", str(backup), "--config", str(board)]) == 0
+    config = load_config(board)
+    database = tmp_path / "board" / "data" / "cribbage.sqlite3"
+    before = asyncio.run(table_rows(f"sqlite+aiosqlite:///{database}"))
+
+    @run_async
+    async def scenario() -> None:
+        async with running(config) as listening:
+            assert listening.telnet
+            await sign_up(listening.telnet[1], "Grace")  # a row the backup does not hold
+            refused = await asyncio.to_thread(
+                cribbage_door, "db", "restore", str(backup), "--replace", "--config", str(board)
+            )
+            assert refused.returncode == 1, refused.stdout
+            assert "the door is running on this data folder: stop it" in refused.stderr
+            await logs_in(listening.telnet[1], "Grace")  # nothing was replaced
+        # Stopped: the restore goes in, and Grace (made after the backup) is gone.
+        restored = await asyncio.to_thread(
+            cribbage_door, "db", "restore", str(backup), "--replace", "--config", str(board)
+        )
+        assert restored.returncode == 0, restored.stderr
+        with no_door_at_work(config.server.data_path), pytest.raises(ConfigError, match="restore"):
+            await run_server(config, stop=asyncio.Event())
+
+    scenario()
+    after = asyncio.run(table_rows(f"sqlite+aiosqlite:///{database}"))
+    assert after["accounts"] == before["accounts"]
+    with door_at_work(config.server.data_path):  # (let go: a door may start again)
+        pass
