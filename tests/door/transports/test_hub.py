@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import re
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from door.app.door import Door
@@ -187,48 +187,27 @@ def test_time_up_in_the_hub_gives_the_caller_their_terminal_back(tmp_path: Path)
     # the hub's mouse reports still on (every click sent as escape codes), no cursor, and
     # the closing line written over the lobby. The node cuts the hub off, so the hub's own
     # goodbye, which undoes those, never comes.
-    rlogin_port = free_port()
-    hub_config = config_from_mapping(
-        {
-            "server": {"telnet_port": 0, "ssh_port": 0, "data_dir": str(tmp_path)},
-            "rlogin": {"port": rlogin_port, "systems": {"127.0.0.1": "NODES"}},
-        }
-    )
-
     async def scenario() -> tuple[str, str, str]:
-        stop = asyncio.Event()
-        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(run_server(hub_config, stop=stop, on_ready=ready.set_result))
-        await asyncio.wait_for(ready, 10)
-        listener = socket.create_server(("127.0.0.1", 0))
-        listener.setblocking(False)
-        ada = _RawTelnetCaller()
-        connecting = asyncio.create_task(ada.connect(listener.getsockname()[1]))
-        line, _ = await asyncio.get_running_loop().sock_accept(listener)
-        await connecting
-        time_is_up = asyncio.Event()
+        async with _hub_and_a_bbs_line(tmp_path) as (rlogin_port, ada, line):
+            time_is_up = asyncio.Event()
 
-        async def clock(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
-            await time_is_up.wait()
+            async def clock(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
+                await time_is_up.wait()
 
-        drop = parse_door32(door32(2, line.fileno()))
-        relay = asyncio.create_task(
-            relay_to_hub(
-                f"127.0.0.1:{rlogin_port}", drop, stdio=False, utf8=True, system=None, clock=clock
-            )
-        )
-        await ada.wait_for("Welcome, Ada!", timeout=30)
-        before = ada.since(0)
-        mark = len(ada.raw)
-        time_is_up.set()
-        await asyncio.wait_for(relay, 10)
-        await ada.until_sent("time on the BBS is up", mark)
-        ada.hang_up()
-        line.close()
-        listener.close()
-        stop.set()
-        await asyncio.wait_for(server, 10)
-        return before, ada.since(mark), ada.text
+            drop = parse_door32(door32(2, line.fileno()))
+            relay = asyncio.create_task(
+                relay_to_hub(
+                    f"127.0.0.1:{rlogin_port}", drop, stdio=False, utf8=True, system=None,
+                    clock=clock,
+                )
+            )  # fmt: skip
+            await ada.wait_for("Welcome, Ada!", timeout=30)
+            before = ada.since(0)
+            mark = len(ada.raw)
+            time_is_up.set()
+            await asyncio.wait_for(relay, 10)
+            await ada.until_sent("time on the BBS is up", mark)
+            return before, ada.since(mark), ada.text
 
     before, after, screen = asyncio.run(scenario())
     assert ASK_FOR_REPORTS in before  # the hub asked this caller's terminal for clicks ...
@@ -242,6 +221,41 @@ def test_an_ansi_caller_arriving_with_minutes_left_sees_the_warning_over_the_hub
 ) -> None:
     # By hand (a BBS handing its telnet socket to the door, 3 minutes left): the warning
     # was written before the hub's first screen, whose clearing wiped it unseen.
+    async def scenario() -> str:
+        async with _hub_and_a_bbs_line(tmp_path) as (rlogin_port, ada, line):
+
+            async def clock(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
+                await warn("3 minutes of BBS time left.")  # on arriving, as keep_time does
+                await asyncio.Event().wait()
+
+            drop = parse_door32(door32(2, line.fileno(), minutes=3))
+            relay = asyncio.create_task(
+                relay_to_hub(
+                    f"127.0.0.1:{rlogin_port}", drop, stdio=False, utf8=True, system=None,
+                    clock=clock,
+                )
+            )  # fmt: skip
+            try:
+                await ada.wait_for("Welcome, Ada!", timeout=30)
+                with contextlib.suppress(AssertionError):
+                    await ada.wait_for("3 minutes of BBS time left.", timeout=3)
+                return ada.text
+            finally:
+                relay.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await relay
+
+    screen = asyncio.run(scenario())
+    assert "3 minutes of BBS time left." in screen and "Who is on" in screen, screen
+
+
+@contextlib.asynccontextmanager
+async def _hub_and_a_bbs_line(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[int, _RawTelnetCaller, socket.socket]]:
+    """A hub serving RLogin for this machine's BBS, and a caller (Ada, over raw telnet)
+    on a line of that BBS: the hub's RLogin port, the caller, and the BBS's end of the
+    line (the socket a BBS hands a door). All of it closed after."""
     rlogin_port = free_port()
     hub_config = config_from_mapping(
         {
@@ -249,43 +263,21 @@ def test_an_ansi_caller_arriving_with_minutes_left_sees_the_warning_over_the_hub
             "rlogin": {"port": rlogin_port, "systems": {"127.0.0.1": "NODES"}},
         }
     )
-
-    async def scenario() -> str:
-        stop = asyncio.Event()
-        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(run_server(hub_config, stop=stop, on_ready=ready.set_result))
-        await asyncio.wait_for(ready, 10)
-        listener = socket.create_server(("127.0.0.1", 0))
-        listener.setblocking(False)
-        ada = _RawTelnetCaller()
-        connecting = asyncio.create_task(ada.connect(listener.getsockname()[1]))
-        line, _ = await asyncio.get_running_loop().sock_accept(listener)
-        await connecting
-
-        async def clock(seconds: float, warn: Callable[[str], Awaitable[None]]) -> None:
-            await warn("3 minutes of BBS time left.")  # on arriving, as keep_time does
-            await asyncio.Event().wait()
-
-        drop = parse_door32(door32(2, line.fileno(), minutes=3))
-        relay = asyncio.create_task(
-            relay_to_hub(
-                f"127.0.0.1:{rlogin_port}", drop, stdio=False, utf8=True, system=None, clock=clock
-            )
-        )
-        try:
-            await ada.wait_for("Welcome, Ada!", timeout=30)
-            with contextlib.suppress(AssertionError):
-                await ada.wait_for("3 minutes of BBS time left.", timeout=3)
-            return ada.text
-        finally:
-            relay.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await relay
-            ada.hang_up()
-            line.close()
-            listener.close()
-            stop.set()
-            await asyncio.wait_for(server, 10)
-
-    screen = asyncio.run(scenario())
-    assert "3 minutes of BBS time left." in screen and "Who is on" in screen, screen
+    stop = asyncio.Event()
+    ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+    server = asyncio.create_task(run_server(hub_config, stop=stop, on_ready=ready.set_result))
+    await asyncio.wait_for(ready, 10)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    ada = _RawTelnetCaller()
+    connecting = asyncio.create_task(ada.connect(listener.getsockname()[1]))
+    line, _ = await asyncio.get_running_loop().sock_accept(listener)
+    await connecting
+    try:
+        yield rlogin_port, ada, line
+    finally:
+        ada.hang_up()
+        line.close()
+        listener.close()
+        stop.set()
+        await asyncio.wait_for(server, 10)
