@@ -212,6 +212,31 @@ main's kept runs (/work/notes/s11/four/base_s2*): seed 21, 1,000 games, -0.40 (-
 +1.33); seed 22, +0.70 (-1.13 to +2.53); seed 23, -0.60 (-2.19 to +0.99): -0.10 over the
 3,000 games, 66 to 75 of 500 deals won differently. Not kept: the draws at twelve cards
 and fewer are not what the master lacks. The figures: /work/notes/s11/four/findings.txt.
+
+Screened on 2026-11-29 at four (nice 19, one job, the machine shared), each on seed 21 (1,000
+games) paired on main's kept run (/work/notes/s11/four/base_s21.json, which today's main
+replays deal for deal: its first 50 deals the same), none reaching the +0.5 that would earn
+more seeds, none kept:
+
+- the discard's crib read from where each thrower sits: the other three crib cards weighed
+  by rank by how often a seat in that place beside the dealer throws it (the expert's
+  throws over 30,000 deals: the dealer and partner throw sevens 1.55, threes 1.31, kings
+  0.47; the dealer's opponents kings 2.62, queens 1.73, fives 0.04; the master's throws
+  within a few hundredths), in place of cards at random. 72 of 800 discards change, 2 ms a
+  discard. -1.10 (-2.75 to +0.55; 71 of 500 deals won differently), points a deal no
+  better (21.009 against 20.861, main 21.014 against 20.879).
+- fifteen cards searched fully again, now over 32 weighted draws (fourteen at p99 55 ms and
+  fifteen at 57 ms in process time on the loaded machine, the same cost): -1.00 (-3.09 to
+  +1.09; 105 deals), as the uniform screen's -1.11 before.
+- the weighted draws' keep vector taken from four's own throws (kept share (5 - w) / 4 by
+  the seat's place, so the dealer's partner holds fives 1.03 and kings 1.13 where the
+  two-player pone's model gives it 1.46 and 0.60): -2.30 (-4.48 to -0.12; 113 deals).
+- the draws' weights (the keep model beside the cards laid) squared: -3.90 (-6.05 to
+  -1.75; 117 deals); their square root: -1.40 (-3.72 to +0.92; 122 deals).
+
+So the shipped draws sit at the best of the weightings tried, and the discard's model of
+the other throws is not where the master's missing point at four is. The code and figures:
+/work/notes/s12/four2/ (findings.txt, cand*.patch, throws.py).
 """
 
 from __future__ import annotations
