@@ -77,9 +77,9 @@ LOGIN_TIMEOUT_MESSAGE: Final = last_words(
 FULL_FOR_GUESTS: Final = (
     "Sorry, the door is full: the last places are kept for members. Please call back later."
 )
-TABLE_GONE: Final = (
-    "\r\n\x1b[0m\r\n*** The door's process holding your game stopped. Call back to go on "
-    "where your game was saved. ***\r\n"
+TABLE_GONE: Final = last_words(
+    "*** The door's process holding your game stopped. Call back to go on "
+    "where your game was saved. ***"
 )
 TABLE_MOVED: Final = "The process holding your game stopped: it goes on here where it was saved."
 TAKE_OVER_WAIT_SECONDS: Final = 5.0

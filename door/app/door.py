@@ -186,7 +186,7 @@ class Door:
                 logger.info(
                     "%s caller from %s turned away: ban #%d", caller.transport, caller.peer, ban.id
                 )
-                self._hang_up(terminal, f"\r\n\x1b[0m\r\n{ban.refusal()}\r\n")
+                self._hang_up(terminal, last_words(ban.refusal()))
         for member in list(self.presence.members.values()):
             if member.sysop or isinstance(member, RemoteMember):
                 continue  # the sysop is never turned away; a remote one by their worker
