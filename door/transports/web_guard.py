@@ -72,7 +72,7 @@ SESSION_PATH: Final = "/ws"
 ARRIVALS_PER_PAGE_LOAD: Final = 8
 """A page load's requests and TCP connections: 7 requests (the page, its stylesheet and
 three scripts, the WebSocket, the icon) over 3 to 4 connections from Chromium, or 7
-through a proxy that opens one a request (headless Chromium, /work/notes/s12/polish).
+through a proxy that opens one a request (measured with headless Chromium and the door's page).
 An address may make this many times its new connections a minute of each."""
 REQUESTS_MESSAGE: Final = "Too many requests from your address: wait a minute."
 
