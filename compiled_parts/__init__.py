@@ -147,7 +147,8 @@ def main() -> int:
     """``python -m compiled_parts``: each part, and whether it runs in C; exit status 1
     if any does not."""
     using = in_c()
+    width = max(map(len, using))  # the columns line up however long a part's name
     for name, running in using.items():
         part = PARTS[name]
-        print(f"{name:22} {'C' if running else 'Python':8}{part.twin}: {part.work}")
+        print(f"{name:{width}}  {'C' if running else 'Python':8}{part.twin}: {part.work}")
     return 0 if all(using.values()) else 1

@@ -63,6 +63,8 @@ def test_the_environment_can_ask_for_the_python_and_the_module_says_so() -> None
     lines = done.stdout.splitlines()
     assert len(lines) == len(PARTS)
     assert all(line.split()[1] == "Python" for line in lines)
+    # the second column starts at the same place on every line, however long a name
+    assert len({line.index(" Python ") for line in lines}) == 1
 
 
 @pytest.mark.skipif(not all(compiled_parts.built().values()), reason="C parts not built")
