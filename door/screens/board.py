@@ -181,6 +181,13 @@ def _draw_names_on_rail(
         if side:
             col = canvas.put(top, col, "─", theme.WOOD)
         col = canvas.put(top, col, label, theme.PLAYER_STYLES[side])
+    # A hole number the names cover in part, or that touches the last score, would read
+    # as part of it ("Computer 2 0 0────35", "Computer 2 0 30────"): it is hidden.
+    digits = len(RAIL_WITH_NUMBERS[col - 1 :]) - len(
+        RAIL_WITH_NUMBERS[col - 1 :].lstrip("0123456789")
+    )
+    if digits:
+        canvas.put(top, col, "─" * digits, theme.WOOD)
 
 
 def draw_board_foot(canvas: Canvas, top: int) -> None:

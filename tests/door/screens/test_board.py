@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from door.screens import theme
@@ -101,6 +103,22 @@ def test_board_rails_are_numbered_every_five_holes() -> None:
             col = peg_position(0, hole, TOP)[1]
             label = str(hole)
             assert terminal.display[row][col - len(label) + 1 : col + 1] == label
+
+
+@pytest.mark.parametrize("first", ["Ada", "Qwen", "Bo", "Cornelius"])
+def test_three_sides_names_on_the_rail_leave_no_hole_number_cut_or_touching(first: str) -> None:
+    names = (first, "Computer", "Computer 2")
+    terminal = shown("xterm", lambda c: draw_board(c, TOP, (0, 7, 0), (0, 0, 0), names))
+    rail = terminal.display[TOP]
+    labels = f"┌─ {first} 0 ─ Computer 7 ─ Computer 2 0 "
+    assert rail.startswith(labels)
+    # what follows the names is rail with whole hole numbers on it, apart from the names
+    rest = rail[len(labels) :]
+    assert rest[0] == "─"
+    assert set(re.findall(r"\d+", rest)) <= {str(hole) for hole in range(5, 61, 5)}
+    for number in re.finditer(r"\d+", rest):
+        hole = int(number.group())
+        assert peg_position(0, hole, TOP)[1] == len(labels) + number.end() - 1
 
 
 def test_board_in_cp437_reads_the_same_and_in_ascii_plainly() -> None:
