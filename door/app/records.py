@@ -26,6 +26,7 @@ import asyncio
 import datetime as dt
 import logging
 import random
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -50,6 +51,10 @@ logger = logging.getLogger(__name__)
 ACCOUNTS_OFF: Final = "Accounts are off today: you play as a guest."
 CLOSE_WAIT_SECONDS: Final = 10.0
 """How long closing the door waits for results still being written."""
+SETTLE_SECONDS: Final = 2.0
+"""How long a member's log-in waits for their games' savers to write what they hold
+before reading their saved game: a write takes milliseconds once the store is back; a
+store still failing is not waited for longer than this."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,9 @@ class Records:
         """The sysop's tournaments (None when accounts are off)."""
         self._writes: set[asyncio.Task[None]] = set()
         """The savers' writer tasks while they run (``close`` waits for them)."""
+        self._savers: weakref.WeakSet[GameSaver] = weakref.WeakSet()
+        """Every saver made here while it lives: a member's saved game is read only once
+        theirs have written what they hold (``_settle_saving``)."""
         self.logins = LoginGuard()
         """Failed log-ins by account and address, shared by every connection."""
 
@@ -160,11 +168,13 @@ class Records:
             return None
         computers = [Seat(name) for name in computer_names(options.players - 1)]
         seats = [Seat(account.handle, account.id), *computers]
-        saver = GameSaver(
-            self.store,
-            seats,
-            opponent_kind(options.players, 1, options.level),
-            writes=self._writes,
+        saver = self._kept(
+            GameSaver(
+                self.store,
+                seats,
+                opponent_kind(options.players, 1, options.level),
+                writes=self._writes,
+            )
         )
         game = RecordedGame(
             options.players,
@@ -219,6 +229,7 @@ class Records:
         every call."""
         if self.store is None:
             return None
+        await self._settle_saving(account)
         try:
             saved = await self.store.load_unfinished_game(account.id)
             if saved is not None and saved.opponent.startswith("people"):
@@ -296,8 +307,13 @@ class Records:
         if self.store is None or not isinstance(game, RecordedGame):
             return None
         seats = [Seat(name, number) for name, number in zip(names, account_ids, strict=True)]
-        saver = GameSaver(
-            self.store, seats, opponent_kind(game.players, callers, "people"), writes=self._writes
+        saver = self._kept(
+            GameSaver(
+                self.store,
+                seats,
+                opponent_kind(game.players, callers, "people"),
+                writes=self._writes,
+            )
         )
         game.on_action = saver.action_taken
         return saver
@@ -307,6 +323,7 @@ class Records:
         stopped mid-game (None if there is none, or the store cannot say now)."""
         if self.store is None:
             return None
+        await self._settle_saving(account)
         try:
             saved = await self.store.load_unfinished_game(account.id)
         except StoreError:
@@ -317,17 +334,41 @@ class Records:
         """The saved game between callers as it stood, saving on in the same row."""
         return self._saving_on(saved)
 
+    def _kept(self, saver: GameSaver) -> GameSaver:
+        self._savers.add(saver)
+        return saver
+
+    async def _settle_saving(self, account: Account) -> None:
+        """Have the savers of the member's games write what they still hold before their
+        saved game is read. A line that dropped while writes failed leaves the game's
+        newest state with its saver, which tries again only after a wait of up to a
+        minute: without this, a caller back as soon as the store is would be offered the
+        last state that got through, and the saver would then write the newer one over
+        the game they resumed."""
+        waiting = [
+            saver for saver in self._savers if saver.unwritten and account.id in saver.account_ids
+        ]
+        if not waiting:
+            return
+        settled = await asyncio.gather(*(saver.settle(SETTLE_SECONDS) for saver in waiting))
+        if not all(settled):
+            logger.warning(
+                "%s's game is not all saved yet: what the store holds is offered", account.handle
+            )
+
     def _saving_on(self, saved: SavedGame) -> tuple[RecordedGame, GameSaver]:
         """``saved`` as it stood, with a saver that goes on in its row."""
         assert self.store is not None
         game = saved.resume()
-        saver = GameSaver(
-            self.store,
-            saved.seats,
-            saved.opponent,
-            game=game,
-            game_id=saved.game_id,
-            writes=self._writes,
+        saver = self._kept(
+            GameSaver(
+                self.store,
+                saved.seats,
+                saved.opponent,
+                game=game,
+                game_id=saved.game_id,
+                writes=self._writes,
+            )
         )
         game.on_action = saver.action_taken
         return game, saver

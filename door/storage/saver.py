@@ -18,11 +18,18 @@ down), the saver logs it once, tells the player once through ``on_trouble`` ("ca
 saved right now"), keeps the newest state and tries again, waiting longer each time (up
 to a minute); when a write goes through again, ``on_trouble`` says so. ``failure`` holds
 the last error while writes are failing (None once they work again).
+
+A caller whose line dropped while writes were failing may call back as soon as the store
+is back, while their game's newest state still waits for the saver's next try: before
+their saved game is read, ``settle`` has the saver try at once and waits a little for it
+(``door.app.records.Records.saved_game``), so they are offered what they last saw, not the
+last state that happened to get through.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -101,6 +108,19 @@ class GameSaver:
         # are coalesced, but a finished game's last state is never lost to the next's.
         self._queue: list[tuple[_SavedGame, Recording, bool]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._try_now = asyncio.Event()
+        """Set to end the wait before the next try after a failure (``settle``)."""
+
+    @property
+    def account_ids(self) -> frozenset[int]:
+        """The accounts seated at this saver's games."""
+        return frozenset(seat.account_id for seat in self.seats if seat.account_id is not None)
+
+    @property
+    def unwritten(self) -> bool:
+        """Whether some state handed over is not written yet (on its way, or waiting to
+        be tried again after a failure)."""
+        return bool(self._queue)
 
     @property
     def game_id(self) -> int | None:
@@ -145,6 +165,20 @@ class GameSaver:
         while self._writer is not None and not self._writer.done() and self.failure is None:
             await asyncio.wait({self._writer}, timeout=FLUSH_POLL_SECONDS)
 
+    async def settle(self, seconds: float) -> bool:
+        """Try what is unwritten at once (not after the wait a failure set) and wait up to
+        ``seconds`` for it to be written; whether everything is written."""
+        if not self._queue:
+            return True
+        self._try_now.set()
+        self._start_writing()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while self._queue and self._writer is not None and loop.time() < deadline:
+            await asyncio.wait({self._writer}, timeout=min(FLUSH_POLL_SECONDS, seconds))
+        self._try_now.clear()  # a failure from here on waits as usual
+        return not self._queue
+
     async def forfeit(self, seat: int) -> None:
         """The caller in ``seat`` left the game unfinished: it is a loss for their side.
 
@@ -174,7 +208,10 @@ class GameSaver:
                 continue
             except StoreError as error:
                 self._failed(error)
-                await asyncio.sleep(self.retry_seconds)
+                if not self._try_now.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._try_now.wait(), self.retry_seconds)
+                self._try_now.clear()
                 self.retry_seconds = min(self.retry_seconds * 2, RETRY_MAX_SECONDS)
                 continue
             if self._queue and self._queue[0][1] is recording:

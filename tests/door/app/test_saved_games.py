@@ -26,7 +26,9 @@ from engine.rules.record import RecordedGame
 from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game
 from tests.door.caller import KeyboardTerminal, answer, play_together, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
+from tests.door.storage.test_saver import FlakyStore
 from tests.door.waiting import until
+from tests.engine.rules.test_record import snapshot
 
 RAIL_ROW, HAND_ROW = 4, 14
 
@@ -317,3 +319,34 @@ async def test_closing_the_records_waits_for_a_result_still_being_written(
     async with database.store() as again:
         stats = await again.stats_for("Ada")
     assert stats is not None and stats.total.games == 1
+
+
+@run_async
+async def test_a_member_back_as_soon_as_the_store_is_gets_the_game_as_they_last_saw_it(
+    database: Database,
+) -> None:
+    """A line that drops while writes fail (a full disk) leaves the game's newest state
+    with its saver, which tries again only after its wait (up to a minute). By hand: the
+    caller freed the disk, called back, was offered hand 1 at 0-0 where they had left
+    hand 3 at 44-41, resumed it, and the saver then wrote hand 3 over the resumed game."""
+    async with database.store() as store:
+        ada = await store.create_account("Ada", "correct horse")
+        flaky = FlakyStore(store)
+        flaky.broken = False
+        records = Records(flaky)  # type: ignore[arg-type]
+        kept = records.computer_game(ada, GameOptions(level="easy"), random.Random(3))
+        assert kept is not None
+        kept.saver.retry_seconds = 60.0  # the longest wait between tries
+        seats = [RandomPlayer(random.Random(seat)) for seat in range(2)]
+        for _ in range(5):
+            next_action(kept.game, seats)
+        await kept.saver.flush()
+        flaky.broken = True  # the disk fills
+        for _ in range(25):
+            next_action(kept.game, seats)
+        await until(lambda: flaky.failed_writes > 0, what="a write failing")
+        flaky.broken = False  # room again; the saver is still waiting out its minute
+        saved = await asyncio.wait_for(records.saved_game(ada), timeout=10)
+        assert saved is not None
+        assert snapshot(saved.resume()) == snapshot(kept.game)
+        await records.close()
