@@ -31,7 +31,7 @@ from door.screens.form_hits import form_hits
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
 from door.screens.speech import Said
-from door.storage.errors import StoreError
+from door.storage.errors import StoreError, briefly
 from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
 from door.table.admission import person_or_reader
@@ -98,8 +98,8 @@ class MailSaver(TableListener[Table]):
             try:
                 await write()
             except (StoreError, CompetitionError) as error:
-                self.failure = str(error)
-                logger.error("mail game %d could not be kept: %s", self.pbm_id, error)
+                self.failure = briefly(error)
+                logger.error("mail game %d could not be kept: %s", self.pbm_id, self.failure)
                 if self.on_failure is not None:
                     self.on_failure(self.failure)
 
@@ -206,7 +206,10 @@ class MailScreen:
         try:
             self.view.going, self.view.finished = await self.mail.lines_for(self.account)
         except StoreError as failure:
-            self.view.message, self.view.error = f"The mail games cannot be read: {failure}", True
+            self.view.message, self.view.error = (
+                f"The mail games cannot be read: {briefly(failure)}",
+                True,
+            )
 
     async def read_line(self, prompt: str, limit: int, first: str = "") -> str | None:
         """A line typed at the bottom; None if Esc cancels it."""
@@ -225,7 +228,7 @@ class MailScreen:
                 runs=self.config.game.runs,
             )
         except (MailRefusal, StoreError) as refusal:
-            return str(refusal)
+            return briefly(refusal)
         await self.refresh()
         number = next(
             (n for n, line in enumerate(self.view.going, start=1) if line.pbm_id == pbm_id), 0
@@ -254,7 +257,7 @@ class MailScreen:
         try:
             game, seat = await self.mail.game_to_move(pbm_id, self.account)
         except (MailRefusal, StoreError) as refusal:
-            return str(refusal)
+            return briefly(refusal)
         if not self.mail.take(pbm_id, self.member.name):
             return "That game is open on another line: try again shortly."
         try:
@@ -295,7 +298,7 @@ class MailScreen:
             listener=saver,
         )
         saver.on_failure = lambda why: table.stop(
-            f"Your move could not be kept ({why}): the game stands as last kept."
+            f"Move not kept: {why}. Try again later."  # one line, for the longest why
         )
         person = table.sit(seat, self.session)
         person.tell(f"Mail game against {names[1 - seat]}. {COUNTING_NOTE}", theme.TITLE)

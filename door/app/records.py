@@ -36,7 +36,7 @@ from door.app.tournaments import Tournaments
 from door.competition.pbm import PbmRules
 from door.config import Config
 from door.defence.logins import LoginGuard
-from door.storage.errors import StorageUnavailableError, StoreError
+from door.storage.errors import StorageUnavailableError, StoreError, briefly
 from door.storage.ratings import RatingStore
 from door.storage.saver import GameSaver, opponent_kind
 from door.storage.settings import database_url
@@ -264,7 +264,7 @@ class Records:
         except StoreError as failure:
             if not isinstance(failure, StorageUnavailableError):
                 logger.error("could not abandon saved game %d: %s", saved.game_id, failure)
-            return f"The saved game could not be abandoned now: {failure}"
+            return f"The saved game could not be abandoned now: {briefly(failure)}"
         told = "Your saved game is abandoned: it counts as a loss."
         rating = await self._rate_abandoned(saved)
         return f"{told} {rating}" if rating else told

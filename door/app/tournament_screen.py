@@ -28,7 +28,7 @@ from door.screens.competition_speech import tournaments_said
 from door.screens.form_hits import form_hits
 from door.screens.speech import Said
 from door.screens.tournaments import TournamentsView, draw_tournaments
-from door.storage.errors import StoreError
+from door.storage.errors import StoreError, briefly
 from door.storage.store import Account
 from door.term.keys import Key
 from door.ui.bottom_line import read_bottom_line
@@ -112,7 +112,7 @@ class TournamentScreen:
                 except TournamentRefusal as refusal:
                     error = str(refusal)
                 except StoreError as failure:
-                    error = f"The tournaments cannot be reached now: {failure}"
+                    error = f"The tournaments cannot be reached now: {briefly(failure)}"
                 await self.refresh()
         finally:
             self.session.pop(self.screen)
@@ -187,7 +187,10 @@ class TournamentScreen:
         try:
             listing = await self.tournaments.listing()
         except StoreError as failure:
-            self.view.message, self.view.error = f"Tournaments cannot be read: {failure}", True
+            self.view.message, self.view.error = (
+                f"Tournaments cannot be read: {briefly(failure)}",
+                True,
+            )
             return
         self.view.listing = listing
         shown = self.view.shown

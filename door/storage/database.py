@@ -146,7 +146,7 @@ class StoreBase:
             reason = _reason(error)
             detail = f"database {self.name}: {reason} ({_first_line(error)})"
             logger.error("%s", detail)
-            raise StorageUnavailableError(_caller_message(reason), detail) from error
+            raise StorageUnavailableError(_caller_message(reason), detail, reason) from error
 
     def transaction(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
         """One transaction with the store's error handling, for the storage modules

@@ -31,9 +31,12 @@ class StorageUnavailableError(StoreError):
     """The database cannot be used. ``str()`` is for callers; ``detail`` says for the
     sysop's log which database and what went wrong."""
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", reason: str = "") -> None:
         super().__init__(message)
         self.detail = detail or message
+        self.reason = reason or message
+        """Why, in a few words ("the disk is full"), for a line that has room for no
+        more: the message tells a caller at log-in what they may still do."""
 
 
 class GameNotFoundError(StoreError):
@@ -93,3 +96,9 @@ class UnknownMemberError(AccountError):
 
 class SshKeyError(AccountError):
     """A public key that cannot be read, or that belongs to another account."""
+
+
+def briefly(error: BaseException) -> str:
+    """What went wrong in a few words, for a message line: a database that cannot be
+    used gives its reason ("the disk is full"), not the advice said at log-in."""
+    return error.reason if isinstance(error, StorageUnavailableError) else str(error)

@@ -8,8 +8,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+
+import pytest
+from sqlalchemy.exc import OperationalError
 
 from door.app.call import Caller, run_session
 from door.app.presence import Presence
@@ -301,3 +305,39 @@ async def test_a_player_out_of_time_forfeits_and_both_see_it(database: Database)
             await in_lobby(terminal)
             terminal.press("q", "y")
             await until(task.done)
+
+
+@run_async
+async def test_a_move_the_store_cannot_keep_says_why_in_one_line(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """By hand, on a full disk, the table's last line read "Your move could not be kept
+    (Accounts, statistics and saved games are not ava…": the log-in's advice, cut off."""
+
+    async def disk_full(self: PbmGameStore, *args: object) -> None:
+        async with self.store.transaction():  # the database's own error, as SQLite gives it
+            raise OperationalError(
+                "INSERT", {}, sqlite3.OperationalError("database or disk is full")
+            )
+
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        terminal, _ = door.call(ada)
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        await start_game(terminal, "bob")
+        (game,) = await PbmGameStore(door.store).pbm_games_for(ada.id)
+        if game.waiting_on()[0] == 1:
+            terminal.press(Key.ESCAPE)
+            await in_lobby(terminal)
+            terminal, _ = door.call(bob)
+            await in_lobby(terminal)
+            await open_mail(terminal)
+        monkeypatch.setattr(PbmGameStore, "save_pbm_move", disk_full)
+        terminal.press("1")
+        await until(lambda: "blank line: deal" in terminal.status)
+        await take_turn(terminal)
+        shown = [line.rstrip() for line in terminal.display]
+        assert " Move not kept: the disk is full. Try again later." in shown
+        assert not any("…" in line for line in terminal.display)
