@@ -32,7 +32,7 @@ from door.screens.moderation import (
 from door.screens.speech import Said
 from door.screens.tool_hits import list_hits
 from door.screens.tool_speech import bans_said, recent_chat_said
-from door.storage.errors import StoreError
+from door.storage.errors import StoreError, refusal
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap
 from door.term.keys import Key
@@ -91,7 +91,7 @@ class ModerationScreen(ToolScreen):
                 try:
                     await getattr(self, binding.action)()
                 except (ModerationError, StoreError) as refused:
-                    self.view.message, self.view.error = str(refused), True
+                    self.view.message, self.view.error = refusal(refused), True
                 await self.refresh()
 
     async def ask(self, prompt: str, limit: int) -> str | None:

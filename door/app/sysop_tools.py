@@ -43,7 +43,7 @@ from door.screens.sysop_tools import (
 from door.screens.tool_hits import list_hits, members_hits, menu_hits
 from door.screens.tool_speech import audit_said, member_said, members_said, menu_said
 from door.storage.audit import MAX_LISTED, AuditEntry
-from door.storage.errors import StoreError
+from door.storage.errors import StoreError, refusal
 from door.storage.members import MAX_NOTE_LENGTH, MAX_REASON_LENGTH
 from door.storage.rules import MAX_HANDLE_LENGTH
 from door.storage.store import Store
@@ -285,7 +285,7 @@ async def _tried(action: Callable[[], Awaitable[object]]) -> str:
     try:
         await action()
     except StoreError as refused:
-        return str(refused)
+        return refusal(refused)
     except ValueError as refused:
         return str(refused)
     return ""

@@ -102,3 +102,12 @@ def briefly(error: BaseException) -> str:
     """What went wrong in a few words, for a message line: a database that cannot be
     used gives its reason ("the disk is full"), not the advice said at log-in."""
     return error.reason if isinstance(error, StorageUnavailableError) else str(error)
+
+
+def refusal(error: BaseException) -> str:
+    """A store's refusal as a sentence for a message line: a rule's own words ("that
+    handle is taken"), or, for a database that cannot be used, that and why in a few words
+    (its message is the advice a caller gets at log-in: play as a guest)."""
+    if isinstance(error, StorageUnavailableError):
+        return f"The database cannot be used now: {error.reason}."
+    return str(error)

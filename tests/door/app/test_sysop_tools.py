@@ -7,10 +7,12 @@ as their SSH password and chooses a new one."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import asyncssh
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from door.app.sysop import hash_password
 from door.config import Config, config_from_mapping
@@ -187,6 +189,46 @@ def test_a_member_renamed_while_online_is_told_the_new_handle_and_hung_up_on(
             await again.log_in("Robert", PASSWORD)
             await again.wait_for("Welcome, Robert!")
             again.hang_up()
+            sysop.hang_up()
+
+    scenario()
+
+
+def test_a_lock_the_database_cannot_take_says_so_in_the_sysops_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk: the sysop's line once read the advice a caller gets at log-in,
+    "Accounts, statistics and saved games are not available right now (the disk is
+    full). You can still play as a guest.", cut off at the screen's edge."""
+
+    async def disk_full(self: Store, *args: object) -> None:
+        async with self.transaction():  # the database's own error, as SQLite gives it
+            raise OperationalError(
+                "UPDATE", {}, sqlite3.OperationalError("database or disk is full")
+            )
+
+    @run_async
+    async def scenario() -> None:
+        async with running(door_config(tmp_path)) as listening:
+            assert listening.telnet and listening.ssh
+            (await member_online(listening.telnet[1], "Ada")).hang_up()
+            sysop = SSHCaller()
+            await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
+            await sysop.wait_for("X tools")
+            await sysop.send("x")
+            await sysop.wait_for("Members: list, search")
+            await sysop.send("m")
+            await sysop.wait_for("Ada")
+            await sysop.send("1\r")
+            await sysop.wait_for("Addresses seen lately")
+            monkeypatch.setattr(Store, "lock_member", disk_full)
+            await sysop.send("l")
+            await sysop.wait_for("Why (the member is told):")
+            await sysop.send("spam in chat\r")
+            await sysop.wait_for("For how many hours")
+            await sysop.send("2\r")
+            await sysop.wait_for("The database cannot be used now: the disk is full.")
+            assert "play as a guest" not in sysop.words
             sysop.hang_up()
 
     scenario()
