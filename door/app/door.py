@@ -36,6 +36,11 @@ logger = logging.getLogger(__name__)
 FULL_MESSAGE = "\r\nSorry, the door is full right now. Please call back later.\r\n"
 SHUTDOWN_MESSAGE = last_words("*** The sysop is shutting the door down. Goodbye! ***")
 """The door's last words to a caller as it stops."""
+SHUTDOWN_GAME_SAVED = last_words(
+    "*** The sysop is shutting the door down. Your game is saved. Goodbye! ***"
+)
+"""The last words to a caller whose game is in the store as it stands (offered to them
+when they call again): a caller hung up on mid-game wants to know it is not lost."""
 _UNKNOWN_TIME = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 """When a relayed caller's account was made: their own worker did not say."""
 SESSION_END_WAIT_SECONDS = 5.0
@@ -232,12 +237,22 @@ class Door:
         relayed = [terminal for terminal in self.terminals if isinstance(terminal, RelayTerminal)]
         for terminal in relayed:
             terminal.hold()
+        playing = self._players_here()
         closed = self.presence.close_tables()
+        # Told it is saved only once it is: the writes take milliseconds, a store that
+        # fails is not waited for long.
+        with contextlib.suppress(TimeoutError):
+            saves = (table.until_saved() for table in set(playing.values()))
+            await asyncio.wait_for(
+                asyncio.gather(*saves, return_exceptions=True), SAVE_WAIT_SECONDS
+            )
         for terminal in list(self.terminals):
             # The tables just closed, and their screens are about to be redrawn: the
             # goodbye must stay on top of them.
             say_last = getattr(terminal, "write_last", terminal.write)
-            say_last(SHUTDOWN_MESSAGE)
+            table = playing.get(terminal)
+            saved = table is not None and table.saved_whole()
+            say_last(SHUTDOWN_GAME_SAVED if saved else SHUTDOWN_MESSAGE)
         await asyncio.gather(
             self._hand_on(closed, relayed),
             *(self._flush_quietly(terminal) for terminal in list(self.terminals)),
@@ -246,6 +261,19 @@ class Door:
             terminal.close()
         if self._sessions:
             await asyncio.wait(set(self._sessions), timeout=SESSION_END_WAIT_SECONDS)
+
+    def _players_here(self) -> dict[Terminal, Table]:
+        """The table each caller of this process plays at, by their line (watchers are
+        not players)."""
+        line_of = {id(self._callers[terminal]): terminal for terminal in self.terminals}
+        playing: dict[Terminal, Table] = {}
+        for table in self.presence.tables:
+            for person in table.players_present():
+                session = getattr(person, "session", None)
+                caller = self._callers_by_line.get(session.terminal) if session else None
+                if caller is not None and id(caller) in line_of:
+                    playing[line_of[id(caller)]] = table
+        return playing
 
     async def _hand_on(self, tables: list[Table], relayed: list[RelayTerminal]) -> None:
         """Once the closed tables' games are in the store as they stand, let another

@@ -296,6 +296,9 @@ class CallersGame(ModeratedTable):
     def saved_as(self) -> int | None:
         return self.saver.game_id if self.saver is not None else None
 
+    def saved_whole(self) -> bool:
+        return self.saver is not None and self.saver.all_written
+
     async def until_saved(self) -> None:
         if self.saver is not None:
             await self.saver.flush()
@@ -342,6 +345,13 @@ class ComputerGames(ModeratedTable):
 
     def saved_as(self) -> int | None:
         return self.kept.saver.game_id if self.kept is not None else None
+
+    def saved_whole(self) -> bool:
+        return self.kept is not None and self.kept.saver.all_written
+
+    async def until_saved(self) -> None:
+        if self.kept is not None:
+            await self.kept.saver.flush()
 
     async def left(self, table: Table | None) -> str | None:
         """The caller left the table: a game they chose to quit is lost (in the record

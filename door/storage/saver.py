@@ -117,6 +117,18 @@ class GameSaver:
         return frozenset(seat.account_id for seat in self.seats if seat.account_id is not None)
 
     @property
+    def all_written(self) -> bool:
+        """Whether the game as it stands is in the store: saved once, nothing waiting,
+        no write failing (a caller may be told it is saved)."""
+        current = self._current
+        return (
+            current is not None
+            and current.game_id is not None
+            and not self._queue
+            and self.failure is None
+        )
+
+    @property
     def unwritten(self) -> bool:
         """Whether some state handed over is not written yet (on its way, or waiting to
         be tried again after a failure)."""

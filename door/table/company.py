@@ -511,6 +511,10 @@ class Company(Generic[Someone]):
         """Until the game as it stands is in the store, if its keeper saves it."""
         await self.listener.until_saved()
 
+    def saved_whole(self) -> bool:
+        """Whether the game as it stands is in the store (TableListener)."""
+        return self.listener.saved_whole()
+
     # --- results --------------------------------------------------------------------
 
     def close(self) -> None:

@@ -47,6 +47,11 @@ class TableListener(Generic[TableT]):
         the workers of a cluster know which of them holds it (door/cluster/link.py)."""
         return None
 
+    def saved_whole(self) -> bool:
+        """Whether the game as it stands is in the store, to go on from when its callers
+        call again: a caller the door hangs up on may be told it is saved."""
+        return False
+
     async def until_saved(self) -> None:
         """Return once everything the game has done so far is in the store (or a write
         has failed): a stopping worker hands its games on only then."""
