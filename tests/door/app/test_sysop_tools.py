@@ -51,6 +51,19 @@ async def member_online(port: int, handle: str) -> TelnetCaller:
     return caller
 
 
+async def sysop_at_members(port: int) -> SSHCaller:
+    """The sysop, over SSH, on the tools' list of members."""
+    sysop = SSHCaller()
+    await sysop.connect(port, "Boss", password="letmein!")
+    await sysop.wait_for("X tools")
+    await sysop.send("x")
+    await sysop.wait_for("Sysop's tools")
+    await sysop.wait_for("Members: list, search")
+    await sysop.send("m")
+    await sysop.wait_for("Handle")
+    return sysop
+
+
 def test_the_sysop_finds_a_member_makes_a_code_locks_them_and_reads_the_audit(
     tmp_path: Path,
 ) -> None:
@@ -65,14 +78,7 @@ def test_the_sysop_finds_a_member_makes_a_code_locks_them_and_reads_the_audit(
             await ada.send("x")
             await ada.wait_for("The 'x' key does nothing here")
 
-            sysop = SSHCaller()
-            await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
-            await sysop.wait_for("X tools")
-            await sysop.send("x")
-            await sysop.wait_for("Sysop's tools")
-            await sysop.wait_for("Members: list, search")
-            await sysop.send("m")
-            await sysop.wait_for("Handle")
+            sysop = await sysop_at_members(listening.ssh[1])
             await sysop.wait_for("Bob")
             await sysop.send("/ad\r")
             await sysop.wait_for("Members whose handle holds 'ad'")
@@ -164,12 +170,7 @@ def test_a_member_renamed_while_online_is_told_the_new_handle_and_hung_up_on(
             assert listening.telnet and listening.ssh
             telnet = listening.telnet[1]
             bob = await member_online(telnet, "Bob")
-            sysop = SSHCaller()
-            await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
-            await sysop.wait_for("X tools")
-            await sysop.send("x")
-            await sysop.wait_for("Members: list, search")
-            await sysop.send("m")
+            sysop = await sysop_at_members(listening.ssh[1])
             await sysop.wait_for("Bob")
             await sysop.send("/bob\r")
             await sysop.wait_for("Members whose handle holds 'bob'")
@@ -212,12 +213,7 @@ def test_a_lock_the_database_cannot_take_says_so_in_the_sysops_words(
         async with running(door_config(tmp_path)) as listening:
             assert listening.telnet and listening.ssh
             (await member_online(listening.telnet[1], "Ada")).hang_up()
-            sysop = SSHCaller()
-            await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
-            await sysop.wait_for("X tools")
-            await sysop.send("x")
-            await sysop.wait_for("Members: list, search")
-            await sysop.send("m")
+            sysop = await sysop_at_members(listening.ssh[1])
             await sysop.wait_for("Ada")
             await sysop.send("1\r")
             await sysop.wait_for("Addresses seen lately")
