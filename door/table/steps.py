@@ -58,8 +58,12 @@ class Answering(Protocol):
     """The step's own panel over the table's (the cut, the game's end)."""
     play_bar: int
     """Where the bar stood at their last play: the next play starts there."""
-    thrown: tuple[Card, ...]
     coach: Coach
+
+    @property
+    def thrown(self) -> tuple[Card, ...]:
+        """What their seat threw to this hand's crib (the game's ``thrown_by``)."""
+        ...
 
     @property
     def index(self) -> int | None: ...
@@ -157,7 +161,6 @@ async def discard(caller: Answering, question: Discard) -> list[Card]:
         error = ""
         picked = picker.feed(key)
         if picked is Pick.CHOSEN:
-            caller.thrown = tuple(picker.chosen)
             caller.weigh(analyse_discard, caller.index, tuple(picker.chosen))
             return picker.chosen
         if picked is Pick.REFUSED:
