@@ -33,7 +33,8 @@ from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
 from door.serve import config_from_args, quiet_library_loggers, run_server
 from door.term.ansi import RESET, SHOW_CURSOR
-from door.term.terminal import DEFAULT_SIZE, StreamTerminal
+from door.term.terminal import StreamTerminal
+from door.term.window import DEFAULT_SIZE
 from door.transports.local_tty import TtySink, TtySource
 
 logger = logging.getLogger(__name__)
