@@ -57,8 +57,9 @@ from door.ui.line_editor import Edit, LineEditor
 from door.ui.session import Session
 from engine.computer.coach import Analysis, analyse_claim, analyse_discard, analyse_play
 from engine.rules.cards import Card
+from engine.rules.claims import parse_claim
 from engine.rules.errors import CribbageError
-from engine.rules.game import Phase, parse_claim
+from engine.rules.game import Phase
 
 if TYPE_CHECKING:
     from door.table.flow import Table

@@ -36,8 +36,8 @@ from door.ui.card_picker import CardPicker, Pick, digit_of, move_bar
 from door.ui.line_editor import Edit
 from engine.computer.coach import Analysis, analyse_claim, analyse_discard, analyse_play
 from engine.rules.cards import Card
+from engine.rules.claims import parse_claim
 from engine.rules.errors import CribbageError
-from engine.rules.game import parse_claim
 
 GO_ON_KEYS: Final = frozenset({Key.ENTER, Key.printable(" ")})
 
