@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from winprob_measure import DealCounts, measure_deals, model_from_counts  # noqa: E402
 
-from engine.odds.model import DealModel, solve_start_table  # noqa: E402
+from engine.odds.model import DealModel  # noqa: E402
+from engine.odds.start_table import solve_start_table  # noqa: E402
 from engine.odds.tables import keep_features  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "data" / "winprob.npz"

@@ -61,6 +61,9 @@ def add_db_commands(new_command: Callable[..., argparse.ArgumentParser]) -> None
         "backup", help="write a backup of the database to FILE, while the door runs or not"
     )
     backup.add_argument("file", metavar="FILE", help="the backup file to write")
+    backup.add_argument(
+        "--replace", action="store_true", help="write over FILE if it is already there"
+    )
     restore = actions.add_parser(
         "restore", help="put a backup into the database (empty, unless --replace)"
     )
@@ -171,7 +174,7 @@ async def _backup(args: argparse.Namespace, config: Config, url: str) -> None:
 
     _existing_database(url)
     started = time.perf_counter()
-    path = await make_backup(url, Path(args.file))
+    path = await make_backup(url, Path(args.file), replace=args.replace)
     revision = inspect_backup(path)
     size = path.stat().st_size
     print(

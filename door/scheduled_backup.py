@@ -55,7 +55,9 @@ async def back_up_once(url: str, folder: Path, keep: int, now: dt.datetime) -> P
         # In a thread with a loop of its own: copying a PostgreSQL database is work
         # that callers should not wait behind.
         path = await asyncio.to_thread(
-            asyncio.run, make_backup(url, scheduled_backup_path(folder, now))
+            asyncio.run,
+            # Its own name, in its own folder: one made in the same second is its own.
+            make_backup(url, scheduled_backup_path(folder, now), replace=True),
         )
     except (TransferError, OSError) as error:
         logger.error("scheduled backup failed, will try again later: %s", error)

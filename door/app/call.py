@@ -146,6 +146,7 @@ async def run_session(
     records = records or Records()
     tables = tables or TableService(config, presence, records)
     member: Member | None = None
+    came_in = "caller"  # as the log names them once they are known: "caller Ada"
     session = Session(terminal)
     session.touch = caller.touch
     try:
@@ -182,7 +183,8 @@ async def run_session(
         )
         session.mouse = session.mouse_offered and kept.get("mouse") != "off"
         who = "guest" if member.account is None and not member.sysop else "caller"
-        logger.info("%s %s %s from %s", caller.transport, who, escaped(member.name), caller.peer)
+        came_in = f"{who} {escaped(member.name)}"
+        logger.info("%s %s from %s", caller.transport, came_in, caller.peer)
         choices = MenuChoices(
             GameOptions(config.game.runs, config.game.counting, config.game.level)  # type: ignore[arg-type]
         )
@@ -225,7 +227,7 @@ async def run_session(
             break
         await session.say_goodbye(f"Thanks for playing, {member.name}. Goodbye!")
     except Disconnected:
-        logger.info("%s caller from %s disconnected", caller.transport, caller.peer)
+        logger.info("%s %s from %s disconnected", caller.transport, came_in, caller.peer)
     finally:
         if member is not None:
             presence.leave(member)

@@ -41,6 +41,7 @@ from door.app.mail_screen import GUESTS, MailScreen
 from door.app.members import IN_THE_LOBBY, HandedOver, Member
 from door.app.menu_choices import MenuChoices
 from door.app.presence import Presence
+from door.app.private_chat import private_chat
 from door.app.records import Records
 from door.app.sysop_keys import SYSOP_KEYS, SYSOP_MENU, SysopKeys
 from door.app.sysop_tools import open_tools
@@ -50,7 +51,7 @@ from door.config import Config
 from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import CHAT_ROWS, LobbyView, draw_lobby
 from door.screens.lobby_hits import lobby_hits
-from door.screens.lobby_speech import LEAVE_CHAT, lobby_said
+from door.screens.lobby_speech import lobby_said
 from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.screens.speech import Said
 from door.storage.store import SavedGame
@@ -65,7 +66,6 @@ from door.ui.bindings import Bindings
 from door.ui.bottom_line import read_bottom_line
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 from door.ui.confirm import Confirm
-from door.ui.line_editor import Edit
 from door.ui.picker import Picker
 from door.ui.session import Drawn, Session
 
@@ -259,47 +259,10 @@ class Lobby:
             self.choices.count(result, winner_name(table))
 
     async def private_chat(self) -> None:
-        member = self.member
-        room = member.private_chat
-        assert room is not None
-        other = next(m for m in room.members if m is not member)
-        self.presence.set_place(member, f"in chat with {other.name}")
-        view = self.view
-        view.private_with = other.name
-        entry = view.entry = Entry("Say: ", MAX_CHAT_LENGTH)
-        error = ""
-        try:
-            while member.private_chat is room:
-                view.private_lines = chat_texts(room.lines)
-                view.message = error or f"You are talking with {other.name}."
-                view.error = bool(error)
-                view.status = "Type and RETURN to send  Esc leave the chat  ^L redraw"
-                key = await self.next_key(interruptible=False)
-                error = ""
-                if member.seat is not None:
-                    room.close(member)  # their challenge was accepted: the table first
-                    break
-                if key is None:
-                    continue
-                edit = entry.editor.feed(key)
-                leaves = edit is Edit.DONE and entry.text.strip().lower() in LEAVE_CHAT
-                if edit is Edit.CANCELLED or leaves:
-                    room.close(member)
-                elif edit is Edit.DONE:
-                    room.say(member, entry.text)
-                    entry.editor.clear()
-                elif edit is Edit.REFUSED:
-                    error = entry.editor.refusal
-                elif edit is Edit.NOT_EDITING:
-                    error = "Type a line and press RETURN, or Esc to leave the chat."
-        finally:
-            view.private_with = None
-            view.entry = None
-            if member.private_chat is room:
-                member.private_chat = None
-            self.presence.set_place(member, IN_THE_LOBBY)
-        who = "you" if room.closed_by == member.name else room.closed_by
-        member.tell(f"The chat with {other.name} is over ({who} left it).")
+        """The private chat the sysop paged the caller into (door/app/private_chat.py)."""
+        await private_chat(
+            self.member, self.presence, self.view, lambda: self.next_key(interruptible=False)
+        )
 
     async def sysop_tools(self) -> None:
         """The sysop's tools (door/app/sysop_tools.py): members, bans, chat, the audit."""

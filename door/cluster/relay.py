@@ -32,18 +32,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from door.term.ansi import ColorMode
 from door.term.charset import Charset
+from door.term.display import Display, display_mode_of
 from door.term.key_queue import KeyQueue
 from door.term.keys import Key, KeyName, Mouse, MouseButton
-from door.term.terminal import (
-    MAX_COLS,
-    MAX_ROWS,
-    MAX_TYPEAHEAD,
-    Disconnected,
-    Display,
-    Terminal,
-    display_mode_of,
-    read_key_watching,
-)
+from door.term.terminal import MAX_TYPEAHEAD, Disconnected, Terminal, read_key_watching
+from door.term.window import MAX_COLS, MAX_ROWS
 
 if TYPE_CHECKING:
     from door.cluster.link import ClusterLink

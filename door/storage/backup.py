@@ -47,9 +47,11 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path.absolute()}"
 
 
-async def make_backup(source_url: str, path: Path) -> Path:
-    """Write a backup of the database at ``source_url`` to ``path`` (replacing a file
-    there only once the new backup is whole); the absolute path. Raises TransferError."""
+async def make_backup(source_url: str, path: Path, *, replace: bool = False) -> Path:
+    """Write a backup of the database at ``source_url`` to ``path``; the absolute path.
+    A file already at ``path`` is refused unless ``replace`` (a mistyped name must not
+    cost an older backup), and then replaced only once the new backup is whole. Raises
+    TransferError."""
     path = path.expanduser().absolute()
     if path.is_dir():
         raise TransferError(f"{path}: is a folder; name the backup file to write")
@@ -60,6 +62,7 @@ async def make_backup(source_url: str, path: Path) -> Path:
         Path(f"{source_file}{suffix}").resolve() for suffix in ("", "-wal", "-shm", "-journal")
     }:
         raise TransferError(f"{path}: that is the database itself; name another file")
+    _refuse_existing(path, replace)
     try:
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     except OSError as error:
@@ -73,6 +76,7 @@ async def make_backup(source_url: str, path: Path) -> Path:
             partial.unlink()  # the copy makes the file, and removes it if it fails
             await copy_database(source_url, sqlite_url(partial))
         _sync(partial)
+        _refuse_existing(path, replace)  # again: the copy may have taken minutes
         os.replace(partial, path)
         _sync(path.parent)
     except OSError as error:
@@ -82,6 +86,13 @@ async def make_backup(source_url: str, path: Path) -> Path:
         _remove(partial)
         raise
     return path
+
+
+def _refuse_existing(path: Path, replace: bool) -> None:
+    if not replace and (path.exists() or path.is_symlink()):
+        raise TransferError(
+            f"{path}: a file is already there; name another, or add --replace to write over it"
+        )
 
 
 def _sqlite_backup(source: Path, partial: Path) -> None:

@@ -1,19 +1,21 @@
 """Checks on a handle or a password that both the accounts and the sysop's tools make:
 whether a handle is held (a renamed or deleted member's, for a while) or looks like a held
-one, and whether a password typed is the member's one-time reset code."""
+one, whether a password typed is the member's one-time reset code, and a member's row by
+handle."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import Row, Select, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from door.defence.lookalike import skeleton
 from door.storage import reset_codes
-from door.storage.errors import HandleTakenError
+from door.storage.errors import HandleTakenError, UnknownMemberError
 from door.storage.rules import handle_key
-from door.storage.schema import held_handles, password_resets
+from door.storage.schema import accounts, held_handles, password_resets
 
 
 async def valid_reset_code(
@@ -59,3 +61,15 @@ def held_refusal(handle: str, held: str) -> HandleTakenError:
             f'"{handle}" was a member\'s handle until lately and is held: choose another.'
         )
     return HandleTakenError(f"{handle} looks too much like {held}: please choose another handle.")
+
+
+async def member_row(connection: AsyncConnection, handle: str) -> Row[Any]:
+    """The member's row in ``accounts``; UnknownMemberError when no member has ``handle``."""
+    row = (
+        await connection.execute(
+            select(accounts).where(accounts.c.handle_key == handle_key(handle))
+        )
+    ).first()
+    if row is None:
+        raise UnknownMemberError(f"No member has the handle {handle!r}.")
+    return row

@@ -1,7 +1,7 @@
 """The sysop's tools for members in the store: list and search, one member's record,
 lock and unlock, rename (the old handle held from others), delete (their games stay in
-opponents' records under a placeholder), a note, a one-time password reset code, and
-the addresses a member called from lately.
+opponents' records under a placeholder), a note, and the addresses a member called from
+lately. The one-time password reset codes are door/storage/password_resets.py.
 
 These methods change members and return what they did; writing the audit is the
 caller's (the shell's command or the door's screen knows who acted, and why).
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
@@ -20,16 +19,13 @@ from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from door.defence.lookalike import skeleton
-from door.storage import reset_codes
 from door.storage.accounts import AccountStore
 from door.storage.errors import (
     HandleTakenError,
-    LoginError,
     MemberLockedError,
-    UnknownMemberError,
 )
-from door.storage.member_checks import held_handle_like, held_refusal, valid_reset_code
-from door.storage.rules import check_handle, check_password, handle_key
+from door.storage.member_checks import held_handle_like, held_refusal, member_row
+from door.storage.rules import check_handle, handle_key
 from door.storage.schema import (
     account_addresses,
     accounts,
@@ -348,7 +344,7 @@ class MemberStore(AccountStore):
         if ends is not None and ends <= now:
             raise ValueError("The lock's end is already past.")
         async with self._transaction() as connection:
-            row = await _account_row(connection, handle)
+            row = await member_row(connection, handle)
             await connection.execute(
                 update(accounts)
                 .where(accounts.c.id == row.id)
@@ -359,7 +355,7 @@ class MemberStore(AccountStore):
     async def unlock_member(self, handle: str) -> Account:
         """Lift the sysop's lock and any lock-out by wrong passwords."""
         async with self._transaction() as connection:
-            row = await _account_row(connection, handle)
+            row = await member_row(connection, handle)
             await connection.execute(
                 update(accounts)
                 .where(accounts.c.id == row.id)
@@ -378,7 +374,7 @@ class MemberStore(AccountStore):
         """The sysop's note on the member (an empty note removes it)."""
         text = clean_text(note, MAX_NOTE_LENGTH) or None
         async with self._transaction() as connection:
-            row = await _account_row(connection, handle)
+            row = await member_row(connection, handle)
             await connection.execute(
                 update(accounts).where(accounts.c.id == row.id).values(sysop_note=text)
             )
@@ -392,11 +388,11 @@ class MemberStore(AccountStore):
         new_handle = check_handle(new_handle, self.reserved_handles)
         now = self._clock()
         async with self._transaction() as connection:
-            row = await _account_row(connection, handle)
+            row = await member_row(connection, handle)
         if handle_key(new_handle) != row.handle_key:
             await self._check_free_for(new_handle, row.id, now)
         async with self._transaction() as connection:
-            row = await _account_row(connection, handle)
+            row = await member_row(connection, handle)
             old = row.handle
             await connection.execute(
                 update(accounts)
@@ -452,7 +448,7 @@ class MemberStore(AccountStore):
         in a tournament that is not over. Returns the handle they had."""
         now = self._clock()
         async with self._transaction() as connection:
-            row = await _account_row(connection, handle)
+            row = await member_row(connection, handle)
             running = await connection.scalar(
                 select(tournaments.c.name)
                 .join(tournament_entrants, tournament_entrants.c.tournament_id == tournaments.c.id)
@@ -488,78 +484,6 @@ class MemberStore(AccountStore):
         # The index of handles (door/storage/accounts.py) is read again on next use.
         self._handle_index = None
 
-    # --- password reset -----------------------------------------------------------------
-
-    async def make_reset_code(self, handle: str) -> tuple[Account, str, dt.datetime]:
-        """A new one-time code for the member (replacing any earlier one), shown in groups
-        (``ABCD-EFGH-JKMN``), valid for reset_codes.VALID_FOR; only its hash is kept. Any
-        lock-out by wrong passwords is lifted, so the member can use it at once."""
-        code = reset_codes.new_code()
-        now = self._clock()
-        expires = now + reset_codes.VALID_FOR
-        async with self._transaction() as connection:
-            row = await _account_row(connection, handle)
-            await connection.execute(
-                delete(password_resets).where(password_resets.c.account_id == row.id)
-            )
-            await connection.execute(
-                password_resets.insert().values(
-                    account_id=row.id,
-                    code_hash=reset_codes.code_hash(code),
-                    created_at=now,
-                    expires_at=expires,
-                )
-            )
-            await connection.execute(
-                update(accounts)
-                .where(accounts.c.id == row.id)
-                .values(locked_until=None, failed_logins=0, first_failed_at=None)
-            )
-        account = Account(row.id, row.handle, row.created_at, row.last_login_at)
-        return account, reset_codes.shown(code), expires
-
-    async def reset_code_matches(self, account_id: int, typed: str) -> bool:
-        """Whether ``typed`` is the account's reset code, still valid."""
-        async with self._transaction() as connection:
-            return await valid_reset_code(connection, account_id, typed, self._clock())
-
-    async def reset_password(self, account_id: int, code: str, password: str) -> Account:
-        """Use the reset code (once) to set ``password``; the old password stops working.
-        Raises PasswordRuleError for a password breaking the rules, LoginError when the
-        code is no longer valid (used, replaced or expired meanwhile)."""
-        now = self._clock()
-        async with self._transaction() as connection:
-            row = (
-                await connection.execute(select(accounts).where(accounts.c.id == account_id))
-            ).first()
-        if row is None:
-            raise LoginError("That account no longer exists.")
-        check_password(password, row.handle)
-        password_hash = await self._hashing(self._hasher.hash, password)
-        normalized = reset_codes.normalized(code) or secrets.token_hex(8)
-        async with self._transaction() as connection:
-            used = await connection.execute(
-                delete(password_resets).where(
-                    password_resets.c.account_id == account_id,
-                    password_resets.c.code_hash == reset_codes.code_hash(normalized),
-                    password_resets.c.expires_at > now,
-                )
-            )
-            if not used.rowcount:
-                raise LoginError("That reset code is no longer valid: ask the sysop for a new one.")
-            await connection.execute(
-                update(accounts)
-                .where(accounts.c.id == account_id)
-                .values(
-                    password_hash=password_hash,
-                    last_login_at=now,
-                    failed_logins=0,
-                    first_failed_at=None,
-                    locked_until=None,
-                )
-            )
-        return Account(row.id, row.handle, row.created_at, now)
-
 
 def _line(row: Row[Any], now: dt.datetime) -> MemberLine:
     return MemberLine(
@@ -570,17 +494,6 @@ def _line(row: Row[Any], now: dt.datetime) -> MemberLine:
         float(row.rating) if row.rating is not None else None,
         _status(row, now),
     )
-
-
-async def _account_row(connection: AsyncConnection, handle: str) -> Row[Any]:
-    row = (
-        await connection.execute(
-            select(accounts).where(accounts.c.handle_key == handle_key(handle))
-        )
-    ).first()
-    if row is None:
-        raise UnknownMemberError(f"No member has the handle {handle!r}.")
-    return row
 
 
 async def _rename_in_records(connection: AsyncConnection, account_id: int, name: str) -> None:

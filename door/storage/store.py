@@ -20,6 +20,7 @@ from door.storage.bans import BanStore
 from door.storage.games import GameStore
 from door.storage.member_settings import MemberSettingsStore
 from door.storage.members import MemberStore
+from door.storage.password_resets import PasswordResetStore
 from door.storage.records import RecordStore
 from door.storage.values import (
     MAX_NAME_LENGTH,
@@ -58,14 +59,23 @@ __all__ = [
 ]
 
 
-class Store(MemberStore, AuditStore, GameStore, RecordStore, BanStore, MemberSettingsStore):
+class Store(
+    MemberStore,
+    PasswordResetStore,
+    AuditStore,
+    GameStore,
+    RecordStore,
+    BanStore,
+    MemberSettingsStore,
+):
     """The database behind the door. Create with ``await Store.open(url)``.
 
     Each part lives in its own module: the connection and its transactions
     (door/storage/database.py), accounts and SSH keys (accounts.py) with the sysop's
-    tools for members (members.py), games (games.py), statistics and the leaderboard
-    (records.py), the audit of what the sysop did (audit.py), bans and mutes (bans.py),
-    what members keep for themselves (member_settings.py).
+    tools for members (members.py) and their password reset codes (password_resets.py),
+    games (games.py), statistics and the leaderboard (records.py), the audit of what the
+    sysop did (audit.py), bans and mutes (bans.py), what members keep for themselves
+    (member_settings.py).
     Ratings, matches, tournaments and play-by-mail games have stores of their own beside
     it (ratings.py, matches.py, tournaments.py, pbm_games.py), each taking this one.
     """

@@ -228,8 +228,6 @@ class Table(Company[Someone]):
                 self.cut_for_deal(game)
             elif phase is Phase.DEAL:
                 await self.before_deal(game)
-                for person in self.people():
-                    person.new_hand()
                 self.log(game.deal())
                 self.panel = None
             elif phase is Phase.DISCARD:
@@ -320,9 +318,8 @@ class Table(Company[Someone]):
                 self.log(game.discard(seat.index, cards))
                 if seat.person is not None:
                     # Back as the computer's throw landed: the log leaves out a seat's
-                    # own throw, so say which cards left their hand; their bar and
-                    # coach know those cards, as if they had thrown them.
-                    seat.person.thrown = tuple(cards)
+                    # own throw, so say which cards left their hand (their bar and
+                    # coach know them from the game, as if they had thrown them).
                     whose = self.crib_owner(seat.index)
                     seat.person.tell(f"The computer threw {words.faces(cards)} to {whose} for you.")
         finally:

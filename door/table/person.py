@@ -105,8 +105,6 @@ class Person(Asked):
         """Whether this person asked for the win bar (w): on against the computer and for
         watchers (unless the sysop set it off); between callers it shows once every caller
         at the table has asked."""
-        self.thrown: tuple[Card, ...] = thrown_before(table.game, seat)
-        """The cards this person threw to the crib this hand: their win bar knows them."""
         self.timer: TurnTimer | None = None
         """The turn timer on this person's decision, in a timed game."""
         self.coach = Coach(name)
@@ -122,6 +120,13 @@ class Person(Asked):
     @property
     def index(self) -> int | None:
         return self.seat.index if self.seat is not None else None
+
+    @property
+    def thrown(self) -> tuple[Card, ...]:
+        """The cards this person's seat threw to this hand's crib, as the game has them:
+        their win bar and coach know them, whoever chose them (the computer, when their
+        wait ran out) and however often the line dropped."""
+        return thrown_before(self.table.game, self.seat)
 
     @property
     def style(self) -> Style:
@@ -269,9 +274,6 @@ class Person(Asked):
 
     def clock(self, timer: TurnTimer | None) -> None:
         self.timer = timer
-
-    def new_hand(self) -> None:
-        self.thrown = ()
 
     # --- keys that work everywhere --------------------------------------------------
 

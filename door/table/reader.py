@@ -57,8 +57,9 @@ from door.ui.line_editor import Edit, LineEditor
 from door.ui.session import Session
 from engine.computer.coach import Analysis, analyse_claim, analyse_discard, analyse_play
 from engine.rules.cards import Card
+from engine.rules.claims import parse_claim
 from engine.rules.errors import CribbageError
-from engine.rules.game import Phase, parse_claim
+from engine.rules.game import Phase
 
 if TYPE_CHECKING:
     from door.table.flow import Table
@@ -122,14 +123,18 @@ class Reader(Asked):
         self.confirming_quit = False
         self.left = False
         self.timer: TurnTimer | None = None
-        self.thrown: tuple[Card, ...] = thrown_before(table.game, seat)
-        """The cards this caller threw to the crib this hand: their chances know them."""
         self.coach = Coach(name)
         """The coach (``coach``) weighs each of this caller's choices, in a sentence."""
 
     @property
     def index(self) -> int | None:
         return self.seat.index if self.seat is not None else None
+
+    @property
+    def thrown(self) -> tuple[Card, ...]:
+        """The cards this caller's seat threw to this hand's crib, as the game has them:
+        their chances and coach know them."""
+        return thrown_before(self.table.game, self.seat)
 
     # --- the caller's side of the game --------------------------------------------
 
@@ -295,8 +300,6 @@ class Reader(Asked):
         except WrongLine as wrong:
             return [str(wrong)]
         self.weigh_answer(question, answer)
-        if isinstance(question, Discard):
-            self.thrown = tuple(answer)
         if not request.future.done():
             request.future.set_result(answer)
         self.forget(request.future)
@@ -528,11 +531,6 @@ class Reader(Asked):
 
     def clock(self, timer: TurnTimer | None) -> None:
         self.timer = timer
-
-    def new_hand(self) -> None:
-        """A hand is dealt: what they threw to the last crib is gone (the score is said
-        before each deal, with the question to deal)."""
-        self.thrown = ()
 
 
 class WrongLine(Exception):

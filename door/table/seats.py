@@ -103,8 +103,6 @@ class Participant(Protocol):
     """None for a watcher."""
     wants_win_bar: bool
     """They asked for the win bar (w), or have it from the start."""
-    thrown: tuple[Card, ...]
-    """The cards they threw to this hand's crib: their win bar and coach know them."""
 
     @property
     def index(self) -> int | None: ...
@@ -136,10 +134,6 @@ class Participant(Protocol):
 
     def clock(self, timer: TurnTimer | None) -> None:
         """The turn timer running on their decision (None: none runs)."""
-        ...
-
-    def new_hand(self) -> None:
-        """A hand is dealt: what they threw to the last crib is gone."""
         ...
 
     def gone(self) -> None:

@@ -36,8 +36,8 @@ from door.ui.card_picker import CardPicker, Pick, digit_of, move_bar
 from door.ui.line_editor import Edit
 from engine.computer.coach import Analysis, analyse_claim, analyse_discard, analyse_play
 from engine.rules.cards import Card
+from engine.rules.claims import parse_claim
 from engine.rules.errors import CribbageError
-from engine.rules.game import parse_claim
 
 GO_ON_KEYS: Final = frozenset({Key.ENTER, Key.printable(" ")})
 
@@ -58,8 +58,12 @@ class Answering(Protocol):
     """The step's own panel over the table's (the cut, the game's end)."""
     play_bar: int
     """Where the bar stood at their last play: the next play starts there."""
-    thrown: tuple[Card, ...]
     coach: Coach
+
+    @property
+    def thrown(self) -> tuple[Card, ...]:
+        """What their seat threw to this hand's crib (the game's ``thrown_by``)."""
+        ...
 
     @property
     def index(self) -> int | None: ...
@@ -157,7 +161,6 @@ async def discard(caller: Answering, question: Discard) -> list[Card]:
         error = ""
         picked = picker.feed(key)
         if picked is Pick.CHOSEN:
-            caller.thrown = tuple(picker.chosen)
             caller.weigh(analyse_discard, caller.index, tuple(picker.chosen))
             return picker.chosen
         if picked is Pick.REFUSED:

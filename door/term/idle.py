@@ -10,17 +10,10 @@ from typing import Final
 
 from door.term.ansi import CLEAR_TO_END_OF_LINE, ColorMode, at
 from door.term.charset import Charset
+from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.key_queue import settle
 from door.term.keys import Key
-from door.term.terminal import (
-    PLAIN_DISPLAYS,
-    Disconnected,
-    Display,
-    ResizeListener,
-    Terminal,
-    display_mode_of,
-    read_key_watching,
-)
+from door.term.terminal import Disconnected, ResizeListener, Terminal, read_key_watching
 
 
 class IdleTimeout(Disconnected):

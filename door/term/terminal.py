@@ -12,9 +12,7 @@ output, lives in tests/door/fake_terminal.py: production code never imports pyte
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
-import re
 import time
 from collections.abc import Callable
 from typing import Final, Protocol
@@ -23,15 +21,14 @@ from door.defence.ratelimit import TokenBucket
 from door.metrics.tally import TALLY
 from door.term.ansi import ColorMode, color_mode_for_terminal_type, without_escapes
 from door.term.charset import Charset, charset_for_terminal_type, encode
+from door.term.display import PLAIN_DISPLAYS, Display, without_drawing
 from door.term.key_queue import KeyQueue
 from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder, KeyName
 from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
 from door.term.sources import ByteSink, ByteSource, PushingSource
+from door.term.window import DEFAULT_SIZE, clamp_size
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_SIZE: Final = (80, 24)
-"""Assumed (cols, rows) when the transport reports none, as ``ssh -T`` does (0x0)."""
 
 MAX_TYPEAHEAD: Final = 256
 """Keys waiting for a screen beyond this are dropped, as a BBS drops excess type-ahead."""
@@ -40,10 +37,6 @@ MAX_HELD_OUTPUT: Final = 256 * 1024
 MAX_UNFLUSHED_OUTPUT: Final = 64 * 1024
 """Bytes held while output is paused; past this, output resumes on its own rather than
 letting a caller who never sends Ctrl-Q grow the door's memory."""
-
-MAX_COLS: Final = 400
-MAX_ROWS: Final = 200
-"""Window sizes past these are clamped: a caller may claim 65535x65535."""
 
 OUTPUT_HIGH_WATER: Final = 64 * 1024
 """Bytes waiting in the transport beyond which the caller counts as not reading: the
@@ -55,33 +48,11 @@ reads nothing at all gets there, and the door will not hold their screens for th
 ResizeListener = Callable[[int, int], None]
 
 
-class Display(enum.Enum):
-    """How the caller's terminal shows what the door sends."""
-
-    SCREEN = "screen"
-    """A screen whose cursor the door moves (ANSI): frames are painted in place."""
-    LINES = "lines"
-    """A teletype, or a BBS caller on ASCII emulation: text line after line, ending CR LF,
-    and no escape sequence at all (no cursor movement, clearing or colour)."""
-    SPEECH = "speech"
-    """A screen reader's: lines as for ``LINES``, and no box-drawing, block character or
-    suit symbol either (read out, they are noise). At a table the caller is told events as sentences
-    (door/table/reader.py), not shown a picture."""
-
-
-PLAIN_DISPLAYS: Final = frozenset({Display.LINES, Display.SPEECH})
-"""Displays that are sent lines of text and never an escape sequence."""
 _SCREEN: Final = Display.SCREEN
 _MOUSE: Final = KeyName.MOUSE
 _CTRL_S: Final = KeyName.CTRL_S
 _CTRL_Q: Final = KeyName.CTRL_Q
 _SPEECH: Final = Display.SPEECH
-
-
-def display_mode_of(terminal: object) -> Display:
-    """The terminal's ``display_mode``; one that says none (a relayed line) is a screen."""
-    mode = getattr(terminal, "display_mode", Display.SCREEN)
-    return mode if isinstance(mode, Display) else Display.SCREEN
 
 
 class Disconnected(Exception):
@@ -619,19 +590,3 @@ async def read_key_watching(terminal: Terminal) -> Key:
             await waiter
         finally:
             terminal.unwatch_keys(waiter)
-
-
-def without_drawing(text: str) -> str:
-    """``text`` with box-drawing and block characters (U+2500 to U+259F) and suit
-    symbols (the art's, the cards' are named in words by then) as spaces."""
-    if not _DRAWING.search(text):
-        return text
-    return _DRAWING.sub(" ", text)
-
-
-_DRAWING: Final = re.compile("[\u2500-\u259f\u2660-\u2667]")
-
-
-def clamp_size(cols: int, rows: int) -> tuple[int, int]:
-    """A reported window size within reason; 0 (unknown) stays 0."""
-    return (max(0, min(cols, MAX_COLS)), max(0, min(rows, MAX_ROWS)))

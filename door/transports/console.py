@@ -32,7 +32,9 @@ from door.config import Config, ConfigError
 from door.logtext import escape_log_lines
 from door.paths import DataDirError, ensure_writable_dir
 from door.serve import config_from_args, quiet_library_loggers, run_server
-from door.term.terminal import DEFAULT_SIZE, StreamTerminal
+from door.term.ansi import RESET, SHOW_CURSOR
+from door.term.terminal import StreamTerminal
+from door.term.window import DEFAULT_SIZE
 from door.transports.local_tty import TtySink, TtySource
 
 logger = logging.getLogger(__name__)
@@ -173,6 +175,10 @@ def console_command(args: argparse.Namespace) -> int:
         # A terminal that went away (its window closed) has no settings to put back.
         with contextlib.suppress(termios.error, OSError):
             termios.tcsetattr(in_fd, termios.TCSADRAIN, saved)
+    # The reset belongs to the screen, on the console's terminal; the message to standard
+    # error, which a sysop may send to a file (`2>err.log`) that should hold no escapes.
     with contextlib.suppress(OSError):
-        print("\x1b[0m\x1b[?25h\r\ncribbage-door: the door is closed.", file=sys.stderr)
+        os.write(out_fd, f"{RESET}{SHOW_CURSOR}\r\n".encode())
+    with contextlib.suppress(OSError):
+        print("cribbage-door: the door is closed.", file=sys.stderr)
     return 0

@@ -49,7 +49,8 @@ from door.logtext import escape_log_lines, escaped
 from door.paths import DataDirError, ensure_writable_dir
 from door.term.ansi import ColorMode
 from door.term.charset import Charset
-from door.term.terminal import PLAIN_DISPLAYS, Display, StreamTerminal
+from door.term.display import PLAIN_DISPLAYS, Display
+from door.term.terminal import StreamTerminal
 from door.transports.bbs_line import (
     TIME_UP,
     ConnectionError_,

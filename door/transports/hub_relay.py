@@ -62,12 +62,19 @@ class CallerLine(Protocol):
     def close(self) -> None: ...
 
 
+UTF8_TERMINAL_TYPE: Final = "ansi-utf8"
+"""What the hub is told a ``--utf8`` caller's terminal is. The drop file says only ANSI
+or not, so not a type the hub asks for mouse reports (door/term/mouse.py; "xterm" was,
+and a BBS client that does not know them prints every click), yet one it gives UTF-8
+and colour (door/term/charset.py, door/term/ansi.py): the screen door mode shows here."""
+
+
 def terminal_type(emulation: Emulation, utf8: bool) -> str:
     """What the hub is told the caller's terminal is, so it picks the same screen as
     door mode does here: plain ASCII, CP437 for ANSI-BBS terminals, or UTF-8."""
     if not emulation.has_ansi:
         return "dumb"
-    return "xterm" if utf8 else "ansi-bbs"
+    return UTF8_TERMINAL_TYPE if utf8 else "ansi-bbs"
 
 
 async def relay_to_hub(

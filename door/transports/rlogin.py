@@ -33,7 +33,8 @@ from door.defence.bans import BansInForce
 from door.defence.log_limit import SourceLog
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.term.ansi import sanitize
-from door.term.terminal import Display, StreamTerminal
+from door.term.display import Display
+from door.term.terminal import StreamTerminal
 
 logger = logging.getLogger(__name__)
 

@@ -200,13 +200,39 @@ class ConnectionKeeper:
 
     def connection_refusal(self, address: str) -> str | None:
         """Why a direct caller's new TCP connection is refused, or None (it is counted
-        open in the guard then)."""
+        open in the guard then). At the limit at once, an idle kept-alive connection of
+        the same address makes way for it (``make_way``)."""
+        if self.guard.open_from(address) >= self.guard.max_at_once:
+            self.make_way(address)
         refusal = self.guard.admit(address, new=False)
         if refusal is None and not self.connections_a_minute.take(address, self.clock()):
             self.guard.release(address)
             TALLY.refused["limits"] += 1
             refusal = PER_MINUTE_MESSAGE
         return refusal
+
+    def make_way(self, address: str) -> bool:
+        """Close the connection from ``address`` that has been idle longest since a
+        request it served (a browser keeps them for its next request; True), or none.
+
+        A browser holds up to six connections to a host, kept alive after its requests
+        until ``request_wait``: two or three browsers behind one NAT address loading the
+        page at once held all eight places with idle ones, and the page's files were
+        refused. An idle connection costs its browser nothing to lose (HTTP lets a
+        server close one at any time; the browser opens another), so a new connection
+        takes its place. Never one with a request in progress (a WebSocket is one while
+        it is open) or one that has served nothing yet (a silent or half-sent one): a
+        flood of those stays held to the limit, and the new connections stay held to
+        the limits a minute."""
+        idle = [
+            kept
+            for kept in self.connections.values()
+            if kept.address == address and not kept.proxied and kept.idle
+        ]
+        if not idle:
+            return False
+        min(idle, key=lambda kept: kept.quiet_since).close_idle()
+        return True
 
     def request_refusal(self, request: web.Request, address: str) -> str | None:
         """Why a request from ``address`` is refused, or None: any request is one of the
@@ -266,7 +292,7 @@ class KeptConnection(asyncio.Protocol):
         self.requests = 0
         """Requests in progress on this connection (a WebSocket is one while it is open)."""
         self.served = 0
-        self._quiet_since = 0.0
+        self.quiet_since = 0.0
         self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -291,7 +317,7 @@ class KeptConnection(asyncio.Protocol):
         keeper.connections[transport] = self
         self.handler = self.handler_factory()
         self.handler.connection_made(transport)
-        self._quiet_since = asyncio.get_running_loop().time()
+        self.quiet_since = asyncio.get_running_loop().time()
         self._watch(keeper.request_wait)
 
     def data_received(self, data: bytes) -> None:
@@ -315,19 +341,43 @@ class KeptConnection(asyncio.Protocol):
             self._timer.cancel()
             self._timer = None
         handler, self.handler = self.handler, None
-        if self.transport is None:
-            return  # refused: never counted
-        self.keeper.connections.pop(self.transport, None)
+        transport, self.transport = self.transport, None
+        # None: refused (never counted), or closed to make way (released then).
+        if transport is not None:
+            self.keeper.connections.pop(transport, None)
+            if not self.proxied:
+                self.keeper.guard.release(self.address)
+        if handler is not None:
+            handler.connection_lost(exc)
+
+    @property
+    def idle(self) -> bool:
+        """Kept alive after the requests it served, with none in progress."""
+        transport = self.transport
+        return (
+            transport is not None
+            and not transport.is_closing()
+            and self.served > 0
+            and self.requests == 0
+            and transport.get_write_buffer_size() == 0
+        )
+
+    def close_idle(self) -> None:
+        """Close this idle connection and give up its place at once (``make_way``), not
+        when the loop next reports it lost."""
+        transport = self.transport
+        if transport is None:
+            return
+        self.keeper.connections.pop(transport, None)
         self.transport = None
         if not self.proxied:
             self.keeper.guard.release(self.address)
-        if handler is not None:
-            handler.connection_lost(exc)
+        transport.close()
 
     def request_ended(self) -> None:
         self.requests -= 1
         if self.requests == 0:
-            self._quiet_since = asyncio.get_running_loop().time()
+            self.quiet_since = asyncio.get_running_loop().time()
 
     def _watch(self, seconds: float) -> None:
         self._timer = asyncio.get_running_loop().call_later(seconds, self._check)
@@ -341,7 +391,7 @@ class KeptConnection(asyncio.Protocol):
         if self.requests:
             self._watch(keeper.request_wait)
             return
-        quiet = asyncio.get_running_loop().time() - self._quiet_since
+        quiet = asyncio.get_running_loop().time() - self.quiet_since
         sending = transport.get_write_buffer_size() > 0
         if quiet < keeper.request_wait or (sending and quiet < keeper.longest_wait):
             # A response still going out to a slow reader, or a request just ended.

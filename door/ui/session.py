@@ -27,15 +27,10 @@ from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
 from door.term.canvas import SCREEN_ROWS, Canvas, picture, picture_top
 from door.term.charset import Charset
 from door.term.clicks import NO_HITS, ClickKeys, FrameHits, HitMap, LaterHits
+from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.inbox import Inbox
 from door.term.keys import Key
-from door.term.terminal import (
-    PLAIN_DISPLAYS,
-    Disconnected,
-    Display,
-    Terminal,
-    display_mode_of,
-)
+from door.term.terminal import Disconnected, Terminal
 from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
 from door.ui.speech_renderer import SpeechRenderer

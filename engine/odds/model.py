@@ -10,37 +10,28 @@ dealer's left, and so on (two sides with 2 players or two partnerships of 4, thr
    a side wins the moment it reaches 121;
 3. the deal passes left: role 1 deals next.
 
-``solve_start_table`` finds, for every position at the start of a deal, each role's
-chance to win: the fixed point of one deal (scores only grow, so it converges in about
-as many rounds as a game has deals). ``chances_through`` runs the same arithmetic
-forward from one position through the stages left of a deal, with whatever is known of
-the hands in place of the averages: the mid-hand win bar and the coach use it.
-
->>> import numpy as np
->>> flat = np.ones(3) / 3
->>> model = DealModel(2, np.ones((2, 2)) / 4, ((1, flat), (0, flat)))
->>> table = solve_start_table(model, goal=6)
->>> round(float(table[0, 0].sum()), 9)
-1.0
+``solve_start_table`` (engine/odds/start_table.py) finds, for every position at the
+start of a deal, each role's chance to win, working backward over the whole table.
+``chances_through`` here runs the same arithmetic forward from one position through the
+stages left of a deal, with whatever is known of the hands in place of the averages: the
+mid-hand win bar and the coach use it.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from compiled_parts import Twin
+from engine.odds.kept import KeptForTables, read_only
 
 FloatArray = npt.NDArray[np.float64]
 
 GOAL: Final = 121
-_CUT: Final = 1e-12  # probabilities below this are dropped from a distribution
 _TAIL: Final = 1e-6  # forward runs drop a distribution's tail of this much, renormalised
 
 
@@ -82,44 +73,11 @@ def deal_stages(model: DealModel) -> list[Stage]:
     return stages
 
 
-def _onehot(sides: int, role: int) -> FloatArray:
+def onehot(sides: int, role: int) -> FloatArray:
+    """The chances when ``role`` has won: 1 for it, 0 for the others."""
     vector = np.zeros(sides)
     vector[role] = 1.0
     return vector
-
-
-def _axis_slice(sides: int, axis: int, part: slice) -> tuple[slice, ...]:
-    index = [slice(None)] * (sides + 1)
-    index[axis] = part
-    return tuple(index)
-
-
-def _back_add(table: FloatArray, role: int, dist: FloatArray) -> FloatArray:
-    """Value before ``role`` scores ``dist``, given ``table`` after it (121 wins)."""
-    sides = table.ndim - 1
-    size = table.shape[role]
-    pad_shape = list(table.shape)
-    pad_shape[role] = len(dist)
-    padded = np.concatenate([table, np.broadcast_to(_onehot(sides, role), pad_shape)], axis=role)
-    out = np.zeros_like(table)
-    for points in np.nonzero(dist > _CUT)[0]:
-        out += dist[points] * padded[_axis_slice(sides, role, slice(points, points + size))]
-    return out
-
-
-def _back_joint(table: FloatArray, pegging: FloatArray) -> FloatArray:
-    """Value before two sides peg ``pegging`` jointly (both past 120: even)."""
-    size0, size1 = table.shape[0], table.shape[1]
-    rows, cols = pegging.shape
-    padded = np.empty((size0 + rows, size1 + cols, 2))
-    padded[:size0, :size1] = table
-    padded[size0:, :size1] = (1.0, 0.0)
-    padded[:size0, size1:] = (0.0, 1.0)
-    padded[size0:, size1:] = (0.5, 0.5)
-    out = np.zeros_like(table)
-    for a, b in zip(*np.nonzero(pegging > _CUT), strict=True):
-        out += pegging[a, b] * padded[a : a + size0, b : b + size1]
-    return out
 
 
 def rotate(table: FloatArray) -> FloatArray:
@@ -128,28 +86,6 @@ def rotate(table: FloatArray) -> FloatArray:
     sides = table.ndim - 1
     moved = np.moveaxis(table, sides - 1, 0)
     return np.roll(moved, 1, axis=-1)
-
-
-def solve_start_table(
-    model: DealModel,
-    goal: int = GOAL,
-    tolerance: float = 1e-9,
-    max_rounds: int = 100,
-    dtype: type = np.float64,
-) -> FloatArray:
-    """Each role's chance to win at the start of a deal, ``[s0, s1, (s2), role]``."""
-    sides = model.sides
-    table: FloatArray = np.full((goal,) * sides + (sides,), 1.0 / sides, dtype=dtype)
-    stages = deal_stages(model)
-    for _ in range(max_rounds):
-        value = rotate(table)
-        for kind, role, dist in reversed(stages):
-            value = _back_joint(value, dist) if kind == "joint" else _back_add(value, role, dist)
-        change = float(np.abs(value - table).max())
-        table = value.astype(dtype)
-        if change < tolerance:
-            break
-    return table
 
 
 # --- one position forward ---------------------------------------------------------------
@@ -195,7 +131,7 @@ def chances_through(
     sides = len(scores)
     if any(score >= goal for score in scores):
         winner = next(role for role, score in enumerate(scores) if score >= goal)
-        return _onehot(sides, winner)
+        return onehot(sides, winner)
     if sides == 2:
         first_role = first_role_chance((scores[0], scores[1]), stages, start_table, goal)
         return np.array([first_role, 1.0 - first_role])
@@ -238,45 +174,6 @@ def first_role_chance(
     return FORWARD.chosen(scores, trimmed, before, region, start_table)
 
 
-class KeptForTables:
-    """Work done on read-only distributions (the shipped tables' own, their trimmed
-    copies, the crib once the starter is cut), by the array's id, for as long as the
-    array lives: a win bar asks for the same few at every play. Work on a writeable
-    array is not kept.
-
-    An entry goes when its array does (a weak reference's callback), so the id cannot
-    be reused while it is kept, and what is kept is bounded by the arrays the engine
-    itself keeps. (So ``work`` must make a new array, not a view of its argument: a
-    view would keep its array alive, and with it the entry.) It was a dict of at most
-    1,024 emptied when full: at 1,200 tables the four thousand cribs in
-    ``engine.odds.winbar``'s cache filled it every few seconds, and every table's trimmed
-    stages were worked out again."""
-
-    def __init__(self) -> None:
-        self._kept: dict[int, tuple[weakref.ref[FloatArray], FloatArray]] = {}
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-    def clear(self) -> None:
-        self._kept.clear()
-
-    def __call__(self, dist: FloatArray, work: Callable[[FloatArray], FloatArray]) -> FloatArray:
-        key = id(dist)
-        known = self._kept.get(key)
-        if known is not None and known[0]() is dist:
-            return known[1]  # kept, so read-only: looked up first, as most are
-        if dist.flags.writeable:
-            return work(dist)
-        result = read_only(work(dist))
-        self._kept[key] = (weakref.ref(dist, partial(self._forget, key)), result)
-        return result
-
-    def _forget(self, key: int, _gone: weakref.ref[FloatArray]) -> None:
-        # Called as the array is freed, before its id can be given to another.
-        self._kept.pop(key, None)
-
-
 _TRIMMED = KeptForTables()
 """Distributions trimmed (trimming was a sixth of a win bar's time)."""
 
@@ -302,12 +199,6 @@ def _trim_joint(dist: FloatArray) -> FloatArray:
     kept = dist[: _tail_end(dist.sum(axis=1)), : _tail_end(dist.sum(axis=0))]
     trimmed: FloatArray = kept / kept.sum()
     return trimmed
-
-
-def read_only(array: FloatArray) -> FloatArray:
-    """``array``, no longer writeable: a table that forward runs may keep work for."""
-    array.flags.writeable = False
-    return array
 
 
 def _merged(stages: list[Stage]) -> list[Stage]:

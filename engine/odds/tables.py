@@ -17,14 +17,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from engine.odds.model import (
-    DealModel,
-    FloatArray,
-    Stage,
-    deal_stages,
-    read_only,
-    sides_for,
-)
+from engine.odds.kept import read_only
+from engine.odds.model import DealModel, FloatArray, Stage, deal_stages, sides_for
 from engine.rules.cards import PIPS
 
 DATA: Final = "data/winprob.npz"

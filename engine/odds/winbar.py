@@ -30,6 +30,7 @@ import compiled_parts
 from engine.odds.before_cut import crib_before_cut, hand_over_starters
 from engine.odds.crib import crib_given_starter
 from engine.odds.hand_tables import load_tables
+from engine.odds.kept import read_only
 from engine.odds.model import (
     FloatArray,
     Stage,
@@ -37,7 +38,6 @@ from engine.odds.model import (
     clear_kept,
     first_role_chance,
     prepare_start_table,
-    read_only,
 )
 from engine.odds.tables import load_win_tables
 from engine.odds.winprob import role_sides, win_chances

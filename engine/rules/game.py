@@ -17,7 +17,8 @@ from typing import Final, Literal
 
 from engine.rules.cards import FULL_DECK, Card, Deck, format_cards
 from engine.rules.checks import is_whole_number
-from engine.rules.errors import IllegalActionError, InvalidClaimError
+from engine.rules.claims import MAX_CLAIM, NINETEEN, NINETEEN_REMARK, parse_claim
+from engine.rules.errors import IllegalActionError
 from engine.rules.events import (
     CardPlayed,
     CountReset,
@@ -40,7 +41,14 @@ from engine.rules.outcome import (
     SkunkKind,
     skunk_kind,
 )
-from engine.rules.scoring import RUNS_RULES, RunsRule, ScoreItem, peg_items, score_show
+from engine.rules.scoring import (
+    RUNS_RULES,
+    RunsRule,
+    ScoreItem,
+    peg_items,
+    peg_reason,
+    score_show,
+)
 
 __all__ = [
     "COUNTING_MODES",
@@ -59,11 +67,6 @@ __all__ = [
 
 CountingMode = Literal["auto", "manual"]
 COUNTING_MODES: Final = ("auto", "manual")
-MAX_CLAIM: Final = 29
-NINETEEN: Final = 19
-"""No hand counts 19, so "nineteen" is the cribbage player's word for a hand of nothing: a
-claim of 19 is a claim of nothing (and, with muggins, the next player takes the count)."""
-NINETEEN_REMARK: Final = "Nineteen! That's a cribbage player's word for nothing: no hand counts 19."
 
 
 class Phase(enum.Enum):
@@ -328,7 +331,7 @@ class Game:
         def score_and_pass() -> None:
             items = peg_items(self.count_cards, self.runs)
             if items:
-                self._peg(events, seat, sum(i.points for i in items), _peg_reason(items), items)
+                self._peg(events, seat, sum(i.points for i in items), peg_reason(items), items)
             self._pass_turn(events, seat)
 
         return self._settle(events, score_and_pass)
@@ -568,41 +571,6 @@ def _cards_given(cards: object, need: int) -> list[Card]:
     if not all(isinstance(card, Card) for card in thrown):
         raise IllegalActionError(f"Throw {need} of your cards to the crib.")
     return thrown
-
-
-def parse_claim(claim: int | str | None) -> int:
-    """Read a show count claim; raises InvalidClaimError unless it is a whole number 0..29."""
-    if isinstance(claim, bool):
-        claim = None
-    if isinstance(claim, str):
-        text = claim.strip()
-        if not text.isdigit() or not text.isascii():
-            raise InvalidClaimError(f"Type your count as a number from 0 to {MAX_CLAIM}.")
-        claim = int(text)
-    if not isinstance(claim, int):
-        raise InvalidClaimError(f"Type your count as a number from 0 to {MAX_CLAIM}.")
-    if not 0 <= claim <= MAX_CLAIM:
-        raise InvalidClaimError(f"{claim} is not a possible count: a hand scores 0 to {MAX_CLAIM}.")
-    return claim
-
-
-def _peg_reason(items: Sequence[ScoreItem]) -> str:
-    """ "fifteen two and a pair" style phrase for pegging points."""
-    names = []
-    for item in items:
-        if item.kind == "fifteen":
-            names.append("fifteen two")
-        elif item.kind == "thirty-one":
-            names.append("thirty-one for two")
-        elif item.kind == "pair":
-            names.append("a pair for two")
-        elif item.kind == "pair royal":
-            names.append("pair royal for six")
-        elif item.kind == "double pair royal":
-            names.append("double pair royal for twelve")
-        else:
-            names.append(f"a {item.kind} for {item.points}")
-    return " and ".join(names)
 
 
 @functools.cache

@@ -322,3 +322,22 @@ def peg_items(count_cards: Sequence[Card], runs: RunsRule = "free") -> list[Scor
 def score_peg(count_cards: Sequence[Card], runs: RunsRule = "free") -> int:
     """Points for the last card played in the current count (see ``peg_items``)."""
     return sum(item.points for item in peg_items(count_cards, runs))
+
+
+def peg_reason(items: Sequence[ScoreItem]) -> str:
+    """The words for pegging points: "fifteen two and a pair for two"."""
+    names = []
+    for item in items:
+        if item.kind == "fifteen":
+            names.append("fifteen two")
+        elif item.kind == "thirty-one":
+            names.append("thirty-one for two")
+        elif item.kind == "pair":
+            names.append("a pair for two")
+        elif item.kind == "pair royal":
+            names.append("pair royal for six")
+        elif item.kind == "double pair royal":
+            names.append("double pair royal for twelve")
+        else:
+            names.append(f"a {item.kind} for {item.points}")
+    return " and ".join(names)

@@ -15,7 +15,8 @@ import pyte
 from door.term.ansi import ColorMode
 from door.term.charset import Charset, decode
 from door.term.keys import ESCAPE_TIMEOUT, Key, encode_key
-from door.term.terminal import DEFAULT_SIZE, StreamTerminal
+from door.term.terminal import StreamTerminal
+from door.term.window import DEFAULT_SIZE
 
 
 class _MemorySource:

@@ -173,6 +173,7 @@ def board(tmp_path: Path) -> Path:
         ),
         (["db", "backup", "{tmp}/no/folder/b.sqlite3"], 1, "there is no folder"),
         (["db", "backup", "{tmp}"], 1, "is a folder; name the backup file to write"),
+        (["db", "backup", "{config}"], 1, "door.toml: a file is already there; name another"),
         (["db", "check", "--data-dir", "{tmp}/empty"], 1, "there is no database at"),
         (["user", "export", "Nobody"], 1, "no member has the handle 'Nobody'"),
         (["db", "check", "--config", "{tmp}/missing.toml"], 2, "no such config file"),
@@ -284,6 +285,29 @@ def test_a_restore_is_written_to_the_audit_it_brings_back(
     )
     restored = newest_audit_entries(new_data / "cribbage.sqlite3", 1)
     assert restored[0][1:] == ("db.restore", str(backup.resolve()), "into an empty database")
+    capsys.readouterr()
+
+
+def test_a_backup_onto_an_older_one_is_refused_unless_replace(
+    board: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    backup = tmp_path / "monday.sqlite3"
+    assert main(["db", "backup", str(backup), "--config", str(board)]) == 0
+    monday = backup.read_bytes()
+    assert main(["user", "note", "Ada", "after monday", "--config", str(board)]) == 0
+    capsys.readouterr()
+
+    assert main(["db", "backup", str(backup), "--config", str(board)]) == 1
+    refusal = capsys.readouterr()
+    assert refusal.out == ""
+    assert refusal.err.count("\n") == 1, refusal.err
+    assert f"{backup}: a file is already there" in refusal.err
+    assert "--replace" in refusal.err
+    assert backup.read_bytes() == monday
+    assert [path.name for path in tmp_path.iterdir() if "monday" in path.name] == [backup.name]
+
+    assert main(["db", "backup", str(backup), "--replace", "--config", str(board)]) == 0
+    assert newest_audit_entries(backup, 1)[0][1] == "user.note"  # the new one, not monday's
     capsys.readouterr()
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Final
 
 from door.app.call import Caller, run_session
-from door.term.terminal import Display
+from door.term.display import Display
 from tests.door.app.test_lobby import Callers
 from tests.door.caller import KeyboardTerminal, answer_at_table
 from tests.door.table.reader_client import sent, words_for

@@ -21,7 +21,7 @@ from door.screens.mail_games import MailView
 from door.storage.pbm_games import PbmGameStore
 from door.storage.store import Account
 from door.storage.values import LeaderboardEntry
-from door.term.terminal import Display
+from door.term.display import Display
 from tests.door.app.reader_callers import NOISE, ReaderPlayer, play_mixed
 from tests.door.app.test_mail_games import MailDoor, mail_door
 from tests.door.caller import KeyboardTerminal, run_async

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from door.cluster.relay import RelayTerminal, relay_line
+from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.inbox import Inbox
 from door.term.keys import Key, Mouse, MouseButton
 from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
-from door.term.terminal import PLAIN_DISPLAYS, Disconnected, Display, display_mode_of
+from door.term.terminal import Disconnected
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
 

@@ -27,8 +27,8 @@ from door.app.accounts import (
 )
 from door.app.records import Records
 from door.storage.store import LoginPolicy, Seat
+from door.term.display import Display
 from door.term.keys import Key
-from door.term.terminal import Display
 from door.ui.session import Session
 from engine.rules.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, run_async

@@ -10,7 +10,7 @@ from typing import Any
 
 from door.table.options import GameOptions
 from door.table.solo import play_against_computer
-from door.term.terminal import Display
+from door.term.display import Display
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal
 

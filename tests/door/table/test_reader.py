@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from door.term.display import Display
 from door.term.keys import Key
-from door.term.terminal import Display
 from door.ui.session import Session
 from tests.door.caller import run_async
 from tests.door.table.reader_client import (

@@ -8,7 +8,8 @@ import asyncio
 
 from door.term.canvas import Canvas
 from door.term.keys import Key
-from door.term.terminal import MAX_COLS, MAX_ROWS, Disconnected, StreamTerminal
+from door.term.terminal import Disconnected, StreamTerminal
+from door.term.window import MAX_COLS, MAX_ROWS
 from door.ui.renderer import Renderer
 from tests.door.waiting import until
 

@@ -37,8 +37,9 @@ class Console:
     """``cribbage-door console`` in a process of its own, on a pseudo-terminal of 80x24
     whose output is read (and kept) all the time, as a terminal would."""
 
-    def __init__(self, config: Path, data_dir: Path, log: Path) -> None:
-        self.config, self.data_dir, self.log = config, data_dir, log
+    def __init__(self, config: Path, data_dir: Path, log: Path, errors: Path | None = None) -> None:
+        """``errors``: a file for standard error (``2>FILE``), else the terminal."""
+        self.config, self.data_dir, self.log, self.errors = config, data_dir, log, errors
         self.shown = bytearray()
 
     async def start(self) -> int:
@@ -46,13 +47,16 @@ class Console:
         port = free_port()
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        errors = slave if self.errors is None else os.open(self.errors, os.O_WRONLY | os.O_CREAT)
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "door.cli", "console", "--config", str(self.config),
             "--telnet-port", str(port), "--ssh-port", "0", "--data-dir", str(self.data_dir),
             "--log-file", str(self.log),
-            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, start_new_session=True,
+            stdin=slave, stdout=slave, stderr=errors, cwd=ROOT, start_new_session=True,
         )  # fmt: skip
         os.close(slave)
+        if errors != slave:
+            os.close(errors)
         asyncio.get_running_loop().add_reader(self.master, self._readable)
         deadline = time.monotonic() + 60
         while f"port {port}" not in self.log_text():
@@ -166,6 +170,39 @@ def test_a_signal_while_the_console_asks_whether_to_go_back_in_closes_the_door(
 
     took, status = asyncio.run(scenario())
     assert took < STOP_WITHIN_SECONDS and status == 0, (took, status)
+
+
+def test_closing_the_door_resets_the_consoles_terminal_not_standard_error(
+    tmp_path: Path,
+) -> None:
+    # By hand, `cribbage-door console 2>err.log`: the reset (ESC[0m ESC[?25h) went into
+    # err.log, and the sysop's own terminal was not given its cursor back by it.
+    errors = tmp_path / "err.log"
+
+    async def scenario() -> tuple[int | None, bytes]:
+        (tmp_path / "none.toml").write_text("")
+        console = Console(tmp_path / "none.toml", tmp_path / "data", tmp_path / "c.log", errors)
+        try:
+            await console.start()
+            await console.wait_for("Press a key from the menu")
+            os.write(console.master, b"q")
+            await console.wait_for("Press Y to leave")
+            os.write(console.master, b"y")
+            await console.wait_for("The door is still open")
+            mark = len(console.shown)
+            os.write(console.master, b"q")  # close the door
+            await asyncio.wait_for(console.process.wait(), 20)
+            await asyncio.sleep(0.2)  # the last of the terminal's bytes
+            return console.process.returncode, bytes(console.shown[mark:])
+        finally:
+            await console.close()
+
+    status, closing = asyncio.run(scenario())
+    assert status == 0
+    assert b"\x1b" not in errors.read_bytes()
+    assert errors.read_text().endswith("cribbage-door: the door is closed.\n")
+    assert closing.rfind(b"\x1b[?25h") > closing.rfind(b"\x1b[?25l")  # a cursor, at the end
+    assert closing.rfind(b"\x1b[0m") > closing.rfind(b"\x1b[0;")  # no colour left on
 
 
 def test_the_consoles_terminal_going_away_closes_the_door_cleanly(tmp_path: Path) -> None:

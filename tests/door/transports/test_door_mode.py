@@ -246,7 +246,7 @@ def test_a_handle_that_is_no_socket_is_one_line_and_exit_4(tmp_path: Path) -> No
 def test_the_emulation_sets_the_screen() -> None:
     from door.term.ansi import ColorMode
     from door.term.charset import Charset
-    from door.term.terminal import Display
+    from door.term.display import Display
     from door.transports.door_mode import screen_for
     from door.transports.dropfile import Emulation
 
@@ -266,7 +266,7 @@ def test_the_emulation_sets_the_screen() -> None:
 def test_the_sysops_screen_reader_setting_makes_every_caller_a_screen_readers() -> None:
     from door.term.ansi import ColorMode
     from door.term.charset import Charset
-    from door.term.terminal import Display
+    from door.term.display import Display
     from door.transports.door_mode import screen_for
     from door.transports.dropfile import Emulation
 

@@ -210,10 +210,36 @@ def test_time_up_in_the_hub_gives_the_caller_their_terminal_back(tmp_path: Path)
             return before, ada.since(mark), ada.text
 
     before, after, screen = asyncio.run(scenario())
-    assert ASK_FOR_REPORTS in before  # the hub asked this caller's terminal for clicks ...
-    assert STOP_REPORTS in after  # ... and the caller is back at the BBS without them,
+    assert HIDE_CURSOR in before  # the hub's screen hid the cursor ...
+    assert STOP_REPORTS in after  # ... and the caller is back at the BBS with no clicks,
     assert after.rfind(SHOW_CURSOR) > after.rfind(HIDE_CURSOR)  # with a cursor,
     assert "Your time on the BBS is up" in screen and "Who is on" not in screen  # cleared
+
+
+def test_a_utf8_door_caller_relayed_to_the_hub_is_not_asked_for_mouse_reports(
+    tmp_path: Path,
+) -> None:
+    # By hand (door mode --stdio --utf8 relayed to a hub): the hub sent ESC[?1000h
+    # ESC[?1006h, since the node named the terminal "xterm"; door mode never asks, as its
+    # drop file cannot say the caller's BBS client knows the modes.
+    async def scenario() -> str:
+        async with _hub_and_a_bbs_line(tmp_path) as (rlogin_port, ada, line):
+            drop = parse_door32(door32(2, line.fileno()))
+            relay = asyncio.create_task(
+                relay_to_hub(f"127.0.0.1:{rlogin_port}", drop, stdio=False, utf8=True, system=None)
+            )
+            try:
+                await ada.wait_for("Welcome, Ada!", timeout=30)
+                return ada.since(0)
+            finally:
+                relay.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await relay
+
+    sent = asyncio.run(scenario())
+    assert ASK_FOR_REPORTS not in sent and "\x1b[?1000h" not in sent
+    assert "Who is on" in sent and "\u2500" in sent  # the lobby, drawn in UTF-8 ...
+    assert re.search("\x1b\\[0;[0-9;]*3[0-7]m", sent)  # ... and in colour
 
 
 def test_an_ansi_caller_arriving_with_minutes_left_sees_the_warning_over_the_hubs_screen(

@@ -25,6 +25,7 @@ from door.transports.rlogin import (
 )
 from tests.door.netclients import Caller, free_port
 from tests.door.test_end_to_end import play_one_game
+from tests.door.waiting import until
 
 
 def test_module_examples_run() -> None:
@@ -129,6 +130,36 @@ def test_a_linked_bbss_caller_plays_a_whole_game_and_keeps_a_record(tmp_path: Pa
     screen, stats = asyncio.run(scenario())
     assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), screen
     assert stats is not None and stats.total.games == 1  # type: ignore[attr-defined]
+
+
+def test_a_linked_bbss_member_who_drops_the_line_is_named_in_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # By hand: "rlogin caller from FRIEND (127.0.0.1) disconnected", no name: a sysop
+    # reading the log could not tell which of a BBS's callers dropped.
+    config = rlogin_config(tmp_path)
+
+    async def scenario() -> None:
+        stop = asyncio.Event()
+        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))  # type: ignore[arg-type]
+        listening = await asyncio.wait_for(ready, 10)
+        assert listening.rlogin is not None
+        caller = RloginCaller()
+        await caller.connect(listening.rlogin[1], "[FRIEND]Zed")
+        await caller.wait_for("Welcome, Zed!", timeout=20)
+        caller.writer.close()
+        await until(
+            lambda: any("disconnected" in r.getMessage() for r in caplog.records),
+            what="the disconnect line",
+        )
+        stop.set()
+        await asyncio.wait_for(server, 10)
+
+    with caplog.at_level(logging.INFO, logger="door.app.call"):
+        asyncio.run(scenario())
+    lines = [r.getMessage() for r in caplog.records if "disconnected" in r.getMessage()]
+    assert lines == ["rlogin caller Zed from FRIEND (127.0.0.1) disconnected"]
 
 
 def test_an_unlisted_address_is_closed_at_once(tmp_path: Path) -> None:

@@ -7,8 +7,10 @@ are still refused."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
+import aiohttp
 import pytest
 
 from tests.door.caller import run_async
@@ -104,3 +106,40 @@ async def test_websockets_with_no_page_count_as_new_connections_each() -> None:
         assert (
             head.startswith(b"HTTP/1.1 429") and PER_MINUTE.encode() in head + await _reader.read()
         )
+
+
+async def a_browser_loads_the_page(
+    port: int, stack: contextlib.AsyncExitStack
+) -> tuple[list[int], aiohttp.ClientWebSocketResponse | None]:
+    """As Chromium loads it: the page, then its files at once over up to six kept-alive
+    connections, then the WebSocket; kept open (on ``stack``), as a browser keeps them.
+    The status of every answer, and the WebSocket if it opened."""
+    client = await stack.enter_async_context(
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit_per_host=6))
+    )
+
+    async def status(path: str) -> int:
+        async with client.get(f"http://127.0.0.1:{port}{path}") as response:
+            await response.read()
+            return response.status
+
+    statuses = [await status("/")]
+    statuses += await asyncio.gather(*(status(path) for path in PAGE_FILES[1:]))
+    try:
+        session = await client.ws_connect(f"ws://127.0.0.1:{port}/ws", protocols=("telnet",))
+    except aiohttp.WSServerHandshakeError as refused:
+        return [*statuses, refused.status], None
+    stack.push_async_callback(session.close)
+    return [*statuses, 101], session
+
+
+@run_async
+async def test_three_browsers_behind_one_address_all_load_the_page() -> None:
+    # By hand (three aiohttp clients kept alive as Chromium's are, 8 at once an address):
+    # the second and the third browser's last files were refused (429), the first
+    # browser's idle kept-alive connections holding the address's places.
+    async with web_door(DIRECT) as (door, port), contextlib.AsyncExitStack() as stack:
+        loads = [await a_browser_loads_the_page(port, stack) for _ in range(3)]
+        assert [statuses for statuses, _ in loads] == [[200] * 5 + [204, 101]] * 3
+        await asyncio.sleep(0.2)
+        assert all(session is not None and not session.closed for _, session in loads)

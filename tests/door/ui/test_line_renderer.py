@@ -8,8 +8,9 @@ import doctest
 
 import door.ui.line_renderer
 from door.term.canvas import Canvas, Color, Style
+from door.term.display import Display
 from door.term.keys import Key
-from door.term.terminal import Display, StreamTerminal
+from door.term.terminal import StreamTerminal
 from door.ui.line_renderer import LineRenderer
 from door.ui.session import Frame, Session
 from tests.door.fake_terminal import FakeTerminal

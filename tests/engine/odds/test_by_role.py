@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from engine.odds import model
-from engine.odds.model import BY_ROLE, chances_through, read_only
+from engine.odds.kept import read_only
+from engine.odds.model import BY_ROLE, chances_through
 from engine.odds.tables import load_win_tables
 from tests.engine.odds.twins import both_compared
 

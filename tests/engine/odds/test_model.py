@@ -9,15 +9,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from engine.odds.model import (
-    DealModel,
-    KeptForTables,
-    chances_through,
-    deal_stages,
-    read_only,
-    rotate,
-    solve_start_table,
-)
+from engine.odds.kept import KeptForTables, read_only
+from engine.odds.model import DealModel, chances_through, deal_stages, rotate
+from engine.odds.start_table import solve_start_table
 
 pytestmark = pytest.mark.both_twins  # the two-sided run is in C and in Python
 
@@ -116,10 +110,12 @@ def test_the_docstring_examples_hold() -> None:
     import doctest
 
     import engine.odds.model
+    import engine.odds.start_table
     import engine.odds.winbar
     import engine.odds.winprob
 
-    for module in (engine.odds.model, engine.odds.winprob, engine.odds.winbar):
+    modules = (engine.odds.model, engine.odds.start_table, engine.odds.winprob, engine.odds.winbar)
+    for module in modules:
         assert doctest.testmod(module).failed == 0
 
 
