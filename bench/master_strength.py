@@ -237,6 +237,34 @@ more seeds, none kept:
 So the shipped draws sit at the best of the weightings tried, and the discard's model of
 the other throws is not where the master's missing point at four is. The code and figures:
 /work/notes/s12/four2/ (findings.txt, cand*.patch, throws.py).
+
+The other seats' hands at four drawn through the expert's discard (2026-11-29, nice 19, one
+job, the machine shared; not shipped: the code is /work/notes/s13/four3/0001-*.patch, a
+switch MASTER_TABLE_DRAWS_THROUGH_THROWS over engine/computer/table_throws.py): each seat's five drawn (the ranks it has laid, the rest from the unseen cards, the
+three seats at once) and the deal kept only where the expert's four-player throw from each
+five (a table written by the patch's bench/table_throws.py: its throw for every five ranks,
+by whose crib it is; it weighs no score at four) is a card dealt it, not one it laid, its
+goes hold and a passed-up rank keeps it 1/16 of the time; in place of the per-rank weights.
+This models the other seats as discarding like the expert: against callers, a strong
+player's discard. The table's throw was the expert's real one (suits and all) 140 times of
+144. Each on seed 21, 1,000 games, paired on main's kept run (base_s21.json, 53.60 %):
+
+- up to 8 tries a draw, the weighted draws when fewer than 32 of 64 fit (a third of the
+  turns, late in the play): 53.90 %, +0.30 (-1.82 to +2.42; 108 of 500 deals won
+  differently); points a deal 21.029 against 20.875 (main 21.014 against 20.879).
+- up to 32 tries, standing from 16 of 64 (2 % of turns fall back): 53.70 %, +0.10 (-2.06
+  to +2.26; 112 deals); 21.034 against 20.867. A play's median 7-9 ms against 2.4-2.7 (p99
+  29-40 against 37-39, bench/ai_latency.py --players 4 --deals 150, alternated): late in
+  the play fewer than one deal in thirty fits, so the draws run all their tries.
+- as the last, a seat whose throw is not a dealt card kept at 1/16 (room for a master
+  partner's or a caller's other throw): 53.80 %, +0.20 (-1.93 to +2.33; 103 deals);
+  21.060 against 20.863.
+- as the second, the partner's hand not through the throw (its five drawn, a card dropped
+  at random): 53.00 %, -0.60 (-2.78 to +1.58; 112 deals); 20.978 against 20.872.
+
+None reached the +0.5 that would earn more seeds; points a deal moved by a few hundredths,
+within the noise. Knowing the other hands better, by the throw as by the weights before,
+does not move the master at four. The figures: /work/notes/s13/four3/findings.txt.
 """
 
 from __future__ import annotations
