@@ -293,18 +293,26 @@ class Tournament:
                 return pairing
         return None
 
-    def record(self, entrant: int, outcome: Outcome, side: int = 0) -> Tournament:
+    def record(
+        self, entrant: int, outcome: Outcome, side: int = 0, against: int | None = None
+    ) -> Tournament:
         """Add a finished game to ``entrant``'s match in the current round: ``outcome``
-        as the engine ended it, in which ``entrant`` played ``side``. When the round is
-        then over, the next is paired (or the tournament finishes).
+        as the engine ended it, in which ``entrant`` played ``side`` against ``against``
+        (when given). When the round is then over, the next is paired (or the
+        tournament finishes).
 
-        Raises TournamentError when the entrant has no match to play now.
+        Raises TournamentError when the entrant has no match to play now, or when their
+        match now is not with ``against``: the match the game was played for was
+        settled while it went on (the sysop forfeited it) and the rounds moved on, and
+        its result must not land in a match against someone else.
         """
         if self.status != "running":
             raise TournamentError(f"{self.name} is not being played.")
         pairing = self.pairing_of(entrant)
         if pairing is None or pairing.bye or self.settled(pairing):
             raise TournamentError("You have no tournament game to play in this round.")
+        if against is not None and pairing.opponent_of(entrant) != against:
+            raise TournamentError("The match this game was played for was settled without it.")
         if pairing.side_of(entrant) != side:
             outcome = _swap_sides(outcome)
         played = replace(pairing, games=(*pairing.games, outcome))
