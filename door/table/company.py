@@ -271,6 +271,18 @@ class Company(Generic[Someone]):
             self.announce(f"The sysop renamed {old} to {name}.", theme.TITLE)
         self.changed()
 
+    def seat_refused(self, seat: Seat, why: str) -> None:
+        """The sysop locked or removed the member of ``seat`` and the door hung up on
+        them: they cannot call back, so nobody waits the reconnect wait out for them; the
+        computer plays the seat from here, as when that wait runs out, and the table
+        says why (``why``: "The sysop locked Ada's account")."""
+        if not seat.away or seat.computer_plays or self.over:
+            return
+        seat.computer_plays = True
+        seat.settled()  # a wait for their call back ends now
+        self.announce(f"{why}: the computer plays for {seat.name} from here.", theme.TITLE)
+        self.changed()
+
     def rejoin(self, name: str, session: Session, account_id: int | None = None) -> Someone | None:
         """The caller ``name`` (logged in to ``account_id``, if any) is back after their
         line dropped: their seat again, where the game stands; None if no seat here is
