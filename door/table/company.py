@@ -205,11 +205,13 @@ class Company(Generic[Someone]):
             players = self.players_present()  # (watchers have no say)
             waiting = words.and_list([other.name for other in players if not other.wants_win_bar])
             person.tell(f"Asked {waiting} for the win bar: it shows when they agree.", theme.LABEL)
+            # At three or four, whoever asked already reads an agreement, not a request
+            # to press the w they pressed.
+            asked = f"{person.name} asks for the win bar: press w to agree."
+            agreed = f"{person.name} agrees to the win bar: waiting for {waiting}."
             for other in players:
                 if other is not person:
-                    other.tell(
-                        f"{person.name} asks for the win bar: press w to agree.", theme.LABEL
-                    )
+                    other.tell(agreed if other.wants_win_bar else asked, theme.LABEL)
         return True
 
     def win_bar_allowed(self, person: Participant) -> bool:
