@@ -31,6 +31,8 @@ from door.term.canvas import Canvas
 TOP: Final = 2
 LAST_ROW: Final = 20
 NAME_WIDTH: Final = 18
+RULE_TITLE_ROOM: Final = SCREEN_COLS - 5
+"""A rule's title fits between its first two dashes and a last one: "── title ─"."""
 
 
 @dataclass
@@ -55,12 +57,25 @@ def describe(tournament: Tournament) -> str:
     return f"{kind}{rounds}, {games} a match"
 
 
-def state_of(tournament: Tournament) -> str:
+def state_of(tournament: Tournament, *, brief: bool = False) -> str:
+    """``open: starts 2026-12-01 20:00 UTC``, ``round 2 of 3``, ``finished``; ``brief``
+    leaves out the ``open:`` that a start to come implies."""
     if tournament.status == "open":
-        return f"open: starts {tournament.starts_at:%Y-%m-%d %H:%M} UTC"
+        opens = "" if brief else "open: "
+        return f"{opens}starts {tournament.starts_at:%Y-%m-%d %H:%M} UTC"
     if tournament.status == "running":
         return f"round {tournament.current_round} of {tournament.total_rounds}"
     return "finished"
+
+
+def table_title(tournament: Tournament) -> str:
+    """The title of a tournament's table on its rule: its name, what it is and where it
+    stands, as fits (a 40-character name, Swiss of 20 rounds of 7 games, open, is 112
+    characters): the ``open:`` is left out first, then what it is, then both."""
+    name, what = tournament.name, describe(tournament)
+    state, brief = state_of(tournament), state_of(tournament, brief=True)
+    choices = (f"{name} · {what} · {state}", f"{name} · {what} · {brief}", f"{name} · {state}")
+    return next((title for title in choices if len(title) <= RULE_TITLE_ROOM), f"{name} · {brief}")
 
 
 def _rule(canvas: Canvas, row: int, title: str) -> None:
@@ -92,18 +107,21 @@ def _draw_listing(canvas: Canvas, view: TournamentsView) -> None:
         entered = view.you is not None and view.you in tournament.entrants
         canvas.put(row, 1, f"{number:>2}", theme.LABEL)
         canvas.put(row, 5, tournament.name, theme.BRIGHT)
+        # The count beside the name: under it, after what the tournament is and where it
+        # stands, it ran past the 80th column ("Swiss, 3 rounds, ... UTC · 0 si").
+        people = f" · {len(tournament.entrants)} signed up"
+        canvas.put(row, 5 + len(tournament.name), people, theme.TEXT)
         mark = "  (you are in)" if entered else ""
-        canvas.put(row, 6 + len(tournament.name), mark, theme.TITLE)
-        people = len(tournament.entrants)
-        line = f"{describe(tournament)} · {state_of(tournament)} · {people} signed up"
+        canvas.put(row, 5 + len(tournament.name) + len(people), mark, theme.TITLE)
+        line = f"{describe(tournament)} · {state_of(tournament)}"
         style = theme.DIM if tournament.status == "finished" else theme.TEXT
-        canvas.put(row + 1, 5, line[: SCREEN_COLS - 6], style)
+        canvas.put(row + 1, 5, line[: SCREEN_COLS - 5], style)
         row += 2
 
 
 def _draw_table(canvas: Canvas, info: TournamentInfo, you: int | None) -> None:
     tournament = info.tournament
-    _rule(canvas, TOP - 1, f"{tournament.name} · {describe(tournament)} · {state_of(tournament)}")
+    _rule(canvas, TOP - 1, table_title(tournament))
     canvas.put(TOP, 1, "Pl  Name", theme.LABEL)
     canvas.put(TOP, 6 + NAME_WIDTH, "Points  Spread  Games won  lost", theme.LABEL)
     standings = tournament.standings()

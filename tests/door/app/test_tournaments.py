@@ -114,6 +114,25 @@ def test_the_tournament_table_shows_standings_and_pairings_in_order() -> None:
     assert any("Round 2 pairings" in line for line in text)
 
 
+@pytest.mark.parametrize("name", ["Swiss Night", "The Long Winter Open of the Cribbage Club"[:40]])
+def test_an_open_swiss_tournament_is_described_within_80_columns(name: str) -> None:
+    # By hand: "Swiss Night", Swiss of 3 rounds, open, read "... 05:00 UTC · 0 si" in
+    # the list and lost its "UTC" and the rule's end on its own page.
+    from door.app.tournaments import TournamentInfo
+    from door.competition.tournament import Tournament
+
+    tournament = Tournament(name, "swiss", 7, START, 20, entrants=tuple(range(1, 13)))
+    info = TournamentInfo(1, tournament, {})
+    listing, _ = draw_tournaments(TournamentsView("BBS · Tournaments", listing=[info], you=1))
+    listed = listing.text(2) + " " + listing.text(3)
+    assert "12 signed up" in listed and "(you are in)" in listed
+    assert "UTC" in listed and "Swiss, 20 rounds, 7 games a match" in listed
+    page, _ = draw_tournaments(TournamentsView("BBS · Tournaments", shown=info))
+    rule = page.text(1)
+    assert name in rule and "starts" in rule and "UTC ─" in rule
+    assert rule.rstrip().endswith("─")
+
+
 @run_async
 async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
     database: Database,
