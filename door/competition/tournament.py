@@ -264,9 +264,9 @@ class Tournament:
 
     @property
     def total_rounds(self) -> int:
-        if self.kind == "swiss":
-            assert self.rounds is not None
-            return self.rounds
+        """The rounds to play: the sysop's number, but no more than it takes everyone to
+        meet everyone once (a Swiss cannot pair more without a repeat: a Swiss of 3
+        rounds that two members had signed up for, started, was stuck after round 1)."""
         full = len(self.entrants) - 1 + len(self.entrants) % 2
         return full if self.rounds is None else min(self.rounds, full)
 
@@ -349,7 +349,14 @@ class Tournament:
         if self.kind == "round robin":
             pairs = round_robin(self.entrants)[number - 1]
         else:
-            pairs = swiss_pairings(self.entrants, self.pairings, self.games_per_match, self.rules)
+            try:
+                pairs = swiss_pairings(
+                    self.entrants, self.pairings, self.games_per_match, self.rules
+                )
+            except PairingError:
+                # The rounds played leave no pairing without a repeat, short of everyone
+                # meeting everyone: the tournament ends on the standings it has.
+                return replace(self, status="finished")
         new = tuple(
             Pairing(number, table, first, second)
             for table, (first, second) in enumerate(pairs, start=1)

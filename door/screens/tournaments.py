@@ -53,7 +53,9 @@ def describe(tournament: Tournament) -> str:
     """``Swiss, 3 rounds, 2 games a match`` / ``round robin, 1 game a match``."""
     games = f"{tournament.games_per_match} game{'s' if tournament.games_per_match != 1 else ''}"
     kind = "Swiss" if tournament.kind == "swiss" else "round robin"
-    rounds = f", {tournament.rounds} rounds" if tournament.kind == "swiss" else ""
+    # Once started, the rounds it will play: no more than it takes everyone to meet.
+    count = tournament.rounds if tournament.status == "open" else tournament.total_rounds
+    rounds = f", {count} round{'s' if count != 1 else ''}" if tournament.kind == "swiss" else ""
     return f"{kind}{rounds}, {games} a match"
 
 
