@@ -167,6 +167,9 @@ def draw_played(
 OVERLAP_STEP: Final = 3
 """Columns per card when a hand's plays do not fit side by side: the rank and suit of
 each card stay in view (3 and 4 players lay up to 16 cards)."""
+OTHER_HOLDS_WIDTH: Final = 18
+"""Columns for "Bob holds 4" above the opponent's face-down cards, short of the board's
+right edge."""
 
 
 def played_columns(count: int) -> tuple[int, int]:
@@ -211,7 +214,12 @@ def draw_side_panel(
         return
     if len(others) == 1:
         name, cards = others[0]
-        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, f"{name} holds {cards}"[:18])
+        # A long name is shortened, never the count: "(deleted member) holds 3" cut at
+        # the panel's 18 columns read "(deleted member) h".
+        holds = f" holds {cards}"
+        room = OTHER_HOLDS_WIDTH - len(holds)
+        shown = name if len(name) <= room else name[: room - 1].rstrip() + "…"
+        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, shown + holds)
         draw_small_backs(canvas, HAND_CARDS_ROW + 1, RIGHT_PANEL_COL, cards)
         return
     # One row each: the name, then a narrow back per card.
