@@ -25,7 +25,7 @@ from tests.door.waiting import until
 
 PASSWORD = "correct horse"
 LIST = "1-9 open"
-TABLE = "P play"
+TABLE = "S sign up/withdraw"
 
 
 @run_async
@@ -131,6 +131,18 @@ def test_an_open_swiss_tournament_is_described_within_80_columns(name: str) -> N
     rule = page.text(1)
     assert name in rule and "starts" in rule and "UTC ─" in rule
     assert rule.rstrip().endswith("─")
+
+
+def test_a_tournaments_page_offers_the_keys_that_work_as_it_stands() -> None:
+    # By hand: a finished tournament's page still offered the sysop "S sign up  P play
+    # G start now  X forfeit a match", each answered by a refusal.
+    from door.app.tournament_screen import table_status
+
+    assert table_status("open", sysop=False) == "S sign up/withdraw  Esc back  ^L redraw"
+    assert table_status("open", sysop=True).startswith("S sign up/withdraw  G start now")
+    assert table_status("running", sysop=False) == "P play your match  Esc back  ^L redraw"
+    assert "X forfeit a match" in table_status("running", sysop=True)
+    assert table_status("finished", sysop=True) == "Esc back  ^L redraw"
 
 
 @run_async
