@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.cluster.remote import RemoteMember
 from door.storage.tournaments import TournamentStore
@@ -251,3 +252,38 @@ async def test_a_game_whose_match_the_sysop_settled_does_not_count_in_the_next_m
         assert [len(pairing.games) for pairing in round_two] == [0, 0]
         # Bob, back in the lobby, is told why no result comes of it.
         assert "does not count in the tournament" in words(bert)
+
+
+@run_async
+async def test_the_sysop_forfeiting_a_match_being_played_tells_its_table(
+    database: Database,
+) -> None:
+    # By hand: the sysop forfeited Ada's match (X) while Ada and Bob played it; at the
+    # table nothing was said, and they played on for a result that no longer counted.
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        await running_cup(door, ada.id, bob.id)
+        alice, _ = door.call(ada)
+        bert, _ = door.call(bob)
+        sysop = KeyboardTerminal()
+        caller = Caller("Sysop", "test", sysop=True)
+        session = run_session(sysop, door.config, caller, None, door.presence, door.records)
+        door.tasks.append(asyncio.ensure_future(session))
+        await in_lobby(alice, bert, sysop)
+        await on_the_tournament_page(alice)
+        await on_the_tournament_page(bert)
+        alice.press("p")
+        await until(lambda: "Ada challenges you" in words(bert))
+        bert.press("y")
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        sysop.press("u")
+        await until(lambda: "N new tournament" in sysop.status)
+        sysop.press("1")
+        await until(lambda: "X forfeit" in sysop.status)
+        sysop.press("x", "Ada", Key.ENTER)
+        await until(lambda: "Ada forfeits to Bob?" in words(sysop))
+        sysop.press("y")
+        told = "The sysop settled this match: Ada forfeits to Bob."
+        for terminal in (alice, bert):
+            await until(lambda t=terminal: told in words(t))
