@@ -156,11 +156,14 @@ def _draw_table(canvas: Canvas, info: TournamentInfo, you: int | None) -> None:
             break
         mine = you is not None and you in pairing.entrants
         style = theme.TITLE if mine else theme.TEXT
-        canvas.put(row, 1, pairing_line(info, pairing)[: SCREEN_COLS - 2], style)
+        canvas.put(row, 1, pairing_line(info, pairing, width=SCREEN_COLS - 2), style)
         row += 1
 
 
-def pairing_line(info: TournamentInfo, pairing: Pairing) -> str:
+def pairing_line(info: TournamentInfo, pairing: Pairing, width: int | None = None) -> str:
+    """``Table 1  Ada v Bob: 2-0 in game points (+31 spread), 1 of 1 played``; within
+    ``width`` (when given) the names give way, never the result: cut at the end, a
+    settled match between two long names read "... 1 of 1 play"."""
     tournament = info.tournament
     first = info.name_of(pairing.first)
     if pairing.second is None:
@@ -177,4 +180,24 @@ def pairing_line(info: TournamentInfo, pairing: Pairing) -> str:
         margin = sum(spread(outcome, 0) for outcome in pairing.games)
         result = f"{points[0]}-{points[1]} in game points ({margin:+} spread)"
         result += f", {played} of {tournament.games_per_match} played"
-    return f"Table {pairing.table:<2} {first} v {second}: {result}"
+    fixed = len(f"Table {pairing.table:<2}  v : {result}")
+    if width is not None:
+        first, second = _names_within(first, second, width - fixed)
+    return f"Table {pairing.table:<2} {first} v {second}: {result}"[:width]
+
+
+def _names_within(first: str, second: str, room: int) -> tuple[str, str]:
+    """Two names shortened (a "…" at the end) to take ``room`` columns at most between
+    them: the longer gives way first."""
+    if len(first) + len(second) <= room:
+        return first, second
+    half = room // 2
+    if len(first) <= half:
+        return first, _shortened(second, room - len(first))
+    if len(second) <= room - half:
+        return _shortened(first, room - len(second)), second
+    return _shortened(first, half), _shortened(second, room - half)
+
+
+def _shortened(name: str, room: int) -> str:
+    return name if len(name) <= room else name[: max(room - 1, 1)].rstrip() + "…"

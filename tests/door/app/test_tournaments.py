@@ -133,6 +133,22 @@ def test_an_open_swiss_tournament_is_described_within_80_columns(name: str) -> N
     assert rule.rstrip().endswith("─")
 
 
+def test_a_pairing_between_long_names_keeps_its_result_whole() -> None:
+    # By hand: Swiss Night's page read "Table 1  (deleted member) v Ned: 0-2 in game
+    # points (-121 spread), 1 of 1 play", cut at the 80th column.
+    from door.app.tournaments import TournamentInfo
+    from door.competition.tournament import Tournament
+
+    for names in ({1: "(deleted member)", 2: "Ned"}, {1: "Bartholomew Smithers", 2: "Chris"}):
+        cup = Tournament("Cup", "round robin", 1, START, entrants=(1, 2)).start(START)
+        cup = cup.record(1, Outcome(1, (0, 121), (), forfeited_by=0))
+        info = TournamentInfo(1, cup, names)
+        canvas, _ = draw_tournaments(TournamentsView("BBS · Tournaments", shown=info))
+        row = next(canvas.text(r) for r in range(24) if canvas.text(r).startswith(" Table 1"))
+        assert row.rstrip().endswith(": 0-2 in game points (-121 spread), 1 of 1 played")
+        assert " v " in row and "…" in row
+
+
 def test_a_tournaments_page_offers_the_keys_that_work_as_it_stands() -> None:
     # By hand: a finished tournament's page still offered the sysop "S sign up  P play
     # G start now  X forfeit a match", each answered by a refusal.
