@@ -20,6 +20,7 @@ from door.screens.cards import (
     draw_small_backs,
     face_number,
 )
+from door.screens.fit import shortened
 from door.screens.layout import (
     CARDS_COL,
     GUTTER_COL,
@@ -218,8 +219,7 @@ def draw_side_panel(
         # the panel's 18 columns read "(deleted member) h".
         holds = f" holds {cards}"
         room = OTHER_HOLDS_WIDTH - len(holds)
-        shown = name if len(name) <= room else name[: room - 1].rstrip() + "…"
-        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, shown + holds)
+        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, shortened(name, room) + holds)
         draw_small_backs(canvas, HAND_CARDS_ROW + 1, RIGHT_PANEL_COL, cards)
         return
     # One row each: the name, then a narrow back per card.

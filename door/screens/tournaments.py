@@ -24,6 +24,7 @@ from door.competition.tournament import Pairing, Tournament
 from door.screens import theme
 from door.screens.account import draw_title
 from door.screens.chat import Entry, draw_entry
+from door.screens.fit import shortened
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
 from door.term.canvas import Canvas
@@ -193,11 +194,7 @@ def _names_within(first: str, second: str, room: int) -> tuple[str, str]:
         return first, second
     half = room // 2
     if len(first) <= half:
-        return first, _shortened(second, room - len(first))
+        return first, shortened(second, room - len(first))
     if len(second) <= room - half:
-        return _shortened(first, room - len(second)), second
-    return _shortened(first, half), _shortened(second, room - half)
-
-
-def _shortened(name: str, room: int) -> str:
-    return name if len(name) <= room else name[: max(room - 1, 1)].rstrip() + "…"
+        return shortened(first, room - len(second)), second
+    return shortened(first, half), shortened(second, room - half)
