@@ -6,7 +6,10 @@ looks at its own members in the store every WATCH_SECONDS.
 A renamed member's seat at a table of this worker takes the new handle in the same look,
 and the table says so: a seat whose caller was hung up on waits for them to call back
 under the new handle, as for any dropped line (the member screen tells the table and hangs
-up at once: ``rename_seats``; the table hears of a rename from the shell at the next look)."""
+up at once: ``rename_seats``; the table hears of a rename from the shell at the next look).
+A locked or removed member's seat, once their line is down, is the computer's at once
+(``Table.seat_refused``): they cannot call back, and the others are told why instead of
+being asked to wait for them."""
 
 from __future__ import annotations
 
@@ -81,6 +84,15 @@ async def hang_up_refused(store: Store, presence: Presence) -> list[str]:
             logger.info("%r hung up on: %s", member.name, why)
             await member.line.hang_up(last_words(f"*** {why} ***"))
             refused.append(member.name)
+    # A seat whose member was locked or removed waits for no call back: they cannot make
+    # one. A seat whose caller is still there is handed over at the next look, once the
+    # hang-up has emptied it.
+    for table, seat in seated:
+        now = found.get(seat.account_id) if seat.account_id is not None else None
+        if now is None:
+            table.seat_refused(seat, f"The sysop removed {seat.name}'s account")
+        elif now.lock is not None:
+            table.seat_refused(seat, f"The sysop locked {seat.name}'s account")
     return refused
 
 

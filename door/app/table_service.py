@@ -48,6 +48,9 @@ logger = logging.getLogger(__name__)
 UNKNOWN_TIME: Final = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 """When the account of a seat in a game set again from the store was made (unused)."""
 RESUMED_TEXT: Final = "The door stopped during this game: it goes on where it was saved."
+NOT_COUNTED: Final = (
+    "This game does not count in the tournament: your match was settled without it."
+)
 EXHIBITION_PAUSE: Final = 0.8
 """The least pause a move when the computer plays itself, in seconds, so a watcher can
 follow it (they speed it up with +)."""
@@ -202,17 +205,22 @@ class TableService:
             # The last line the lobby shows: the forfeit is said with the rating.
             self.tell_players(table, [f"{table.forfeit_text} {line}".lstrip() for line in lines])
 
-    async def record_tournament_game(self, number: int, first: Account, table: Table) -> None:
+    async def record_tournament_game(
+        self, number: int, first: Account, second: Account, table: Table
+    ) -> None:
         """A tournament game is over: into its match, and the players told how it stands."""
         tournaments, outcome = self.records.tournaments, table.game.outcome()
         if tournaments is None or outcome is None:
             return
         try:
-            after = await tournaments.record(number, first.id, outcome)
+            after = await tournaments.record(number, first.id, outcome, against=second.id)
         except StoreError as failure:
             logger.error("tournament %d: a game was not recorded: %s", number, failure)
             return
         if after is None:
+            # The sysop settled the match while the game went on: said, or the players
+            # would look for a result the standings never show.
+            self.tell_players(table, [NOT_COUNTED] * len(table.names))
             return
         pairing = after.pairing_of(first.id, after.current_round)
         line = f"Tournament game recorded in {after.name}"
@@ -286,7 +294,9 @@ class CallersGame(ModeratedTable):
         if options.rated:
             service.in_background(service.rate_members(first, second, table))
         if options.tournament:
-            service.in_background(service.record_tournament_game(options.tournament, first, table))
+            service.in_background(
+                service.record_tournament_game(options.tournament, first, second, table)
+            )
 
     def abandoned(self, table: Table) -> None:
         # Everyone left: nothing to resume, and nobody to count it against.

@@ -37,14 +37,26 @@ from door.ui.session import Drawn, Session
 
 REFRESH_SECONDS: Final = 30.0
 LIST_STATUS: Final = "1-9 open a tournament  Esc back to the lobby  ^L redraw"
-TABLE_STATUS: Final = "S sign up/withdraw  P play your match  Esc back  ^L redraw"
 SYSOP_LIST: Final = "1-9 open  N new tournament  Esc back to the lobby  ^L redraw"
-SYSOP_TABLE: Final = "S sign up  P play  G start now  X forfeit a match  Esc back"
+TABLE_KEYS: Final[dict[str, tuple[tuple[str, bool], ...]]] = {
+    "open": (("S sign up/withdraw", False), ("G start now", True)),
+    "running": (("P play your match", False), ("X forfeit a match", True)),
+    "finished": (),
+}
+"""A tournament's page's keys as it stands (open, running, finished): each with whether
+only the sysop has it. Offered all at once, S on a running tournament and G on a finished
+one only earned a refusal."""
 GUESTS: Final = "Tournaments are for members: log in next time to play in one."
 
 Challenger = Callable[[Member, Member, int], str]
 """Sends a challenge for a game of tournament ``number`` (first seat first); the words
 for the caller."""
+
+
+def table_status(status: str, *, sysop: bool) -> str:
+    """The status line of a tournament's page: the keys that do something now."""
+    keys = [key for key, sysops in TABLE_KEYS.get(status, ()) if sysop or not sysops]
+    return "  ".join([*keys, "Esc back", "^L redraw"])
 
 
 class TournamentScreen:
@@ -153,7 +165,7 @@ class TournamentScreen:
     def status(self) -> str:
         if self.view.shown is None:
             return SYSOP_LIST if self.member.sysop else LIST_STATUS
-        return SYSOP_TABLE if self.member.sysop else TABLE_STATUS
+        return table_status(self.view.shown.tournament.status, sysop=self.member.sysop)
 
     async def act(self, char: str, key: Key) -> str:
         """One key; the refusal to show, if any."""
@@ -285,7 +297,23 @@ class TournamentScreen:
             return ""
         await self.tournaments.forfeit(shown.number, entrant)
         self.view.message = f"{shown.name_of(entrant)}'s match is forfeited to {other}."
+        self.tell_the_table(
+            shown.number,
+            entrant,
+            f"The sysop settled this match: {shown.name_of(entrant)} forfeits to {other}. "
+            "This game no longer counts in the tournament.",
+        )
         return ""
+
+    def tell_the_table(self, number: int, entrant: int, text: str) -> None:
+        """Say ``text`` at the table of this worker where ``entrant`` plays a game of
+        tournament ``number``, if any: the two would otherwise play on for a result that
+        no longer counts, none the wiser until its end (a table at another worker hears
+        it then, from the table service)."""
+        for table in list(self.presence.tables):
+            seated = any(seat.account_id == entrant for seat in table.seats)
+            if table.options.tournament == number and seated and not table.over:
+                table.announce(text)
 
     # --- typing -------------------------------------------------------------------
 

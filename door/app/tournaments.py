@@ -175,11 +175,16 @@ class Tournaments:
         assert opponent is not None
         return pairing, opponent
 
-    async def record(self, number: int, first: int, outcome: Outcome) -> Tournament | None:
-        """A game of a tournament match is over (``first`` played side 0); the
-        tournament after it, or None if it no longer counts (the match was settled)."""
+    async def record(
+        self, number: int, first: int, outcome: Outcome, against: int | None = None
+    ) -> Tournament | None:
+        """A game of a tournament match is over (``first`` played side 0, against
+        ``against``); the tournament after it, or None if it no longer counts (the
+        match was settled)."""
         try:
-            return await self.tournament_store.record_tournament_game(number, first, outcome, 0)
+            return await self.tournament_store.record_tournament_game(
+                number, first, outcome, 0, against
+            )
         except CompetitionError as refusal:
             logger.info("a game for tournament %d did not count: %s", number, refusal)
             return None

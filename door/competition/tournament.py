@@ -264,9 +264,9 @@ class Tournament:
 
     @property
     def total_rounds(self) -> int:
-        if self.kind == "swiss":
-            assert self.rounds is not None
-            return self.rounds
+        """The rounds to play: the sysop's number, but no more than it takes everyone to
+        meet everyone once (a Swiss cannot pair more without a repeat: a Swiss of 3
+        rounds that two members had signed up for, started, was stuck after round 1)."""
         full = len(self.entrants) - 1 + len(self.entrants) % 2
         return full if self.rounds is None else min(self.rounds, full)
 
@@ -293,18 +293,26 @@ class Tournament:
                 return pairing
         return None
 
-    def record(self, entrant: int, outcome: Outcome, side: int = 0) -> Tournament:
+    def record(
+        self, entrant: int, outcome: Outcome, side: int = 0, against: int | None = None
+    ) -> Tournament:
         """Add a finished game to ``entrant``'s match in the current round: ``outcome``
-        as the engine ended it, in which ``entrant`` played ``side``. When the round is
-        then over, the next is paired (or the tournament finishes).
+        as the engine ended it, in which ``entrant`` played ``side`` against ``against``
+        (when given). When the round is then over, the next is paired (or the
+        tournament finishes).
 
-        Raises TournamentError when the entrant has no match to play now.
+        Raises TournamentError when the entrant has no match to play now, or when their
+        match now is not with ``against``: the match the game was played for was
+        settled while it went on (the sysop forfeited it) and the rounds moved on, and
+        its result must not land in a match against someone else.
         """
         if self.status != "running":
             raise TournamentError(f"{self.name} is not being played.")
         pairing = self.pairing_of(entrant)
         if pairing is None or pairing.bye or self.settled(pairing):
             raise TournamentError("You have no tournament game to play in this round.")
+        if against is not None and pairing.opponent_of(entrant) != against:
+            raise TournamentError("The match this game was played for was settled without it.")
         if pairing.side_of(entrant) != side:
             outcome = _swap_sides(outcome)
         played = replace(pairing, games=(*pairing.games, outcome))
@@ -341,7 +349,14 @@ class Tournament:
         if self.kind == "round robin":
             pairs = round_robin(self.entrants)[number - 1]
         else:
-            pairs = swiss_pairings(self.entrants, self.pairings, self.games_per_match, self.rules)
+            try:
+                pairs = swiss_pairings(
+                    self.entrants, self.pairings, self.games_per_match, self.rules
+                )
+            except PairingError:
+                # The rounds played leave no pairing without a repeat, short of everyone
+                # meeting everyone: the tournament ends on the standings it has.
+                return replace(self, status="finished")
         new = tuple(
             Pairing(number, table, first, second)
             for table, (first, second) in enumerate(pairs, start=1)

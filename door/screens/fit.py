@@ -41,6 +41,16 @@ def keys_tail(text: str) -> str:
     return text[starts[-1] :] if starts else ""
 
 
+def shortened(name: str, width: int) -> str:
+    """A name in at most ``width`` cells: whole if it fits, else cut with an ellipsis
+    (a name beside a figure gives way, never the figure).
+
+    >>> shortened("(deleted member)", 10)
+    '(deleted…'
+    """
+    return name if len(name) <= width else name[: max(width - 1, 1)].rstrip() + ELLIPSIS
+
+
 def fit_line(text: str, width: int) -> str:
     """``text`` in at most ``width`` cells: as it is if it fits; otherwise shortened
     before the clause that names its keys (marked with an ellipsis), or cut at the end

@@ -20,6 +20,7 @@ from door.screens.cards import (
     draw_small_backs,
     face_number,
 )
+from door.screens.fit import shortened
 from door.screens.layout import (
     CARDS_COL,
     GUTTER_COL,
@@ -167,6 +168,9 @@ def draw_played(
 OVERLAP_STEP: Final = 3
 """Columns per card when a hand's plays do not fit side by side: the rank and suit of
 each card stay in view (3 and 4 players lay up to 16 cards)."""
+OTHER_HOLDS_WIDTH: Final = 18
+"""Columns for "Bob holds 4" above the opponent's face-down cards, short of the board's
+right edge."""
 
 
 def played_columns(count: int) -> tuple[int, int]:
@@ -211,7 +215,11 @@ def draw_side_panel(
         return
     if len(others) == 1:
         name, cards = others[0]
-        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, f"{name} holds {cards}"[:18])
+        # A long name is shortened, never the count: "(deleted member) holds 3" cut at
+        # the panel's 18 columns read "(deleted member) h".
+        holds = f" holds {cards}"
+        room = OTHER_HOLDS_WIDTH - len(holds)
+        canvas.put(HAND_CARDS_ROW, RIGHT_PANEL_COL, shortened(name, room) + holds)
         draw_small_backs(canvas, HAND_CARDS_ROW + 1, RIGHT_PANEL_COL, cards)
         return
     # One row each: the name, then a narrow back per card.

@@ -24,6 +24,7 @@ from door.competition.tournament import Pairing, Tournament
 from door.screens import theme
 from door.screens.account import draw_title
 from door.screens.chat import Entry, draw_entry
+from door.screens.fit import shortened
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
 from door.term.canvas import Canvas
@@ -31,6 +32,8 @@ from door.term.canvas import Canvas
 TOP: Final = 2
 LAST_ROW: Final = 20
 NAME_WIDTH: Final = 18
+RULE_TITLE_ROOM: Final = SCREEN_COLS - 5
+"""A rule's title fits between its first two dashes and a last one: "── title ─"."""
 
 
 @dataclass
@@ -51,16 +54,31 @@ def describe(tournament: Tournament) -> str:
     """``Swiss, 3 rounds, 2 games a match`` / ``round robin, 1 game a match``."""
     games = f"{tournament.games_per_match} game{'s' if tournament.games_per_match != 1 else ''}"
     kind = "Swiss" if tournament.kind == "swiss" else "round robin"
-    rounds = f", {tournament.rounds} rounds" if tournament.kind == "swiss" else ""
+    # Once started, the rounds it will play: no more than it takes everyone to meet.
+    count = tournament.rounds if tournament.status == "open" else tournament.total_rounds
+    rounds = f", {count} round{'s' if count != 1 else ''}" if tournament.kind == "swiss" else ""
     return f"{kind}{rounds}, {games} a match"
 
 
-def state_of(tournament: Tournament) -> str:
+def state_of(tournament: Tournament, *, brief: bool = False) -> str:
+    """``open: starts 2026-12-01 20:00 UTC``, ``round 2 of 3``, ``finished``; ``brief``
+    leaves out the ``open:`` that a start to come implies."""
     if tournament.status == "open":
-        return f"open: starts {tournament.starts_at:%Y-%m-%d %H:%M} UTC"
+        opens = "" if brief else "open: "
+        return f"{opens}starts {tournament.starts_at:%Y-%m-%d %H:%M} UTC"
     if tournament.status == "running":
         return f"round {tournament.current_round} of {tournament.total_rounds}"
     return "finished"
+
+
+def table_title(tournament: Tournament) -> str:
+    """The title of a tournament's table on its rule: its name, what it is and where it
+    stands, as fits (a 40-character name, Swiss of 20 rounds of 7 games, open, is 112
+    characters): the ``open:`` is left out first, then what it is, then both."""
+    name, what = tournament.name, describe(tournament)
+    state, brief = state_of(tournament), state_of(tournament, brief=True)
+    choices = (f"{name} · {what} · {state}", f"{name} · {what} · {brief}", f"{name} · {state}")
+    return next((title for title in choices if len(title) <= RULE_TITLE_ROOM), f"{name} · {brief}")
 
 
 def _rule(canvas: Canvas, row: int, title: str) -> None:
@@ -92,18 +110,21 @@ def _draw_listing(canvas: Canvas, view: TournamentsView) -> None:
         entered = view.you is not None and view.you in tournament.entrants
         canvas.put(row, 1, f"{number:>2}", theme.LABEL)
         canvas.put(row, 5, tournament.name, theme.BRIGHT)
+        # The count beside the name: under it, after what the tournament is and where it
+        # stands, it ran past the 80th column ("Swiss, 3 rounds, ... UTC · 0 si").
+        people = f" · {len(tournament.entrants)} signed up"
+        canvas.put(row, 5 + len(tournament.name), people, theme.TEXT)
         mark = "  (you are in)" if entered else ""
-        canvas.put(row, 6 + len(tournament.name), mark, theme.TITLE)
-        people = len(tournament.entrants)
-        line = f"{describe(tournament)} · {state_of(tournament)} · {people} signed up"
+        canvas.put(row, 5 + len(tournament.name) + len(people), mark, theme.TITLE)
+        line = f"{describe(tournament)} · {state_of(tournament)}"
         style = theme.DIM if tournament.status == "finished" else theme.TEXT
-        canvas.put(row + 1, 5, line[: SCREEN_COLS - 6], style)
+        canvas.put(row + 1, 5, line[: SCREEN_COLS - 5], style)
         row += 2
 
 
 def _draw_table(canvas: Canvas, info: TournamentInfo, you: int | None) -> None:
     tournament = info.tournament
-    _rule(canvas, TOP - 1, f"{tournament.name} · {describe(tournament)} · {state_of(tournament)}")
+    _rule(canvas, TOP - 1, table_title(tournament))
     canvas.put(TOP, 1, "Pl  Name", theme.LABEL)
     canvas.put(TOP, 6 + NAME_WIDTH, "Points  Spread  Games won  lost", theme.LABEL)
     standings = tournament.standings()
@@ -136,11 +157,14 @@ def _draw_table(canvas: Canvas, info: TournamentInfo, you: int | None) -> None:
             break
         mine = you is not None and you in pairing.entrants
         style = theme.TITLE if mine else theme.TEXT
-        canvas.put(row, 1, pairing_line(info, pairing)[: SCREEN_COLS - 2], style)
+        canvas.put(row, 1, pairing_line(info, pairing, width=SCREEN_COLS - 2), style)
         row += 1
 
 
-def pairing_line(info: TournamentInfo, pairing: Pairing) -> str:
+def pairing_line(info: TournamentInfo, pairing: Pairing, width: int | None = None) -> str:
+    """``Table 1  Ada v Bob: 2-0 in game points (+31 spread), 1 of 1 played``; within
+    ``width`` (when given) the names give way, never the result: cut at the end, a
+    settled match between two long names read "... 1 of 1 play"."""
     tournament = info.tournament
     first = info.name_of(pairing.first)
     if pairing.second is None:
@@ -157,4 +181,20 @@ def pairing_line(info: TournamentInfo, pairing: Pairing) -> str:
         margin = sum(spread(outcome, 0) for outcome in pairing.games)
         result = f"{points[0]}-{points[1]} in game points ({margin:+} spread)"
         result += f", {played} of {tournament.games_per_match} played"
-    return f"Table {pairing.table:<2} {first} v {second}: {result}"
+    fixed = len(f"Table {pairing.table:<2}  v : {result}")
+    if width is not None:
+        first, second = _names_within(first, second, width - fixed)
+    return f"Table {pairing.table:<2} {first} v {second}: {result}"[:width]
+
+
+def _names_within(first: str, second: str, room: int) -> tuple[str, str]:
+    """Two names shortened (a "…" at the end) to take ``room`` columns at most between
+    them: the longer gives way first."""
+    if len(first) + len(second) <= room:
+        return first, second
+    half = room // 2
+    if len(first) <= half:
+        return first, shortened(second, room - len(first))
+    if len(second) <= room - half:
+        return shortened(first, room - len(second)), second
+    return shortened(first, half), shortened(second, room - half)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from door.screens import theme
+from door.screens.fit import shortened
 from door.screens.layout import LOG_RULE_ROW, SCREEN_COLS
 from door.term.canvas import Canvas, style_char
 
@@ -42,13 +43,14 @@ def draw_win_bar(
     # moment of the game, for every caller who has one).
     if len(names) == 2:
         filled = round(chances[0] * BAR_CELLS)
-        first = f"{names[0][:14]} {percent(chances[0])} {FULL * filled}"
-        second = f"{EMPTY * (BAR_CELLS - filled)} {percent(chances[1])} {names[1][:14]} "
+        first = f"{shortened(names[0], 14)} {percent(chances[0])} {FULL * filled}"
+        second = f"{EMPTY * (BAR_CELLS - filled)} {percent(chances[1])} {shortened(names[1], 14)} "
         text = _WIN + first + second
         styles = _WIN_STYLES + _FIRST * len(first) + _SECOND * len(second)
     else:
         parts = [
-            f"{name[:12]} {percent(chance)} " for name, chance in zip(names, chances, strict=True)
+            f"{shortened(name, 12)} {percent(chance)} "
+            for name, chance in zip(names, chances, strict=True)
         ]
         text = _WIN + "".join(parts)
         styles = _WIN_STYLES + "".join(_SIDES[side] * len(part) for side, part in enumerate(parts))

@@ -99,11 +99,18 @@ class TournamentStore:
         return await self._change(tournament_id, start)
 
     async def record_tournament_game(
-        self, tournament_id: int, entrant: int, outcome: Outcome, side: int = 0
+        self,
+        tournament_id: int,
+        entrant: int,
+        outcome: Outcome,
+        side: int = 0,
+        against: int | None = None,
     ) -> Tournament:
-        """Add a finished game to ``entrant``'s current match (see Tournament.record);
-        pairs the next round when this one is over."""
-        return await self._change(tournament_id, lambda t: t.record(entrant, outcome, side))
+        """Add a finished game to ``entrant``'s current match against ``against`` (see
+        Tournament.record); pairs the next round when this one is over."""
+        return await self._change(
+            tournament_id, lambda t: t.record(entrant, outcome, side, against)
+        )
 
     async def forfeit_tournament_match(
         self, tournament_id: int, entrant: int, scores: tuple[int, int] = (0, 0)

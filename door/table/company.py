@@ -205,11 +205,13 @@ class Company(Generic[Someone]):
             players = self.players_present()  # (watchers have no say)
             waiting = words.and_list([other.name for other in players if not other.wants_win_bar])
             person.tell(f"Asked {waiting} for the win bar: it shows when they agree.", theme.LABEL)
+            # At three or four, whoever asked already reads an agreement, not a request
+            # to press the w they pressed.
+            asked = f"{person.name} asks for the win bar: press w to agree."
+            agreed = f"{person.name} agrees to the win bar: waiting for {waiting}."
             for other in players:
                 if other is not person:
-                    other.tell(
-                        f"{person.name} asks for the win bar: press w to agree.", theme.LABEL
-                    )
+                    other.tell(agreed if other.wants_win_bar else asked, theme.LABEL)
         return True
 
     def win_bar_allowed(self, person: Participant) -> bool:
@@ -269,6 +271,18 @@ class Company(Generic[Someone]):
             seat.went_away()
         else:
             self.announce(f"The sysop renamed {old} to {name}.", theme.TITLE)
+        self.changed()
+
+    def seat_refused(self, seat: Seat, why: str) -> None:
+        """The sysop locked or removed the member of ``seat`` and the door hung up on
+        them: they cannot call back, so nobody waits the reconnect wait out for them; the
+        computer plays the seat from here, as when that wait runs out, and the table
+        says why (``why``: "The sysop locked Ada's account")."""
+        if not seat.away or seat.computer_plays or self.over:
+            return
+        seat.computer_plays = True
+        seat.settled()  # a wait for their call back ends now
+        self.announce(f"{why}: the computer plays for {seat.name} from here.", theme.TITLE)
         self.changed()
 
     def rejoin(self, name: str, session: Session, account_id: int | None = None) -> Someone | None:

@@ -524,8 +524,8 @@ class Table(Company[Someone]):
                 for person, future in asked.items():
                     person.withdraw(future)
         self.waits.pop(seat.index, None)
-        if not seat.away:
-            return
+        if not seat.away or seat.computer_plays:
+            return  # back, or handed to the computer meanwhile (seat_refused), and said
         if not self.players_present():
             raise GameAbandoned
         seat.computer_plays = True

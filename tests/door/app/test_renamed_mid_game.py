@@ -122,3 +122,24 @@ def test_a_guest_calling_back_in_other_letters_keeps_the_seats_name() -> None:
     assert table.waits_for("carl", None) is table.seats[0]
     assert table.rejoin("carl", Session(FakeTerminal()), None) is not None
     assert table.names == ("Carl", "Ada")  # no "The sysop renamed Carl to carl"
+
+
+@run_async
+async def test_locked_from_the_shell_mid_game_the_seat_waits_for_no_call_back(
+    database: Database,
+) -> None:
+    # By hand: `cribbage-door user lock Ada --hours 1` while Ada played Bob; Bob read
+    # "Ada's line dropped: waiting up to 2 minutes for a call back", a call back the
+    # lock refuses, and was kept waiting for nothing.
+    async with account_door(database) as door:
+        ada_terminal, ada_task, bob_terminal, table = await playing(door)
+        await door.store.lock_member("Ada", "spam in chat")
+        assert await hang_up_refused(door.store, door.presence) == ["Ada"]
+        await until(ada_task.done)
+        await until(lambda: "Ada's line has dropped." in flat(bob_terminal))
+        await hang_up_refused(door.store, door.presence)  # the next look
+        told = "The sysop locked Ada's account: the computer plays for Ada"
+        await until(lambda: told in flat(bob_terminal))
+        # The game goes on to its end with Bob alone, the computer for Ada.
+        await play_together([bob_terminal], stop=lambda: table.over)
+        assert table.seats[0].computer_plays

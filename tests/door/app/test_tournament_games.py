@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from door.app.call import Caller, run_session
 from door.app.presence import Presence
 from door.cluster.remote import RemoteMember
 from door.storage.tournaments import TournamentStore
@@ -18,6 +19,7 @@ from door.table.options import GameOptions
 from door.table.person import Person
 from door.term.keys import Key
 from door.ui.session import Session
+from engine.rules.outcome import Outcome
 from tests.door.app.test_lobby import in_lobby, in_lobby_after_game
 from tests.door.app.test_mail_games import START, MailDoor, mail_door, words
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together, run_async
@@ -208,3 +210,80 @@ async def test_a_game_that_starts_while_the_sender_is_asked_to_leave_takes_them_
         bert.press("y")
         await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
         assert not alice_task.done()
+
+
+@run_async
+async def test_a_game_whose_match_the_sysop_settled_does_not_count_in_the_next_match(
+    database: Database,
+) -> None:
+    # By hand: Ada and Bob at their table, the sysop forfeited Ada's match (X) and the
+    # round moved on; the game went on, and its result was to land in whatever match
+    # Ada had next, against someone who never played it.
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        cy = await door.store.create_account("Cy", "correct horse")
+        dee = await door.store.create_account("Dee", "correct horse")
+        # Signed up in this order, round 1 is Ada v Bob and Cy v Dee, round 2 Ada v Dee.
+        number = await running_cup(door, ada.id, cy.id, dee.id, bob.id)
+        alice, _ = door.call(ada)
+        bert, _ = door.call(bob)
+        await in_lobby(alice, bert)
+        await on_the_tournament_page(alice)
+        await on_the_tournament_page(bert)
+        alice.press("p")
+        await until(lambda: "Ada challenges you" in words(bert))
+        bert.press("y")
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        tournaments = door.records.tournaments
+        assert tournaments is not None
+        await tournaments.forfeit(number, ada.id)
+        store = TournamentStore(door.store)
+        await store.record_tournament_game(number, cy.id, Outcome(0, (121, 100), ()))
+        assert (await store.tournament(number)).current_round == 2
+        # The game Ada and Bob still play ends: Bob quits, forfeiting it to Ada.
+        bert.press(Key.CTRL_C)
+        await until(lambda: "forfeit the game to Ada" in words(bert))
+        bert.press("y")
+        await until(lambda: "forfeits the game to Ada" in words(alice))
+        told = ("does not count in the tournament", "Tournament game recorded")
+        await until(lambda: any(line in words(bert) for line in told))
+        round_two = (await store.tournament(number)).round(2)
+        assert [len(pairing.games) for pairing in round_two] == [0, 0]
+        # Bob, back in the lobby, is told why no result comes of it.
+        assert "does not count in the tournament" in words(bert)
+
+
+@run_async
+async def test_the_sysop_forfeiting_a_match_being_played_tells_its_table(
+    database: Database,
+) -> None:
+    # By hand: the sysop forfeited Ada's match (X) while Ada and Bob played it; at the
+    # table nothing was said, and they played on for a result that no longer counted.
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        await running_cup(door, ada.id, bob.id)
+        alice, _ = door.call(ada)
+        bert, _ = door.call(bob)
+        sysop = KeyboardTerminal()
+        caller = Caller("Sysop", "test", sysop=True)
+        session = run_session(sysop, door.config, caller, None, door.presence, door.records)
+        door.tasks.append(asyncio.ensure_future(session))
+        await in_lobby(alice, bert, sysop)
+        await on_the_tournament_page(alice)
+        await on_the_tournament_page(bert)
+        alice.press("p")
+        await until(lambda: "Ada challenges you" in words(bert))
+        bert.press("y")
+        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        sysop.press("u")
+        await until(lambda: "N new tournament" in sysop.status)
+        sysop.press("1")
+        await until(lambda: "X forfeit" in sysop.status)
+        sysop.press("x", "Ada", Key.ENTER)
+        await until(lambda: "Ada forfeits to Bob?" in words(sysop))
+        sysop.press("y")
+        told = "The sysop settled this match: Ada forfeits to Bob."
+        for terminal in (alice, bert):
+            await until(lambda t=terminal: told in words(t))

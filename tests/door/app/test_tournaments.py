@@ -25,7 +25,7 @@ from tests.door.waiting import until
 
 PASSWORD = "correct horse"
 LIST = "1-9 open"
-TABLE = "P play"
+TABLE = "S sign up/withdraw"
 
 
 @run_async
@@ -112,6 +112,53 @@ def test_the_tournament_table_shows_standings_and_pairings_in_order() -> None:
     assert places[1] == names[second.second]  # type: ignore[index]
     assert "3" in text[3] and "+41" in text[3]
     assert any("Round 2 pairings" in line for line in text)
+
+
+@pytest.mark.parametrize("name", ["Swiss Night", "The Long Winter Open of the Cribbage Club"[:40]])
+def test_an_open_swiss_tournament_is_described_within_80_columns(name: str) -> None:
+    # By hand: "Swiss Night", Swiss of 3 rounds, open, read "... 05:00 UTC · 0 si" in
+    # the list and lost its "UTC" and the rule's end on its own page.
+    from door.app.tournaments import TournamentInfo
+    from door.competition.tournament import Tournament
+
+    tournament = Tournament(name, "swiss", 7, START, 20, entrants=tuple(range(1, 13)))
+    info = TournamentInfo(1, tournament, {})
+    listing, _ = draw_tournaments(TournamentsView("BBS · Tournaments", listing=[info], you=1))
+    listed = listing.text(2) + " " + listing.text(3)
+    assert "12 signed up" in listed and "(you are in)" in listed
+    assert "UTC" in listed and "Swiss, 20 rounds, 7 games a match" in listed
+    page, _ = draw_tournaments(TournamentsView("BBS · Tournaments", shown=info))
+    rule = page.text(1)
+    assert name in rule and "starts" in rule and "UTC ─" in rule
+    assert rule.rstrip().endswith("─")
+
+
+def test_a_pairing_between_long_names_keeps_its_result_whole() -> None:
+    # By hand: Swiss Night's page read "Table 1  (deleted member) v Ned: 0-2 in game
+    # points (-121 spread), 1 of 1 play", cut at the 80th column.
+    from door.app.tournaments import TournamentInfo
+    from door.competition.tournament import Tournament
+
+    for names in ({1: "(deleted member)", 2: "Ned"}, {1: "Bartholomew Smithers", 2: "Chris"}):
+        cup = Tournament("Cup", "round robin", 1, START, entrants=(1, 2)).start(START)
+        cup = cup.record(1, Outcome(1, (0, 121), (), forfeited_by=0))
+        info = TournamentInfo(1, cup, names)
+        canvas, _ = draw_tournaments(TournamentsView("BBS · Tournaments", shown=info))
+        row = next(canvas.text(r) for r in range(24) if canvas.text(r).startswith(" Table 1"))
+        assert row.rstrip().endswith(": 0-2 in game points (-121 spread), 1 of 1 played")
+        assert " v " in row and "…" in row
+
+
+def test_a_tournaments_page_offers_the_keys_that_work_as_it_stands() -> None:
+    # By hand: a finished tournament's page still offered the sysop "S sign up  P play
+    # G start now  X forfeit a match", each answered by a refusal.
+    from door.app.tournament_screen import table_status
+
+    assert table_status("open", sysop=False) == "S sign up/withdraw  Esc back  ^L redraw"
+    assert table_status("open", sysop=True).startswith("S sign up/withdraw  G start now")
+    assert table_status("running", sysop=False) == "P play your match  Esc back  ^L redraw"
+    assert "X forfeit a match" in table_status("running", sysop=True)
+    assert table_status("finished", sysop=True) == "Esc back  ^L redraw"
 
 
 @run_async

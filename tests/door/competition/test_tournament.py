@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -213,3 +214,44 @@ def test_a_round_robin_runs_until_everyone_has_met() -> None:
         cup = cup.record(pairing.first, won(0, 100))
     assert cup.status == "finished"
     assert [line.byes for line in cup.standings()] == [1, 1, 1]
+
+
+def test_a_swiss_of_more_rounds_than_its_entrants_can_fill_ends_when_all_have_met() -> None:
+    # By hand: a Swiss of 3 rounds starting "now" started as its second member signed
+    # up; after round 1 neither a game nor the sysop's forfeit could be recorded
+    # ("Everyone left has met"), and it stayed in round 1 for good.
+    pair = swiss_cup(rounds=3).sign_up(1).sign_up(2).start(NOON)
+    assert pair.total_rounds == 1
+    assert pair.record(1, won(0, 100)).status == "finished"
+    assert pair.forfeit_match(2).status == "finished"
+    four = swiss_cup(rounds=5)
+    for entrant in (1, 2, 3, 4):
+        four = four.sign_up(entrant)
+    four = four.start(NOON)
+    assert four.total_rounds == 3
+    while four.status == "running":
+        pairing = next(p for p in four.round(four.current_round) if not four.settled(p))
+        four = four.record(pairing.first, won(0, 100))
+    assert four.current_round == 3
+    assert all(line.games == 3 for line in four.standings())
+
+
+def test_a_swiss_that_cannot_pair_its_next_round_ends_on_its_standings() -> None:
+    # Three rounds of six in which everyone of 1-3 met everyone of 4-6: what is left
+    # is two triangles, and no fourth round pairs all six without a repeat.
+    played = [
+        [(1, 4), (2, 5), (3, 6)],
+        [(1, 5), (2, 6), (3, 4)],
+        [(1, 6), (2, 4), (3, 5)],
+    ]
+    pairings = tuple(
+        Pairing(number, table, first, second, (won(0, 100),))
+        for number, pairs in enumerate(played, start=1)
+        for table, (first, second) in enumerate(pairs, start=1)
+    )
+    last = replace(pairings[-1], games=())
+    cup = swiss_cup(rounds=5, entrants=(1, 2, 3, 4, 5, 6), status="running")
+    cup = replace(cup, pairings=(*pairings[:-1], last))
+    assert cup.total_rounds == 5
+    after = cup.record(3, won(0, 100))
+    assert after.status == "finished" and after.current_round == 3

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from door.screens.board import draw_board
-from door.screens.layout import BOARD_TOP, PLAY_CARDS_ROW, PLAY_NUMBERS_ROW, SCREEN_COLS
+from door.screens.layout import (
+    BOARD_TOP,
+    HAND_CARDS_ROW,
+    PLAY_CARDS_ROW,
+    PLAY_NUMBERS_ROW,
+    RIGHT_PANEL_COL,
+    SCREEN_COLS,
+)
 from door.screens.play_area import draw_played, draw_side_panel
 from door.term.canvas import Canvas
 from engine.rules.cards import Card
@@ -72,6 +79,21 @@ def test_the_crib_owners_name_is_shown_whole_or_shortened_with_a_mark() -> None:
     draw_side_panel(canvas, starter=None, dealt=True, crib_cards=4, crib_owner=owner, others=[])
     label = canvas.text(12).strip()
     assert label.startswith("Alexandrina") and label.endswith("…'s") and len(label) <= 18
+
+
+def test_a_long_opponents_name_is_shortened_and_what_they_hold_stays_whole() -> None:
+    # By hand: a game resumed against a deleted member read "(deleted member) h".
+    for name, expected in (
+        ("Bert", "Bert holds 3"),
+        ("(deleted member)", "(deleted… holds 3"),
+        ("Bartholomew Smithers", "Bartholom… holds 3"),
+    ):
+        canvas = Canvas()
+        others = [(name, 3)]
+        draw_side_panel(
+            canvas, starter=None, dealt=True, crib_cards=4, crib_owner="", others=others
+        )
+        assert canvas.text(HAND_CARDS_ROW)[RIGHT_PANEL_COL:].rstrip() == expected
 
 
 def test_the_lobbys_key_lines_fit_and_pick_out_every_key_letter() -> None:

@@ -66,6 +66,17 @@ def test_any_names_stay_on_the_row_and_one_cell_each(sides: int) -> None:
         row = bar_row(names, chances, rng.random() < 0.5)
         text = "".join(char for char, _ in row)
         assert len(text) == SCREEN_COLS and "\x1b" not in text and "漢" not in text
-        last = names[-1][: 14 if sides == 2 else 12].replace("\x1b", "?").replace("漢", "?")
+        room = 14 if sides == 2 else 12  # a longer name ends in an ellipsis at room
+        last = names[-1] if len(names[-1]) <= room else names[-1][: room - 1].rstrip() + "…"
+        last = last.replace("\x1b", "?").replace("漢", "?")
         tail = f"% {re.escape(last)} {{3}}$" if sides == 2 else f" {re.escape(last)} \\d+% {{3}}$"
         assert re.search(tail, text), (names, text)
+
+
+def test_a_long_name_is_shortened_with_a_mark_not_cut_silently() -> None:
+    # By hand: a game resumed against a deleted member read "Win: (deleted membe 55%".
+    row = bar_row(("(deleted member)", "You"), (0.55, 0.45), True)
+    text = "".join(char for char, _ in row)
+    assert " Win: (deleted memb… 55% " in text
+    row = bar_row(("Bartholomew Smithers", "Computer", "Computer 2"), (0.3, 0.3, 0.4), True)
+    assert "Bartholomew… 30% " in "".join(char for char, _ in row)

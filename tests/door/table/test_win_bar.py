@@ -187,3 +187,22 @@ async def test_between_callers_w_says_who_asked_and_what_the_other_presses() -> 
 
 def flat(terminal: KeyboardTerminal) -> str:
     return " ".join(" ".join(terminal.display).split())
+
+
+def test_at_three_a_second_w_reads_as_agreeing_to_whoever_asked() -> None:
+    # By hand at four (Gail, Hugo, Ivy, the computer): Hugo pressed w, then Gail; Hugo
+    # read "Gail asks for the win bar: press w to agree.", a w he had pressed already.
+    table = Table(GameOptions(players=3), ["Ann", "Bob", "Cy"], rng=random.Random(2), admit=Person)
+    ann, bob, cy = (table.sit(index, Session(FakeTerminal())) for index in range(3))
+
+    def last(person: Person) -> str:
+        return person.view.log.lines[-1].text
+
+    ann.toggle_win_bar()
+    assert last(bob) == last(cy) == "Ann asks for the win bar: press w to agree."
+    bob.toggle_win_bar()
+    assert last(ann) == "Bob agrees to the win bar: waiting for Cy."
+    assert last(cy) == "Bob asks for the win bar: press w to agree."
+    assert last(bob) == "Asked Cy for the win bar: it shows when they agree."
+    cy.toggle_win_bar()
+    assert ann.win_chances() is not None
