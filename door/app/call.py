@@ -82,6 +82,11 @@ TABLE_GONE: Final = last_words(
     "where your game was saved. ***"
 )
 TABLE_MOVED: Final = "The process holding your game stopped: it goes on here where it was saved."
+GUEST_TABLE_GONE: Final = (
+    "The process holding your game stopped: a guest's games are not kept, so it is over."
+)
+"""What a guest relayed to a worker that died reads back here: only members' games go on
+from the store (``resume_game_between_callers``)."""
 TAKE_OVER_WAIT_SECONDS: Final = 5.0
 """How long a caller who takes their account over from another line waits for that
 line's session to leave before it is taken off the list regardless."""
@@ -429,7 +434,7 @@ async def back_from_a_dead_worker(
         with contextlib.suppress(Disconnected):
             await asyncio.wait_for(session.terminal.flush(), 2.0)
         return None
-    member.tell(TABLE_MOVED)
+    member.tell(TABLE_MOVED if member.account is not None else GUEST_TABLE_GONE)
     return member
 
 

@@ -63,6 +63,9 @@ class Worker:
     async def die(self) -> None:
         """As kill -9 would: nothing is said to Redis, nothing saved on the way out."""
         link = self.presence.cluster
+        # A task may take its cancellation for trouble with Redis and go round again
+        # (ClusterLink.close): its loops end on _closing, which says nothing to Redis.
+        link._closing = True
         for task in link._tasks:
             task.cancel()
         for task in self.sessions:
@@ -367,3 +370,25 @@ async def test_wrong_passwords_count_at_every_worker(redis_url: str) -> None:
         )
         first.door.records.logins.succeeded("ada", "203.0.113.9")
         await until(lambda: second.door.records.logins.delay("ada", "203.0.113.9") == 0, timeout=5)
+
+
+@run_async
+async def test_a_guest_back_from_a_dead_worker_is_not_told_their_game_goes_on(
+    redis_url: str, database: Database
+) -> None:
+    """A guest's game is never kept, so nothing sets it again: by hand, a guest whose
+    table's worker was killed read "it goes on here where it was saved" in the lobby."""
+    async with two_workers(redis_url, database) as (first, second, store):
+        assert store is not None
+        ada = first.call(await store.create_account("Ada", "correct horse"))
+        gus = second.call(name="Gus")
+        await in_lobby(ada, gus)
+        await until(lambda: "Gus" in screen(ada))
+        await challenge(ada, 1 + [m.name for m in first.presence.online()].index("Gus"), gus)
+        await until(lambda: bool(first.presence.tables))
+        table = first.presence.tables[0]
+        await play_together([ada, gus], stop=lambda: len(table.game.recording.actions) >= 8)
+        await first.die()
+        await until(lambda: "process holding your game stopped" in flat(gus), timeout=15)
+        assert "a guest's games are not kept, so it is over" in flat(gus)
+        assert "where it was saved" not in flat(gus)
