@@ -66,11 +66,17 @@ def sampled_play_values(
     exact: bool,
     score: PlayScore,
     samples: int = SAMPLES,
+    drawn: Sequence[tuple[int, ...]] = (),
 ) -> dict[int, float] | None:
     """Each rank of ``mine`` that fits on ``seq`` (ranks), valued by the full search over
     ``samples`` hands of ``opp_cards`` drawn from ``pool`` (unseen cards by rank, their goes'
-    ruled-out ranks already gone) by ``weight``; None when no hand fits the pool (what the
+    ruled-out ranks already gone) by ``weight``, or over the hands ``drawn`` when there are
+    any (``engine.computer.discard_draws``); None when no hand fits the pool (what the
     opponent did contradicts the model: the caller searches as before)."""
+    if drawn:
+        return full_play_values(
+            mine, list(drawn), seq, opp_said_go=opp_said_go, exact=exact, score=score
+        )
     count = sum(PIPS[rank] for rank in seq)
     if opp_said_go:  # nothing they hold fits on this count
         pool = [n if PIPS[rank] > 31 - count else 0 for rank, n in enumerate(pool)]

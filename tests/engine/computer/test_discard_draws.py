@@ -8,7 +8,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+import pytest
+
 import engine.computer.discard_draws
+import engine.computer.play as play
+import engine.computer.sampled_play as sampled_play
 from engine.computer.discard import choose_discard
 from engine.computer.discard_draws import expert_keeps, hands_through_discard, six_rank_hands
 from engine.rules.cards import PIPS, Card, Rank, Suit, parse_cards
@@ -92,3 +96,40 @@ def test_a_rank_that_would_have_pegged_more_is_rarely_held() -> None:
 
 def parse_ranks(text: str) -> list[int]:
     return [int(card.rank) for card in parse_cards(" ".join(f"{rank}S" for rank in text.split()))]
+
+
+def test_the_masters_full_search_draws_only_hands_the_expert_keeps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # We are the dealer; the pone led a king, we paired it, they laid a two (22). Their two
+    # cards left, with the king and the two, must be four the expert keeps as pone: the
+    # keep model's card-by-card draws make others.
+    searched: list[Sequence[Sequence[int]]] = []
+    real = sampled_play.full_play_values
+
+    def spy(mine, hands, *args, **kwargs):  # type: ignore[no-untyped-def]
+        searched.append(hands)
+        return real(mine, hands, *args, **kwargs)
+
+    monkeypatch.setattr(sampled_play, "full_play_values", spy)
+    monkeypatch.setattr(play, "MASTER_DRAWS_THROUGH_DISCARD", True)
+    hand = parse_cards("3C 7C 9D")
+    card = play.choose_play(
+        hand,
+        parse_cards("KD KS 2D"),
+        played=parse_cards("KD KS 2D"),
+        starter=Card.parse("4H"),
+        dealer=True,
+        level="master",
+        opp_cards_left=2,
+        my_score=30,
+        opp_score=30,
+        discards=parse_cards("QH 8S"),
+        kept=parse_cards("KS 3C 7C 9D"),
+        opp_played=parse_cards("KD 2D"),
+    )
+    assert card in hand
+    keeps = set(expert_keeps()["pone"].values())
+    assert searched and all(
+        tuple(sorted([13, 2, *drawn])) in keeps for hands in searched for drawn in hands
+    )
