@@ -3,7 +3,9 @@ draw hands consistent with what they did this hand, search each to the end of th
 both hands known (``engine.computer.full_play``), and value each card we may lay by its
 mean over the draws.
 
-A draw takes the opponent's cards one at a time from the unseen ones, a card of rank r
+The master's draws come through the expert's discard (``engine.computer.discard_draws``,
+handed in as ``drawn``). Otherwise, and where too few of those fit what the opponent did, a
+draw takes the opponent's cards one at a time from the unseen ones, a card of rank r
 weighed by the keep model (``engine.computer.opponent.opponent_weights``, the ranks they
 passed up at ``DECLINED``); ranks their goes rule out are left out. The draws are seeded by
 the position itself, so the same position always draws the same hands (a game replays from

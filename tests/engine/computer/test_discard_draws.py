@@ -112,7 +112,6 @@ def test_the_masters_full_search_draws_only_hands_the_expert_keeps(
         return real(mine, hands, *args, **kwargs)
 
     monkeypatch.setattr(sampled_play, "full_play_values", spy)
-    monkeypatch.setattr(play, "MASTER_DRAWS_THROUGH_DISCARD", True)
     hand = parse_cards("3C 7C 9D")
     card = play.choose_play(
         hand,
