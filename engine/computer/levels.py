@@ -20,6 +20,13 @@ MASTER_PLAY_FROM: Final = 61
 # the median where the six-ply search took 17 (p99 4.8 ms over every play where 33).
 # Over seven and eight cards: as strong, no cheaper than four plies.
 MASTER_SAMPLED_FROM: Final = 6
+# The master's full search of the play (two players) draws the opponent's hand through the
+# expert's discard (engine.computer.discard_draws: the six they were dealt, the cards they
+# laid forced in, kept as the expert keeps them) in place of card by card by the keep
+# model's weights: paired on main's kept deals +1.06 % (+0.36 to +1.76) over 5,000 games,
+# 54.40 % against 53.34 % (bench/master_strength.py); a play's p99 as main's (22-25 ms of
+# process time), its median 1.2 ms where 0.7. Off, the keep model's draws.
+MASTER_DRAWS_THROUGH_DISCARD: Final = True
 # With three or four players the master searches the play to its end over hands the other
 # seats may hold (engine.computer.table_sampled) once every hand together holds this many
 # cards or fewer, by the number of players (not listed: never): at least as strong as the

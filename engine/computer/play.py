@@ -18,16 +18,18 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 
 import compiled_parts
+from engine.computer.discard_draws import FEWEST_ACCEPTED, hands_through_discard
 from engine.computer.full_play import PlayScore
 from engine.computer.levels import (
     ENDGAME_FROM,
+    MASTER_DRAWS_THROUGH_DISCARD,
     MASTER_PLAY_FROM,
     MASTER_SAMPLED_FROM,
     check_level,
 )
 from engine.computer.opponent import DECLINED, POOL_UNITS, opponent_weights
 from engine.computer.pegging import PegSearch, linear_utility, peg_points, unseen_ranks
-from engine.computer.sampled_play import sampled_play_values
+from engine.computer.sampled_play import SAMPLES, sampled_play_values
 from engine.odds.crib import crib_given_starter
 from engine.odds.hand_tables import FloatArray, load_tables
 from engine.odds.position import GOAL, shipped_position
@@ -241,6 +243,20 @@ def full_search_values(
         score = PlayScore.chance(table, my, theirs)
     else:
         score = PlayScore.points()
+    drawn: list[tuple[int, ...]] = []
+    if MASTER_DRAWS_THROUGH_DISCARD and opp_cards:
+        seen = {*hand, *played, *count_cards, *discards, *([starter] if starter else [])}
+        drawn = _drawn_through_discard(
+            [int(card.rank) for card in hand],
+            [int(card.rank) for card in count_cards],
+            seen,
+            laid=[int(card.rank) for card in opp_played],
+            role="pone" if dealer else "dealer",
+            least_pips=opp_min_pips,
+            said_go=opp_said_go,
+            declined=opp_declined,
+            holding=opp_cards_left,
+        )
     return sampled_play_values(
         [int(card.rank) for card in hand],
         [int(card.rank) for card in count_cards],
@@ -250,7 +266,41 @@ def full_search_values(
         opp_said_go=opp_said_go,
         exact=runs == "exact",
         score=score,
+        drawn=drawn,
     )
+
+
+def _drawn_through_discard(
+    mine: Sequence[int],
+    seq: Sequence[int],
+    seen: set[Card],
+    *,
+    laid: Sequence[int],
+    role: str,
+    least_pips: int,
+    said_go: bool,
+    declined: Sequence[int],
+    holding: int,
+) -> list[tuple[int, ...]]:
+    """The hands the opponent may hold drawn through the expert's discard
+    (``engine.computer.discard_draws``), seeded by the position: ``mine`` and ``seq`` our
+    ranks and the count's, ``seen`` every card we have seen (ours, those laid, the
+    starter), ``laid`` the ranks they have laid this hand, ``role`` theirs, ``least_pips``
+    and ``said_go`` what their goes say, ``declined`` the ranks they passed up points with,
+    ``holding`` how many cards they hold. Empty when fewer than ``FEWEST_ACCEPTED`` are
+    accepted or the cards they laid and hold are not four: the caller draws as before."""
+    if len(laid) + holding != 4:
+        return []
+    unseen = unseen_ranks([int(card.rank) for card in seen])
+    if said_go:  # nothing they hold fits on this count
+        least_pips = max(least_pips, 32 - sum(PIPS[rank] for rank in seq))
+    laid, declined = sorted(laid), sorted(set(declined))
+    seed = (sorted(mine), list(seq), unseen, laid, least_pips, declined, SAMPLES)
+    rng = random.Random(repr(seed))
+    hands = hands_through_discard(
+        unseen, laid, role, least_pips=least_pips, declined=declined, samples=SAMPLES, rng=rng
+    )
+    return hands if len(hands) >= FEWEST_ACCEPTED else []
 
 
 def _opponent_pool(

@@ -3,7 +3,9 @@ draw hands consistent with what they did this hand, search each to the end of th
 both hands known (``engine.computer.full_play``), and value each card we may lay by its
 mean over the draws.
 
-A draw takes the opponent's cards one at a time from the unseen ones, a card of rank r
+The master's draws come through the expert's discard (``engine.computer.discard_draws``,
+handed in as ``drawn``). Otherwise, and where too few of those fit what the opponent did, a
+draw takes the opponent's cards one at a time from the unseen ones, a card of rank r
 weighed by the keep model (``engine.computer.opponent.opponent_weights``, the ranks they
 passed up at ``DECLINED``); ranks their goes rule out are left out. The draws are seeded by
 the position itself, so the same position always draws the same hands (a game replays from
@@ -66,11 +68,17 @@ def sampled_play_values(
     exact: bool,
     score: PlayScore,
     samples: int = SAMPLES,
+    drawn: Sequence[tuple[int, ...]] = (),
 ) -> dict[int, float] | None:
     """Each rank of ``mine`` that fits on ``seq`` (ranks), valued by the full search over
     ``samples`` hands of ``opp_cards`` drawn from ``pool`` (unseen cards by rank, their goes'
-    ruled-out ranks already gone) by ``weight``; None when no hand fits the pool (what the
+    ruled-out ranks already gone) by ``weight``, or over the hands ``drawn`` when there are
+    any (``engine.computer.discard_draws``); None when no hand fits the pool (what the
     opponent did contradicts the model: the caller searches as before)."""
+    if drawn:
+        return full_play_values(
+            mine, list(drawn), seq, opp_said_go=opp_said_go, exact=exact, score=score
+        )
     count = sum(PIPS[rank] for rank in seq)
     if opp_said_go:  # nothing they hold fits on this count
         pool = [n if PIPS[rank] > 31 - count else 0 for rank, n in enumerate(pool)]

@@ -1,0 +1,134 @@
+"""The opponent's hand drawn through the expert's discard (engine.computer.discard_draws): the
+table is the expert's, and every hand drawn fits what the opponent did."""
+
+from __future__ import annotations
+
+import doctest
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+import engine.computer.discard_draws
+import engine.computer.play as play
+import engine.computer.sampled_play as sampled_play
+from engine.computer.discard import choose_discard
+from engine.computer.discard_draws import expert_keeps, hands_through_discard, six_rank_hands
+from engine.rules.cards import PIPS, Card, Rank, Suit, parse_cards
+
+
+def test_six_rank_hands_are_every_multiset_of_six_with_at_most_four_of_a_rank() -> None:
+    hands = six_rank_hands()
+    # C(18, 6) multisets of six from thirteen ranks, less the 13 * 13 with five or six alike.
+    assert len(hands) == len(set(hands)) == 18_564 - 169
+    assert all(
+        list(ranks) == sorted(ranks) and max(Counter(ranks).values()) <= 4 for ranks in hands
+    )
+
+
+def test_the_table_is_the_experts_throw() -> None:
+    rng = random.Random(3)
+    suits = list(Suit)
+    for ranks in rng.sample(six_rank_hands(), 40):
+        cards = [Card(Rank(rank), suits[place % 4]) for place, rank in enumerate(ranks)]
+        for role, dealer in (("dealer", True), ("pone", False)):
+            thrown = choose_discard(cards, dealer=dealer, level="expert")
+            kept = tuple(int(card.rank) for card in cards if card not in thrown)
+            assert expert_keeps()[role][ranks] == kept
+
+
+def test_the_docstring_example_holds() -> None:
+    result = doctest.testmod(engine.computer.discard_draws)
+    assert result.attempted and not result.failed
+
+
+def _unseen(seen: Sequence[int]) -> list[int]:
+    left = Counter(seen)
+    return [0] + [4 - left[rank] for rank in range(1, 14)]
+
+
+def test_every_drawn_hand_fits_what_the_opponent_did() -> None:
+    rng = random.Random(8)
+    drew = 0
+    for _ in range(200):
+        deck = [rank for rank in range(1, 14) for _ in range(4)]
+        rng.shuffle(deck)
+        theirs, ours, starter = deck[:6], deck[6:12], deck[12]
+        role = rng.choice(("dealer", "pone"))
+        kept = list(expert_keeps()[role][tuple(sorted(theirs))])
+        rng.shuffle(kept)
+        laid = kept[: rng.randint(0, 3)]
+        least = rng.choice((1, 1, 4, 8))
+        declined = rng.sample(range(1, 14), rng.randint(0, 2))
+        unseen = _unseen([*ours, starter, *laid])
+        hands = hands_through_discard(
+            unseen, laid, role, least_pips=least, declined=declined, samples=32, rng=rng
+        )
+        keeps = set(expert_keeps()[role].values())
+        for hand in hands:
+            assert len(hand) == 4 - len(laid)
+            assert all(PIPS[rank] >= least for rank in hand)
+            assert all(n <= unseen[rank] for rank, n in Counter(hand).items())
+            assert tuple(sorted([*laid, *hand])) in keeps
+        drew += bool(hands)
+    assert drew >= 150  # most positions draw hands: the test is not of empty lists
+
+
+def test_a_rank_that_would_have_pegged_more_is_rarely_held() -> None:
+    unseen = _unseen(parse_ranks("5 6 7 8 9 T"))
+
+    def share_holding_fives(declined: list[int]) -> float:
+        hands = hands_through_discard(
+            unseen,
+            [10],
+            "dealer",
+            least_pips=1,
+            declined=declined,
+            samples=400,
+            rng=random.Random(2),
+        )
+        return sum(5 in hand for hand in hands) / len(hands)
+
+    assert share_holding_fives([]) > 0.2
+    assert share_holding_fives([5]) < share_holding_fives([]) / 4
+
+
+def parse_ranks(text: str) -> list[int]:
+    return [int(card.rank) for card in parse_cards(" ".join(f"{rank}S" for rank in text.split()))]
+
+
+def test_the_masters_full_search_draws_only_hands_the_expert_keeps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # We are the dealer; the pone led a king, we paired it, they laid a two (22). Their two
+    # cards left, with the king and the two, must be four the expert keeps as pone: the
+    # keep model's card-by-card draws make others.
+    searched: list[Sequence[Sequence[int]]] = []
+    real = sampled_play.full_play_values
+
+    def spy(mine, hands, *args, **kwargs):  # type: ignore[no-untyped-def]
+        searched.append(hands)
+        return real(mine, hands, *args, **kwargs)
+
+    monkeypatch.setattr(sampled_play, "full_play_values", spy)
+    hand = parse_cards("3C 7C 9D")
+    card = play.choose_play(
+        hand,
+        parse_cards("KD KS 2D"),
+        played=parse_cards("KD KS 2D"),
+        starter=Card.parse("4H"),
+        dealer=True,
+        level="master",
+        opp_cards_left=2,
+        my_score=30,
+        opp_score=30,
+        discards=parse_cards("QH 8S"),
+        kept=parse_cards("KS 3C 7C 9D"),
+        opp_played=parse_cards("KD 2D"),
+    )
+    assert card in hand
+    keeps = set(expert_keeps()["pone"].values())
+    assert searched and all(
+        tuple(sorted([13, 2, *drawn])) in keeps for hands in searched for drawn in hands
+    )
