@@ -243,12 +243,14 @@ def full_search_values(
         score = PlayScore.chance(table, my, theirs)
     else:
         score = PlayScore.points()
+    mine = [int(card.rank) for card in hand]
+    seq = [int(card.rank) for card in count_cards]
     drawn: list[tuple[int, ...]] = []
     if MASTER_DRAWS_THROUGH_DISCARD and opp_cards:
         seen = {*hand, *played, *count_cards, *discards, *([starter] if starter else [])}
         drawn = _drawn_through_discard(
-            [int(card.rank) for card in hand],
-            [int(card.rank) for card in count_cards],
+            mine,
+            seq,
             seen,
             laid=[int(card.rank) for card in opp_played],
             role="pone" if dealer else "dealer",
@@ -258,8 +260,8 @@ def full_search_values(
             holding=opp_cards_left,
         )
     return sampled_play_values(
-        [int(card.rank) for card in hand],
-        [int(card.rank) for card in count_cards],
+        mine,
+        seq,
         pool,
         weight,
         opp_cards,
