@@ -31,7 +31,7 @@ from door.screens.form_hits import form_hits
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
 from door.screens.speech import Said
-from door.storage.errors import StoreError, briefly
+from door.storage.errors import StoreError, briefly, refusal
 from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
 from door.table.admission import person_or_reader
@@ -227,8 +227,8 @@ class MailScreen:
                 seed=self.rng.getrandbits(64),
                 runs=self.config.game.runs,
             )
-        except (MailRefusal, StoreError) as refusal:
-            return briefly(refusal)
+        except (MailRefusal, StoreError) as refused:
+            return refusal(refused)
         await self.refresh()
         number = next(
             (n for n, line in enumerate(self.view.going, start=1) if line.pbm_id == pbm_id), 0
@@ -256,8 +256,8 @@ class MailScreen:
         """Sit down at the game if the move is the member's; the refusal, if any."""
         try:
             game, seat = await self.mail.game_to_move(pbm_id, self.account)
-        except (MailRefusal, StoreError) as refusal:
-            return briefly(refusal)
+        except (MailRefusal, StoreError) as refused:
+            return refusal(refused)
         if not self.mail.take(pbm_id, self.member.name):
             return "That game is open on another line: try again shortly."
         try:

@@ -341,3 +341,12 @@ async def test_a_move_the_store_cannot_keep_says_why_in_one_line(
         shown = [line.rstrip() for line in terminal.display]
         assert " Move not kept: the disk is full. Try again later." in shown
         assert not any("…" in line for line in terminal.display)
+        # A new game the store cannot start is refused in a sentence of its own, not
+        # the bare reason.
+        await back_to_mail(terminal)
+        monkeypatch.setattr(PbmGameStore, "start_pbm_game", disk_full)
+        terminal.press("n")
+        await until(lambda: "Play whom" in words(terminal))
+        terminal.press("ada" if game.waiting_on()[0] == 1 else "bob", Key.ENTER)
+        await until(lambda: "cannot be used" in terminal.message)
+        assert terminal.message.strip() == "The database cannot be used now: the disk is full."
