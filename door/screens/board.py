@@ -183,9 +183,8 @@ def _draw_names_on_rail(
         col = canvas.put(top, col, label, theme.PLAYER_STYLES[side])
     # A hole number the names cover in part, or that touches the last score, would read
     # as part of it ("Computer 2 0 0────35", "Computer 2 0 30────"): it is hidden.
-    digits = len(RAIL_WITH_NUMBERS[col - 1 :]) - len(
-        RAIL_WITH_NUMBERS[col - 1 :].lstrip("0123456789")
-    )
+    after = RAIL_WITH_NUMBERS[col - 1 :]  # the rail from the names' end (rail[0] is column 1)
+    digits = len(after) - len(after.lstrip("0123456789"))
     if digits:
         canvas.put(top, col, "─" * digits, theme.WOOD)
 
