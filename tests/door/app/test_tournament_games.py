@@ -55,6 +55,17 @@ async def ada_and_bob_in_a_running_cup(
     return number, alice, bert
 
 
+async def at_their_match(alice: KeyboardTerminal, bert: KeyboardTerminal) -> None:
+    """From the lobby, Ada and Bob open the tournament's page, Ada plays their match (P),
+    Bob accepts, and both are at the table."""
+    await on_the_tournament_page(alice)
+    await on_the_tournament_page(bert)
+    alice.press("p")
+    await until(lambda: "Ada challenges you" in words(bert))
+    bert.press("y")
+    await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+
+
 async def on_the_tournament_page(terminal: KeyboardTerminal) -> None:
     terminal.press("u")
     await until(lambda: "1-9 open" in terminal.status)
@@ -167,12 +178,7 @@ async def test_quitting_a_tournament_game_forfeits_it_in_the_standings(
 ) -> None:
     async with mail_door(database) as door:
         number, alice, bert = await ada_and_bob_in_a_running_cup(door)
-        await on_the_tournament_page(alice)
-        await on_the_tournament_page(bert)
-        alice.press("p")
-        await until(lambda: "Ada challenges you" in words(bert))
-        bert.press("y")
-        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        await at_their_match(alice, bert)
         bert.press(Key.CTRL_C)
         await until(lambda: "forfeit the game to Ada" in words(bert))
         bert.press("y")
@@ -229,12 +235,7 @@ async def test_a_game_whose_match_the_sysop_settled_does_not_count_in_the_next_m
         alice, _ = door.call(ada)
         bert, _ = door.call(bob)
         await in_lobby(alice, bert)
-        await on_the_tournament_page(alice)
-        await on_the_tournament_page(bert)
-        alice.press("p")
-        await until(lambda: "Ada challenges you" in words(bert))
-        bert.press("y")
-        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        await at_their_match(alice, bert)
         tournaments = door.records.tournaments
         assert tournaments is not None
         await tournaments.forfeit(number, ada.id)
@@ -271,12 +272,7 @@ async def test_the_sysop_forfeiting_a_match_being_played_tells_its_table(
         session = run_session(sysop, door.config, caller, None, door.presence, door.records)
         door.tasks.append(asyncio.ensure_future(session))
         await in_lobby(alice, bert, sysop)
-        await on_the_tournament_page(alice)
-        await on_the_tournament_page(bert)
-        alice.press("p")
-        await until(lambda: "Ada challenges you" in words(bert))
-        bert.press("y")
-        await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
+        await at_their_match(alice, bert)
         sysop.press("u")
         await until(lambda: "N new tournament" in sysop.status)
         sysop.press("1")
