@@ -23,6 +23,7 @@ from door.transports.rlogin import (
     parse_handshake,
     window_size,
 )
+from tests.door.app.test_accounts_server import running
 from tests.door.netclients import Caller, free_port
 from tests.door.test_end_to_end import play_one_game
 from tests.door.waiting import until
@@ -140,21 +141,16 @@ def test_a_linked_bbss_member_who_drops_the_line_is_named_in_the_log(
     config = rlogin_config(tmp_path)
 
     async def scenario() -> None:
-        stop = asyncio.Event()
-        ready: asyncio.Future[Listening] = asyncio.get_running_loop().create_future()
-        server = asyncio.create_task(run_server(config, stop=stop, on_ready=ready.set_result))  # type: ignore[arg-type]
-        listening = await asyncio.wait_for(ready, 10)
-        assert listening.rlogin is not None
-        caller = RloginCaller()
-        await caller.connect(listening.rlogin[1], "[FRIEND]Zed")
-        await caller.wait_for("Welcome, Zed!", timeout=20)
-        caller.writer.close()
-        await until(
-            lambda: any("disconnected" in r.getMessage() for r in caplog.records),
-            what="the disconnect line",
-        )
-        stop.set()
-        await asyncio.wait_for(server, 10)
+        async with running(config) as listening:  # type: ignore[arg-type]
+            assert listening.rlogin is not None
+            caller = RloginCaller()
+            await caller.connect(listening.rlogin[1], "[FRIEND]Zed")
+            await caller.wait_for("Welcome, Zed!", timeout=20)
+            caller.writer.close()
+            await until(
+                lambda: any("disconnected" in r.getMessage() for r in caplog.records),
+                what="the disconnect line",
+            )
 
     with caplog.at_level(logging.INFO, logger="door.app.call"):
         asyncio.run(scenario())
