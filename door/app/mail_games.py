@@ -67,7 +67,8 @@ def mover(game: RecordedGame, action: Action) -> int | None:
 
 
 def finished_words(game: PbmGame, seat: int) -> str:
-    """ "You won 121 to 98.", "Ada won on time: you did not move in time.", ..."""
+    """ "You won 121 to 98.", "Ada won on time: you did not move in time.", "You won:
+    their account was removed." (the opponent was deleted), ..."""
     outcome = replay(game.recording).outcome()
     opponent = game.seats[1 - seat].name
     if outcome is None:
@@ -76,6 +77,9 @@ def finished_words(game: PbmGame, seat: int) -> str:
     if outcome.forfeit:
         if outcome.forfeited_by == seat:
             return f"{opponent} won on time: you did not move in time ({mine} to {theirs})."
+        if game.seats[1 - seat].account_id is None:
+            # The sysop deleted them: their games going were settled so (pbm_games.py).
+            return f"You won: their account was removed ({mine} to {theirs})."
         return f"You won on time: {opponent} did not move in time ({mine} to {theirs})."
     skunk = outcome.skunk_of(1 - seat if outcome.won(seat) else seat)
     note = f" (a {skunk})" if skunk else ""

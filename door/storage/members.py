@@ -24,7 +24,9 @@ from door.storage.errors import (
     HandleTakenError,
     MemberLockedError,
 )
+from door.storage.games import GameStore
 from door.storage.member_checks import held_handle_like, held_refusal, member_row
+from door.storage.pbm_games import forfeit_pbm_games_of
 from door.storage.rules import check_handle, handle_key
 from door.storage.schema import (
     account_addresses,
@@ -182,9 +184,9 @@ def _like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-class MemberStore(AccountStore):
+class MemberStore(AccountStore, GameStore):
     """The sysop's tools for members (part of ``Store``): accounts, as the sysop sees
-    and changes them."""
+    and changes them (and the games a deleted member leaves, which are logged)."""
 
     # --- reading ----------------------------------------------------------------------
 
@@ -443,9 +445,10 @@ class MemberStore(AccountStore):
 
     async def delete_member(self, handle: str) -> str:
         """Remove the member: their account, statistics, rating, keys and addresses go;
-        the games they played stay in their opponents' records under DELETED_MEMBER, and
-        their handle is held for HELD_FOR. Refused (ValueError) while they are entered
-        in a tournament that is not over. Returns the handle they had."""
+        the games they played stay in their opponents' records under DELETED_MEMBER (their
+        mail games going are first settled as lost by them by forfeit), and their handle
+        is held for HELD_FOR. Refused (ValueError) while they are entered in a tournament
+        that is not over. Returns the handle they had."""
         now = self._clock()
         async with self._transaction() as connection:
             row = await member_row(connection, handle)
@@ -463,6 +466,7 @@ class MemberStore(AccountStore):
                     f"{row.handle} is entered in the tournament {running!r}, which is not "
                     "over: delete them once it is."
                 )
+            forfeited = await forfeit_pbm_games_of(connection, self, row.id, now)
             await _rename_in_records(connection, row.id, DELETED_MEMBER)
             await connection.execute(
                 update(rating_history)
@@ -477,7 +481,7 @@ class MemberStore(AccountStore):
             await _hold(connection, row.handle, None, now)
             await connection.execute(delete(accounts).where(accounts.c.id == row.id))
         self._forget_handle_index()
-        logger.info("member %r deleted", row.handle)
+        logger.info("member %r deleted (%d mail games forfeited)", row.handle, forfeited)
         return str(row.handle)
 
     def _forget_handle_index(self) -> None:

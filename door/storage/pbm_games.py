@@ -9,21 +9,26 @@ transaction. Moments are passed in (``now``), as the competition rules take them
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import Row, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from door.competition.pbm import PbmClock, PbmRules
 from door.competition.turns import play_automatic, waiting_on
 from door.storage.errors import CompetitionNotFoundError
+from door.storage.games import GameStore
 from door.storage.schema import (
     pbm_games,
 )
 from door.storage.stats import game_stats
-from door.storage.store import Seat, Store
+from door.storage.values import Seat
 from engine.rules.outcome import Outcome
-from engine.rules.record import RecordedGame, Recording, replay
+from engine.rules.record import RecordedGame, Recording, RecordingError, replay
+
+logger = logging.getLogger(__name__)
 
 MAX_NAME_LENGTH: Final = 20
 
@@ -75,7 +80,8 @@ class PbmGame:
 class PbmGameStore:
     """Play-by-mail games: started, moved in, finished, forfeited on time."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: GameStore) -> None:
+        # The door's Store; its games part is all this needs (it logs a game's end).
         self.store = store
 
     async def start_pbm_game(
@@ -263,6 +269,51 @@ class PbmGameStore:
         return settled
 
 
+async def forfeit_pbm_games_of(
+    connection: AsyncConnection, games: GameStore, account_id: int, now: dt.datetime
+) -> int:
+    """Settle the member's unfinished play-by-mail games as lost by them by forfeit (the
+    opponent wins, as on time), each logged with its statistics, inside ``connection``:
+    the transaction that deletes the member (door/storage/members.py), so a delete that
+    is refused, or fails, settles nothing. Returns how many were settled."""
+    rows = (
+        await connection.execute(
+            update(pbm_games)
+            .where(
+                (pbm_games.c.first_account_id == account_id)
+                | (pbm_games.c.second_account_id == account_id),
+                pbm_games.c.finished.is_(False),
+            )
+            .values(finished=True, updated_at=now)
+            .returning(pbm_games)
+        )
+    ).all()
+    for row in rows:
+        leaver = 0 if row.first_account_id == account_id else 1
+        try:
+            stats = game_stats(Recording.from_json(row.recording), forfeited_by=leaver)
+        except RecordingError as unreadable:
+            # Nothing to score: it stays closed, unlogged, rather than refuse the delete.
+            logger.error("mail game %d closed unscored: %s", row.id, unreadable)
+            continue
+        seats = _pbm_game_seats(row)
+        game_id = await games.log_finished_game(connection, stats, seats, PBM_OPPONENT)
+        await connection.execute(
+            update(pbm_games)
+            .where(pbm_games.c.id == row.id)
+            .values(
+                game_id=game_id,
+                recording=stats.recording.to_json(),
+                actions=len(stats.recording.actions),
+            )
+        )
+    return len(rows)
+
+
+def _pbm_game_seats(row: Row[Any]) -> tuple[Seat, Seat]:
+    return Seat(row.first_name, row.first_account_id), Seat(row.second_name, row.second_account_id)
+
+
 def _pbm_game(row: Row[Any]) -> PbmGame:
     clock = PbmClock(
         PbmRules(row.days_per_move, row.moves_per_day),
@@ -272,7 +323,7 @@ def _pbm_game(row: Row[Any]) -> PbmGame:
     )
     return PbmGame(
         row.id,
-        (Seat(row.first_name, row.first_account_id), Seat(row.second_name, row.second_account_id)),
+        _pbm_game_seats(row),
         Recording.from_json(row.recording),
         clock,
         row.rated,

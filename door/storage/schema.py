@@ -333,19 +333,19 @@ pbm_games = Table(
     # engine.rules.record.Recording as JSON, as in games, rewritten after every move.
     Column("recording", Text, nullable=False),
     _counter("actions"),
+    # None: the member was deleted (their games going were settled first as lost by
+    # forfeit, door/storage/pbm_games.py); the game stays in the opponent's list.
     Column(
         "first_account_id",
         Integer,
-        ForeignKey("accounts.id", ondelete="CASCADE"),
-        nullable=False,
+        ForeignKey("accounts.id", ondelete="SET NULL"),
         index=True,
     ),
     Column("first_name", String(20), nullable=False),
     Column(
         "second_account_id",
         Integer,
-        ForeignKey("accounts.id", ondelete="CASCADE"),
-        nullable=False,
+        ForeignKey("accounts.id", ondelete="SET NULL"),
         index=True,
     ),
     Column("second_name", String(20), nullable=False),

@@ -350,3 +350,24 @@ async def test_a_move_the_store_cannot_keep_says_why_in_one_line(
         terminal.press("ada" if game.waiting_on()[0] == 1 else "bob", Key.ENTER)
         await until(lambda: "cannot be used" in terminal.message)
         assert terminal.message.strip() == "The database cannot be used now: the disk is full."
+
+
+@run_async
+async def test_a_deleted_opponents_game_is_won_and_listed_as_such(database: Database) -> None:
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        mail = door.records.mail
+        assert mail is not None
+        await mail.start(ada, "Bob", seed=9)
+        await door.store.delete_member("Ada")
+        terminal, task = door.call(bob)
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        shown = words(terminal)
+        assert "None going" in shown, "\n".join(terminal.display)
+        assert "(deleted member) You won: their account was removed (0 to 0)." in shown
+        terminal.press(Key.ESCAPE)
+        await in_lobby(terminal)
+        terminal.press("q", "y")
+        await until(task.done)

@@ -9,6 +9,8 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
+from door.competition.pbm import PbmRules
+from door.competition.tournament import Tournament
 from door.storage.errors import (
     HandleError,
     HandleTakenError,
@@ -18,8 +20,11 @@ from door.storage.errors import (
     UnknownMemberError,
 )
 from door.storage.members import ADDRESSES_KEPT, DELETED_MEMBER
+from door.storage.pbm_games import PbmGameStore
 from door.storage.schema import password_resets
 from door.storage.store import Seat
+from door.storage.tournaments import TournamentStore
+from engine.rules.record import RecordedGame, replay
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
 from tests.door.storage.games import played_game
@@ -185,6 +190,58 @@ async def test_a_deleted_members_games_stay_in_the_opponents_record(database: Da
             await store.check_new_handle("Ada")
         with pytest.raises(UnknownMemberError):
             await store.delete_member("Ada")
+
+
+@run_async
+async def test_deleting_a_member_settles_their_mail_games_as_won_by_the_opponent(
+    database: Database,
+) -> None:
+    """Bob's game going against Ada is his, by forfeit, once she is deleted (not while
+    the delete is refused); Cid's game that was over stays in his list. Both show her as
+    a deleted member."""
+    clock = FakeClock()
+    async with database.store(clock=clock) as store:
+        ada, bob, cid = [await store.create_account(n, PASSWORD) for n in ("Ada", "Bob", "Cid")]
+        mail = PbmGameStore(store)
+        going = await mail.start_pbm_game(
+            Seat("Bob", bob.id),
+            Seat("Ada", ada.id),
+            RecordedGame(seed=3).recording,
+            PbmRules(3),
+            clock.now,
+        )
+        over = await mail.start_pbm_game(
+            Seat("Ada", ada.id),
+            Seat("Cid", cid.id),
+            RecordedGame(seed=4).recording,
+            PbmRules(1),
+            clock.now,
+        )
+        await mail.finish_pbm_game(over, (await mail.pbm_game(over)).recording, forfeited_by=1)
+        tournaments = TournamentStore(store)
+        cup = Tournament("Cup", "round robin", 1, clock.now)
+        cup_id = await tournaments.create_tournament(cup, clock.now)
+        await tournaments.sign_up(cup_id, ada.id)
+        with pytest.raises(ValueError, match="not over"):
+            await store.delete_member("Ada")
+        (still,) = await mail.pbm_games_for(bob.id)  # a refused delete settles nothing
+        assert (still.pbm_id, still.finished) == (going, False)
+        await tournaments.withdraw(cup_id, ada.id)
+        await store.delete_member("Ada")
+        assert await mail.pbm_games_for(bob.id) == []
+        (won,) = await mail.finished_pbm_games_for(bob.id)
+        assert (won.pbm_id, won.finished) == (going, True)
+        assert won.seats == (Seat("Bob", bob.id), Seat(DELETED_MEMBER, None))
+        outcome = replay(won.recording).outcome()
+        assert outcome is not None and (outcome.winner_side, outcome.forfeited_by) == (0, 1)
+        stats = await store.stats_for("Bob")
+        assert stats is not None and (stats.total.games, stats.total.wins) == (1, 1)
+        assert won.game_id is not None
+        [summary] = await store.recent_games(account_id=bob.id)
+        assert summary.game_id == won.game_id
+        assert [seat.name for seat in summary.seats] == ["Bob", DELETED_MEMBER]
+        (lost,) = await mail.finished_pbm_games_for(cid.id)
+        assert lost.pbm_id == over and lost.seats[0] == Seat(DELETED_MEMBER, None)
 
 
 @run_async
