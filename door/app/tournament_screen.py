@@ -263,7 +263,9 @@ class TournamentScreen:
             return ""
         if not games_text.isdigit() or int(games_text) not in GAMES_PER_MATCH:
             return "No tournament made: a match is 1 to 7 games."
-        when = await self.read_line("Start (YYYY-MM-DD HH:MM UTC, or now)? ", 16, "now")
+        # Nothing typed: the sysop starts it (G) once enough have signed up. "now" was
+        # offered here, and meant "as the second member signs up".
+        when = await self.read_line("Start (YYYY-MM-DD HH:MM UTC; RETURN: when you press G)? ", 16)
         if when is None:
             return ""
         starts_at = parse_start(when, self.tournaments.now())
@@ -276,7 +278,9 @@ class TournamentScreen:
                 return f"No tournament made: a Swiss tournament has 1 to {MAX_ROUNDS} rounds."
             rounds = int(rounds_text)
         number = await self.tournaments.create(name, kind, int(games_text), starts_at, rounds)
-        self.view.message = f"Tournament {number} is open for sign-up."
+        self.view.message = f"Tournament {number} is open for sign-up" + (
+            ": press G on its page to start it." if starts_at is None else "."
+        )
         self.presence.notice(f"A new tournament is open for sign-up: {name.strip()} (press U).")
         return ""
 

@@ -4,9 +4,9 @@ of the games played for them. The pairing and scoring rules are
 door/competition/tournament.py's; the store keeps every change
 (door/storage/tournaments.py). No screen code here.
 
-A tournament opens for sign-up when the sysop makes it; it starts by itself at its
-start time (checked whenever someone looks at the tournaments, or as the sysop asks) if
-two members or more have signed up. Each game of a match is a game between the two
+A tournament opens for sign-up when the sysop makes it; it starts when the sysop starts
+it, or by itself at its start time if given (checked whenever someone looks at the
+tournaments) if two members or more have signed up. Each game of a match is a game between the two
 members at a table, challenged from the tournaments screen; its result is added to
 their match, and when a round is complete the next is paired (byes are scored at once).
 A member who never comes back for a game is settled by the sysop as a forfeit.
@@ -62,19 +62,24 @@ class TournamentInfo:
         return self.tournament.round(self.tournament.current_round)
 
 
-def parse_start(text: str, now: dt.datetime) -> dt.datetime:
-    """``now``, or a UTC moment written ``2026-12-01 20:00``. Raises TournamentRefusal."""
+def parse_start(text: str, now: dt.datetime) -> dt.datetime | None:
+    """A UTC moment written ``2026-12-01 20:00``, or None (nothing typed, or "now"):
+    sign-up opens now and the sysop starts it (``G``). Raises TournamentRefusal."""
     text = " ".join(text.split())
     if text.lower() in ("", "now"):
-        return now
+        # Not a start at this moment: nobody has signed up yet. As a time, "now" started
+        # the tournament as its second member signed up, before the others could.
+        return None
     try:
         moment = dt.datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=dt.UTC)
     except ValueError:
         raise TournamentRefusal(
-            f"{text!r} is not a time: write it as 2026-12-01 20:00 (UTC), or now."
+            f"{text!r} is not a time: write 2026-12-01 20:00 (UTC), or nothing to start it with G."
         ) from None
     if moment < now - dt.timedelta(minutes=1):
-        raise TournamentRefusal("That time has passed: give a later one, or now.")
+        raise TournamentRefusal(
+            "That time has passed: give a later one, or nothing to start it with G."
+        )
     return moment
 
 
@@ -116,9 +121,15 @@ class Tournaments:
         return started
 
     async def create(
-        self, name: str, kind: Kind, games_per_match: int, starts_at: dt.datetime, rounds: int
+        self,
+        name: str,
+        kind: Kind,
+        games_per_match: int,
+        starts_at: dt.datetime | None,
+        rounds: int,
     ) -> int:
-        """A new tournament, open for sign-up. Raises TournamentRefusal for bad values."""
+        """A new tournament, open for sign-up until ``starts_at`` (None: until the sysop
+        starts it). Raises TournamentRefusal for bad values."""
         if kind not in KINDS:
             raise TournamentRefusal("A tournament is a round robin or Swiss.")
         if games_per_match not in GAMES_PER_MATCH:

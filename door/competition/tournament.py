@@ -201,12 +201,13 @@ class Tournament:
 
     ``rounds`` is the number of Swiss rounds; a round robin has as many rounds as it
     takes everyone to meet everyone, and ``rounds`` (if given) may only cut it short.
+    ``starts_at`` None: it waits for sign-ups until the sysop starts it.
     """
 
     name: str
     kind: Kind
     games_per_match: int
-    starts_at: dt.datetime
+    starts_at: dt.datetime | None
     rounds: int | None = None
     entrants: tuple[int, ...] = ()
     pairings: tuple[Pairing, ...] = ()
@@ -226,7 +227,7 @@ class Tournament:
             raise TournamentError("A Swiss tournament needs a number of rounds.")
         if self.rounds is not None and self.rounds < 1:
             raise TournamentError("A tournament is at least one round.")
-        if self.starts_at.tzinfo is None:
+        if self.starts_at is not None and self.starts_at.tzinfo is None:
             raise TournamentError("a tournament's start needs its time zone")
 
     # --- signing up and starting ----------------------------------------------------
@@ -247,13 +248,18 @@ class Tournament:
         return replace(self, entrants=tuple(e for e in self.entrants if e != entrant))
 
     def can_start(self, now: dt.datetime) -> bool:
-        return self.status == "open" and now >= self.starts_at and len(self.entrants) >= 2
+        """Whether it starts by itself at ``now`` (its time has come, with two entrants)."""
+        due = self.starts_at is not None and now >= self.starts_at
+        return self.status == "open" and due and len(self.entrants) >= 2
 
     def start(self, now: dt.datetime) -> Tournament:
         """Close sign-ups and pair the first round. Raises TournamentError before the
-        start time or with fewer than two entrants."""
+        start time (or without one: the sysop starts it, door/storage/tournaments.py's
+        ``early``) or with fewer than two entrants."""
         if self.status != "open":
             raise TournamentError(f"{self.name} has already started.")
+        if self.starts_at is None:
+            raise TournamentError(f"{self.name} starts when the sysop starts it.")
         if now < self.starts_at:
             raise TournamentError(f"{self.name} starts at {self.starts_at:%Y-%m-%d %H:%M} UTC.")
         if len(self.entrants) < 2:

@@ -61,10 +61,13 @@ def describe(tournament: Tournament) -> str:
 
 
 def state_of(tournament: Tournament, *, brief: bool = False) -> str:
-    """``open: starts 2026-12-01 20:00 UTC``, ``round 2 of 3``, ``finished``; ``brief``
-    leaves out the ``open:`` that a start to come implies."""
+    """``open: starts 2026-12-01 20:00 UTC`` (or ``open: the sysop starts it``),
+    ``round 2 of 3``, ``finished``; ``brief`` leaves out the ``open:`` that a start to
+    come implies."""
     if tournament.status == "open":
         opens = "" if brief else "open: "
+        if tournament.starts_at is None:
+            return f"{opens}the sysop starts it"
         return f"{opens}starts {tournament.starts_at:%Y-%m-%d %H:%M} UTC"
     if tournament.status == "running":
         return f"round {tournament.current_round} of {tournament.total_rounds}"

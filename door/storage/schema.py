@@ -287,7 +287,8 @@ tournaments = Table(
     Column("kind", String(12), nullable=False),
     Column("games_per_match", Integer, nullable=False),
     Column("rounds", Integer),
-    Column("starts_at", UTCDateTime, nullable=False),
+    # None: it waits for sign-ups until the sysop starts it (then: when it started).
+    Column("starts_at", UTCDateTime),
     Column("status", String(8), nullable=False),
     # Bumped by every change: the first write of a change, so changes take turns.
     _counter("version"),

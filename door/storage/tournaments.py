@@ -60,12 +60,14 @@ class TournamentStore:
     async def tournaments(
         self, statuses: Sequence[str] = ("open", "running")
     ) -> list[tuple[int, Tournament]]:
-        """Tournaments in those states, soonest start first, for the lobby."""
+        """Tournaments in those states, soonest start first (those the sysop starts
+        last: SQLite and PostgreSQL would put NULL at opposite ends), for the lobby."""
         async with self.store.transaction() as connection:
+            start = tournaments.c.starts_at
             ids = await connection.scalars(
                 select(tournaments.c.id)
                 .where(tournaments.c.status.in_(list(statuses)))
-                .order_by(tournaments.c.starts_at, tournaments.c.id)
+                .order_by(start.is_(None), start, tournaments.c.id)
             )
             return [(number, await _tournament(connection, number)) for number in ids.all()]
 
@@ -92,7 +94,11 @@ class TournamentStore:
         before its time, which then becomes ``now``."""
 
         def start(tournament: Tournament) -> Tournament:
-            if early and tournament.status == "open" and tournament.starts_at > now:
+            if (
+                early
+                and tournament.status == "open"
+                and (tournament.starts_at is None or tournament.starts_at > now)
+            ):
                 tournament = replace(tournament, starts_at=now)
             return tournament.start(now)
 
@@ -183,7 +189,8 @@ async def _write_tournament(
     await connection.execute(
         update(tournaments)
         .where(tournaments.c.id == tournament_id)
-        .values(status=tournament.status)
+        # The start time too: the sysop's start (early, or one without a time) sets it.
+        .values(status=tournament.status, starts_at=tournament.starts_at)
     )
     for table in (tournament_entrants, tournament_pairings):
         await connection.execute(delete(table).where(table.c.tournament_id == tournament_id))

@@ -13,7 +13,7 @@ import pytest
 
 from door.app.call import Caller, run_session
 from door.app.tournaments import TournamentRefusal, Tournaments, parse_start
-from door.screens.tournaments import TournamentsView, draw_tournaments
+from door.screens.tournaments import TournamentsView, draw_tournaments, state_of
 from door.storage.tournaments import TournamentStore
 from door.term.keys import Key
 from engine.rules.outcome import Outcome
@@ -69,6 +69,27 @@ async def test_a_swiss_tournament_pairs_round_after_round_with_a_bye_and_no_repe
         assert (standings[loser].game_points, standings[loser].spread) == (2, -21)
         # A game for someone with a bye this round does not count.
         assert await service.record(number, loser, Outcome(0, (121, 90), ())) is None
+
+
+@run_async
+async def test_a_tournament_made_without_a_time_waits_for_the_sysop_to_start_it(
+    database: Database,
+) -> None:
+    # By hand: made with the form's "now", it started as its second member signed up.
+    async with mail_door(database) as door:
+        service = Tournaments(door.store, door.clock)
+        assert parse_start("", START) is None and parse_start(" NOW ", START) is None
+        number = await service.create("Club night", "round robin", 1, None, 1)
+        for handle in ("Ada", "Bob", "Cy"):
+            door.clock.advance(days=1)
+            account = await door.store.create_account(handle, PASSWORD)
+            assert await service.toggle_entry(number, account.id)
+            (info,) = await service.listing()  # looking at the list starts what is due
+            assert info.tournament.status == "open"
+        assert state_of(info.tournament) == "open: the sysop starts it"
+        started = await service.start_now(number)
+        assert started.status == "running" and len(started.entrants) == 3
+        assert (await service.info(number)).tournament.starts_at == door.clock.now
 
 
 @run_async
@@ -187,8 +208,8 @@ async def test_the_sysop_makes_a_tournament_members_sign_up_and_play_their_game(
         assert await TournamentStore(door.store).tournaments() == []
         sysop_terminal.press("n", "Winter Cup", Key.ENTER, "r", Key.ENTER, "1", Key.ENTER)
         await until(lambda: "Start" in words(sysop_terminal))
-        # Not "now" (typed already): a start next week, which the sysop brings forward.
-        sysop_terminal.press(Key.CTRL_U, "2026-03-09 20:00", Key.ENTER)
+        # A start next week, which the sysop brings forward.
+        sysop_terminal.press("2026-03-09 20:00", Key.ENTER)
         await until(lambda: "open for sign-up" in words(sysop_terminal))
         ((number, made),) = await TournamentStore(door.store).tournaments()
         assert (made.name, made.kind, made.games_per_match) == ("Winter Cup", "round robin", 1)

@@ -174,6 +174,14 @@ def test_a_tournament_that_cannot_be_played_is_refused(changes: dict) -> None:
         swiss_cup(**changes)
 
 
+def test_a_tournament_without_a_time_never_starts_by_itself() -> None:
+    cup = swiss_cup(starts_at=None).sign_up(1).sign_up(2)
+    assert not cup.can_start(NOON + dt.timedelta(days=365))
+    with pytest.raises(TournamentError, match="when the sysop starts it"):
+        cup.start(NOON)
+    assert replace(cup, starts_at=NOON).start(NOON).status == "running"  # the sysop's G
+
+
 def test_a_swiss_tournament_plays_its_rounds_and_finishes() -> None:
     cup = swiss_cup()
     for entrant in (1, 2, 3, 4):
