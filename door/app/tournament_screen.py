@@ -317,7 +317,7 @@ class TournamentScreen:
         for table in list(self.presence.tables):
             seated = any(seat.account_id == entrant for seat in table.seats)
             if table.options.tournament == number and seated and not table.over:
-                table.announce(text)
+                table.tournament_match_settled(text)
 
     # --- typing -------------------------------------------------------------------
 

@@ -379,6 +379,14 @@ class Company(Generic[Someone]):
         self.announce(self.forfeit_text, theme.TITLE)
         self.close()
 
+    def tournament_match_settled(self, text: str) -> None:
+        """The sysop settled this game's tournament match without it (tell everyone
+        ``text``): it goes on as a game that does not count there, so leaving it is no
+        longer a forfeit in the tournament, and its end records nothing there."""
+        self.options = self.options.with_(tournament=0)
+        self.announce(text)
+        self.changed()
+
     def let_go(self, person: Participant) -> None:
         """``person`` is done with the ended game: the table no longer holds them, as
         when someone quits, so that they and the table are no cycle once both are

@@ -283,3 +283,9 @@ async def test_the_sysop_forfeiting_a_match_being_played_tells_its_table(
         told = "The sysop settled this match: Ada forfeits to Bob."
         for terminal in (alice, bert):
             await until(lambda t=terminal: told in words(t))
+        # The game goes on between friends: leaving it forfeits nothing in the tournament
+        # (by hand, the quit dialog still said "a loss in your record and your tournament
+        # match").
+        bert.press(Key.CTRL_C)
+        await until(lambda: "Leave now and the computer plays your seat" in words(bert))
+        assert "tournament match" not in words(bert)
