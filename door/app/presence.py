@@ -275,6 +275,23 @@ class Presence:
         self._announce_everywhere(sender.name, line)
         self._add_chat(ChatLine(sender.name, line, "broadcast"))
 
+    def tournament_match_settled(self, number: int, entrant: int, text: str) -> None:
+        """The sysop settled ``entrant``'s match of tournament ``number`` without the
+        game they may be playing for it: its table, at this worker or another, is told
+        ``text`` at once and plays on for nothing there (door/table/company.py)."""
+        self.settle_tables(number, entrant, text)
+        if self.cluster is not None:
+            event = {"t": "settled", "n": number, "e": entrant, "x": text}
+            for worker in sorted(self.cluster.alive - {self.cluster.worker}):
+                self.cluster.send(worker, event)
+
+    def settle_tables(self, number: int, entrant: int, text: str) -> None:
+        """This worker's part of ``tournament_match_settled``."""
+        for table in list(self.tables):
+            seated = any(seat.account_id == entrant for seat in table.seats)
+            if table.options.tournament == number and seated and not table.over:
+                table.tournament_match_settled(text)
+
     def _announce_everywhere(self, speaker: str, text: str) -> None:
         for table in self.tables:
             table.announce(f"*** {speaker}: {text}")

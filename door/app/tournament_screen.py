@@ -301,23 +301,15 @@ class TournamentScreen:
             return ""
         await self.tournaments.forfeit(shown.number, entrant)
         self.view.message = f"{shown.name_of(entrant)}'s match is forfeited to {other}."
-        self.tell_the_table(
+        # The table where they play it, if any, is told: the two would otherwise play on
+        # for a result that no longer counts, none the wiser until its end.
+        self.presence.tournament_match_settled(
             shown.number,
             entrant,
             f"The sysop settled this match: {shown.name_of(entrant)} forfeits to {other}. "
             "This game no longer counts in the tournament.",
         )
         return ""
-
-    def tell_the_table(self, number: int, entrant: int, text: str) -> None:
-        """Say ``text`` at the table of this worker where ``entrant`` plays a game of
-        tournament ``number``, if any: the two would otherwise play on for a result that
-        no longer counts, none the wiser until its end (a table at another worker hears
-        it then, from the table service)."""
-        for table in list(self.presence.tables):
-            seated = any(seat.account_id == entrant for seat in table.seats)
-            if table.options.tournament == number and seated and not table.over:
-                table.tournament_match_settled(text)
 
     # --- typing -------------------------------------------------------------------
 

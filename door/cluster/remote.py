@@ -9,6 +9,8 @@ A challenge with someone of another worker lives on the sender's worker; each in
 worker holds a copy (``Challenge.origin`` names the sender's worker) so the invitee sees
 it and answers it there. When everyone has accepted, the sender's worker makes the table
 and tells the other workers which seats are theirs to send over (door/cluster/relay.py).
+A tournament match the sysop settles at one worker is told to every other, whose table
+of it (if there) hears it at once (``Presence.tournament_match_settled``).
 """
 
 from __future__ import annotations
@@ -210,7 +212,16 @@ def install(link: ClusterLink, presence: Presence) -> None:
             busy = f"{member.name} is {member.place}: try again later."
             link.send(str(event["from"]), {"t": "note", "n": event.get("by", ""), "x": busy})
 
+    def settled(event: dict[str, Any]) -> None:
+        """The sysop at another worker settled a tournament match: its table may be here."""
+        try:
+            number, entrant = int(event["n"]), int(event["e"])
+        except (KeyError, TypeError, ValueError):
+            return
+        presence.settle_tables(number, entrant, str(event.get("x", "")))
+
     link.handlers.update(
+        settled=settled,
         paged=paged,
         note=note,
         hangup=hang_up,
