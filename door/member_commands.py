@@ -238,6 +238,10 @@ async def _rename(args: argparse.Namespace, store: Store) -> None:
     print(f"{old} is now {new}; {old} is held from others for 30 days")
 
 
+def _games(count: int) -> str:
+    return f"{count} game{'s' if count != 1 else ''}"
+
+
 async def _delete(args: argparse.Namespace, store: Store) -> None:
     detail = await store.member(args.handle)
     if detail is None:
@@ -246,12 +250,12 @@ async def _delete(args: argparse.Namespace, store: Store) -> None:
     if not args.yes:
         if not sys.stdin.isatty():
             raise CommandFailed(f"deleting {handle} cannot be undone: add --yes", BAD_USAGE_EXIT)
-        answer = input(f"Delete {handle} ({detail.line.games} games) for good? [y/N] ")
+        answer = input(f"Delete {handle} ({_games(detail.line.games)}) for good? [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             raise CommandFailed("nothing deleted", 1)
     deleted = await store.delete_member(handle)
     await store.record_action(
-        shell_actor(), "user.delete", deleted, args.reason, f"{detail.line.games} games kept"
+        shell_actor(), "user.delete", deleted, args.reason, f"{_games(detail.line.games)} kept"
     )
     print(f"{deleted} is deleted; their games show as '(deleted member)'")
 

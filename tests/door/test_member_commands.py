@@ -17,10 +17,19 @@ import pytest
 from door.app.member_watch import WATCH_SECONDS
 from door.cli import main
 from door.config import load_config
+from door.storage.store import Seat, Store
 from tests.door.caller import run_async
 from tests.door.netclients import TelnetCaller
+from tests.door.storage.conftest import FAST_HASHER
 from tests.door.storage.every_row import fresh_postgres_database, table_rows
-from tests.door.test_db_commands import PASSWORD, board, cribbage_door, running, write_config
+from tests.door.storage.games import played_game
+from tests.door.test_db_commands import (
+    PASSWORD,
+    board,
+    cribbage_door,
+    running,
+    write_config,
+)
 
 __all__ = ["board"]  # the fixture, for the table of bad input
 
@@ -248,3 +257,32 @@ def test_bad_input_is_one_line_and_a_non_zero_exit_changing_nothing(
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and message in captured.err, captured.err
     assert asyncio.run(table_rows(database)) == rows
+
+
+def test_a_deleted_members_one_game_is_one_game_in_the_question_and_the_audit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # By hand: the audit read "1 games kept".
+    config = write_config(tmp_path / "door")
+    (tmp_path / "door" / "data").mkdir()
+
+    async def ada_with_one_game() -> None:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'door' / 'data' / 'cribbage.sqlite3'}"
+        store = await Store.open(url, hasher=FAST_HASHER)
+        try:
+            ada = await store.create_account("Ada", PASSWORD)
+            game = played_game(5)
+            seats = [Seat("Ada", ada.id), Seat("computer")]
+            await store.record_game_result(game.recording, seats, "computer-normal")
+        finally:
+            await store.close()
+
+    asyncio.run(ada_with_one_game())
+    asked: list[str] = []
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "y")
+    assert main(["user", "delete", "Ada", "--config", str(config)]) == 0
+    assert asked == ["Delete Ada (1 game) for good? [y/N] "]
+    assert main(["audit", "--limit", "1", "--config", str(config)]) == 0
+    (entry,) = capsys.readouterr().out.splitlines()[1:]
+    assert entry.endswith("user.delete  Ada  1 game kept"), entry
