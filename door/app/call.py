@@ -338,9 +338,13 @@ async def join_with_account(
     """Online under the account's handle. If the account is online on another line
     already (a line that dropped without the door noticing, say), the caller may hang
     that one up and come in here; None if they would rather leave."""
+    taking_over = False
     while True:
         try:
-            return await presence.enter(account.handle, session, account=account)
+            # Taking over their own line, the member neither left nor came: no word.
+            return await presence.enter(
+                account.handle, session, account=account, quietly=taking_over
+            )
         except NameInUse as refused:
             other = presence.find(account.handle)
             if other is None or other.account is None or other.account.id != account.id:
@@ -353,7 +357,8 @@ async def join_with_account(
         )
         if not await yes_or_no(session, "Already online", question):
             return None
-        await other.line.hang_up(TAKE_OVER_MESSAGE)
+        await other.take_over(TAKE_OVER_MESSAGE)
+        taking_over = True
         await _until_gone(presence, other)
 
 

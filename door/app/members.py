@@ -105,6 +105,9 @@ class Member:
         self.summons = asyncio.Event()
         """Set by ``summon``: whatever screen this member is on gives way to the seat (or
         the worker) that wants them (door/app/called_away.py)."""
+        self.taken_over = False
+        """Their line is being hung up for the same member calling in again on another
+        (``take_over``): they leave the lobby without a word, as they come in again."""
 
     @property
     def idle(self) -> float:
@@ -130,6 +133,12 @@ class Member:
         the lobby or one away from it, takes them there."""
         self.summons.set()
         self.line.wake()
+
+    async def take_over(self, message: str) -> None:
+        """Hang up this line (telling it ``message``): the same member is calling in
+        again on another, and goes on there."""
+        self.taken_over = True
+        await self.line.hang_up(message)
 
     def tell(self, note: str) -> None:
         self.notes.append(note)

@@ -116,9 +116,12 @@ class Presence:
         *,
         sysop: bool = False,
         account: Account | None = None,
+        quietly: bool = False,
     ) -> Member:
-        """Put ``name`` online (logged in to ``account``, if any). Raises NameInUse if
-        someone online has it, or if it is the sysop's name and this is not the sysop."""
+        """Put ``name`` online (logged in to ``account``, if any); ``quietly`` says
+        nothing in the lobby chat (a member taking over their own line). Raises
+        NameInUse if someone online has it, or if it is the sysop's name and this is not
+        the sysop."""
         clean = clean_name(name)
         key = clean.casefold()
         if not clean:
@@ -143,7 +146,10 @@ class Presence:
         self.members[key] = member
         if self.cluster is not None:
             self.cluster.member_changed(member)
-        self.notice(f"{clean} has come in.")
+        if quietly:
+            self.changed()
+        else:
+            self.notice(f"{clean} has come in.")
         return member
 
     async def enter(
@@ -153,6 +159,7 @@ class Presence:
         *,
         sysop: bool = False,
         account: Account | None = None,
+        quietly: bool = False,
     ) -> Member:
         """``join``, after claiming the name from the other workers (if any): two
         workers never let in the same name at once."""
@@ -160,7 +167,7 @@ class Presence:
         if self.cluster is not None and clean and clean.casefold() not in self.members:
             await self._claim(self.cluster, clean)
         try:
-            return self.join(clean, line, sysop=sysop, account=account)
+            return self.join(clean, line, sysop=sysop, account=account, quietly=quietly)
         except NameInUse:
             if self.cluster is not None and clean and clean.casefold() not in self.members:
                 self.cluster.release_name(clean)
@@ -178,7 +185,8 @@ class Presence:
             await asyncio.sleep(0.25)
 
     def leave(self, member: Member, *, quietly: bool = False) -> None:
-        """``member`` is gone; ``quietly`` when their session goes on at another worker."""
+        """``member`` is gone; ``quietly`` when their session goes on at another worker
+        (and said nothing either when their line was taken over: ``Member.take_over``)."""
         if self.members.get(member.name.casefold()) is not member:
             return
         del self.members[member.name.casefold()]
@@ -197,7 +205,7 @@ class Presence:
             person.table.person_dropped(person)
         if self.cluster is not None:
             self.cluster.member_left(member)
-        if quietly:
+        if quietly or member.taken_over:
             self.changed()
         else:
             self.notice(f"{member.name} has left.")

@@ -53,8 +53,9 @@ class RemoteLine:
     def wake(self) -> None:
         """Its own worker wakes it."""
 
-    async def hang_up(self, message: str) -> None:
-        self.link.send(self.worker, {"t": "hangup", "n": self.name, "x": message})
+    async def hang_up(self, message: str, *, taken_over: bool = False) -> None:
+        event = {"t": "hangup", "n": self.name, "x": message}
+        self.link.send(self.worker, {**event, "over": True} if taken_over else event)
 
 
 class RemoteMember(Member):
@@ -71,6 +72,11 @@ class RemoteMember(Member):
     @property
     def worker(self) -> str:
         return self.line.worker
+
+    async def take_over(self, message: str) -> None:
+        """As ``Member.take_over``, at the worker whose member it is."""
+        self.taken_over = True
+        await self.line.hang_up(message, taken_over=True)
 
     def update(self, worker: str, record: dict[str, Any]) -> None:
         self.line.worker = worker
@@ -135,6 +141,7 @@ def install(link: ClusterLink, presence: Presence) -> None:
     def hang_up(event: dict[str, Any]) -> None:
         member = local(event.get("n"))
         if member is not None:
+            member.taken_over = member.taken_over or event.get("over") is True
             task = asyncio.get_running_loop().create_task(member.line.hang_up(str(event["x"])))
             presence.background.add(task)
             task.add_done_callback(presence.background.discard)

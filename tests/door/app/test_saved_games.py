@@ -295,6 +295,9 @@ async def test_logging_in_on_a_second_line_may_hang_up_the_first(database: Datab
         assert "You have called in again on another line" in screen(first)
         await in_lobby(third)
         assert [member.name for member in door.presence.online()] == ["Ada"]
+        # Ada neither left nor came: the chat says she came in, once (by hand, each
+        # takeover added "Ada has left." and "Ada has come in.").
+        assert [line.text for line in door.presence.chat] == ["Ada has come in."]
 
 
 def flat(terminal: KeyboardTerminal) -> str:
