@@ -293,6 +293,30 @@ main's, the machine loaded): p99 22-25 ms where main's 24-25, the median 1.2 ms 
 seed 44, 1,000 games: 53.30 % against 51.90 %, +1.40 (-0.26 to +3.06; 63 of 500 deals won
 differently): over the 6,000 games of seeds 41 to 44 54.22 % against 53.10 %, +1.12 (+0.47
 to +1.76).
+
+The discard at four weighing what the kept cards peg (2026-11-29, nice 19, one job, the
+machine shared; engine/computer/table_keep_pegging.py, MASTER_TABLE_KEEP_PEGGING): the
+table's discard ran every keep through the deal with the play at the deal's average,
+whatever the four cards kept; the two-player master's has always added a fit of what a
+kept hand pegs. At four, a fit by the seat's place from the dealer of its partnership's
+pegging and of the other's on the kept ranks (bench/keep_pegging4.py: the expert's
+self-play, 40,000 deals from 0-0; the fitted pegging spreads 0.35 to 0.51 points for our
+side, 0.22 to 0.30 for theirs, low cards up, court cards and pairs down), each side's
+figure moving the chance by the board's value of a point to that side (win_chances, two
+points either way). 31 of 240 discards at random scores change; a discard's p99 2.8 ms of
+process time where 2.4 (bench/ai_latency.py --levels master --players 4 --deals 150, the
+clock read as process time; a play's as main's, 30 against 32). Paired on main's kept runs
+(/work/notes/s14/four4/base_s6*.json, 1,000 games each): seed 61, 56.00 % against 54.20 %,
++1.80 (-0.58 to +4.18; 118 of 500 deals won differently); seed 62, 55.50 % against 51.80 %,
++3.70 (+1.46 to +5.94; 118); seed 63, 53.40 % against 51.40 %, +2.00 (-0.23 to +4.23; 106):
+over the 3,000 games 54.97 % against 52.47 %, +2.50 (+1.18 to +3.82, the seeds' intervals
+pooled), points a deal 20.95 against 20.73 (main 20.89 against 20.76). It ships. Screened
+beside it, not kept: the table's play searches (both) valuing a point through the rest of
+this deal (the win bar's stages from the seat's view: the rest of the play, the shows in
+counting order, its own hand exactly) in place of the start-of-deal table at the score as
+it stands, seed 61 +0.20 (-1.07 to +1.47; 42 of 500 deals won differently; 4 of 136 plays
+changed), below the +0.5 that would earn more seeds. The figures and that patch:
+/work/notes/s14/four4/ (findings.txt, B_rest_of_deal.patch).
 """
 
 from __future__ import annotations

@@ -7,14 +7,20 @@ our own hand as what the four kept cards score over the unseen starters, and the
 what it scores with our card in it. The crib is counted for the seat that owns it, so a
 card thrown to an opponent's crib costs what a point to *that* opponent costs where the
 board stands: more to the leader than to a player far behind, nothing beyond the points
-to a partner, whose crib is ours. Points (the hand, plus or minus the crib) only break
-ties between equal chances (a game already won or lost).
+to a partner, whose crib is ours. At four (``MASTER_TABLE_KEEP_PEGGING``) the play's
+average is not the same for every keep: what the four cards kept are measured to peg for
+each side (``engine.computer.table_keep_pegging``) moves the chance by the board's value of
+a point to that side. Points (the hand, plus or minus the crib, plus the kept cards'
+pegging over the other side's) only break ties between equal chances (a game already won
+or lost).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.computer.levels import MASTER_TABLE_KEEP_PEGGING
+from engine.computer.table_keep_pegging import keep_pegging, point_values
 from engine.odds.hand_tables import FloatArray
 from engine.odds.hand_values import (
     Unseen,
@@ -67,4 +73,11 @@ def discard_chances(
         stages[own] = ("add", role, hands[row])
         stages[-1] = ("add", 0, cribs[row])  # the crib, counted last, for the dealer's side
         chances[row] = chances_with(game, stages)[side]
+    if game.players in MASTER_TABLE_KEEP_PEGGING:
+        # The play's stage is the deal's average whatever we keep: what these four cards
+        # are measured to peg moves the chance by a point's value to each side.
+        mine, other = keep_pegging(keeps, seat_role(game, seat))
+        ours_value, theirs_value = point_values(game, side)
+        chances += ours_value * (mine - mine.mean()) + theirs_value * (other - other.mean())
+        points += mine - other
     return options, chances, points
