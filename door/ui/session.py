@@ -233,6 +233,11 @@ class Session:
             wanted = self.mouse
             self.mouse = False
             self._mouse_after_lines = wanted
+            # And the cursor the screens hid shown again: lines are typed at it, and a
+            # magnifier or screen reader follows it (lines never send an escape to show
+            # it, so it stayed hidden to the end of the call and after).
+            if isinstance(self.renderer, Renderer) and self.renderer.hid_cursor:
+                self.terminal.write(SHOW_CURSOR)
         self.terminal.display_mode = display  # type: ignore[attr-defined]
         self.renderer.close()
         self.lines = lines

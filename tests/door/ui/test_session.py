@@ -185,6 +185,23 @@ def test_a_screen_reader_turns_clicks_off_and_back_on_leaving_it() -> None:
     assert terminal.output[len(stopped) :].count(b"\x1b[?1000h") == 1
 
 
+@run_async
+async def test_the_cursor_the_screen_hid_is_shown_again_for_plain_lines() -> None:
+    """S at the arrival, J in the lobby, a member's kept screen reader: the screens hid
+    the cursor (it is parked, not typed at), and plain lines have none of their own, so
+    it stayed hidden for the rest of the call and after it: a caller typing a line saw
+    no cursor, and a magnifier or screen reader that follows the cursor lost it."""
+    terminal = FakeTerminal()
+    session = Session(terminal)
+    session.push(Frame(words("Welcome")))
+    await session.paint()
+    assert terminal.screen.cursor.hidden  # as the arrival leaves it
+    session.use_speech()
+    await session.send_lines("Welcome to Cribbage Door.\r\n")
+    assert not terminal.screen.cursor.hidden
+    assert terminal.output.endswith(b"Welcome to Cribbage Door.\r\n")  # no escape after
+
+
 def test_a_caller_without_clicks_is_not_asked_for_them_after_the_screen_reader() -> None:
     terminal = FakeTerminal()
     session = Session(terminal)
