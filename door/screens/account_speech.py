@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from door.screens.account import leaderboard_title, mode_name
-from door.screens.speech import Said, cards_words
+from door.screens.speech import Said, cards_words, rating_in_words
 from door.storage.ratings import RatedMember
 from door.storage.values import LeaderboardEntry, PlayerStats, StatLine
 from engine.rules.cards import Card
@@ -77,7 +77,7 @@ def stats_said(stats: PlayerStats, rating_line: str = "") -> Said:
             f" gave away {total.muggins_given}."
         )
     if rating_line:
-        sentences.append(rating_line.replace("−", "minus ") + ".")
+        sentences.append(rating_in_words(rating_line) + ".")
     return Said(tuple(sentences), prompt=RECORD_PROMPT)
 
 
