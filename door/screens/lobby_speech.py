@@ -83,7 +83,10 @@ def keys_sentence(row: str) -> str:
     """A row of keys (``P Play the computer  T Self-play``) as a sentence: ``Keys: P Play
     the computer, T Self-play.``"""
     parts = [part.strip() for part in row.split("  ") if part.strip()]
-    return "Keys: " + ", ".join(parts) + "."
+    said = ", ".join(part for part in parts if not part.startswith("("))
+    # A remark on the row ("(a guest's games are not kept)") is no key: said after them.
+    remarks = "".join(f" {part}" for part in parts if part.startswith("("))
+    return f"Keys: {(said + remarks).strip()}."
 
 
 def prompt_of(view: LobbyView) -> str:

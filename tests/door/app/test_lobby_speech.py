@@ -11,7 +11,7 @@ import re
 from door.app.lobby_words import NOT_A_WORD, LobbyWords
 from door.competition.rating import Rating, RatingChange
 from door.screens.lobby import ChatText, LobbyView, WhoLine
-from door.screens.lobby_speech import CONFIRM_PROMPT, PROMPT, lobby_said
+from door.screens.lobby_speech import CONFIRM_PROMPT, PROMPT, keys_sentence, lobby_said
 from door.screens.speech import Said
 from door.term.keys import Key
 from door.ui.speech_renderer import SpeechRenderer
@@ -63,6 +63,14 @@ def test_a_rating_line_in_the_lobby_is_said_in_words() -> None:
         "Game abandoned. Rating 1512 (+12).",
         "Game abandoned. Rating 1500 (no change).",
     ]
+
+
+def test_a_remark_on_a_row_of_keys_is_said_after_it_not_as_a_key() -> None:
+    # A guest's row was said "..., S plain ASCII, (a guest's games are not kept)."
+    row = "L Leaderboard  I no timer  S plain ASCII  (a guest's games are not kept)"
+    assert keys_sentence(row) == (
+        "Keys: L Leaderboard, I no timer, S plain ASCII (a guest's games are not kept)."
+    )
 
 
 def test_a_frame_says_only_what_is_new_and_a_typed_line_hears_the_prompt_again() -> None:
