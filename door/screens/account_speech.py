@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from door.screens.account import leaderboard_title, mode_name
-from door.screens.speech import Said, cards_words
+from door.screens.speech import Said, cards_words, rating_in_words
 from door.storage.ratings import RatedMember
 from door.storage.values import LeaderboardEntry, PlayerStats, StatLine
 from engine.rules.cards import Card
@@ -48,9 +48,26 @@ def rating_board_said(entries: Sequence[RatedMember]) -> Said:
     return Said(tuple(sentences), prompt=BOARD_PROMPT)
 
 
+def spoken_mode(line: StatLine) -> str:
+    """A mode of the record as said, not as the store keys it (``computer-normal free
+    auto``, read out "computer dash normal"): ``Against the computer at normal, free
+    runs, auto count``; ``Against other callers, 3 players, ...``."""
+    if line.opponent == "all":
+        return mode_name(line)
+    kind, _, players = line.opponent.partition("-")
+    if kind == "computer":
+        level, _, players = players.partition("-")
+        whom = f"the computer at {level}"
+    else:
+        whom = "other callers" if kind == "people" else line.opponent
+    size = f", {players.removesuffix('p')} players" if players.endswith("p") else ""
+    return f"Against {whom}{size}, {line.runs} runs, {line.counting} count"
+
+
 def stat_sentence(line: StatLine) -> str:
+    games = f"{line.games} game{'' if line.games == 1 else 's'}"
     return (
-        f"{mode_name(line)}: {line.games} games, won {line.wins}, lost {line.losses},"
+        f"{spoken_mode(line)}: {games}, won {line.wins}, lost {line.losses},"
         f" skunks given {line.skunks_given}, taken {line.skunks_taken};"
         f" {line.pegging_per_hand:.1f} pegged a hand, hands {line.average_hand:.1f},"
         f" cribs {line.average_crib:.1f} on average."
@@ -77,7 +94,7 @@ def stats_said(stats: PlayerStats, rating_line: str = "") -> Said:
             f" gave away {total.muggins_given}."
         )
     if rating_line:
-        sentences.append(rating_line.replace("−", "minus ") + ".")
+        sentences.append(rating_in_words(rating_line) + ".")
     return Said(tuple(sentences), prompt=RECORD_PROMPT)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from door.screens.lobby import ChatText, LobbyView, key_rows
-from door.screens.speech import Said
+from door.screens.speech import Said, rating_in_words
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 
 KEY_WORDS: Final = (
@@ -83,7 +83,10 @@ def keys_sentence(row: str) -> str:
     """A row of keys (``P Play the computer  T Self-play``) as a sentence: ``Keys: P Play
     the computer, T Self-play.``"""
     parts = [part.strip() for part in row.split("  ") if part.strip()]
-    return "Keys: " + ", ".join(parts) + "."
+    said = ", ".join(part for part in parts if not part.startswith("("))
+    # A remark on the row ("(a guest's games are not kept)") is no key: said after them.
+    remarks = "".join(f" {part}" for part in parts if part.startswith("("))
+    return f"Keys: {(said + remarks).strip()}."
 
 
 def prompt_of(view: LobbyView) -> str:
@@ -96,6 +99,8 @@ def prompt_of(view: LobbyView) -> str:
 
 
 def in_lobby_words(text: str) -> str:
+    """A notice or message of the lobby's in words: the keys it names as the words typed,
+    a rating told after a game as it is read out."""
     for keys, words in KEY_WORDS:
         text = text.replace(keys, words)
-    return text
+    return rating_in_words(text)

@@ -48,13 +48,16 @@ class HandState:
 
     ``bar`` is the index of the card under the highlight bar (None: no bar, it is not
     the caller's move); ``marked`` are the cards chosen for the crib; ``unplayable``
-    are drawn dimmed (they would take the count past 31).
+    are drawn dimmed (they would take the count past 31); ``full``: as many cards are
+    marked as the crib takes (RETURN throws them, so a click on another card must not
+    stand for RETURN).
     """
 
     cards: tuple[Card, ...] = ()
     bar: int | None = None
     marked: frozenset[Card] = field(default_factory=frozenset)
     unplayable: frozenset[Card] = field(default_factory=frozenset)
+    full: bool = False
 
 
 def card_label(number: int, *, bar: bool, marked: bool) -> str:

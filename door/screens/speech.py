@@ -133,6 +133,32 @@ def in_words(text: str) -> str:
     return text
 
 
+_RATING: Final = re.compile(r"\bRating (\d+)(\??) \(([^)]*)\)")
+"""A rating as door/competition/rating.py writes it, with its changes: ``Rating 1268?
+(−232)``, ``Rating 1523 (newest first: +12 −7 ±0)``."""
+
+
+def rating_in_words(text: str) -> str:
+    """Ratings in ``text`` as a screen reader's caller hears them: the question mark of
+    a provisional rating read out made a question of the line, and the minus sign and
+    ``±`` are read as symbols, or not at all.
+
+    >>> rating_in_words("Game abandoned. Rating 1268? (−232).")
+    'Game abandoned. Rating 1268, provisional (minus 232).'
+    >>> rating_in_words("Rating 1523 (newest first: +12 −7 ±0)")
+    'Rating 1523 (newest first: +12 minus 7 no change)'
+    """
+
+    def said(match: re.Match[str]) -> str:
+        rating, provisional, changes = match.groups()
+        changes = changes.replace("\N{MINUS SIGN}", "minus ").replace(
+            "\N{PLUS-MINUS SIGN}0", "no change"
+        )
+        return f"Rating {rating}{', provisional' if provisional else ''} ({changes})"
+
+    return _RATING.sub(said, text)
+
+
 def _face_words(rank: str, suit: str) -> str:
     return f"{_RANK_WORDS[_RANK_BY_FACE[rank]]} of {_SUIT_WORDS[_SUIT_BY_SYMBOL[suit]]}"
 

@@ -4,8 +4,9 @@ The regions stand where door/screens/layout.py puts the parts (the hand from
 ``CARDS_COL``, a card every ``CARD_STEP`` columns; the cut's fan a column a card), and a
 click becomes the keys a caller would press for the same thing: a card of the hand is its
 number and RETURN (which marks it in the discard and plays it in the pegging), or DEL for
-a card already marked; a card of the cut's fan is that card number typed afresh; the
-offers on the status line are their keys.
+a card already marked, or its number alone (the bar goes there) while the discard has all
+its cards marked, when RETURN would throw them; a card of the cut's fan is that card
+number typed afresh; the offers on the status line are their keys.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def _table_hits(
 ) -> HitMap:
     hits = list(key_line_hits(status, STATUS_ROW))
     if hand is not None:
-        hits += _hand_hits_of(hand.cards, hand.marked)
+        hits += _hand_hits_of(hand.cards, hand.marked, hand.full)
     if stock_size is not None:
         hits += _cut_hits(stock_size)
     top = picture_top(canvas_size(size)[1])
@@ -74,13 +75,18 @@ def _table_hits(
 
 
 @functools.lru_cache(maxsize=256)
-def _hand_hits_of(cards: tuple[Card, ...], marked: frozenset[Card]) -> tuple[Hit, ...]:
+def _hand_hits_of(cards: tuple[Card, ...], marked: frozenset[Card], full: bool) -> tuple[Hit, ...]:
     """(Cached: the bar moves over the same hand and marks many frames running.)"""
     hits = []
     for index, card in enumerate(cards):
-        choose = Key.DELETE if card in marked else Key.ENTER
+        number = Key.printable(str(index + 1))
+        if card in marked:
+            keys: tuple[Key, ...] = (number, Key.DELETE)
+        elif full:
+            keys = (number,)  # RETURN would throw the cards marked, not mark this one
+        else:
+            keys = (number, Key.ENTER)
         start = CARDS_COL + index * CARD_STEP
-        keys = (Key.printable(str(index + 1)), choose)
         hits.append(Hit(_HAND_TOP, start, start + CARD_WIDTH, keys, rows=_HAND_HEIGHT))
     return tuple(hits)
 

@@ -205,7 +205,10 @@ class Reader(Asked):
 
     def note_shows(self) -> None:
         """A hand or crib counted since: its cards and the count said in full ("fifteen
-        two, fifteen four and a pair is six"), before the table's line on it."""
+        two, fifteen four and a pair is six"), before the table's line on it (``tell``
+        notes the shows before it takes its line). Each goes after what waits already:
+        put in front of it, the shows counted between two of the caller's turns to hear
+        (the computer playing itself) were said crib first, and before the play's end."""
         # (A deal starts the list again, and is told while it is empty: the count of
         # shows said goes back to 0 then, in every hand of every game.)
         shows = self.table.game.shows
@@ -215,7 +218,7 @@ class Reader(Asked):
             what = "crib" if scored.is_crib else "hand"
             score = scored.score
             count = score.announcement.rstrip(".") or "Nothing"
-            self.waiting.appendleft(
+            self.waiting.append(
                 f"{owner} {what}: {cards_words(score.hand)}, starter {card_words(score.starter)}."
                 f" {count}."
             )

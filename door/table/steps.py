@@ -144,7 +144,9 @@ async def discard(caller: Answering, question: Discard) -> list[Card]:
     picker = CardPicker(cards, need=need)
     error = ""
     while True:
-        caller.own_hand = HandState(tuple(cards), picker.bar, frozenset(picker.marked))
+        caller.own_hand = HandState(
+            tuple(cards), picker.bar, frozenset(picker.marked), full=picker.complete
+        )
         if not picker.complete:
             plural = "s" if need > 1 else ""
             prompt = f"Choose {need} card{plural} for {whose}: put the bar on a card, press RETURN."
@@ -155,6 +157,12 @@ async def discard(caller: Answering, question: Discard) -> list[Card]:
             status = f"{moving_keys(len(cards))}RETURN mark  DEL unmark  {EVERYWHERE}"
         else:
             prompt = f"RETURN throws {faces(picker.marked)} to {whose}. DEL un-marks a card."
+            if caller.clicks:
+                which = "it" if need == 1 else "one"
+                prompt = (
+                    f"RETURN throws {faces(picker.marked)} to {whose}; "
+                    f"{caller.click_word} {which} to un-mark it."
+                )
             status = f"RETURN throw  DEL unmark  <- -> move  {EVERYWHERE}"
         caller.show_prompt(prompt, error, status)
         key = await caller.next_key()

@@ -32,6 +32,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Final
 
+from door.term.canvas import picture_top
 from door.term.keys import Key, KeyName, Mouse, MouseButton  # noqa: F401  (the doctest)
 
 MAX_CLICK_KEYS: Final = 6
@@ -135,6 +136,25 @@ class LaterHits:
 FrameHits = HitMap | LaterHits
 """What a click on a frame means: its map, or how to work it out from the frame's values."""
 
+
+class CentredHits:
+    """The map of a 24-row frame, read where the picture is when the click comes: the
+    renderer sends the frame centred in a taller window, and centres it anew when the
+    window is resized, without the screen drawing again (one waiting for a key: the
+    arrival, a form, a notice). ``rows()`` is the window's height then. Read where the
+    picture was drawn first, a tap on the web page's first screen on a phone held
+    upright (the page's size came just after that screen) did nothing."""
+
+    __slots__ = ("_hits", "_rows")
+
+    def __init__(self, hits: FrameHits, rows: Callable[[], int]) -> None:
+        self._hits = hits
+        self._rows = rows
+
+    def keys_for(self, mouse: Mouse) -> tuple[Key, ...]:
+        return self._hits.moved_down(picture_top(self._rows())).keys_for(mouse)
+
+
 _KEY_WORDS: Final = {
     "RETURN": Key.ENTER,
     "ENTER": Key.ENTER,
@@ -216,7 +236,7 @@ class ClickKeys:
     not yet read (a click that stands for two keys gives them one read at a time)."""
 
     def __init__(self) -> None:
-        self.hits: FrameHits = NO_HITS
+        self.hits: FrameHits | CentredHits = NO_HITS
         self._pending: deque[Key] = deque()
 
     def pending(self) -> Key | None:

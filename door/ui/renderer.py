@@ -81,6 +81,9 @@ class Renderer:
         self._last: tuple[Canvas, tuple[int, int] | None] | None = None
         self._sent_for: tuple[object, object] | None = None
         self._cursor_shown: bool | None = None
+        self.hid_cursor = False
+        """The cursor was hidden last, as far as the caller's terminal knows (kept through
+        ``invalidate``, which only forgets what the screen shows)."""
         self._background: asyncio.Task[None] | None = None
         """Flushes after a resize, and sends the newest frame once the caller reads."""
         self._behind = False
@@ -245,10 +248,12 @@ class Renderer:
             if colour and self._cursor_shown is not True:
                 out.append(SHOW_CURSOR)
                 self._cursor_shown = True
+                self.hid_cursor = False
         elif colour and self._cursor_shown is not False:
             # ANSI.SYS-era terminals ignore this; there the cursor just stays put.
             out.append(HIDE_CURSOR)
             self._cursor_shown = False
+            self.hid_cursor = True
 
 
 _NO_COLUMN: Final[tuple[int, ...]] = ()

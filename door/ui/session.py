@@ -24,9 +24,9 @@ from typing import Any, Final, Generic, Protocol, TypeVar
 
 from door.screens.speech import Said
 from door.term.ansi import CLEAR_SCREEN, SHOW_CURSOR
-from door.term.canvas import SCREEN_ROWS, Canvas, picture, picture_top
+from door.term.canvas import SCREEN_ROWS, Canvas, picture
 from door.term.charset import Charset
-from door.term.clicks import NO_HITS, ClickKeys, FrameHits, HitMap, LaterHits
+from door.term.clicks import NO_HITS, CentredHits, ClickKeys, FrameHits, HitMap, LaterHits
 from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.inbox import Inbox
 from door.term.keys import Key
@@ -233,6 +233,11 @@ class Session:
             wanted = self.mouse
             self.mouse = False
             self._mouse_after_lines = wanted
+            # And the cursor the screens hid shown again: lines are typed at it, and a
+            # magnifier or screen reader follows it (lines never send an escape to show
+            # it, so it stayed hidden to the end of the call and after).
+            if isinstance(self.renderer, Renderer) and self.renderer.hid_cursor:
+                self.terminal.write(SHOW_CURSOR)
         self.terminal.display_mode = display  # type: ignore[attr-defined]
         self.renderer.close()
         self.lines = lines
@@ -285,11 +290,13 @@ class Session:
         canvas = canvas if canvas is not None else Canvas()
         # A click means what the frame about to be sent shows where it lands (worked
         # out only for a caller whose clicks come in at all). A frame of 24 rows is
-        # sent centred in a taller window (door/term/canvas.py's centred), its map too.
+        # sent centred in a taller window (door/term/canvas.py's centred), and centred
+        # anew after a resize: its map is read where the picture is at the click.
         if self._stack and self.terminal.mouse_reporting:
             hits = hits_of(self._stack[-1])
             if canvas.rows == SCREEN_ROWS:
-                hits = hits.moved_down(picture_top(self.terminal.size[1]))
+                terminal = self.terminal  # not self: the clicks must not hold the session
+                hits = CentredHits(hits, lambda: terminal.size[1])
             self.clicks.hits = hits
         else:
             self.clicks.hits = NO_HITS

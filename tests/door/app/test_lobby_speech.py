@@ -9,8 +9,9 @@ import asyncio
 import re
 
 from door.app.lobby_words import NOT_A_WORD, LobbyWords
+from door.competition.rating import Rating, RatingChange
 from door.screens.lobby import ChatText, LobbyView, WhoLine
-from door.screens.lobby_speech import CONFIRM_PROMPT, PROMPT, lobby_said
+from door.screens.lobby_speech import CONFIRM_PROMPT, PROMPT, keys_sentence, lobby_said
 from door.screens.speech import Said
 from door.term.keys import Key
 from door.ui.speech_renderer import SpeechRenderer
@@ -45,6 +46,31 @@ def test_the_lobby_is_said_without_idle_times_and_its_keys_as_sentences() -> Non
     )
     assert said.message == "" and said.prompt == PROMPT and said.typed == "ac"
     assert "1:15" not in " ".join(said.sentences)  # the idle time changes every second
+
+
+def test_a_rating_line_in_the_lobby_is_said_in_words() -> None:
+    # Told after a game was quit, it was said as written: "Rating 1268? (−232)", a
+    # question (the mark of a provisional rating) and a minus sign, unlike the record's.
+    fell = RatingChange(Rating(1500.0), Rating(1268.0, 300.0)).line()
+    rose = RatingChange(Rating(1500.0, 50.0), Rating(1512.0, 50.0)).line()
+    same = RatingChange(Rating(1500.0, 50.0), Rating(1500.2, 50.0)).line()
+    said = [
+        lobby_said(LobbyView("Cribbage Door", "Bob", message=f"Game abandoned. {line}.")).message
+        for line in (fell, rose, same)
+    ]
+    assert said == [
+        "Game abandoned. Rating 1268, provisional (minus 232).",
+        "Game abandoned. Rating 1512 (+12).",
+        "Game abandoned. Rating 1500 (no change).",
+    ]
+
+
+def test_a_remark_on_a_row_of_keys_is_said_after_it_not_as_a_key() -> None:
+    # A guest's row was said "..., S plain ASCII, (a guest's games are not kept)."
+    row = "L Leaderboard  I no timer  S plain ASCII  (a guest's games are not kept)"
+    assert keys_sentence(row) == (
+        "Keys: L Leaderboard, I no timer, S plain ASCII (a guest's games are not kept)."
+    )
 
 
 def test_a_frame_says_only_what_is_new_and_a_typed_line_hears_the_prompt_again() -> None:

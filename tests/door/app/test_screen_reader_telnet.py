@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from door.config import config_from_mapping
+from door.term.ansi import SHOW_CURSOR
 from door.term.mouse import STOP_REPORTS
 from tests.door.app.test_accounts_server import running
 from tests.door.caller import run_async
@@ -36,9 +37,10 @@ class ListeningCaller(KeepsEveryByte, TelnetCaller):
 
 def assert_only_clicks_stopped(sent: bytes, said: bytes) -> None:
     """The one escape sent once a caller chose the screen reader: their terminal, asked
-    for clicks, told to stop, before the mode is said (a click in plain lines would be
-    noise between typed words). Nothing else sent is an escape."""
-    stop = STOP_REPORTS.encode()
+    for clicks, told to stop, and to show the cursor the screen hid, before the mode is
+    said (a click in plain lines would be noise between typed words). Nothing else sent
+    is an escape."""
+    stop = (STOP_REPORTS + SHOW_CURSOR).encode()
     assert sent.count(stop) == 1 and sent.index(stop) < sent.index(said)
     assert b"\x1b" not in sent.replace(stop, b""), "an escape sequence was sent after S"
 

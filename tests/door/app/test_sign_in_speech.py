@@ -10,6 +10,7 @@ from pathlib import Path
 
 from door.storage.settings import SQLITE_FILE_NAME
 from door.storage.store import Store
+from door.term.ansi import SHOW_CURSOR
 from door.term.mouse import STOP_REPORTS
 from tests.door.app.test_accounts_server import running
 from tests.door.app.test_screen_reader_telnet import (
@@ -35,9 +36,9 @@ async def arrive_with_a_screen_reader(port: int) -> tuple[ListeningCaller, int]:
     await caller.send("s\r")
     await caller.until_sent(ARRIVAL_PROMPT, mark)
     # The door asked this xterm for clicks at the arrival; S first tells it to stop, while
-    # escapes still reach it (a click would be noise between typed words). From then on
-    # nothing sent may be an escape.
-    stop = STOP_REPORTS.encode()
+    # escapes still reach it (a click would be noise between typed words), and shows the
+    # cursor the screen hid. From then on nothing sent may be an escape.
+    stop = (STOP_REPORTS + SHOW_CURSOR).encode()
     assert bytes(caller.raw[mark : mark + len(stop)]) == stop
     return caller, mark + len(stop)
 

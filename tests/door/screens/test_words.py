@@ -8,10 +8,12 @@ import random
 
 from door.competition.rating import Rating
 from door.screens.account import rating_line
+from door.screens.account_speech import stat_sentence
 from door.screens.frame import draw_header
 from door.screens.game_screen import TableView, draw_table
 from door.screens.show import result_text
 from door.storage.ratings import RatingHistoryEntry
+from door.storage.values import StatLine
 from door.term.canvas import Canvas
 from engine.rules.cards import Card
 from engine.rules.events import ShowScored
@@ -70,3 +72,18 @@ def test_the_partner_is_called_partner_in_the_four_handed_game() -> None:
     assert any("Partner" in row for row in panel), panel
     assert not any("Computer 2" in row for row in panel), panel
     assert any("Computer 3" in row for row in panel), panel
+
+
+def test_a_records_modes_are_said_in_words_to_a_screen_reader() -> None:
+    # They were said as the store keys them: "computer-normal free auto: 1 games".
+    against_computer = StatLine("free", "auto", "computer-normal", games=1, wins=1)
+    three_callers = StatLine("exact", "manual", "people-3p", games=2, losses=2)
+    assert stat_sentence(against_computer).startswith(
+        "Against the computer at normal, free runs, auto count: 1 game, won 1, lost 0,"
+    )
+    assert stat_sentence(three_callers).startswith(
+        "Against other callers, 3 players, exact runs, manual count: 2 games, won 0,"
+    )
+    assert stat_sentence(StatLine.total([against_computer, three_callers])).startswith(
+        "All modes: 3 games, won 1, lost 2,"
+    )

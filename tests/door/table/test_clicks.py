@@ -70,6 +70,25 @@ async def test_two_clicked_cards_are_marked_and_a_click_on_return_throw_throws_t
 
 
 @run_async
+async def test_a_click_on_a_third_card_throws_nothing_and_leaves_the_two_marked() -> None:
+    # It was the card's number and RETURN, and RETURN with two cards marked throws them:
+    # a caller changing their mind threw the two they had marked.
+    terminal = KeyboardTerminal()
+    task = start(terminal)
+    await until_status(terminal, task, "RETURN mark")
+    await click(terminal, task, HAND_CARDS + 1, hand_card(1) + 2)  # 3♣
+    await click(terminal, task, HAND_CARDS + 1, hand_card(4) + 2)  # 9♥
+    await click(terminal, task, HAND_CARDS + 1, hand_card(0) + 2)  # 2♣: a third
+    assert not terminal.shows("You throw")
+    assert "RETURN throws 3♣ 9♥ to Computer's crib" in terminal.message
+    assert terminal.message.endswith("; click one to un-mark it.")
+    await click(terminal, task, HAND_CARDS + 1, hand_card(4) + 2)  # 9♥ un-marked
+    await click(terminal, task, HAND_CARDS + 1, hand_card(0) + 2)  # 2♣ marked now
+    assert "RETURN throws 3♣ 2♣ to Computer's crib" in terminal.message
+    task.cancel()
+
+
+@run_async
 async def test_a_click_on_a_marked_card_unmarks_it() -> None:
     terminal = KeyboardTerminal()
     task = start(terminal)

@@ -4,8 +4,13 @@ as noise, and typed lines that answer nothing told why in one sentence."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
 
+from door.table.admission import person_or_reader
+from door.table.flow import Table
+from door.table.options import GameOptions
 from door.term.display import Display
 from door.term.keys import Key
 from door.ui.session import Session
@@ -217,3 +222,34 @@ async def test_a_match_says_its_score_between_games_and_goes_on_by_word() -> Non
     assert "On to game 2 of the match? Type yes or no." in text
     assert "Game 2 of the match" in await typed(terminal, task, "yes")
     task.cancel()
+
+
+@run_async
+async def test_a_watcher_hears_each_show_in_the_order_it_was_counted() -> None:
+    # The computer playing itself counts a hand's shows one after another with nobody
+    # to press RETURN between them: they were said the crib first and the pone's hand
+    # last, each description put in front of what was waiting.
+    terminal = speech_terminal()
+    table = Table(
+        GameOptions(level="easy"),
+        [None, None],
+        rng=random.Random(4),
+        admit=person_or_reader,
+        pause=0,
+    )
+    watcher = table.watch("Ada", Session(terminal))
+    table.start()
+    watching = asyncio.ensure_future(watcher.attend())  # type: ignore[attr-defined]
+    await until(lambda: "Hand 3:" in sent(terminal), 30, what="two hands shown")
+    text = sent(terminal)
+    table.person_quit(watcher)
+    watching.cancel()
+    for number in (1, 2):
+        hand = text[text.index(f"Hand {number}:") : text.index(f"Hand {number + 1}:")]
+        dealer = re.search(r"Hand \d: (.+) deals\.", hand).group(1)  # type: ignore[union-attr]
+        pone = next(name for name in table.names if name != dealer)
+        told = re.findall(r"^(\S+(?: 2)?'s (?:hand|crib))(:| counts)", hand, re.MULTILINE)
+        descriptions = [whose for whose, how in told if how == ":"]
+        assert descriptions == [f"{pone}'s hand", f"{dealer}'s hand", f"{dealer}'s crib"], hand
+        for whose in descriptions:  # each said before the line that gives its points
+            assert hand.index(f"{whose}:") < hand.index(f"{whose} counts"), hand

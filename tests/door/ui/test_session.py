@@ -143,6 +143,31 @@ async def test_the_rest_of_a_click_goes_with_the_typeahead() -> None:
     assert await session.next_key() == Key.printable("y")
 
 
+@run_async
+async def test_a_click_lands_on_the_picture_centred_anew_after_a_resize() -> None:
+    """A screen waiting for a key is not drawn again when the window grows (the phone's
+    page sent its size just after the first screen, a phone turned): the renderer
+    centres the picture anew, and a click must be read where it now is. It was read
+    where the picture was before: a tap on the web's first screen, on a phone held
+    upright, did nothing, and a tap on the blank rows above it chose a line."""
+    terminal = FakeTerminal()
+    terminal.mouse_reporting = True
+    session = Session(terminal)
+    frame = session.push(Frame(words("G guest", row=10, col=9)))
+    frame.hits = HitMap((Hit(10, 9, 16, (Key.printable("g"),)),))
+    await session.paint()
+    terminal.resize(80, 40)  # the picture goes 8 rows down
+    await asyncio.sleep(0.1)
+    assert terminal.display[18].startswith("         G guest")
+    # (read_key: the arrival's wait, which a resize does not wake to draw again)
+    terminal.push_bytes(b"\x1b[<0;12;19Mx")  # where it is, then a key
+    assert await asyncio.wait_for(session.read_key(), 1) == Key.printable("g")
+    assert await asyncio.wait_for(session.read_key(), 1) == Key.printable("x")
+    terminal.push_bytes(b"\x1b[<0;12;11My")  # where it was, blank now: nothing
+    assert await asyncio.wait_for(session.read_key(), 1) == Key.printable("y")
+    session.close()
+
+
 def test_a_screen_reader_turns_clicks_off_and_back_on_leaving_it() -> None:
     """J in the lobby: the terminal is told to stop reporting clicks while escapes still
     reach it (a click in plain lines is noise between typed words), and asked again when
@@ -158,6 +183,23 @@ def test_a_screen_reader_turns_clicks_off_and_back_on_leaving_it() -> None:
     session.stop_speech()
     assert terminal.mouse_reporting
     assert terminal.output[len(stopped) :].count(b"\x1b[?1000h") == 1
+
+
+@run_async
+async def test_the_cursor_the_screen_hid_is_shown_again_for_plain_lines() -> None:
+    """S at the arrival, J in the lobby, a member's kept screen reader: the screens hid
+    the cursor (it is parked, not typed at), and plain lines have none of their own, so
+    it stayed hidden for the rest of the call and after it: a caller typing a line saw
+    no cursor, and a magnifier or screen reader that follows the cursor lost it."""
+    terminal = FakeTerminal()
+    session = Session(terminal)
+    session.push(Frame(words("Welcome")))
+    await session.paint()
+    assert terminal.screen.cursor.hidden  # as the arrival leaves it
+    session.use_speech()
+    await session.send_lines("Welcome to Cribbage Door.\r\n")
+    assert not terminal.screen.cursor.hidden
+    assert terminal.output.endswith(b"Welcome to Cribbage Door.\r\n")  # no escape after
 
 
 def test_a_caller_without_clicks_is_not_asked_for_them_after_the_screen_reader() -> None:
