@@ -327,8 +327,9 @@ class Company(Generic[Someone]):
         self.announce(f"{name} is watching.", exclude=person)
         return person
 
-    def person_dropped(self, person: Participant) -> None:
-        """A line dropped: tell the others; the game waits for the seat when it needs it."""
+    def person_dropped(self, person: Participant, *, idle: bool = False) -> None:
+        """A line dropped (``idle``: the idle guard closed it): tell the others; the game
+        waits for the seat when it needs it."""
         person.gone()
         if person.seat is None:
             self._remove_watcher(person)
@@ -342,7 +343,8 @@ class Company(Generic[Someone]):
         if self.solo:
             self.close()
             return
-        self.announce(f"{seat.name}'s line has dropped.", theme.ERROR)
+        dropped = "was closed: no key pressed for a long time" if idle else "has dropped"
+        self.announce(f"{seat.name}'s line {dropped}.", theme.ERROR)
         self._end_if_nobody_plays()
         self.changed()
 

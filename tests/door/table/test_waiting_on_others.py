@@ -64,15 +64,22 @@ async def test_a_player_waiting_on_the_other_is_not_hung_up_then_their_own_turn_
 
 
 @run_async
-async def test_the_player_everyone_waits_for_is_warned_and_hung_up_as_before() -> None:
-    table, _, b_line = guarded_table()
-    b = table.seats[1].person
-    assert isinstance(b, Person)
+async def test_the_player_everyone_waits_for_is_hung_up_as_before_and_the_other_told_why() -> None:
+    table, a_line, b_line = guarded_table()
+    a, b = (seat.person for seat in table.seats)
+    assert isinstance(a, Person) and isinstance(b, Person)
+    a_attends = asyncio.ensure_future(a.attend())
     b_attends = asyncio.ensure_future(b.attend())
     b_cuts = asyncio.ensure_future(table.decide(table.seats[1], Cut(40)))
     with pytest.raises(IdleTimeout):
         await asyncio.wait_for(b_attends, HANG_UP_AFTER * 10)
     assert warned(b_line)
+    await until(
+        lambda: "B's line was closed: no key pressed" in "\n".join(screen_of(a_line).display),
+        what="A told why B's line went",
+    )
+    assert not a_attends.done() and not warned(a_line)
+    a_attends.cancel()
     b_cuts.cancel()
 
 
