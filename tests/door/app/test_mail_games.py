@@ -339,6 +339,37 @@ async def test_a_game_won_on_time_still_reads_so_once_the_loser_is_deleted(
 
 
 @run_async
+async def test_a_game_open_when_the_opponent_is_deleted_says_it_was_won_so(
+    database: Database,
+) -> None:
+    # By hand (qa4): the next move was refused with "There is no play-by-mail game 1 in
+    # progress", and the mail screen said a move could not be kept.
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        mail = door.records.mail
+        assert mail is not None
+        pbm_id, _ = await mail.start(ada, "Bob", seed=9)
+        first = (await PbmGameStore(door.store).pbm_game(pbm_id)).waiting_on()[0]
+        mover, other = ((ada, bob), (bob, ada))[first]
+        terminal, task = door.call(mover)
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        terminal.press("1")
+        await until(lambda: "blank line: deal" in terminal.status)
+        await door.store.delete_member(other.handle)  # the sysop, meanwhile
+        await take_turn(terminal)
+        said = "The game is over. You won: their account was removed (0 to 0)."
+        assert said in words(terminal), "\n".join(terminal.display)
+        await back_to_mail(terminal)
+        assert terminal.message.strip() == said
+        terminal.press(Key.ESCAPE)
+        await in_lobby(terminal)
+        terminal.press("q", "y")
+        await until(task.done)
+
+
+@run_async
 async def test_a_move_the_store_cannot_keep_says_why_in_one_line(
     database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
