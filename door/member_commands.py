@@ -255,9 +255,9 @@ async def _delete(args: argparse.Namespace, store: Store) -> None:
             raise CommandFailed("nothing deleted", 1)
     deleted = await store.delete_member(handle)
     await store.record_action(
-        shell_actor(), "user.delete", deleted, args.reason, f"{_games(detail.line.games)} kept"
+        shell_actor(), "user.delete", deleted.handle, args.reason, deleted.kept()
     )
-    print(f"{deleted} is deleted; their games show as '(deleted member)'")
+    print(f"{deleted.handle} is deleted; their games show as '(deleted member)'")
 
 
 async def _note(args: argparse.Namespace, store: Store) -> None:

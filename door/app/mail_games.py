@@ -77,8 +77,10 @@ def finished_words(game: PbmGame, seat: int) -> str:
     if outcome.forfeit:
         if outcome.forfeited_by == seat:
             return f"{opponent} won on time: you did not move in time ({mine} to {theirs})."
-        if game.seats[1 - seat].account_id is None:
-            # The sysop deleted them: their games going were settled so (pbm_games.py).
+        if game.seats[1 - seat].account_id is None and not game.clock.overdue(game.updated_at):
+            # The sysop deleted them while they had time: their games going were settled
+            # so (pbm_games.py). One settled once their time ran out was won on time,
+            # whenever they were deleted (the clock stays as it stood at the end).
             return f"You won: their account was removed ({mine} to {theirs})."
         return f"You won on time: {opponent} did not move in time ({mine} to {theirs})."
     skunk = outcome.skunk_of(1 - seat if outcome.won(seat) else seat)

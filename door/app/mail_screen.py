@@ -19,7 +19,14 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from door.app.lobby_words import LobbyWords, screen_key
-from door.app.mail_games import COUNTING_NOTE, MAX_OPEN_GAMES, MailGames, MailRefusal, mover
+from door.app.mail_games import (
+    COUNTING_NOTE,
+    MAX_OPEN_GAMES,
+    MailGames,
+    MailRefusal,
+    finished_words,
+    mover,
+)
 from door.app.members import IN_THE_LOBBY, Member
 from door.app.presence import Presence
 from door.competition.errors import CompetitionError, MoveLimitError
@@ -31,7 +38,7 @@ from door.screens.form_hits import form_hits
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
 from door.screens.speech import Said
-from door.storage.errors import StoreError, briefly, refusal
+from door.storage.errors import CompetitionNotFoundError, StoreError, briefly, refusal
 from door.storage.pbm_games import PbmGame
 from door.storage.store import Account
 from door.table.admission import person_or_reader
@@ -60,12 +67,17 @@ class MailSaver(TableListener[Table]):
     written and ``on_failure`` is told (the table then stops: the game stands as last
     kept)."""
 
-    def __init__(self, mail: MailGames, pbm_id: int, clock: PbmClock) -> None:
+    def __init__(self, mail: MailGames, pbm_id: int, clock: PbmClock, seat: int) -> None:
         self.mail = mail
         self.pbm_id = pbm_id
         self.clock = clock
+        self.seat = seat
+        """The member's seat: the game's end, if it ended elsewhere, is said from it."""
         self.moves = 0
         self.failure = ""
+        self.ended_elsewhere = ""
+        """The game was settled while open here (the opponent's account removed): how
+        it ended, for the member ("You won: their account was removed (5 to 3).")."""
         self.on_failure: Callable[[str], None] | None = None
         self._last: asyncio.Task[None] | None = None
 
@@ -100,10 +112,21 @@ class MailSaver(TableListener[Table]):
             except (StoreError, CompetitionError) as error:
                 self.failure = briefly(error)
                 logger.error("mail game %d could not be kept: %s", self.pbm_id, self.failure)
+                if type(error) is CompetitionNotFoundError:  # no longer going
+                    self.ended_elsewhere = await self._how_it_ended()
                 if self.on_failure is not None:
                     self.on_failure(self.failure)
 
         self._last = asyncio.get_running_loop().create_task(run())
+
+    async def _how_it_ended(self) -> str:
+        """How the game ended, if it was settled elsewhere while open here: the sysop
+        deleted the opponent (the sweep on time leaves a game open at a table alone)."""
+        try:
+            game = await self.mail.pbm_store.pbm_game(self.pbm_id)
+        except (StoreError, CompetitionError):
+            return ""
+        return finished_words(game, self.seat) if game.finished else ""
 
     async def flush(self) -> None:
         if self._last is not None:
@@ -268,6 +291,8 @@ class MailScreen:
             self.mail.release(pbm_id)
             self.presence.set_place(self.member, "at the mail games")
         await self.refresh()
+        if saver.ended_elsewhere:
+            return f"The game is over. {saver.ended_elsewhere}"
         if saver.failure:
             return f"A move could not be kept: {saver.failure}"
         line = next((line for line in self.view.going if line.pbm_id == pbm_id), None)
@@ -282,7 +307,7 @@ class MailScreen:
 
     async def play(self, kept: PbmGame, seat: int) -> MailSaver:
         game = kept.resume()
-        saver = MailSaver(self.mail, kept.pbm_id, kept.clock)
+        saver = MailSaver(self.mail, kept.pbm_id, kept.clock, seat)
         game.on_action = saver.action_taken
         names = [s.name for s in kept.seats]
         options = GameOptions(runs=game.runs, counting="auto", players=2)
@@ -298,7 +323,9 @@ class MailScreen:
             listener=saver,
         )
         saver.on_failure = lambda why: table.stop(
-            f"Move not kept: {why}. Try again later."  # one line, for the longest why
+            f"The game is over. {saver.ended_elsewhere}"
+            if saver.ended_elsewhere
+            else f"Move not kept: {why}. Try again later."  # one line, for the longest why
         )
         person = table.sit(seat, self.session)
         person.tell(f"Mail game against {names[1 - seat]}. {COUNTING_NOTE}", theme.TITLE)

@@ -436,8 +436,10 @@ class MemberActions:
             self.say("Not deleted.")
             return
         deleted = await self.place.store.delete_member(self.handle)
-        await self.place.store.record_action(self.actor, "user.delete", deleted, reason)
-        await self._hang_up(deleted, "The sysop has removed your account.")
+        await self.place.store.record_action(
+            self.actor, "user.delete", deleted.handle, reason, deleted.kept()
+        )
+        await self._hang_up(deleted.handle, "The sysop has removed your account.")
         self.gone = True
 
     async def _hang_up(self, handle: str, why: str) -> bool:

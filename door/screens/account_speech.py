@@ -20,6 +20,11 @@ BOARD_PROMPT: Final = (
 RECORD_PROMPT: Final = "Press RETURN to go back."
 
 
+def games_said(count: int) -> str:
+    """``1 game``, ``12 games``: a count read out is heard, "1 games" too."""
+    return f"{count} game" if count == 1 else f"{count} games"
+
+
 def leaderboard_said(entries: Sequence[LeaderboardEntry], order: str, min_games: int) -> Said:
     """``3: Ada, 12 games, won 8, lost 4, 67 percent.``"""
     sentences = [f"{leaderboard_title(order, min_games)}."]
@@ -27,10 +32,10 @@ def leaderboard_said(entries: Sequence[LeaderboardEntry], order: str, min_games:
         sentences.append(
             "No games have been played yet."
             if order == "wins"
-            else f"Nobody has played {min_games} games yet."
+            else f"Nobody has played {games_said(min_games)} yet."
         )
     sentences.extend(
-        f"{entry.place}: {entry.handle}, {entry.games} games, won {entry.wins},"
+        f"{entry.place}: {entry.handle}, {games_said(entry.games)}, won {entry.wins},"
         f" lost {entry.losses}, {entry.win_rate:.0%} won.".replace("%", " percent")
         for entry in entries
     )
@@ -42,7 +47,7 @@ def rating_board_said(entries: Sequence[RatedMember]) -> Said:
     if not entries:
         sentences.append("Nobody has played a rated game yet.")
     sentences.extend(
-        f"{place}: {entry.handle}, rating {entry.rating}, {entry.games} games."
+        f"{place}: {entry.handle}, rating {entry.rating}, {games_said(entry.games)}."
         for place, entry in enumerate(entries, 1)
     )
     return Said(tuple(sentences), prompt=BOARD_PROMPT)
@@ -65,9 +70,8 @@ def spoken_mode(line: StatLine) -> str:
 
 
 def stat_sentence(line: StatLine) -> str:
-    games = f"{line.games} game{'' if line.games == 1 else 's'}"
     return (
-        f"{spoken_mode(line)}: {games}, won {line.wins}, lost {line.losses},"
+        f"{spoken_mode(line)}: {games_said(line.games)}, won {line.wins}, lost {line.losses},"
         f" skunks given {line.skunks_given}, taken {line.skunks_taken};"
         f" {line.pegging_per_hand:.1f} pegged a hand, hands {line.average_hand:.1f},"
         f" cribs {line.average_crib:.1f} on average."

@@ -16,6 +16,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Final, Protocol
 
+from door.screens.account_speech import games_said
 from door.screens.chat import Entry
 from door.screens.moderation import LIST_ROWS, BansView, RecentChatView
 from door.screens.speech import Said
@@ -102,7 +103,7 @@ def members_said(view: MembersView) -> Said:
     for number, member in enumerate(view.members, view.first + 1):
         rating = f"rating {member.rating:.0f}" if member.rating is not None else "no rating"
         sentences.append(
-            f"{number}: {member.handle}, {member.games} games, {rating}, {member.status};"
+            f"{number}: {member.handle}, {games_said(member.games)}, {rating}, {member.status};"
             f" first call {_day(member.first_call)}, last {_day(member.last_call)}."
         )
     return tool_said(view, sentences)

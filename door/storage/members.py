@@ -82,6 +82,26 @@ def rename_notice(handle: str) -> str:
     )
 
 
+class DeletedMember(NamedTuple):
+    """What ``delete_member`` did."""
+
+    handle: str
+    games_kept: int
+    """Their finished games, which stay in the records (the mail games the delete
+    settled among them)."""
+    mail_forfeits: int
+    """Their mail games going, settled as lost by them by forfeit."""
+
+    def kept(self) -> str:
+        """For the audit: ``3 games kept, 1 of them a mail game settled by forfeit``."""
+        games = f"{self.games_kept} game" + ("" if self.games_kept == 1 else "s")
+        settled = self.mail_forfeits
+        if not settled:
+            return f"{games} kept"
+        which = "a mail game" if settled == 1 else "mail games"
+        return f"{games} kept, {settled} of them {which} settled by forfeit"
+
+
 class MemberNow(NamedTuple):
     """An account as it stands: its handle, and the sysop's lock in force, if any (a
     tuple: the member watch makes one per member online every few seconds)."""
@@ -443,12 +463,12 @@ class MemberStore(AccountStore, GameStore):
                 )
             )
 
-    async def delete_member(self, handle: str) -> str:
+    async def delete_member(self, handle: str) -> DeletedMember:
         """Remove the member: their account, statistics, rating, keys and addresses go;
         the games they played stay in their opponents' records under DELETED_MEMBER (their
         mail games going are first settled as lost by them by forfeit), and their handle
         is held for HELD_FOR. Refused (ValueError) while they are entered in a tournament
-        that is not over. Returns the handle they had."""
+        that is not over. Returns the handle they had and the games kept."""
         now = self._clock()
         async with self._transaction() as connection:
             row = await member_row(connection, handle)
@@ -467,6 +487,11 @@ class MemberStore(AccountStore, GameStore):
                     "over: delete them once it is."
                 )
             forfeited = await forfeit_pbm_games_of(connection, self, row.id, now)
+            kept = await connection.scalar(
+                select(func.count(func.distinct(game_seats.c.game_id))).where(
+                    game_seats.c.account_id == row.id
+                )
+            )
             await _rename_in_records(connection, row.id, DELETED_MEMBER)
             await connection.execute(
                 update(rating_history)
@@ -482,7 +507,7 @@ class MemberStore(AccountStore, GameStore):
             await connection.execute(delete(accounts).where(accounts.c.id == row.id))
         self._forget_handle_index()
         logger.info("member %r deleted (%d mail games forfeited)", row.handle, forfeited)
-        return str(row.handle)
+        return DeletedMember(str(row.handle), int(kept or 0), forfeited)
 
     def _forget_handle_index(self) -> None:
         # The index of handles (door/storage/accounts.py) is read again on next use.

@@ -53,6 +53,8 @@ class PbmGame:
     rated: bool
     finished: bool
     game_id: int | None
+    updated_at: dt.datetime
+    """When it last changed: its last move, or when it was settled."""
 
     def resume(self) -> RecordedGame:
         return replay(self.recording)
@@ -329,6 +331,7 @@ def _pbm_game(row: Row[Any]) -> PbmGame:
         row.rated,
         row.finished,
         row.game_id,
+        row.updated_at,
     )
 
 

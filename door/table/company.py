@@ -9,7 +9,7 @@ watchers, arrivals and departures, the log, the chat and the message line, the r
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final, Generic
 
@@ -113,8 +113,7 @@ class Company(Generic[Someone]):
         self.panel: Panel | None = None
         self.message = ""
         self.status = "Please wait"
-        self.waits: dict[int, str] = {}
-        """Seats the game is waiting for, and what for ("play", "cut the deck")."""
+        self._waits: dict[int, str] = {}
         self.over = False
         self.abandoned = False
         self.failure: BaseException | None = None
@@ -149,6 +148,16 @@ class Company(Generic[Someone]):
                 return True
         waits = self.waits
         return bool(waits) and any(seat.away for seat in self.seats if seat.index in waits)
+
+    @property
+    def waits(self) -> Mapping[int, str]:
+        """Seats the game is waiting for, and what for ("play", "cut the deck"); the
+        table's flow changes them (``Table.set_waits``), and tells the players."""
+        return self._waits
+
+    def waits_on_others_of(self, seat: Seat) -> bool:
+        """Whether the game waits on someone's decision, and not on ``seat``'s."""
+        return bool(self._waits) and seat.index not in self._waits
 
     def first_opponent_name(self) -> str:
         return self.names[1]
@@ -239,6 +248,7 @@ class Company(Generic[Someone]):
         seat.person = person
         seat.sat_down = True
         seat.settled()
+        person.waiting_on_others(self.waits_on_others_of(seat))  # back while others decide
         return person
 
     def waits_for(self, name: str, account_id: int | None = None) -> Seat | None:
@@ -317,8 +327,9 @@ class Company(Generic[Someone]):
         self.announce(f"{name} is watching.", exclude=person)
         return person
 
-    def person_dropped(self, person: Participant) -> None:
-        """A line dropped: tell the others; the game waits for the seat when it needs it."""
+    def person_dropped(self, person: Participant, *, idle: bool = False) -> None:
+        """A line dropped (``idle``: the idle guard closed it): tell the others; the game
+        waits for the seat when it needs it."""
         person.gone()
         if person.seat is None:
             self._remove_watcher(person)
@@ -332,7 +343,8 @@ class Company(Generic[Someone]):
         if self.solo:
             self.close()
             return
-        self.announce(f"{seat.name}'s line has dropped.", theme.ERROR)
+        dropped = "was closed: no key pressed for a long time" if idle else "has dropped"
+        self.announce(f"{seat.name}'s line {dropped}.", theme.ERROR)
         self._end_if_nobody_plays()
         self.changed()
 

@@ -261,18 +261,20 @@ class Table(Company[Someone]):
                 person: person.ask(ReadyToDeal(self.before_deal_words(game, person)))
                 for person in self.players_present()
             }
-            self.waits = {dealer.index: "deal"}
+            self.set_waits({dealer.index: "deal"})
             try:
                 if dealer.person is not None:
                     with contextlib.suppress(SeatAway):
                         await asked[dealer.person]
                         return
                 else:
-                    self.waits = {person.seat.index: "be ready" for person in asked if person.seat}
+                    self.set_waits(
+                        {person.seat.index: "be ready" for person in asked if person.seat}
+                    )
                     await _settle_all(asked.values())
                     return
             finally:
-                self.waits = {}
+                self.set_waits({})
                 for person, future in asked.items():
                     person.withdraw(future)
 
@@ -325,7 +327,7 @@ class Table(Company[Someone]):
         finally:
             for task in (*thoughts.values(), *callers.values(), *returns):
                 task.cancel()
-        self.waits = {}
+        self.set_waits({})
 
     async def discard_for(self, seat: Seat) -> None:
         game = self.game
@@ -409,16 +411,16 @@ class Table(Company[Someone]):
             return GoOn(words.go_on_prompt(next_step))
 
         asked = {person: person.ask(prompt_for(person)) for person in self.players_present()}
-        self.waits = {person.seat.index: "go on" for person in asked if person.seat is not None}
+        self.set_waits({person.seat.index: "go on" for person in asked if person.seat is not None})
         try:
             await _settle_all(asked.values(), on_each=lambda: self._drop_done_waits(asked))
         finally:
-            self.waits = {}
+            self.set_waits({})
 
     def _drop_done_waits(self, asked: dict[Participant, asyncio.Future[Any]]) -> None:
         for person, future in asked.items():
             if future.done() and person.seat is not None:
-                self.waits.pop(person.seat.index, None)
+                self.stop_waiting(person.seat.index)
         self.changed()
 
     def discard_of(self, seat: Seat) -> Discard:
@@ -428,6 +430,28 @@ class Table(Company[Someone]):
     def computer(self, seat: Seat) -> ComputerSeat:
         """The computer answering for ``seat``."""
         return ComputerSeat(seat.computer, seat.index, self.thoughts, self.rng)
+
+    # --- whose decision the game waits for ------------------------------------------
+
+    def set_waits(self, waits: dict[int, str]) -> None:
+        self._waits = waits
+        self._tell_who_waits()
+
+    def wait_for(self, index: int, what: str) -> None:
+        self._waits[index] = what
+        self._tell_who_waits()
+
+    def stop_waiting(self, index: int) -> None:
+        if self._waits.pop(index, None) is not None:
+            self._tell_who_waits()
+
+    def _tell_who_waits(self) -> None:
+        """Each player here learns whether the game now waits on someone else (their
+        idle guard does not count that time against them). Told as the waits change, a
+        few times a turn, so that no key has to ask."""
+        for seat in self.seats:
+            if seat.person is not None:
+                seat.person.waiting_on_others(self.waits_on_others_of(seat))
 
     # --- asking a seat -------------------------------------------------------------
 
@@ -453,11 +477,11 @@ class Table(Company[Someone]):
                 # once, a loop with no await that froze the whole door.
                 raise GameAbandoned
             if seat.person is None:
-                self.waits[seat.index] = waiting_for
+                self.wait_for(seat.index, waiting_for)
                 await self.wait_for_return(seat)
                 continue
             person = seat.person
-            self.waits[seat.index] = waiting_for
+            self.wait_for(seat.index, waiting_for)
             self.changed()
             try:
                 if question.timed and self.options.turn_seconds:
@@ -467,7 +491,7 @@ class Table(Company[Someone]):
                 continue
             finally:
                 person.clock(None)
-                self.waits.pop(seat.index, None)
+                self.stop_waiting(seat.index)
                 self.changed()
 
     async def _timed(
@@ -498,7 +522,7 @@ class Table(Company[Someone]):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.reconnect_wait
         minutes = words.duration(self.reconnect_wait)
-        self.waits[seat.index] = "call back"
+        self.wait_for(seat.index, "call back")
         choice: str | None = None
         while seat.away and not seat.computer_plays:
             asked = {
@@ -523,7 +547,7 @@ class Table(Company[Someone]):
                 back.cancel()
                 for person, future in asked.items():
                     person.withdraw(future)
-        self.waits.pop(seat.index, None)
+        self.stop_waiting(seat.index)
         if not seat.away or seat.computer_plays:
             return  # back, or handed to the computer meanwhile (seat_refused), and said
         if not self.players_present():

@@ -140,7 +140,7 @@ class MailTable(Table[Someone]):
     def person_quit(self, person: Participant) -> None:
         self._leave(person, "You left the table: the game is kept where it stands.")
 
-    def person_dropped(self, person: Participant) -> None:
+    def person_dropped(self, person: Participant, *, idle: bool = False) -> None:
         self._leave(person, "The line dropped: the game is kept where it stands.")
 
     def _leave(self, person: Participant, why: str) -> None:

@@ -33,6 +33,7 @@ from door.table.win_bars import Shown
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
 from door.term.canvas import Canvas, Style
 from door.term.clicks import HitMap, LaterHits
+from door.term.idle import IdleTimeout, tell_waiting_on_others
 from door.term.keys import Key
 from door.term.layers import Layers
 from door.term.terminal import Disconnected
@@ -168,10 +169,11 @@ class Person(Asked):
         except LeftTheGame:
             table.person_quit(self)
             return table.result_for(self.index, quit=True)
-        except Disconnected:
-            table.person_dropped(self)
+        except Disconnected as dropped:
+            table.person_dropped(self, idle=isinstance(dropped, IdleTimeout))
             raise
         finally:
+            self.waiting_on_others(False)  # wherever they go next, idleness counts
             self.session.pop(self.screen)
             if table.over:
                 table.let_go(self)
@@ -274,6 +276,9 @@ class Person(Asked):
 
     def clock(self, timer: TurnTimer | None) -> None:
         self.timer = timer
+
+    def waiting_on_others(self, waiting: bool) -> None:
+        tell_waiting_on_others(self.session.terminal, waiting)
 
     # --- keys that work everywhere --------------------------------------------------
 

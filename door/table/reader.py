@@ -51,6 +51,7 @@ from door.table.question import (
 )
 from door.table.seats import Seat, thrown_before
 from door.term.canvas import Style
+from door.term.idle import IdleTimeout, tell_waiting_on_others
 from door.term.keys import Key
 from door.term.terminal import Disconnected
 from door.ui.line_editor import Edit, LineEditor
@@ -163,10 +164,11 @@ class Reader(Asked):
             with contextlib.suppress(Disconnected):
                 await self.send(EOL + left + EOL)
             return table.result_for(self.index, quit=True)
-        except Disconnected:
-            table.person_dropped(self)
+        except Disconnected as dropped:
+            table.person_dropped(self, idle=isinstance(dropped, IdleTimeout))
             raise
         finally:
+            self.waiting_on_others(False)  # wherever they go next, idleness counts
             # What comes next (the lobby) is said whole, not only where it changed.
             self.session.redraw_all()
             if table.over:
@@ -534,6 +536,9 @@ class Reader(Asked):
 
     def clock(self, timer: TurnTimer | None) -> None:
         self.timer = timer
+
+    def waiting_on_others(self, waiting: bool) -> None:
+        tell_waiting_on_others(self.session.terminal, waiting)
 
 
 class WrongLine(Exception):

@@ -136,6 +136,11 @@ class Participant(Protocol):
         """The turn timer running on their decision (None: none runs)."""
         ...
 
+    def waiting_on_others(self, waiting: bool) -> None:
+        """The game starts (True) or stops waiting on someone else's decision: time
+        spent so is not held against them as idleness."""
+        ...
+
     def gone(self) -> None:
         """They have left (quit, or their line dropped): every question put to them and
         not yet answered fails with ``SeatAway``, and so does any later one."""

@@ -35,6 +35,10 @@ class IdleGuardTerminal:
     finds it has moved sets itself again for the rest, rather than one timer made and
     cancelled a wait (at 1,200 callers that was 1 % of the server's time). Only a
     deadline that comes sooner (the warning's, once a key answers it) replaces it.
+
+    A player whose table waits on someone else's decision is not idle: the table says
+    when that starts and ends (``waiting_on_others``), and the time between is not
+    counted. Keys never look at it: only the timer and a wait with no key do.
     """
 
     def __init__(self, inner: Terminal, warn_after: float, hang_up_after: float) -> None:
@@ -50,15 +54,41 @@ class IdleGuardTerminal:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_limit = 0.0
         """The limit (``warn_after`` or ``hang_up_after``) the timer was set by."""
+        self._waiting_on_others = False
+        """The caller's table waits on someone else's decision: nothing is counted."""
+        self._waited_until: float | None = None
+        """When (the loop's time) the caller's last wait on someone else ended: their
+        idleness counts from then at most."""
         # The timer holds the guard weakly: a caller gone is not kept until it fires.
         self._myself = weakref.ref(self)
 
     async def read_key(self) -> Key:
         return await read_key_watching(self)
 
+    def waiting_on_others(self, waiting: bool) -> None:
+        """The caller's table starts (True) or stops waiting on someone else's decision.
+        While it does, the guard counts nothing against them (its timer finds no time
+        gone by and sets itself again); after, it counts from the moment it stopped."""
+        if waiting == self._waiting_on_others:
+            return
+        self._waiting_on_others = waiting
+        if not waiting:
+            self._waited_until = asyncio.get_running_loop().time()
+
+    def _idle(self) -> float:
+        """Seconds counted against the caller: since their last key, and since the
+        table last waited on someone else."""
+        if self._waiting_on_others:
+            return 0.0
+        idle = self.inner.idle
+        waited_until = self._waited_until
+        if waited_until is not None:
+            idle = min(idle, asyncio.get_running_loop().time() - waited_until)
+        return idle
+
     def _time_left(self) -> float:
         limit = self.hang_up_after if self._warned else self.warn_after
-        return limit - self.inner.idle
+        return limit - self._idle()
 
     def watch_keys(self, waiter: asyncio.Future[None]) -> None:
         if self._queued or self._warning_covered:
@@ -74,7 +104,7 @@ class IdleGuardTerminal:
             # every wait: the clock twice and the loop's time were a key's 0.5 us.)
             return
         loop = asyncio.get_running_loop()
-        due = loop.time() + max(0.0, limit - self.inner.idle)
+        due = loop.time() + max(0.0, limit - self._idle())
         if timer is None or timer.when() > due + _SOONER:
             if timer is not None:
                 timer.cancel()
@@ -91,7 +121,7 @@ class IdleGuardTerminal:
         if not self._waiters:
             return  # the next wait sets it again
         left = self._time_left()
-        if left > 0:  # keys came since it was set: the deadline moved on
+        if left > 0:  # keys came since it was set (or a wait on others): it moved on
             self._timer = asyncio.get_running_loop().call_later(
                 left, _deadline_passed, self._myself
             )
@@ -112,7 +142,7 @@ class IdleGuardTerminal:
             return key
         # No key. Warn or hang up if the time has come: the deadline may have moved on
         # since it was set (Ctrl-Q, say, is a key the caller pressed that no screen reads).
-        idle = self.inner.idle
+        idle = self._idle()
         if self._warned and idle >= self.hang_up_after:
             await self._say_goodbye()
             raise IdleTimeout("the caller was idle too long")
@@ -211,6 +241,20 @@ class IdleGuardTerminal:
             self._timer.cancel()
             self._timer = None
         self.inner.close()
+
+
+def unguarded(terminal: Terminal) -> Terminal:
+    """The line under ``terminal``'s idle guard, if it has one: for a caller relayed to
+    the worker of their table (door/cluster/relay.py), whose session there has a guard
+    of its own, the one that knows when the table waits on someone else."""
+    return terminal.inner if isinstance(terminal, IdleGuardTerminal) else terminal
+
+
+def tell_waiting_on_others(terminal: Terminal, waiting: bool) -> None:
+    """Tell ``terminal``'s idle guard, if it has one (the sysop at the console has
+    none), that its caller's table starts or stops waiting on someone else."""
+    if isinstance(terminal, IdleGuardTerminal):
+        terminal.waiting_on_others(waiting)
 
 
 _SOONER: Final = 0.001

@@ -16,8 +16,12 @@ import pytest
 
 from door.app.member_watch import WATCH_SECONDS
 from door.cli import main
+from door.competition.pbm import PbmRules
 from door.config import load_config
+from door.storage.pbm_games import PbmGameStore
 from door.storage.store import Seat, Store
+from door.storage.values import utc_now
+from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.netclients import TelnetCaller
 from tests.door.storage.conftest import FAST_HASHER
@@ -286,3 +290,37 @@ def test_a_deleted_members_one_game_is_one_game_in_the_question_and_the_audit(
     assert main(["audit", "--limit", "1", "--config", str(config)]) == 0
     (entry,) = capsys.readouterr().out.splitlines()[1:]
     assert entry.endswith("user.delete  Ada  1 game kept"), entry
+
+
+def test_the_audit_of_a_delete_counts_the_mail_games_it_settles_among_the_games_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # qa4: the audit said "1 game kept", the games before the delete.
+    config = write_config(tmp_path / "door")
+    (tmp_path / "door" / "data").mkdir()
+
+    async def ada_with_a_game_and_a_mail_game_going() -> None:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'door' / 'data' / 'cribbage.sqlite3'}"
+        store = await Store.open(url, hasher=FAST_HASHER)
+        try:
+            ada = await store.create_account("Ada", PASSWORD)
+            bob = await store.create_account("Bob", PASSWORD)
+            seats = [Seat("Ada", ada.id), Seat("computer")]
+            await store.record_game_result(played_game(5).recording, seats, "computer-normal")
+            await PbmGameStore(store).start_pbm_game(
+                Seat("Ada", ada.id),
+                Seat("Bob", bob.id),
+                RecordedGame(seed=3).recording,
+                PbmRules(3),
+                utc_now(),
+            )
+        finally:
+            await store.close()
+
+    asyncio.run(ada_with_a_game_and_a_mail_game_going())
+    assert main(["user", "delete", "Ada", "--yes", "--config", str(config)]) == 0
+    capsys.readouterr()
+    assert main(["audit", "--limit", "1", "--config", str(config)]) == 0
+    (entry,) = capsys.readouterr().out.splitlines()
+    kept = "2 games kept, 1 of them a mail game settled by forfeit"
+    assert entry.endswith(f"user.delete  Ada  {kept}"), entry

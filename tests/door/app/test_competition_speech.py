@@ -6,10 +6,18 @@ no escape, box drawing or suit symbol sent."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import random
 
 from door.app.call import Caller, run_session
-from door.screens.account_speech import BOARD_PROMPT, RECORD_PROMPT, best_hand, leaderboard_said
+from door.competition.rating import Rating
+from door.screens.account_speech import (
+    BOARD_PROMPT,
+    RECORD_PROMPT,
+    best_hand,
+    leaderboard_said,
+    rating_board_said,
+)
 from door.screens.competition_speech import (
     MAIL_PROMPT,
     TOURNAMENTS_PROMPT,
@@ -18,7 +26,11 @@ from door.screens.competition_speech import (
 )
 from door.screens.lobby_speech import PROMPT
 from door.screens.mail_games import MailView
+from door.screens.sysop_tools import MembersView
+from door.screens.tool_speech import members_said
+from door.storage.members import MemberLine
 from door.storage.pbm_games import PbmGameStore
+from door.storage.ratings import RatedMember
 from door.storage.store import Account
 from door.storage.values import LeaderboardEntry
 from door.term.display import Display
@@ -106,6 +118,20 @@ def test_a_leaderboard_says_a_sentence_a_member() -> None:
     assert best_hand("5C 5D 5H JS 5S") == (
         "five of clubs, five of diamonds, five of hearts and jack of spades with five of spades cut"
     )
+
+
+def test_one_game_is_said_one_game_on_the_boards_and_the_sysops_member_list() -> None:
+    # By hand (qa4): "1: Ada, 1 games, won 1, ...".
+    said = leaderboard_said([LeaderboardEntry(1, "Ada", 1, 1, 0)], "wins", 5)
+    assert said.sentences[1] == "1: Ada, 1 game, won 1, lost 0, 100 percent won."
+    rated = rating_board_said([RatedMember(1, "Ada", Rating(), 1)])
+    assert rated.sentences[1].endswith(", 1 game.")
+    day = dt.datetime(2026, 1, 2, tzinfo=dt.UTC)
+    listed = members_said(
+        MembersView("Members", members=[MemberLine("Ada", day, day, 1, None, "active")])
+    )
+    ada = next(sentence for sentence in listed.sentences if sentence.startswith("1: Ada"))
+    assert ada.startswith("1: Ada, 1 game, no rating, active;")
 
 
 @run_async

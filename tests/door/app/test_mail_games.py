@@ -49,9 +49,9 @@ class Clock:
 class MailDoor:
     """Sessions on keyboard terminals sharing one Presence, one store and one clock."""
 
-    def __init__(self, store: Store, rules: PbmRules) -> None:
+    def __init__(self, store: Store, rules: PbmRules, clock: Clock) -> None:
         self.store = store
-        self.clock = Clock()
+        self.clock = clock
         self.records = Records(store, pbm=rules, clock=self.clock)
         self.config = config_from_mapping({"game": {"computer_pause_seconds": 0}})
         self.presence = Presence("Sysop", random.Random(1))
@@ -77,8 +77,11 @@ class MailDoor:
 
 @asynccontextmanager
 async def mail_door(database: Database, rules: PbmRules | None = None) -> AsyncIterator[MailDoor]:
-    store = await Store.open(database.url, connect_args=database.connect_args, hasher=FAST_HASHER)
-    door = MailDoor(store, rules or PbmRules())
+    clock = Clock()  # the store's too: a member deleted is deleted at the game's time
+    store = await Store.open(
+        database.url, connect_args=database.connect_args, hasher=FAST_HASHER, clock=clock
+    )
+    door = MailDoor(store, rules or PbmRules(), clock)
     try:
         yield door
     finally:
@@ -305,6 +308,65 @@ async def test_a_player_out_of_time_forfeits_and_both_see_it(database: Database)
             await in_lobby(terminal)
             terminal.press("q", "y")
             await until(task.done)
+
+
+@run_async
+async def test_a_game_won_on_time_still_reads_so_once_the_loser_is_deleted(
+    database: Database,
+) -> None:
+    # By hand (qa4): it read "You won: their account was removed".
+    async with mail_door(database, PbmRules(days_per_move=2)) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        mail = door.records.mail
+        assert mail is not None
+        pbm_id, _ = await mail.start(ada, "Bob", seed=9)
+        late = (await PbmGameStore(door.store).pbm_game(pbm_id)).waiting_on()[0]
+        door.clock.advance(days=2)
+        assert await mail.forfeit_overdue() == 1
+        door.clock.advance(days=5)
+        loser, winner = ((ada, bob), (bob, ada))[late]
+        await door.store.delete_member(loser.handle)
+        terminal, task = door.call(winner)
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        shown = words(terminal)
+        assert "You won on time: (deleted member) did not move" in shown, shown
+        terminal.press(Key.ESCAPE)
+        await in_lobby(terminal)
+        terminal.press("q", "y")
+        await until(task.done)
+
+
+@run_async
+async def test_a_game_open_when_the_opponent_is_deleted_says_it_was_won_so(
+    database: Database,
+) -> None:
+    # By hand (qa4): the next move was refused with "There is no play-by-mail game 1 in
+    # progress", and the mail screen said a move could not be kept.
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "correct horse")
+        mail = door.records.mail
+        assert mail is not None
+        pbm_id, _ = await mail.start(ada, "Bob", seed=9)
+        first = (await PbmGameStore(door.store).pbm_game(pbm_id)).waiting_on()[0]
+        mover, other = ((ada, bob), (bob, ada))[first]
+        terminal, task = door.call(mover)
+        await in_lobby(terminal)
+        await open_mail(terminal)
+        terminal.press("1")
+        await until(lambda: "blank line: deal" in terminal.status)
+        await door.store.delete_member(other.handle)  # the sysop, meanwhile
+        await take_turn(terminal)
+        said = "The game is over. You won: their account was removed (0 to 0)."
+        assert said in words(terminal), "\n".join(terminal.display)
+        await back_to_mail(terminal)
+        assert terminal.message.strip() == said
+        terminal.press(Key.ESCAPE)
+        await in_lobby(terminal)
+        terminal.press("q", "y")
+        await until(task.done)
 
 
 @run_async

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import shutil
 import subprocess
 from collections.abc import AsyncIterator
@@ -96,14 +97,14 @@ def worker_config(redis_url: str) -> Config:
 
 @asynccontextmanager
 async def two_workers(
-    redis_url: str, database: Database | None = None
+    redis_url: str, database: Database | None = None, config: Config | None = None
 ) -> AsyncIterator[tuple[Worker, Worker, Store | None]]:
     store = None
     if database is not None:
         store = await Store.open(
             database.url, connect_args=database.connect_args, hasher=FAST_HASHER
         )
-    config = worker_config(redis_url)
+    config = config or worker_config(redis_url)
     workers = []
     for _ in range(2):
         door = Door(config, records=Records(store))
@@ -185,6 +186,34 @@ async def test_a_challenge_across_workers_is_played_to_the_end_and_recorded(
         assert table.game.phase is Phase.OVER
         records = await games_recorded(store, ("Ada", "Bob"))
         assert sorted(r.total.wins for r in records) == [0, 1]
+
+
+@run_async
+async def test_a_relayed_caller_waiting_on_the_other_is_not_hung_up_at_either_worker(
+    redis_url: str,
+) -> None:
+    config = worker_config(redis_url)
+    quick = dataclasses.replace(config.server, idle_warning_seconds=1, idle_timeout_seconds=2)
+    async with two_workers(redis_url, config=dataclasses.replace(config, server=quick)) as (
+        first,
+        second,
+        _,
+    ):
+        ada = first.call(name="Ada")
+        bob = second.call(name="Bob")
+        await in_lobby(ada, bob)
+        await until(lambda: "Bob" in screen(ada))
+        await challenge(ada, 1 + [m.name for m in first.presence.online()].index("Bob"), bob)
+        await until(lambda: bool(first.presence.tables))
+        table = first.presence.tables[0]
+        bobs = next(seat.index for seat in table.seats if seat.name == "Bob")
+        # Bob answers what is his (a deal, a throw) until the game waits on Ada alone.
+        await play_together([bob], stop=lambda: bool(table.waits) and bobs not in table.waits)
+        await asyncio.sleep(5)  # Ada thinks (and is hung up for it): 2.5 hang-ups
+        (bobs_call,) = second.sessions
+        assert not bobs_call.done()
+        assert "Are you there?" not in screen(bob) and "goodbye" not in screen(bob)
+        assert "Ada's line was closed: no key pressed" in flat(bob)
 
 
 @run_async

@@ -19,7 +19,7 @@ from door.storage.errors import (
     PasswordRuleError,
     UnknownMemberError,
 )
-from door.storage.members import ADDRESSES_KEPT, DELETED_MEMBER
+from door.storage.members import ADDRESSES_KEPT, DELETED_MEMBER, DeletedMember
 from door.storage.pbm_games import PbmGameStore
 from door.storage.schema import password_resets
 from door.storage.store import Seat
@@ -179,7 +179,7 @@ async def test_a_deleted_members_games_stay_in_the_opponents_record(database: Da
         game_id = await store.record_game_result(
             game.recording, [Seat("Ada", ada.id), Seat("Bob", bob.id)], "people"
         )
-        assert await store.delete_member("ADA") == "Ada"
+        assert await store.delete_member("ADA") == DeletedMember("Ada", 1, 0)
         assert await store.account("Ada") is None
         [summary] = await store.recent_games(account_id=bob.id)
         assert summary.game_id == game_id
@@ -227,7 +227,11 @@ async def test_deleting_a_member_settles_their_mail_games_as_won_by_the_opponent
         (still,) = await mail.pbm_games_for(bob.id)  # a refused delete settles nothing
         assert (still.pbm_id, still.finished) == (going, False)
         await tournaments.withdraw(cup_id, ada.id)
-        await store.delete_member("Ada")
+        deleted = await store.delete_member("Ada")
+        # qa4: the audit said "1 game kept", her games before the delete: the mail game
+        # it settled is kept too.
+        assert deleted == DeletedMember("Ada", games_kept=2, mail_forfeits=1)
+        assert deleted.kept() == "2 games kept, 1 of them a mail game settled by forfeit"
         assert await mail.pbm_games_for(bob.id) == []
         (won,) = await mail.finished_pbm_games_for(bob.id)
         assert (won.pbm_id, won.finished) == (going, True)

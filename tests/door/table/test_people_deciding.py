@@ -37,7 +37,7 @@ async def test_a_player_asked_something_is_deciding_until_they_answer() -> None:
 @run_async
 async def test_a_seat_waited_for_counts_while_its_caller_is_away_not_once_back() -> None:
     table, _, _ = table_of_two_callers()
-    table.waits[0] = "A"
+    table.wait_for(0, "A")
     assert not table.people_deciding()  # waited for, but sitting there
     table.seats[0].person = None  # their line dropped
     assert table.people_deciding()

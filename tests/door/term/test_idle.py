@@ -179,3 +179,24 @@ def test_a_guard_let_go_is_not_kept_by_its_timer() -> None:
         return gone() is None
 
     assert asyncio.run(scenario())
+
+
+def test_time_waiting_on_others_is_not_counted_and_the_count_restarts_when_it_ends() -> None:
+    async def scenario() -> tuple[object, bool, float]:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=0.05, hang_up_after=0.1)
+        inbox = Inbox(guard)
+        loop = asyncio.get_running_loop()
+        guard.waiting_on_others(True)
+        waited = await inbox.next(timeout=0.3)  # three hang-ups long: no key, no news
+        warned_meanwhile = _shows_warning(terminal)
+        guard.waiting_on_others(False)
+        ended = loop.time()
+        waiting = asyncio.ensure_future(inbox.next())
+        await until(lambda: _shows_warning(terminal), what="the warning on the screen")
+        waiting.cancel()
+        return waited, warned_meanwhile, loop.time() - ended
+
+    waited, warned_meanwhile, warned_after = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert (waited, warned_meanwhile) == (None, False)
+    assert warned_after >= 0.045  # counted from the end of the wait, not before
