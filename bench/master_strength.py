@@ -317,6 +317,16 @@ counting order, its own hand exactly) in place of the start-of-deal table at the
 it stands, seed 61 +0.20 (-1.07 to +1.47; 42 of 500 deals won differently; 4 of 136 plays
 changed), below the +0.5 that would earn more seeds. The figures and that patch:
 /work/notes/s14/four4/ (findings.txt, B_rest_of_deal.patch).
+
+The full search of the two-player play from seven cards, with the draws through the
+expert's discard (2026-11-29, nice 19, one job, the machine shared; ``--sampled-from``,
+paired with main's master on its kept deals): seed 51, 1,000 games, 55.90 % against
+55.10 %, +0.80 (-0.84 to +2.44); seed 52, 2,000 games, 54.45 % against 53.50 %, +0.95
+(-0.19 to +2.09); seed 53, 2,000 games, 54.70 % against 53.65 %, +1.05 (-0.05 to +2.15):
++0.96 (+0.25 to +1.67) over 5,000, so it ships (``MASTER_SAMPLED_FROM`` 7). Screened beside
+it on seed 51: from eight cards +0.50 (-1.43 to +2.43); 256 draws a decision in place of
+64 (``sampled_play.SAMPLES``), at six cards +0.40 (-0.74 to +1.54), and from seven with 256
+draws, seed 52, +1.05 (-0.19 to +2.29): no better than 64.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
 Each deal is dealt once and played twice, the master (two players) throwing as it always
 does and then playing with the first and with the second ``--sampled-from`` (the full
 search of the play over sampled hands once the two hands hold at most that many cards; 0:
-never; 6 as shipped, ``MASTER_SAMPLED_FROM``), the expert in the other seat; the master
+never; 7 as shipped, ``MASTER_SAMPLED_FROM``), the expert in the other seat; the master
 deals every other deal. What
 the master pegs in the play less what the expert pegs, per deal, for each way, and the
 paired difference with its 95 % interval: the deals and throws are the same, so only the

@@ -18,8 +18,12 @@ MASTER_PLAY_FROM: Final = 61
 # to +0.045, over 7,500 paired deals, bench/play_paired.py; against the expert, paired,
 # +0.19 % over 7,000 games, bench/master_strength.py) and a play at six cards 1.2 ms at
 # the median where the six-ply search took 17 (p99 4.8 ms over every play where 33).
-# Over seven and eight cards: as strong, no cheaper than four plies.
-MASTER_SAMPLED_FROM: Final = 6
+# With the draws through the expert's discard (below) it starts at seven cards, once the first
+# card is laid: paired on main's kept deals +0.96 % (+0.25 to +1.67) over 5,000 games (seeds
+# 51-53, bench/master_strength.py --sampled-from 7), a play's p99 26 ms of process time where
+# 23 (its median 1.2 ms, as at six). From eight cards (the lead searched too) +0.50 % (-1.43
+# to +2.43) over 1,000; with 256 draws in place of 64, +0.40 % at six, +1.05 % at seven.
+MASTER_SAMPLED_FROM: Final = 7
 # The master's full search of the play (two players) draws the opponent's hand through the
 # expert's discard (engine.computer.discard_draws: the six they were dealt, the cards they
 # laid forced in, kept as the expert keeps them) in place of card by card by the keep

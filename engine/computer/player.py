@@ -20,7 +20,7 @@ Three levels:
     with two players every discard is valued by the chance to win it gives (the hand's
     and the crib's distributions run through the board position, plus what the kept
     cards are measured to peg), and the play is searched for the chance to win from
-    the middle of the game on, the last six cards to the end over hands the opponent
+    the middle of the game on, the last seven cards to the end over hands the opponent
     may hold (``engine.computer.sampled_play``). With three or four
     players it does the same at the table (``engine.computer.table_discard``,
     ``engine.computer.table_play``): each throw through the rest of the deal for the

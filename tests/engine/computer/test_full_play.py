@@ -289,17 +289,32 @@ def master_plays(sampled_from: int, seed: int) -> list[tuple[int, str]]:
 
 @needs_c
 def test_the_master_searches_the_last_six_cards_over_sampled_hands() -> None:
-    """As shipped the master lays other cards than with its six-ply search
-    (``sampled_from=0``), only once the hands hold six cards or fewer, and a game replays
-    card for card from the same seeds."""
+    """As shipped the master lays other cards than with its usual search
+    (``sampled_from=0``), only once the hands hold ``MASTER_SAMPLED_FROM`` cards or fewer,
+    and a game replays card for card from the same seeds."""
     changed = 0
     for seed in range(3):
         usual, shipped = master_plays(0, seed), master_plays(MASTER_SAMPLED_FROM, seed)
         assert shipped == master_plays(MASTER_SAMPLED_FROM, seed)
         for (held, card), (held2, card2) in zip(usual, shipped, strict=False):
             if (held, card) != (held2, card2):
-                # The first difference: it must be a choice made at six cards or fewer.
-                assert held == held2 and held <= 6, seed
+                # The first difference: a choice made once the full search is used.
+                assert held == held2 and held <= MASTER_SAMPLED_FROM, seed
                 changed += 1
                 break
     assert changed >= 1
+
+
+@needs_c
+def test_the_master_searches_to_the_end_from_seven_cards() -> None:
+    """As shipped the full search starts at seven cards (one card laid): over a few games
+    the master lays some card otherwise than when it starts at six, the first such card
+    chosen with seven cards in the two hands."""
+    first_differences = []
+    for seed in range(6):
+        six, shipped = master_plays(6, seed), master_plays(MASTER_SAMPLED_FROM, seed)
+        for (held, card), (held2, card2) in zip(six, shipped, strict=False):
+            if (held, card) != (held2, card2):
+                first_differences.append(held)
+                break
+    assert first_differences and set(first_differences) == {7}
