@@ -105,6 +105,20 @@ async def open_mail(terminal: KeyboardTerminal) -> None:
     await waiting(terminal)
 
 
+async def mail_list_read(door: MailDoor, account: Account) -> tuple[str, str]:
+    """What ``account``'s mail list says (its words, and its lines for a failure's
+    message), read by calling in, opening it and hanging up."""
+    terminal, task = door.call(account)
+    await in_lobby(terminal)
+    await open_mail(terminal)
+    shown = words(terminal), "\n".join(terminal.display)
+    terminal.press(Key.ESCAPE)
+    await in_lobby(terminal)
+    terminal.press("q", "y")
+    await until(task.done)
+    return shown
+
+
 async def start_game(terminal: KeyboardTerminal, handle: str) -> None:
     terminal.press("n")
     await until(lambda: "Play whom" in words(terminal))
@@ -300,14 +314,8 @@ async def test_a_player_out_of_time_forfeits_and_both_see_it(database: Database)
         assert stats is not None and stats.total.losses == 1
         told = ((loser, "won on time: you did not move"), (winner, "You won on time"))
         for account, said in told:
-            terminal, task = door.call(account)
-            await in_lobby(terminal)
-            await open_mail(terminal)
-            assert said in words(terminal), "\n".join(terminal.display)
-            terminal.press(Key.ESCAPE)
-            await in_lobby(terminal)
-            terminal.press("q", "y")
-            await until(task.done)
+            shown, lines = await mail_list_read(door, account)
+            assert said in shown, lines
 
 
 @run_async
@@ -327,15 +335,8 @@ async def test_a_game_won_on_time_still_reads_so_once_the_loser_is_deleted(
         door.clock.advance(days=5)
         loser, winner = ((ada, bob), (bob, ada))[late]
         await door.store.delete_member(loser.handle)
-        terminal, task = door.call(winner)
-        await in_lobby(terminal)
-        await open_mail(terminal)
-        shown = words(terminal)
-        assert "You won on time: (deleted member) did not move" in shown, shown
-        terminal.press(Key.ESCAPE)
-        await in_lobby(terminal)
-        terminal.press("q", "y")
-        await until(task.done)
+        shown, lines = await mail_list_read(door, winner)
+        assert "You won on time: (deleted member) did not move" in shown, lines
 
 
 @run_async
@@ -423,13 +424,6 @@ async def test_a_deleted_opponents_game_is_won_and_listed_as_such(database: Data
         assert mail is not None
         await mail.start(ada, "Bob", seed=9)
         await door.store.delete_member("Ada")
-        terminal, task = door.call(bob)
-        await in_lobby(terminal)
-        await open_mail(terminal)
-        shown = words(terminal)
-        assert "None going" in shown, "\n".join(terminal.display)
+        shown, lines = await mail_list_read(door, bob)
+        assert "None going" in shown, lines
         assert "(deleted member) You won: their account was removed (0 to 0)." in shown
-        terminal.press(Key.ESCAPE)
-        await in_lobby(terminal)
-        terminal.press("q", "y")
-        await until(task.done)
