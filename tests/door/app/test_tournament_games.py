@@ -66,6 +66,23 @@ async def at_their_match(alice: KeyboardTerminal, bert: KeyboardTerminal) -> Non
     await until(lambda: AT_THE_TABLE in alice.status and AT_THE_TABLE in bert.status)
 
 
+async def the_sysop_forfeits_ada(
+    sysop: KeyboardTerminal, alice: KeyboardTerminal, bert: KeyboardTerminal
+) -> None:
+    """From the lobby the sysop opens the first tournament and forfeits Ada's match to Bob
+    (X), and both players are told at their table."""
+    sysop.press("u")
+    await until(lambda: "N new tournament" in sysop.status)
+    sysop.press("1")
+    await until(lambda: "X forfeit" in sysop.status)
+    sysop.press("x", "Ada", Key.ENTER)
+    await until(lambda: "Ada forfeits to Bob?" in words(sysop))
+    sysop.press("y")
+    told = "The sysop settled this match: Ada forfeits to Bob."
+    for terminal in (alice, bert):
+        await until(lambda t=terminal: told in words(t))
+
+
 async def on_the_tournament_page(terminal: KeyboardTerminal) -> None:
     terminal.press("u")
     await until(lambda: "1-9 open" in terminal.status)
@@ -273,16 +290,7 @@ async def test_the_sysop_forfeiting_a_match_being_played_tells_its_table(
         door.tasks.append(asyncio.ensure_future(session))
         await in_lobby(alice, bert, sysop)
         await at_their_match(alice, bert)
-        sysop.press("u")
-        await until(lambda: "N new tournament" in sysop.status)
-        sysop.press("1")
-        await until(lambda: "X forfeit" in sysop.status)
-        sysop.press("x", "Ada", Key.ENTER)
-        await until(lambda: "Ada forfeits to Bob?" in words(sysop))
-        sysop.press("y")
-        told = "The sysop settled this match: Ada forfeits to Bob."
-        for terminal in (alice, bert):
-            await until(lambda t=terminal: told in words(t))
+        await the_sysop_forfeits_ada(sysop, alice, bert)
         # The game goes on between friends: leaving it forfeits nothing in the tournament
         # (by hand, the quit dialog still said "a loss in your record and your tournament
         # match").

@@ -6,14 +6,12 @@ PostgreSQL when CRIBBAGE_TEST_POSTGRES_URL names a server)."""
 from __future__ import annotations
 
 from door.app.tournaments import Tournaments
-from door.term.keys import Key
 from tests.door.app.test_lobby import in_lobby
-from tests.door.app.test_mail_games import START, words
-from tests.door.app.test_tournament_games import at_their_match
+from tests.door.app.test_mail_games import START
+from tests.door.app.test_tournament_games import at_their_match, the_sysop_forfeits_ada
 from tests.door.caller import run_async
 from tests.door.cluster.test_two_workers import two_workers
 from tests.door.storage.conftest import Database
-from tests.door.waiting import until
 
 
 @run_async
@@ -36,14 +34,5 @@ async def test_a_match_settled_at_the_sysops_worker_is_told_at_the_others_table(
         await in_lobby(alice, bert, sysop)
         await at_their_match(alice, bert)
         (table,) = first.presence.tables
-        sysop.press("u")
-        await until(lambda: "N new tournament" in sysop.status)
-        sysop.press("1")
-        await until(lambda: "X forfeit" in sysop.status)
-        sysop.press("x", "Ada", Key.ENTER)
-        await until(lambda: "Ada forfeits to Bob?" in words(sysop))
-        sysop.press("y")
-        told = "The sysop settled this match: Ada forfeits to Bob."
-        for terminal in (alice, bert):
-            await until(lambda t=terminal: told in words(t))
+        await the_sysop_forfeits_ada(sysop, alice, bert)
         assert table.options.tournament == 0 and not table.over
