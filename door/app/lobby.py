@@ -35,7 +35,7 @@ from door.app.lobby_keys import (
     lobby_holds,
     options_row,
 )
-from door.app.lobby_view import and_names, chat_texts, notice, who_lines, winner_name
+from door.app.lobby_view import and_names, chat_texts, notice, who_lines
 from door.app.lobby_words import LobbyWords, screen_key
 from door.app.mail_screen import GUESTS, MailScreen
 from door.app.members import IN_THE_LOBBY, HandedOver, Member
@@ -52,6 +52,7 @@ from door.screens.chat import MAX_CHAT_LENGTH, Entry
 from door.screens.lobby import CHAT_ROWS, LobbyView, draw_lobby
 from door.screens.lobby_hits import lobby_hits
 from door.screens.lobby_speech import lobby_said
+from door.screens.narration import side_names
 from door.screens.side_pane import WIDE_COLS, canvas_size
 from door.screens.speech import Said
 from door.storage.store import SavedGame
@@ -256,7 +257,7 @@ class Lobby:
         if person.seat is not None and table.forfeit_text:
             self.choices.notes.append(table.forfeit_text)  # both are told who forfeited
         elif person.seat is not None:
-            self.choices.count(result, winner_name(table))
+            self.choices.count(result, side_names(table.names, table.game.sides))
 
     async def private_chat(self) -> None:
         """The private chat the sysop paged the caller into (door/app/private_chat.py)."""
@@ -364,8 +365,8 @@ class Lobby:
             for table in tables:
                 self.presence.remove_table(table)
             self.presence.set_place(member, IN_THE_LOBBY)
-            for finished in keeper.results:
-                choices.count(finished, "The computer")
+            for finished in keeper.results:  # (results come only from a table)
+                choices.count(finished, side_names(tables[0].names, len(finished.scores)))
             quit_rating = await keeper.left(tables[0] if tables else None)
         if result.quit:
             choices.notes.append(" ".join(filter(None, ("Game abandoned.", quit_rating))))

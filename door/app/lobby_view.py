@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 from door.app.members import ChatLine, Member
 from door.screens.lobby import WHO_ROWS, ChatText, WhoLine
-from door.table.flow import Table
 
 
 def who_lines(online: Sequence[Member], member: Member, chosen: Sequence[Member]) -> list[WhoLine]:
@@ -47,16 +46,6 @@ def notice(member: Member, mail_note: str) -> tuple[str, bool]:
         waiting = [m.name for m in sent.invitees if m.name not in sent.accepted]
         return f"Waiting for {and_names(waiting)} to answer your challenge. Esc withdraws.", False
     return mail_note, False
-
-
-def winner_name(table: Table) -> str:
-    """Who won, as the lobby tells it: the player, or both partners."""
-    game = table.game
-    outcome = game.outcome()
-    side = outcome.winner_side if outcome is not None else 0
-    return " & ".join(
-        table.names[seat] for seat in range(game.players) if game.side_of(seat) == side
-    )
 
 
 def and_names(names: Sequence[str]) -> str:

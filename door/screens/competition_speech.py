@@ -30,8 +30,19 @@ def keys_sentence(status: str) -> str:
     return "Keys: " + ", ".join(said) + "."
 
 
+def spoken_title(title: str) -> str:
+    """A page's title as said: "Cribbage Door · Mail games" was read out with its middle
+    dot ("Cribbage Door middle dot Mail games"); a colon is a pause.
+
+    >>> spoken_title("Cribbage Door · Mail games")
+    'Cribbage Door: Mail games'
+    """
+    return title.replace(" · ", ": ")
+
+
 def mail_said(view: MailView, typed: str = "") -> Said:
-    sentences = [f"{view.title}. Your mail games, {len(view.going)} of {view.most}."]
+    title = spoken_title(view.title)
+    sentences = [f"{title}. Your mail games, {len(view.going)} of {view.most}."]
     if not view.going:
         sentences.append("None going: type n to start one against another member.")
     sentences.extend(
@@ -48,7 +59,7 @@ def mail_said(view: MailView, typed: str = "") -> Said:
 
 
 def tournaments_said(view: TournamentsView, typed: str = "") -> Said:
-    sentences = [f"{view.title}."]
+    sentences = [f"{spoken_title(view.title)}."]
     shown = view.shown
     if shown is None:
         if not view.listing:

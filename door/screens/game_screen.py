@@ -31,7 +31,14 @@ from door.screens.dialog import Dialog, draw_dialog
 from door.screens.frame import draw_header, draw_message, draw_status
 from door.screens.game_over import GameOverPanel, draw_game_over
 from door.screens.help import HelpOverlay, draw_help
-from door.screens.layout import BOARD_TOP, ENTRY_ROW, LOG_ROWS, SCREEN_COLS, SCREEN_ROWS
+from door.screens.layout import (
+    BOARD_TOP,
+    ENTRY_ROW,
+    LOG_ROWS,
+    LOG_TOP,
+    SCREEN_COLS,
+    SCREEN_ROWS,
+)
 from door.screens.narration import side_names
 from door.screens.play_area import (
     HandState,
@@ -94,6 +101,9 @@ def draw_table(
     if top:  # a tall wide window: the picture in its middle, the side pane full height
         drawn = [layer if layer[0] == PANE else _moved_down(layer, top) for layer in drawn]
     canvas, results = (layers or Layers()).frame(cols, rows, drawn)
+    # (Set at every frame: the layers hand back the same canvas when nothing changed.)
+    has_log = not isinstance(view.panel, ShowPanel)  # a show is drawn where the log was
+    canvas.log_rows = range(LOG_TOP + top, LOG_TOP + top + LOG_ROWS) if has_log else range(0)
     cursor = results.get("entry")
     if view.overlay is not None or cursor is None:
         return canvas, None

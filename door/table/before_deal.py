@@ -3,7 +3,9 @@
 Before a hand every player has a chat line open (door/table/person.py): letters are
 text there, so the table's keys (``h`` coach, ``w`` win bar, ``q`` quit) would be
 words. Esc on a blank line closes the line and the keys work; RETURN still deals (or
-says ready), ``c`` chats, and Esc again asks to quit. Both key lines say so.
+says ready), ``c`` chats, and Esc again asks to quit. Both key lines say so, the chat
+line's within 80 columns: it said "Type to chat" (the prompt above it says "Chat") and
+"^L redraw" (which works everywhere) and had no room left for how to quit.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def before_deal(
         who = "you deal" if i_deal else f"{dealer} deals"
         return BeforeDeal(
             f"Hand {hand}: {who}. Chat, or RETURN on a blank line to deal.",
-            "Type to chat  RETURN on a blank line: deal  Esc table keys  ? help  ^L redraw",
+            "RETURN on a blank line: deal  Esc table keys  ? help  Esc Esc quit",
             f"Hand {hand}: {who}. Press RETURN to deal, or a key below.",
             f"RETURN deal  c chat  w win bar{h}  ? help  q quit",
             True,
@@ -48,7 +50,7 @@ def before_deal(
     if computer_deals:
         return BeforeDeal(
             f"Hand {hand}: {dealer} deals. Chat; RETURN on a blank line: ready.",
-            "Type to chat  RETURN on a blank line: ready  Esc table keys  ? help  ^L redraw",
+            "RETURN on a blank line: ready  Esc table keys  ? help  Esc Esc quit",
             f"Hand {hand}: {dealer} deals. Press RETURN when ready, or a key below.",
             f"RETURN ready  c chat  w win bar{h}  ? help  q quit",
             True,
@@ -57,9 +59,9 @@ def before_deal(
         )
     return BeforeDeal(
         f"Hand {hand}: {dealer} deals. Chat while {dealer} gets ready to deal.",
-        "Type to chat  RETURN send  Esc table keys  ? help  ^L redraw",
+        "Type to chat  RETURN send  Esc table keys  ? help  Esc Esc quit",
         f"Hand {hand}: {dealer} deals. The keys below work while you wait.",
-        f"Waiting for {dealer} to deal  c chat  w win bar{h}  ? help  q quit",
+        f"{dealer} to deal  c chat  w win bar{h}  ? help  q quit",  # (a handle of 20 fits)
         False,
         f"{dealer} deals: type a line to chat while you wait.",
         f"{dealer} deals: c chats while you wait",

@@ -550,11 +550,16 @@ class Person(Asked):
     def hits(self) -> LaterHits:
         """What a click on the frame just drawn means (worked out if a click comes): the
         cards are clicked only by the step choosing from them, not inside a chat line;
-        the wheel scrolls the log."""
+        the wheel scrolls the log; a request for the win bar in the log agrees to it."""
         steady = self.nesting == 0
         hand = steady and self.own_hand is not None
         cut = steady and isinstance(self.own_panel, CutPanel)
-        return later_table_hits(self.view, hand=hand, cut=cut, wheel=(Key.PGUP, Key.PGDN))
+        # A request for the win bar is clicked to agree, by a player who has not (w
+        # toggles: a click on an old request must not turn their own bar off).
+        agree = steady and self.seat is not None and not self.wants_win_bar
+        return later_table_hits(
+            self.view, hand=hand, cut=cut, agree=agree, wheel=(Key.PGUP, Key.PGDN)
+        )
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""

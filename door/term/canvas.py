@@ -167,6 +167,11 @@ class Canvas:
     has finished with, such as ``Layers.frame``'s): the renderer then keeps the lists
     themselves as what the caller's screen shows, rather than copies of them."""
 
+    log_rows: range = range(0)
+    """The rows holding a log whose lines scroll up as lines are added (the table's game
+    log): a renderer of plain lines prints each of its lines once, not again as it
+    scrolls (door/ui/line_renderer.py). Empty by default (an overlay's copy too)."""
+
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
         self.rows = rows

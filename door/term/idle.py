@@ -156,7 +156,17 @@ class IdleGuardTerminal:
         cols, rows = self.inner.size
         seconds = self.hang_up_after - self.warn_after
         text = f"Are you there? Press a key within {seconds:.0f} seconds or the line closes."
-        if display_mode_of(self.inner) in PLAIN_DISPLAYS:
+        display = display_mode_of(self.inner)
+        if display is Display.SPEECH:
+            # A screen reader's caller types whole lines (their client sends nothing
+            # before RETURN), and a bell is read out as noise, if at all: words only.
+            text = (
+                f"Are you there? Type something and press RETURN within {seconds:.0f}"
+                " seconds to stay, or the line closes."
+            )
+            self.inner.write(f"\r\n{text}\r\n")
+            return
+        if display in PLAIN_DISPLAYS:
             self.inner.write(f"\a\r\n{text}\r\n")
             return
         self.inner.write(

@@ -12,6 +12,10 @@ lines of text ending CR LF, and decides how much of it to print:
 - a frame where a few lines changed prints only those lines (the count, a played card, a
   chat line); a frame whose text did not change prints nothing (a highlight moved, the
   screen was drawn again for a resize);
+- the rows of a log that scrolls (the canvas's ``log_rows``: the table's game log) print
+  only the lines not printed before, in a new screen too (a picture of the table after a
+  card is played): the caller's paper already has the rest, and a log line printed again
+  at each scroll read as the same event happening again;
 - the line the cursor is on (a prompt, a field being typed) is printed last and left open
   up to the cursor, so typing into it echoes just the characters typed, and a backspace
   rubs one out (BS, space, BS), as a teletype's line discipline does.
@@ -62,10 +66,14 @@ class LineRenderer:
         whole)."""
         self._open: tuple[int, str] | None = None
         """The row left open (no CR LF yet) and the text printed on it."""
+        self._log: list[str] = []
+        """The lines of the scrolling log as last printed (kept while a frame without
+        one is up, a help page say, so the log goes on where it left off after it)."""
 
     def invalidate(self) -> None:
         """Print the next frame whole (Ctrl-L, or after something else wrote)."""
         self._shown = None
+        self._log = []
 
     def close(self) -> None:
         """Nothing to stop: a line renderer never repaints by itself."""
@@ -77,7 +85,7 @@ class LineRenderer:
             prompt = (cursor[0], canvas.chars[cursor[0]][: cursor[1]])
         out = self._typed(rows, prompt)
         if out is None:
-            out = self._lines(rows, prompt)
+            out = self._lines(rows, prompt, canvas.log_rows)
         self._shown = rows
         if out:
             self._terminal.write(out)
@@ -99,15 +107,22 @@ class LineRenderer:
             return RUB_OUT * (len(before) - len(after))
         return None
 
-    def _lines(self, rows: list[str], prompt: tuple[int, str] | None) -> str:
+    def _lines(self, rows: list[str], prompt: tuple[int, str] | None, log_rows: range) -> str:
         """The frame's changed lines, or all of it when it is a new screen."""
         prompt_row = prompt[0] if prompt is not None else -1
         shown = self._shown
+        log = _without_blank_runs([rows[index] for index in log_rows if index < len(rows)])
+        new_log = _not_printed(self._log, log) if log_rows else []
+        if log_rows:
+            self._log = log
         changed = [
             index
             for index, row in enumerate(rows)
-            if shown is None or index >= len(shown) or row != shown[index]
+            if (shown is None or index >= len(shown) or row != shown[index])
+            and index not in log_rows
         ]
+        if new_log:  # the log's new lines, where the log is
+            changed = sorted([*changed, log_rows.start])
         printed = [index for index, row in enumerate(rows) if row]
         whole = shown is None or (
             len(changed) > NEW_SCREEN_MIN_LINES
@@ -116,12 +131,15 @@ class LineRenderer:
         prompt_changed = prompt is not None and (
             self._open is None or self._open != prompt or prompt_row in changed
         )
+        printing = range(len(rows)) if whole else changed
+        body: list[str] = []
+        for index in printing:
+            if log_rows and index == log_rows.start:
+                body.extend(new_log)  # the log's new lines stand for all its rows
+            elif index != prompt_row and index not in log_rows and (whole or rows[index]):
+                body.append(rows[index])
         if whole:
-            body = _without_blank_runs(
-                [row for index, row in enumerate(rows) if index != prompt_row]
-            )
-        else:
-            body = [rows[index] for index in changed if rows[index] and index != prompt_row]
+            body = _without_blank_runs(body)
         if not body and not (whole or prompt_changed):
             return ""
         out: list[str] = []
@@ -135,6 +153,25 @@ class LineRenderer:
             out.append(prompt[1])
             self._open = prompt
         return "".join(out)
+
+
+def _not_printed(printed: list[str], log: list[str]) -> list[str]:
+    """The lines of ``log`` not in ``printed``, the log as last printed: the log scrolls
+    up, so the longest run that ends ``printed`` and begins ``log`` is printed already.
+    (A line added that repeats the one scrolled off last is taken for it: a log line
+    names who did what, so two in a row alike are rare, and the cost is one line.)
+
+    >>> _not_printed(["a", "b", "c", "d"], ["c", "d", "e", "f"])
+    ['e', 'f']
+    >>> _not_printed(["a", "b"], ["a", "b", "c"])
+    ['c']
+    >>> _not_printed(["a", "b"], ["x", "y"])
+    ['x', 'y']
+    """
+    for overlap in range(min(len(printed), len(log)), 0, -1):
+        if printed[-overlap:] == log[:overlap]:
+            return log[overlap:]
+    return log
 
 
 def _without_blank_runs(rows: list[str]) -> list[str]:

@@ -23,11 +23,13 @@ from door.screens.competition_speech import (
     TOURNAMENTS_PROMPT,
     keys_sentence,
     mail_said,
+    tournaments_said,
 )
 from door.screens.lobby_speech import PROMPT
 from door.screens.mail_games import MailView
 from door.screens.sysop_tools import MembersView
 from door.screens.tool_speech import members_said
+from door.screens.tournaments import TournamentsView
 from door.storage.members import MemberLine
 from door.storage.pbm_games import PbmGameStore
 from door.storage.ratings import RatedMember
@@ -47,10 +49,20 @@ def test_a_key_line_is_said_as_a_sentence_with_esc_as_back() -> None:
     assert keys_sentence(status) == "Keys: 1-9 open a game, N new game, back: back to the lobby."
     said = mail_said(MailView("Door · Mail games", rules=("Move within 3 days.",), status=status))
     assert said.sentences[:2] == (
-        "Door · Mail games. Your mail games, 0 of 20.",
+        "Door: Mail games. Your mail games, 0 of 20.",  # not "Door · Mail games"
         "None going: type n to start one against another member.",
     )
     assert said.prompt == MAIL_PROMPT
+
+
+def test_the_pages_titles_are_said_without_the_middle_dot() -> None:
+    import doctest
+
+    import door.screens.competition_speech
+
+    said = tournaments_said(TournamentsView("Cribbage Door · Tournaments"))
+    assert said.sentences[0] == "Cribbage Door: Tournaments."  # not "... · Tournaments."
+    assert doctest.testmod(door.screens.competition_speech).failed == 0
 
 
 BACK = "Back to your mail games."

@@ -280,7 +280,14 @@ async def test_three_callers_a_three_handed_game_with_the_computer_and_a_watcher
     winner = table.names[table.game.winner_side or 0]
     assert "Game over" in screen(carol) or "Press a key from the menu" in carol.status
     told = "You won" if winner == "Alice" else f"{winner} won"
-    assert f"{told} {max(table.game.scores)} to " in flat(alice)  # the lobby's note of it
+    # The lobby's note of it names the winner and says every score.
+    scores = table.game.scores
+    losers = [side for side in (0, 1, 2) if scores[side] < 121]
+    note = flat(alice)
+    assert f"{told} {max(scores)}; " in note
+    assert all(
+        f"{'you' if side == 0 else table.names[side]} {scores[side]}" in note for side in losers
+    )
     await door.close()
 
 

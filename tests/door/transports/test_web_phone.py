@@ -32,6 +32,7 @@ BUTTONS = {
     b"\x1b": "Escape",
     b"y": "y",
     b"n": "n",
+    b"w": "w, win bar",  # the answer to "Bob asks for the win bar: press w to agree."
     b"c": "c, chat",
     b"?": "Help",
 }
@@ -139,7 +140,7 @@ def test_the_page_on_a_phone_held_upright_and_sideways(tmp_path: Path) -> None:
         assert layout["cols"] >= 80 and layout["rows"] >= 24, (name, layout)
         assert layout["inputmode"] == "none", name  # no soft keyboard over the board
         assert layout["keys"] is not None and within(layout["keys"], viewport), name
-        assert len(layout["buttons"]) == 10
+        assert len(layout["buttons"]) == 11
         for button in layout["buttons"]:
             assert button["height"] >= 44 and button["width"] >= 36, (name, button)
             assert within(button, viewport), (name, button)

@@ -124,3 +124,64 @@ def test_a_session_on_a_line_terminal_never_sends_an_escape() -> None:
 def test_a_screen_terminal_still_gets_its_escapes() -> None:
     terminal = StreamTerminal(None, None)  # type: ignore[arg-type]
     assert terminal.display_mode is Display.SCREEN
+
+
+def table(log: list[str], *, count: int) -> Canvas:
+    """A table's frame: a picture that changes with the count (most of its rows), and a
+    game log of four rows under it, its newest line last."""
+    canvas = Canvas(80, 24)
+    for row in range(12):
+        canvas.put(row, 1, f"picture row {row}, count {count}")
+    for row, line in enumerate(log[-4:], start=17):
+        canvas.put(row, 1, line)
+    canvas.put(22, 1, "RETURN play  q quit")
+    canvas.log_rows = range(17, 21)
+    return canvas
+
+
+def test_a_scrolling_log_prints_each_of_its_lines_once() -> None:
+    # Each line of the log was printed again at every scroll, the picture being
+    # printed whole or not: "You throw 3H 8D to Computer's crib." three times a hand.
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    log = ["You cut KS.", "Hand 1: Computer deals.", "You throw 3H 8D."]
+    renderer.render(table(log, count=0))
+    transcript = printer.take()
+    log.append("Computer throws 2 cards.")  # the log fills: one row changed
+    renderer.render(table(log, count=0))
+    transcript += printer.text
+    assert printer.take() == " Computer throws 2 cards.\r\n"
+    log.append("You cut card 20: the starter is 9C.")  # it scrolls: four rows changed
+    renderer.render(table(log, count=0))
+    transcript += printer.text
+    assert printer.take() == " You cut card 20: the starter is 9C.\r\n"
+    log.extend(["You play 9H (count 9).", "Computer plays QD (count 19)."])
+    renderer.render(table(log, count=19))  # a new picture, and the log scrolls by two
+    whole = printer.take()
+    transcript += whole
+    assert "picture row 0, count 19" in whole and "RETURN play" in whole
+    assert whole.endswith(
+        "count 19\r\n\r\n You play 9H (count 9).\r\n Computer plays QD (count 19).\r\n"
+        "\r\n RETURN play  q quit\r\n"
+    )
+    assert [transcript.count(line) for line in log] == [1] * len(log), transcript
+    renderer.invalidate()  # Ctrl-L: the whole log again
+    renderer.render(table(log, count=19))
+    again = printer.take()
+    assert all(line in again for line in log[-4:])
+
+
+def test_the_table_says_where_its_game_log_is() -> None:
+    import random
+
+    from door.screens.game_screen import TableView, draw_table
+    from engine import Game
+
+    game = Game(2, rng=random.Random(8), dealer=1)
+    game.deal()
+    view = TableView(("Ada", "Computer"), game, viewer=0)
+    for number in range(6):
+        view.log.add(f"Log line {number}.")
+    canvas, _ = draw_table(view)
+    logged = [canvas.text(row).strip() for row in canvas.log_rows]
+    assert logged == [f"Log line {number}." for number in range(2, 6)]

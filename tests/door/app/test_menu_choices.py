@@ -1,0 +1,57 @@
+"""The lobby's line about how a game went (door/app/menu_choices.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from door.app.menu_choices import MenuChoices, result_line
+from door.table.options import GameResult
+from engine.rules.outcome import Outcome
+
+THREE = ("Ada", "Computer", "Computer 2")
+
+
+@pytest.mark.parametrize(
+    ("outcome", "side", "sides", "line"),
+    [
+        (Outcome(0, (121, 98)), 0, ("Ada", "Computer"), "You won 121 to 98."),
+        (
+            Outcome(1, (73, 121), ((0, "skunk"),)),
+            0,
+            ("Ada", "Computer"),
+            "Computer won 121 to 73 (skunk).",
+        ),
+        # A three-handed loss said "The computer won 121 to 73 (skunk).": not which
+        # computer won, and not the third score.
+        (
+            Outcome(2, (73, 95, 121), ((0, "skunk"),)),
+            0,
+            THREE,
+            "Computer 2 won 121; you 73 (skunk), Computer 95.",
+        ),
+        (
+            Outcome(0, (121, 58, 95), ((1, "double skunk"),)),
+            0,
+            THREE,
+            "You won 121; Computer 2 95, Computer 58 (double skunk).",
+        ),
+        (Outcome(1, (100, 121, 110)), 2, ("Ada", "Bob", "Cy"), "Bob won 121; you 110, Ada 100."),
+    ],
+)
+def test_the_line_says_who_won_and_every_score(
+    outcome: Outcome, side: int, sides: tuple[str, ...], line: str
+) -> None:
+    assert result_line(GameResult(outcome, side, outcome.scores), sides) == line
+
+
+def test_the_longest_three_handed_line_fits_a_row_of_80() -> None:
+    long = ("A" * 20, "B" * 20, "C" * 20)  # the longest handles
+    outcome = Outcome(1, (60, 121, 95), ((0, "double skunk"),))
+    line = result_line(GameResult(outcome, 0, outcome.scores), long)
+    assert len(line) <= 78 and "B" * 20 in line and "C" * 20 in line, line
+
+
+def test_a_game_given_up_is_abandoned() -> None:
+    choices = MenuChoices()
+    choices.count(GameResult(None, 0, (40, 50)), ("Ada", "Computer"))
+    assert choices.notes == ["Game abandoned."]
