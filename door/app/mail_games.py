@@ -66,17 +66,19 @@ def mover(game: RecordedGame, action: Action) -> int | None:
     return None
 
 
-def finished_words(game: PbmGame, seat: int) -> str:
+def finished_words(game: PbmGame, seat: int, *, named: bool = True) -> str:
     """ "You won 121 to 98.", "Ada won on time: you did not move in time.", "You won:
-    their account was removed." (the opponent was deleted), ..."""
+    their account was removed." (the opponent was deleted), ...; with ``named`` False
+    the opponent is "they", for a line that shows their name beside it already."""
     outcome = replay(game.recording).outcome()
-    opponent = game.seats[1 - seat].name
+    name = game.seats[1 - seat].name
+    opponent, opponent_first = (name, name) if named else ("they", "They")
     if outcome is None:
         return "Over."
     mine, theirs = outcome.scores[seat], outcome.scores[1 - seat]
     if outcome.forfeit:
         if outcome.forfeited_by == seat:
-            return f"{opponent} won on time: you did not move in time ({mine} to {theirs})."
+            return f"{opponent_first} won on time: you did not move in time ({mine} to {theirs})."
         if game.seats[1 - seat].account_id is None and not game.clock.overdue(game.updated_at):
             # The sysop deleted them while they had time: their games going were settled
             # so (pbm_games.py). One settled once their time ran out was won on time,
@@ -87,7 +89,7 @@ def finished_words(game: PbmGame, seat: int) -> str:
     note = f" (a {skunk})" if skunk else ""
     if outcome.won(seat):
         return f"You won {mine} to {theirs}{note}."
-    return f"{opponent} won {theirs} to {mine}{note}."
+    return f"{opponent_first} won {theirs} to {mine}{note}."
 
 
 class MailGames:
@@ -120,7 +122,7 @@ class MailGames:
             MailLine(
                 game.pbm_id,
                 game.seats[1 - (seat := game.seat_of(account.id))].name,
-                finished_words(game, seat),
+                finished_words(game, seat, named=False),
                 finished=True,
             )
             for game in await self.pbm_store.finished_pbm_games_for(account.id, FINISHED_SHOWN)

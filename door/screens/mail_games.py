@@ -23,6 +23,7 @@ from door.app.mail_games import MailLine
 from door.screens import theme
 from door.screens.account import draw_title
 from door.screens.chat import Entry, draw_entry
+from door.screens.fit import shortened
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import SCREEN_COLS
 from door.term.canvas import Canvas
@@ -30,6 +31,8 @@ from door.term.canvas import Canvas
 TOP: Final = 2
 RULES_ROW: Final = 19
 NAME_WIDTH: Final = 21
+MIN_NAME_WIDTH: Final = 9
+"""The fewest cells a finished game's opponent keeps, however long its ending."""
 
 
 @dataclass
@@ -48,6 +51,15 @@ class MailView:
 def _rule(canvas: Canvas, row: int, title: str) -> None:
     canvas.fill(row, 0, SCREEN_COLS, "─", theme.DIM)
     canvas.put(row, 2, f" {title} ", theme.LABEL)
+
+
+def _finished_row(canvas: Canvas, row: int, line: MailLine) -> None:
+    """A finished game's opponent and how it ended: the ending whole, its name column
+    giving way to a long one ("You won on time: they did not move in time (121 to 98).")
+    and the name shortened with an ellipsis to fit beside it."""
+    status_at = max(min(5 + NAME_WIDTH, SCREEN_COLS - 1 - len(line.status)), 5 + MIN_NAME_WIDTH)
+    canvas.put(row, 5, shortened(line.opponent, status_at - 6), theme.TEXT)
+    canvas.put(row, status_at, line.status[: SCREEN_COLS - 1 - status_at], theme.DIM)
 
 
 def draw_mail_games(view: MailView) -> tuple[Canvas, tuple[int, int] | None]:
@@ -74,8 +86,7 @@ def draw_mail_games(view: MailView) -> tuple[Canvas, tuple[int, int] | None]:
         _rule(canvas, row, "Finished lately")
         row += 1
         for line in view.finished[:finished_rows]:
-            canvas.put(row, 5, line.opponent[: NAME_WIDTH - 1], theme.TEXT)
-            canvas.put(row, 5 + NAME_WIDTH, line.status[: SCREEN_COLS - 6 - NAME_WIDTH], theme.DIM)
+            _finished_row(canvas, row, line)
             row += 1
     canvas.fill(RULES_ROW - 1, 0, SCREEN_COLS, "─", theme.DIM)
     for offset, text in enumerate(view.rules[:2]):

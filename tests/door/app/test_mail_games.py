@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -319,6 +320,35 @@ async def test_a_player_out_of_time_forfeits_and_both_see_it(database: Database)
 
 
 @run_async
+async def test_a_game_won_on_time_between_long_handles_lists_whole_naming_each_once(
+    database: Database,
+) -> None:
+    # By hand (callers): the finished line read "(deleted member) You won on time:
+    # (deleted member) did not move in tim", the name twice and the ending cut at 80.
+    handles = ("Maximilian Rosenthal", "Bartholomew Smithers")  # 20 letters, the most
+    async with mail_door(database, PbmRules(days_per_move=2)) as door:
+        ada = await door.store.create_account(handles[0], "correct horse")
+        bob = await door.store.create_account(handles[1], "correct horse")
+        mail = door.records.mail
+        assert mail is not None
+        pbm_id, _ = await mail.start(ada, handles[1], seed=9)
+        late = (await PbmGameStore(door.store).pbm_game(pbm_id)).waiting_on()[0]
+        door.clock.advance(days=2)
+        assert await mail.forfeit_overdue() == 1
+        for seat, account in enumerate((ada, bob)):
+            _, lines = await mail_list_read(door, account)
+            row = next(line for line in lines.splitlines() if "did not move" in line)
+            ending = ("You won on time: they", "They won on time: you")[seat == late]
+            assert len(row.rstrip()) <= 80, row
+            assert re.search(rf"{ending} did not move in time \(\d+ to \d+\)\.$", row.rstrip())
+            opponent = handles[1 - seat]
+            name = row.split(ending)[0].strip()
+            # The name once: whole, or its start and an ellipsis when the ending needs room.
+            assert name == opponent or (name.endswith("…") and opponent.startswith(name[:-1]))
+            assert row.count(opponent.split()[0]) == 1, row
+
+
+@run_async
 async def test_a_game_won_on_time_still_reads_so_once_the_loser_is_deleted(
     database: Database,
 ) -> None:
@@ -336,7 +366,7 @@ async def test_a_game_won_on_time_still_reads_so_once_the_loser_is_deleted(
         loser, winner = ((ada, bob), (bob, ada))[late]
         await door.store.delete_member(loser.handle)
         shown, lines = await mail_list_read(door, winner)
-        assert "You won on time: (deleted member) did not move" in shown, lines
+        assert "(deleted member) You won on time: they did not move" in shown, lines
 
 
 @run_async
