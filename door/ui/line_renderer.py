@@ -15,7 +15,9 @@ lines of text ending CR LF, and decides how much of it to print:
 - the rows of a log that scrolls (the canvas's ``log_rows``: the table's game log) print
   only the lines not printed before, in a new screen too (a picture of the table after a
   card is played): the caller's paper already has the rest, and a log line printed again
-  at each scroll read as the same event happening again;
+  at each scroll read as the same event happening again; a line added to the log while
+  it was not up, printed then by the screen that hid it (a show's "Your hand counts 3
+  points."), is not printed again either;
 - the line the cursor is on (a prompt, a field being typed) is printed last and left open
   up to the cursor, so typing into it echoes just the characters typed, and a backspace
   rubs one out (BS, space, BS), as a teletype's line discipline does.
@@ -69,11 +71,16 @@ class LineRenderer:
         self._log: list[str] = []
         """The lines of the scrolling log as last printed (kept while a frame without
         one is up, a help page say, so the log goes on where it left off after it)."""
+        self._printed_aside: set[str] = set()
+        """The lines printed while no log was up (a show says "Your hand counts 3
+        points." where the log was): the log's lines added meanwhile that say the same
+        are on the caller's paper already."""
 
     def invalidate(self) -> None:
         """Print the next frame whole (Ctrl-L, or after something else wrote)."""
         self._shown = None
         self._log = []
+        self._printed_aside = set()
 
     def close(self) -> None:
         """Nothing to stop: a line renderer never repaints by itself."""
@@ -112,9 +119,11 @@ class LineRenderer:
         prompt_row = prompt[0] if prompt is not None else -1
         shown = self._shown
         log = _without_blank_runs([rows[index] for index in log_rows if index < len(rows)])
-        new_log = _not_printed(self._log, log) if log_rows else []
+        new_log: list[str] = []
         if log_rows:
-            self._log = log
+            aside = self._printed_aside
+            new_log = [line for line in _not_printed(self._log, log) if line.strip() not in aside]
+            self._log, self._printed_aside = log, set()
         changed = [
             index
             for index, row in enumerate(rows)
@@ -140,6 +149,8 @@ class LineRenderer:
                 body.append(rows[index])
         if whole:
             body = _without_blank_runs(body)
+        if not log_rows:
+            self._printed_aside.update(line.strip() for line in body)
         if not body and not (whole or prompt_changed):
             return ""
         out: list[str] = []

@@ -185,3 +185,27 @@ def test_the_table_says_where_its_game_log_is() -> None:
     canvas, _ = draw_table(view)
     logged = [canvas.text(row).strip() for row in canvas.log_rows]
     assert logged == [f"Log line {number}." for number in range(2, 6)]
+
+
+def test_a_log_line_a_show_printed_is_not_printed_again_after_it() -> None:
+    # By hand (DOOR32.SYS emulation 0, one hand): after the show the log printed
+    # "Your hand counts 16 points." and the two counts after it a second time.
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    log = ["You play 9H (count 9).", "Computer says go."]
+    renderer.render(table(log, count=9))
+    show = Canvas(80, 24)  # a show: drawn where the log was, so no log on it
+    show.put(12, 1, "Your hand counts 3 points.")
+    show.put(13, 2, "Fifteen two and a pair is three.")
+    show.put(22, 1, "RETURN go on")
+    renderer.render(show)
+    transcript = printer.take()
+    log.extend(["Your hand counts 3 points.", "Hand 2: you deal."])
+    renderer.render(table(log, count=0))
+    after = printer.take()
+    assert "Hand 2: you deal." in after
+    transcript += after
+    assert transcript.count("Your hand counts 3 points.") == 1, transcript
+    renderer.invalidate()  # Ctrl-L: the whole log again, that line too
+    renderer.render(table(log, count=0))
+    assert "Your hand counts 3 points." in printer.take()
