@@ -209,3 +209,18 @@ def test_a_log_line_a_show_printed_is_not_printed_again_after_it() -> None:
     renderer.invalidate()  # Ctrl-L: the whole log again, that line too
     renderer.render(table(log, count=0))
     assert "Your hand counts 3 points." in printer.take()
+
+
+def test_the_lobby_chat_prints_each_line_once_as_it_scrolls() -> None:
+    # By hand (DOOR32.SYS emulation 0): each chat line said once printed the chat's
+    # lines above it again, 'JaneD: chat line 3' five times in seven lines.
+    from door.screens.lobby import ChatText, LobbyView, draw_lobby
+
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    said = [f"chat line {number}" for number in range(1, 8)]
+    for count in range(1, len(said) + 1):
+        chat = [ChatText("JaneD", text) for text in said[:count]]
+        renderer.render(draw_lobby(LobbyView("Cribbage Door", "JaneD", chat=chat))[0])
+    transcript = printer.take()
+    assert [transcript.count(f"{text}\r\n") for text in said] == [1] * len(said), transcript
