@@ -33,7 +33,7 @@ from door.competition.errors import CompetitionError, MoveLimitError
 from door.competition.pbm import PbmClock
 from door.config import Config
 from door.screens import theme
-from door.screens.competition_speech import mail_said
+from door.screens.competition_speech import SEE_THE_KEYS, mail_said
 from door.screens.form_hits import form_hits
 from door.screens.mail_games import MailView, draw_mail_games
 from door.screens.narration import narrate
@@ -212,7 +212,7 @@ class MailScreen:
                     error = await self.choose(char)
                 else:
                     name = repr(key.char) if key.is_printable else key.name.value
-                    error = f"The {name} key does nothing here: see the keys below."
+                    error = f"The {name} key does nothing here: {SEE_THE_KEYS}."
         finally:
             self.session.pop(self.screen)
             self.presence.set_place(self.member, IN_THE_LOBBY)

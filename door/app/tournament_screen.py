@@ -24,7 +24,7 @@ from door.app.tournaments import (
 )
 from door.competition.tournament import MAX_NAME_LENGTH
 from door.config import Config
-from door.screens.competition_speech import tournaments_said
+from door.screens.competition_speech import SEE_THE_KEYS, tournaments_said
 from door.screens.form_hits import form_hits
 from door.screens.speech import Said
 from door.screens.tournaments import TournamentsView, draw_tournaments
@@ -193,7 +193,7 @@ class TournamentScreen:
             if char == "x" and self.member.sysop:
                 return await self.forfeit(shown)
         name = repr(key.char) if key.is_printable else key.name.value
-        return f"The {name} key does nothing here: see the keys below."
+        return f"The {name} key does nothing here: {SEE_THE_KEYS}."
 
     async def refresh(self) -> None:
         try:

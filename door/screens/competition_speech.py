@@ -16,6 +16,9 @@ from door.screens.tournaments import TournamentsView, describe, pairing_line, st
 
 MAIL_PROMPT: Final = "Mail games: type a key or a number, then RETURN."
 TOURNAMENTS_PROMPT: Final = "Tournaments: type a key or a number, then RETURN."
+SEE_THE_KEYS: Final = "see the keys below"
+"""Where a page's message sends the caller for the keys that work (a key that does
+nothing); said, it is the keys themselves (``spoken_message``)."""
 
 
 def keys_sentence(status: str) -> str:
@@ -28,6 +31,20 @@ def keys_sentence(status: str) -> str:
         if not part.startswith("^L")
     ]
     return "Keys: " + ", ".join(said) + "."
+
+
+def spoken_message(message: str, status: str) -> str:
+    """A page's message as said: one that sends the caller to the key line, which a
+    screen reader's caller has not got, says the keys in words instead.
+
+    >>> spoken_message("The 'z' key does nothing here: see the keys below.",
+    ...                "S sign up  Esc back to the list")
+    "The 'z' key does nothing here. Keys: S sign up, back: back to the list."
+    """
+    pointer = f": {SEE_THE_KEYS}."
+    if not message.endswith(pointer):
+        return message
+    return f"{message[: -len(pointer)]}. {keys_sentence(status)}"
 
 
 def spoken_title(title: str) -> str:
@@ -55,7 +72,8 @@ def mail_said(view: MailView, typed: str = "") -> Said:
     sentences.extend(view.rules)
     sentences.append(keys_sentence(view.status))
     prompt = view.entry.prompt.strip() if view.entry is not None else MAIL_PROMPT
-    return Said(tuple(sentences), view.message, prompt, typed)
+    message = spoken_message(view.message, view.status)
+    return Said(tuple(sentences), message, prompt, typed)
 
 
 def tournaments_said(view: TournamentsView, typed: str = "") -> Said:
@@ -92,4 +110,5 @@ def tournaments_said(view: TournamentsView, typed: str = "") -> Said:
             sentences.append("Pairings are made when the tournament starts.")
     sentences.append(keys_sentence(view.status))
     prompt = view.entry.prompt.strip() if view.entry is not None else TOURNAMENTS_PROMPT
-    return Said(tuple(sentences), view.message, prompt, typed)
+    message = spoken_message(view.message, view.status)
+    return Said(tuple(sentences), message, prompt, typed)

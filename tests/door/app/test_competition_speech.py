@@ -120,6 +120,28 @@ async def test_a_screen_reader_starts_a_mail_game_moves_in_words_and_reads_tourn
         assert "1-9 open" not in sent(terminal).replace("Keys: 1-9 open", "")  # no key line
 
 
+@run_async
+async def test_a_key_that_does_nothing_on_the_tournaments_is_answered_with_the_keys_in_words(
+    database: Database,
+) -> None:
+    # By hand (callers): a screen reader's caller heard "see the keys below", and has
+    # no key line below to see.
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        terminal = call_reader(door, ada)
+        await until(lambda: PROMPT in sent(terminal))
+        terminal.press("u\r")
+        await until(lambda: TOURNAMENTS_PROMPT in sent(terminal))
+        mark = len(sent(terminal))
+        terminal.press("z\r")
+        await until(lambda: "does nothing here" in sent(terminal)[mark:])
+        heard = " ".join(sent(terminal)[mark:].split())
+        assert "see the keys" not in heard, heard
+        assert "The 'z' key does nothing here. Keys: 1-9 open a tournament, back:" in heard
+        terminal.press("back\r")
+        await until(lambda: sent(terminal).rstrip().endswith(PROMPT))
+
+
 def test_a_leaderboard_says_a_sentence_a_member() -> None:
     said = leaderboard_said([LeaderboardEntry(1, "Ada", 12, 8, 4)], "wins", 5)
     assert said.sentences == (
