@@ -499,6 +499,7 @@ async def resume_game_between_callers(
             if saved is None:
                 return
     table = lobby.tables.resumed(saved, rng=lobby.rng)
+    await lobby.tables.count_only_if_match_open(table)
     presence.add_table(table)
     table.start()
     logger.info("game %d of %s resumed from the store", saved.game_id, table.title)

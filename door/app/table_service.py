@@ -51,6 +51,7 @@ RESUMED_TEXT: Final = "The door stopped during this game: it goes on where it wa
 NOT_COUNTED: Final = (
     "This game does not count in the tournament: your match was settled without it."
 )
+SETTLED_WHILE_STOPPED: Final = "The sysop settled this match; this game no longer counts."
 EXHIBITION_PAUSE: Final = 0.8
 """The least pause a move when the computer plays itself, in seconds, so a watcher can
 follow it (they speed it up with +)."""
@@ -131,6 +132,26 @@ class TableService:
         table.back_text = RESUMED_TEXT
         keeper.saved_by(table, saver)
         return table
+
+    async def count_only_if_match_open(self, table: Table) -> None:
+        """A resumed tournament game whose match the sysop settled while the door was
+        stopped goes on as a game that does not count there (leaving it forfeits
+        nothing), each player told as they come back to it. When the store cannot say,
+        it counts: its result is checked again when it is recorded
+        (``record_tournament_game``)."""
+        number, tournaments = table.options.tournament, self.records.tournaments
+        first, second = (seat.account_id for seat in table.seats[:2])
+        if not number or tournaments is None or first is None or second is None:
+            return
+        try:
+            if await tournaments.match_open(number, first, second):
+                return
+        except StoreError as failure:
+            logger.warning("tournament %d: a resumed game's match unread: %s", number, failure)
+            return
+        # Nobody sits at it yet to be told now: each hears it on coming back.
+        table.options = table.options.with_(tournament=0)
+        table.back_text = f"{table.back_text} {SETTLED_WHILE_STOPPED}"
 
     def against_computer(
         self,

@@ -186,6 +186,19 @@ class Tournaments:
         assert opponent is not None
         return pairing, opponent
 
+    async def match_open(self, number: int, first: int, second: int) -> bool:
+        """Whether ``first`` and ``second`` still have a match to play in the tournament
+        this round (not settled by the sysop, nor the tournament gone or over). Raises
+        StoreError."""
+        tournament = await self.tournament_store.tournament(number)
+        pairing = tournament.pairing_of(first)
+        return (
+            tournament.status == "running"
+            and pairing is not None
+            and pairing.opponent_of(first) == second
+            and not tournament.settled(pairing)
+        )
+
     async def record(
         self, number: int, first: int, outcome: Outcome, against: int | None = None
     ) -> Tournament | None:

@@ -4,6 +4,7 @@ when CRIBBAGE_TEST_POSTGRES_URL names a server)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 
 from door.app.door import Door
@@ -65,3 +66,49 @@ def test_the_door_owns_one_table_service_its_sessions_share() -> None:
     door = Door(CONFIG)
     assert door.tables.presence is door.presence
     assert door.tables.records is door.records
+
+
+@run_async
+async def test_a_tournament_game_resumed_after_its_match_was_settled_no_longer_counts(
+    database: Database,
+) -> None:
+    # By hand (callers): a tournament game saved at a door stop came back a tournament
+    # game though the sysop had settled its match meanwhile; quitting it named the match.
+    async with database.store() as store:
+        ada = await store.create_account("Ada", "correct horse")
+        bob = await store.create_account("Bob", "battery staple")
+        records = Records(store)
+        tournaments = records.tournaments
+        assert tournaments is not None
+        start = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+        number = await tournaments.create("Friday Cup", "round robin", 1, start, 1)
+        for account in (ada, bob):
+            await tournaments.toggle_entry(number, account.id)
+        await tournaments.start_now(number)
+        presence = Presence("Sysop", random.Random(1))
+        await presence.enter("Ada", Session(FakeTerminal()), account=ada)
+        await presence.enter("Bob", Session(FakeTerminal()), account=bob)
+        service = TableService(CONFIG, presence, records)
+        options = GameOptions(tournament=number)
+        table = service.between_callers(options, ["Ada", "Bob"], rng=random.Random(5))
+        players = [RandomPlayer(random.Random(seat)) for seat in range(2)]
+        for _ in range(12):
+            next_action(table.game, players)
+        await table.until_saved()
+        saved = await records.game_between_callers_to_resume(ada)
+        assert saved is not None
+        # Its match still open, it comes back a tournament game, nothing said.
+        again = service.resumed(saved, rng=random.Random(6))
+        await service.count_only_if_match_open(again)
+        assert again.options.tournament == number and again.back_text == RESUMED_TEXT
+        again.close()
+        await tournaments.forfeit(number, ada.id)  # the sysop settles it, the door stopped
+        settled = service.resumed(saved, rng=random.Random(6))
+        await service.count_only_if_match_open(settled)
+        assert settled.options.tournament == 0
+        told = "The sysop settled this match; this game no longer counts."
+        assert settled.back_text == f"{RESUMED_TEXT} {told}"
+        table.close()
+        settled.abandoned = True
+        settled.close()
+        await records.close()
