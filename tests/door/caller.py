@@ -179,6 +179,8 @@ def answer_at_table(status: str) -> tuple[Key | str, ...] | None:
     the status line says they are waiting for someone else."""
     if status.lstrip().startswith(("Waiting", "Watching", "Type to chat  RETURN send")):
         return None
+    if " to deal  c chat" in status:  # another caller is to deal
+        return None
     if "p computer plays" in status:
         return None  # someone's line dropped: wait for them unless the test says
     if "blank line: ready" in status:

@@ -52,7 +52,7 @@ async def test_a_game_left_before_its_first_save_landed_is_not_resumed(
         await challenge(ada_terminal, 2, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
-        await until(lambda: "Type to chat" in ada_terminal.status)
+        await until(lambda: "Esc table keys" in ada_terminal.status)
         assert table.saved_as() is None  # the first save is on its way
         # Both leave: nobody is left to play it.
         await quit_table(bob_terminal)

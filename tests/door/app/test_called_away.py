@@ -20,6 +20,6 @@ async def test_a_private_chat_gives_way_when_the_sysops_challenge_is_accepted() 
     sysop.press("o", "2")  # Alice, while the challenge is out
     await until(lambda: "Private chat with Sysop" in screen(alice))
     bob.press("y")
-    await until(lambda: "Type to chat" in sysop.status and "Type to chat" in bob.status)
+    await until(lambda: "Esc table keys" in sysop.status and "Esc table keys" in bob.status)
     await until(lambda: "The chat with Sysop is over (Sysop left it)." in screen(alice))
     await door.close()

@@ -37,7 +37,7 @@ async def test_quitting_a_rated_match_between_members_forfeits_it_and_says_so(
         await challenge(ada_terminal, 2, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
-        await until(lambda: "Type to chat" in bob_terminal.status)
+        await until(lambda: "Esc table keys" in bob_terminal.status)
 
         # Bob asks to quit: the dialog says what it costs him.
         bob_terminal.press(Key.CTRL_C)
@@ -83,7 +83,7 @@ async def test_quitting_a_friendly_game_still_hands_the_seat_to_the_computer(
         await challenge(ada_terminal, 2, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
-        await until(lambda: "Type to chat" in bob_terminal.status)
+        await until(lambda: "Esc table keys" in bob_terminal.status)
         bob_terminal.press(Key.CTRL_C)
         await until(lambda: "the computer plays your seat" in flat(bob_terminal))
         bob_terminal.press("y")

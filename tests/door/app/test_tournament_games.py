@@ -27,7 +27,7 @@ from tests.door.storage.conftest import Database
 from tests.door.waiting import until
 
 TABLE_KEYS = "P play"
-AT_THE_TABLE = "Type to chat"
+AT_THE_TABLE = "Esc table keys"  # the chat line's status before a hand
 
 
 async def running_cup(door: MailDoor, *entrants: int) -> int:

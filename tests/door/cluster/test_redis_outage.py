@@ -42,7 +42,7 @@ def run_async_for(seconds: float) -> Callable[..., Callable[..., None]]:
 async def say_at_table(terminal: KeyboardTerminal, text: str) -> None:
     """Chat at the table: straight onto the chat line before a hand, else after ``c``."""
     await until(lambda: terminal.reading and terminal.read == terminal.pressed)
-    if terminal.status.lstrip().startswith("Type to chat"):
+    if "Esc table keys" in terminal.status:  # the chat line is open before a hand
         terminal.press(text, Key.ENTER)
     else:
         terminal.press("c", text, Key.ENTER)
