@@ -191,13 +191,8 @@ class Tournaments:
         this round (not settled by the sysop, nor the tournament gone or over). Raises
         StoreError."""
         tournament = await self.tournament_store.tournament(number)
-        pairing = tournament.pairing_of(first)
-        return (
-            tournament.status == "running"
-            and pairing is not None
-            and pairing.opponent_of(first) == second
-            and not tournament.settled(pairing)
-        )
+        pairing = tournament.match_to_play(first)
+        return pairing is not None and pairing.opponent_of(first) == second
 
     async def record(
         self, number: int, first: int, outcome: Outcome, against: int | None = None

@@ -299,6 +299,16 @@ class Tournament:
                 return pairing
         return None
 
+    def match_to_play(self, entrant: int) -> Pairing | None:
+        """``entrant``'s match still to play in the current round; None when the
+        tournament is not running, or they have a bye, or their match is settled."""
+        if self.status != "running":
+            return None
+        pairing = self.pairing_of(entrant)
+        if pairing is None or pairing.bye or self.settled(pairing):
+            return None
+        return pairing
+
     def record(
         self, entrant: int, outcome: Outcome, side: int = 0, against: int | None = None
     ) -> Tournament:
@@ -314,8 +324,8 @@ class Tournament:
         """
         if self.status != "running":
             raise TournamentError(f"{self.name} is not being played.")
-        pairing = self.pairing_of(entrant)
-        if pairing is None or pairing.bye or self.settled(pairing):
+        pairing = self.match_to_play(entrant)
+        if pairing is None:
             raise TournamentError("You have no tournament game to play in this round.")
         if against is not None and pairing.opponent_of(entrant) != against:
             raise TournamentError("The match this game was played for was settled without it.")
