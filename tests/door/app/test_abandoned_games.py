@@ -49,7 +49,7 @@ async def test_a_game_left_before_its_first_save_landed_is_not_resumed(
         ada_terminal, _ = door.call(ada)
         bob_terminal, _ = door.call(bob)
         await in_lobby(ada_terminal, bob_terminal)
-        await challenge(ada_terminal, 2, bob_terminal)
+        await challenge(ada_terminal, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
         await until(lambda: "Esc table keys" in ada_terminal.status)

@@ -130,7 +130,7 @@ async def test_at_a_table_a_muted_caller_is_refused_and_masked_words_are_starred
         await lobby.moderation.refresh()
         bob, eve = lobby.call("Bob"), lobby.call("Eve")
         await in_lobby(bob, eve)
-        await challenge(bob, 2, eve)
+        await challenge(bob, eve)
         await until(lambda: "Chat: " in bob.display[21] and "Chat: " in eve.display[21])
         mute = await lobby.moderation.mute("Eve", "flooding the table", 30, "Sysop")
         end = f"{mute.until:%Y-%m-%d %H:%M} UTC"

@@ -34,7 +34,7 @@ async def test_quitting_a_rated_match_between_members_forfeits_it_and_says_so(
         ada_terminal.press("e", "m")
         await until(lambda: "E rated" in screen(ada_terminal))
         await until(lambda: "best of 3" in screen(ada_terminal))
-        await challenge(ada_terminal, 2, bob_terminal)
+        await challenge(ada_terminal, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
         await until(lambda: "Esc table keys" in bob_terminal.status)
@@ -80,7 +80,7 @@ async def test_quitting_a_friendly_game_still_hands_the_seat_to_the_computer(
         ada_terminal, _ = door.call(ada)
         bob_terminal, _ = door.call(bob)
         await in_lobby(ada_terminal, bob_terminal)
-        await challenge(ada_terminal, 2, bob_terminal)
+        await challenge(ada_terminal, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
         await until(lambda: "Esc table keys" in bob_terminal.status)
@@ -108,7 +108,7 @@ async def test_quitting_a_rated_game_while_choosing_the_discard_ends_it_for_both
             await in_lobby(ada_terminal, bob_terminal)
             ada_terminal.press("e")
             await until(lambda: "E rated" in screen(ada_terminal))
-            await challenge(ada_terminal, 2, bob_terminal)
+            await challenge(ada_terminal, bob_terminal)
             await until(lambda: bool(door.presence.tables))
             table = door.presence.tables[0]
             terminals = (ada_terminal, bob_terminal)

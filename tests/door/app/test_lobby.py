@@ -82,9 +82,31 @@ def log_text(terminal: KeyboardTerminal) -> str:
     return " ".join(line.strip() for line in terminal.display[17:21])
 
 
-async def challenge(challenger: KeyboardTerminal, number: int, opponent: KeyboardTerminal) -> None:
-    """The challenger picks number ``number`` in the list; the opponent accepts."""
-    challenger.press("w", str(number))
+def own_name(terminal: KeyboardTerminal) -> str:
+    """The name the lobby's list gives this caller ("Bob (you)")."""
+    found = re.search(r"\d+\s+(\S+) \(you\)", screen(terminal))
+    assert found, screen(terminal)
+    return found.group(1)
+
+
+def list_number(terminal: KeyboardTerminal, name: str) -> int | None:
+    """The number ``name`` has in this caller's list of who is on, if listed."""
+    found = re.search(rf"(\d+)\s+{re.escape(name)}\b(?! \(you\))", screen(terminal))
+    return int(found.group(1)) if found else None
+
+
+async def offer_challenge(challenger: KeyboardTerminal, opponent: KeyboardTerminal) -> None:
+    """The challenger picks the opponent in the list by name (``w`` and their number).
+    By name, not by place: callers are listed in the order they came in, and two
+    sign-ins started together may finish either way round."""
+    name = own_name(opponent)
+    await until(lambda: list_number(challenger, name) is not None, what=f"{name} listed")
+    challenger.press("w", str(list_number(challenger, name)))
+
+
+async def challenge(challenger: KeyboardTerminal, opponent: KeyboardTerminal) -> None:
+    """The challenger challenges the opponent (see ``offer_challenge``); they accept."""
+    await offer_challenge(challenger, opponent)
     await until(lambda: "challenges you" in screen(opponent))
     opponent.press("y")
 
@@ -129,7 +151,7 @@ async def test_hostile_bytes_typed_into_a_game_chat_show_as_plain_text() -> None
     alice, _ = door.call("Alice")
     bob, _ = door.call("Bob")
     await in_lobby(alice, bob)
-    await challenge(alice, 2, bob)
+    await challenge(alice, bob)
     await until(lambda: "Chat: " in alice.display[21] and "Chat: " in bob.display[21])
     sent_before = len(alice.output)
     # Raw bytes as a hostile client sends them: the key decoder keeps only printable
@@ -151,7 +173,7 @@ async def test_a_declined_challenge_is_reported_to_the_challenger() -> None:
     alice, _ = door.call("Alice")
     bob, _ = door.call("Bob")
     await in_lobby(alice, bob)
-    alice.press("w", "2")
+    await offer_challenge(alice, bob)
     await until(lambda: "Alice challenges you: 2 players, free runs, auto count" in screen(bob))
     assert "Waiting for Bob to answer your challenge" in screen(alice)
     bob.press("n")
@@ -170,7 +192,7 @@ async def test_two_callers_chat_before_the_hand_and_play_a_whole_game() -> None:
     await in_lobby(alice, bob)
     alice.press("a")  # manual counting, from the challenger's options
     await until(lambda: "A count: manual" in screen(alice))
-    await challenge(alice, 2, bob)
+    await challenge(alice, bob)
     await until(lambda: bool(door.presence.tables))
     table = door.presence.tables[0]
     assert table.names == ("Alice", "Bob")  # the challenger is player 1
@@ -233,7 +255,7 @@ async def test_the_opponent_sees_the_claim_and_the_muggins_result() -> None:
     await in_lobby(alice, bob)
     alice.press("a")
     await until(lambda: "A count: manual" in screen(alice))
-    await challenge(alice, 2, bob)
+    await challenge(alice, bob)
     await until(lambda: bool(door.presence.tables))
     table = door.presence.tables[0]
     await play_together([alice, bob], stop=lambda: bool(table.game.shows))
@@ -299,7 +321,7 @@ async def game_with_a_drop(
     alice, _ = door.call("Alice")
     bob, bob_task = door.call("Bob")
     await in_lobby(alice, bob)
-    await challenge(alice, 2, bob)
+    await challenge(alice, bob)
     await until(lambda: bool(door.presence.tables))
     table = door.presence.tables[0]
     if before_the_deal:

@@ -33,7 +33,7 @@ async def playing(
     ada_terminal, ada_task = door.call(ada)
     bob_terminal, _ = door.call(bob)
     await in_lobby(ada_terminal, bob_terminal)
-    await challenge(ada_terminal, 2, bob_terminal)
+    await challenge(ada_terminal, bob_terminal)
     await until(lambda: bool(door.presence.tables))
     table = door.presence.tables[0]
     await play_together([ada_terminal, bob_terminal], stop=lambda: table.game.hand_number >= 2)

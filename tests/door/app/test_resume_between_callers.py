@@ -42,7 +42,7 @@ async def test_a_rated_match_set_again_after_a_restart_is_still_a_rated_match(
         ada_terminal.press("e", "m")
         await until(lambda: "E rated" in screen(ada_terminal))
         await until(lambda: "best of 3" in screen(ada_terminal))
-        await challenge(ada_terminal, 2, bob_terminal)
+        await challenge(ada_terminal, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
         await play_together(

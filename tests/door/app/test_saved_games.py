@@ -23,7 +23,7 @@ from door.table.person import Person
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.game import Phase
 from engine.rules.record import RecordedGame
-from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game
+from tests.door.app.test_lobby import challenge, in_lobby, in_lobby_after_game, offer_challenge
 from tests.door.caller import KeyboardTerminal, answer, play_together, run_async
 from tests.door.storage.conftest import FAST_HASHER, Database
 from tests.door.storage.test_saver import FlakyStore
@@ -209,7 +209,7 @@ async def test_a_game_between_callers_is_recorded_for_both_accounts(database: Da
         alice_terminal, _ = door.call(ada)
         bob_terminal, _ = door.call(bob)
         await in_lobby(alice_terminal, bob_terminal)
-        await challenge(alice_terminal, 2, bob_terminal)
+        await challenge(alice_terminal, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
         assert [seat.account_id for seat in table.seats] == [ada.id, bob.id]
@@ -232,7 +232,7 @@ async def test_a_rated_challenge_between_members_moves_both_ratings(database: Da
         await in_lobby(alice_terminal, bob_terminal)
         alice_terminal.press("e")
         await until(lambda: "E rated" in screen(alice_terminal))
-        alice_terminal.press("w", "2")
+        await offer_challenge(alice_terminal, bob_terminal)
         await until(lambda: "challenges you" in screen(bob_terminal))
         assert "rated" in " ".join(screen(bob_terminal).split())
         bob_terminal.press("y")

@@ -20,7 +20,7 @@ from door.table.person import Person
 from door.term.keys import Key
 from door.ui.session import Session
 from engine.rules.outcome import Outcome
-from tests.door.app.test_lobby import in_lobby, in_lobby_after_game
+from tests.door.app.test_lobby import in_lobby, in_lobby_after_game, offer_challenge
 from tests.door.app.test_mail_games import START, MailDoor, mail_door, words
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together, run_async
 from tests.door.storage.conftest import Database
@@ -141,7 +141,7 @@ async def test_the_records_screen_gives_way_when_a_challenge_is_accepted(
         alice, _ = door.call(ada)
         bert, _ = door.call(bob)
         await in_lobby(alice, bert)
-        alice.press("w", "2")  # Bob, second in the list
+        await offer_challenge(alice, bert)
         await until(lambda: "challenges you" in words(bert))
         alice.press("p")  # not while the challenge is out
         await until(lambda: "Your challenge is still out" in words(alice))
@@ -226,7 +226,7 @@ async def test_a_game_that_starts_while_the_sender_is_asked_to_leave_takes_them_
         alice, alice_task = door.call(ada)
         bert, _ = door.call(bob)
         await in_lobby(alice, bert)
-        alice.press("w", "2")
+        await offer_challenge(alice, bert)
         await until(lambda: "challenges you" in words(bert))
         alice.press("q")  # "Leave the door?" is up when Bob accepts
         await until(lambda: "Leave the door?" in words(alice))

@@ -130,9 +130,7 @@ async def ada_challenges_bob(
     ada = first.call(ada_account)
     bob = second.call(bob_account)
     await in_lobby(ada, bob)
-    await until(lambda: "Bob" in screen(ada))
-    number = 1 + [m.name for m in first.presence.online()].index("Bob")
-    await challenge(ada, number, bob)
+    await challenge(ada, bob)
     return ada, bob, ada_account, bob_account
 
 
@@ -203,7 +201,7 @@ async def test_a_relayed_caller_waiting_on_the_other_is_not_hung_up_at_either_wo
         bob = second.call(name="Bob")
         await in_lobby(ada, bob)
         await until(lambda: "Bob" in screen(ada))
-        await challenge(ada, 1 + [m.name for m in first.presence.online()].index("Bob"), bob)
+        await challenge(ada, bob)
         await until(lambda: bool(first.presence.tables))
         table = first.presence.tables[0]
         bobs = next(seat.index for seat in table.seats if seat.name == "Bob")
@@ -413,7 +411,7 @@ async def test_a_guest_back_from_a_dead_worker_is_not_told_their_game_goes_on(
         gus = second.call(name="Gus")
         await in_lobby(ada, gus)
         await until(lambda: "Gus" in screen(ada))
-        await challenge(ada, 1 + [m.name for m in first.presence.online()].index("Gus"), gus)
+        await challenge(ada, gus)
         await until(lambda: bool(first.presence.tables))
         table = first.presence.tables[0]
         await play_together([ada, gus], stop=lambda: len(table.game.recording.actions) >= 8)

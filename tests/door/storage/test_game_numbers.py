@@ -102,7 +102,7 @@ async def test_game_over_shows_the_number_the_record_lists(sqlite_database: Data
         ada_terminal, _ = door.call(ada)
         bob_terminal, _ = door.call(bob)
         await in_lobby(ada_terminal, bob_terminal)
-        await challenge(ada_terminal, 2, bob_terminal)
+        await challenge(ada_terminal, bob_terminal)
         await until(lambda: bool(door.presence.tables))
         table = door.presence.tables[0]
         await play_together([ada_terminal, bob_terminal], stop=lambda: table.over)
