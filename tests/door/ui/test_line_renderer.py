@@ -11,7 +11,7 @@ from door.term.canvas import Canvas, Color, Style
 from door.term.display import Display
 from door.term.keys import Key
 from door.term.terminal import StreamTerminal
-from door.ui.line_renderer import LineRenderer
+from door.ui.line_renderer import ASIDE_LINES_KEPT, LineRenderer
 from door.ui.session import Frame, Session
 from tests.door.fake_terminal import FakeTerminal
 
@@ -224,3 +224,28 @@ def test_the_lobby_chat_prints_each_line_once_as_it_scrolls() -> None:
         renderer.render(draw_lobby(LobbyView("Cribbage Door", "JaneD", chat=chat))[0])
     transcript = printer.take()
     assert [transcript.count(f"{text}\r\n") for text in said] == [1] * len(said), transcript
+
+
+def test_the_lines_printed_while_no_log_is_up_are_remembered_within_a_bound() -> None:
+    # The record of lines printed aside was emptied only when a log came back: a caller
+    # on log-less screens grew it by every line printed. It keeps the newest lines now.
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    log = ["You play 9H (count 9).", "Computer says go."]
+    renderer.render(table(log, count=9))
+    show = Canvas(80, 24)
+    show.put(12, 1, "Your hand counts 3 points.")
+    renderer.render(show)
+    for number in range(ASIDE_LINES_KEPT):  # a screen without a log, its line changing
+        page = Canvas(80, 24)
+        page.put(5, 1, f"Callers today: {number}")
+        renderer.render(page)
+    crib = Canvas(80, 24)
+    crib.put(12, 1, "Your crib counts 4 points.")
+    renderer.render(crib)
+    printer.take()
+    log.extend(["Your hand counts 3 points.", "Your crib counts 4 points."])
+    renderer.render(table(log, count=0))
+    after = printer.take()
+    assert "Your hand counts 3 points." in after  # forgotten: printed before the bound
+    assert "Your crib counts 4 points." not in after  # the newest are still known
