@@ -134,13 +134,13 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         # A wide window: the chat, every line kept and whole, beside the lobby.
         lines = [LogLine(tuple(_chat_segments(line))) for line in view.chat]
         draw_side_pane(frame, "Lobby chat", lines)
-    elif not has_pane(frame):
-        # The chat scrolls up a line at a time: a renderer of plain lines prints each
-        # of its lines once, not the ones above again (door/ui/line_renderer.py).
-        private = view.private_with is not None
-        top, rows = (PRIVATE_TOP, PRIVATE_ROWS) if private else (CHAT_TOP, CHAT_ROWS)
-        top += picture_top(frame.rows)
-        frame.log_rows = range(top, top + rows)
+        frame.pane_cols = range(SCREEN_COLS, frame.cols)
+    # The chat scrolls up a line at a time: a renderer of plain lines prints each of its
+    # lines once, not the ones above again, nor the pane's (door/ui/line_renderer.py).
+    private = view.private_with is not None
+    top, rows = (PRIVATE_TOP, PRIVATE_ROWS) if private else (CHAT_TOP, CHAT_ROWS)
+    top += picture_top(frame.rows)
+    frame.log_rows = range(top, top + rows)
     if cursor is not None:
         cursor = (cursor[0] + picture_top(frame.rows), cursor[1])
     return frame, cursor

@@ -18,6 +18,8 @@ lines of text ending CR LF, and decides how much of it to print:
   at each scroll read as the same event happening again; a line added to the log while
   it was not up, printed then by the screen that hid it (a show's "Your hand counts 3
   points."), is not printed again either;
+- a pane beside the picture that shows the log again (``pane_cols``: the side pane from
+  110 columns) is left out, its lines being the log's;
 - the line the cursor is on (a prompt, a field being typed) is printed last and left open
   up to the cursor, so typing into it echoes just the characters typed, and a backspace
   rubs one out (BS, space, BS), as a teletype's line discipline does.
@@ -93,7 +95,8 @@ class LineRenderer:
         """Nothing to stop: a line renderer never repaints by itself."""
 
     def render(self, canvas: Canvas, cursor: Cursor = None) -> None:
-        rows = [row.rstrip() for row in canvas.chars]
+        pane = canvas.pane_cols  # the log again, beside: printed from the picture's log
+        rows = [(row[: pane.start] if pane else row).rstrip() for row in canvas.chars]
         prompt: tuple[int, str] | None = None
         if cursor is not None and 0 <= cursor[0] < len(rows):
             prompt = (cursor[0], canvas.chars[cursor[0]][: cursor[1]])

@@ -249,3 +249,38 @@ def test_the_lines_printed_while_no_log_is_up_are_remembered_within_a_bound() ->
     after = printer.take()
     assert "Your hand counts 3 points." in after  # forgotten: printed before the bound
     assert "Your crib counts 4 points." not in after  # the newest are still known
+
+
+def test_a_wide_table_prints_each_log_line_once_beside_its_pane() -> None:
+    # From 110 columns the whole log is also in a pane beside the table: every pane row
+    # changed at each line added, and the pane's lines were printed again each time.
+    import random
+
+    from door.screens.game_screen import TableView, draw_table
+    from engine import Game
+
+    game = Game(2, rng=random.Random(8), dealer=1)
+    game.deal()
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    view = TableView(("Ada", "Computer"), game, viewer=0, size=(132, 37))
+    said = [f"Log line {number} of the hand." for number in range(9)]
+    for line in said:
+        view.log.add(line)
+        renderer.render(draw_table(view)[0])
+    transcript = printer.take()
+    assert [transcript.count(line) for line in said] == [1] * len(said), transcript
+
+
+def test_a_wide_lobby_prints_each_chat_line_once_beside_its_pane() -> None:
+    from door.screens.lobby import ChatText, LobbyView, draw_lobby
+
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    said = [f"chat line {number}" for number in range(1, 8)]
+    for count in range(1, len(said) + 1):
+        chat = [ChatText("JaneD", text) for text in said[:count]]
+        view = LobbyView("Cribbage Door", "JaneD", chat=chat, size=(132, 37))
+        renderer.render(draw_lobby(view)[0])
+    transcript = printer.take()
+    assert [transcript.count(f"{text}\r\n") for text in said] == [1] * len(said), transcript
