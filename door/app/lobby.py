@@ -54,7 +54,7 @@ from door.screens.lobby_hits import lobby_hits
 from door.screens.lobby_speech import lobby_said
 from door.screens.narration import side_names
 from door.screens.side_pane import WIDE_COLS, canvas_size
-from door.screens.speech import Said
+from door.screens.speech import SEE_THE_KEYS_ABOVE, Said
 from door.storage.store import SavedGame
 from door.table.flow import Table
 from door.table.options import GameOptions
@@ -173,7 +173,7 @@ class Lobby:
                 done = getattr(actions, binding.action)()
                 return await done if inspect.isawaitable(done) else done
         name = repr(key.char) if key.is_printable else key.name.value
-        member.tell(f"The {name} key does nothing here: see the keys above.")
+        member.tell(f"The {name} key does nothing here: {SEE_THE_KEYS_ABOVE}.")
         return None
 
     # --- the lobby's keys (LOBBY_KEYS) -----------------------------------------------

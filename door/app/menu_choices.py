@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
+from door.screens.fit import shortened
+from door.screens.layout import SCREEN_COLS
 from door.table.options import GameOptions, GameResult
+
+RESULT_WIDTH: Final = SCREEN_COLS - 2
+"""The lobby's message row, where the line is shown."""
+SHORTEST_NAME: Final = 8
+"""A name is shortened to fit the row down to this many cells (a '…' the last), no
+fewer: past that the line wraps to the second message row rather than lose the name."""
 
 
 @dataclass
@@ -25,13 +34,27 @@ class MenuChoices:
         self.notes.append(result_line(result, sides))
 
 
-def result_line(result: GameResult, sides: Sequence[str]) -> str:
+def result_line(result: GameResult, sides: Sequence[str], width: int = RESULT_WIDTH) -> str:
     """How the game went, in one line: who won, and every side's score, a skunk beside
     the score it marks: "You won 121 to 98.", "Computer 2 won 121; you 73 (skunk),
     Computer 95." (A three-handed loss said "The computer won 121 to 73": not which of
-    two computers, nor the third score.) Three sides are listed, not told in a sentence:
-    with handles of 20 letters and a double skunk it still fits one row of 80 (two double
-    skunks take the lobby's second message row)."""
+    two computers, nor the third score.) Three sides are listed, not told in a sentence.
+    Within ``width`` cells: past it the longest of the other sides' names gives way, a
+    cell at a time, with a '…' (two double skunks and handles of 20 letters made 92
+    columns, wrapping onto the second message row), never a score: "Bartholomew S… won
+    121; you 60 (double skunk), Maximiliana… 59 (double skunk)."
+    """
+    cells = {side: len(name) for side, name in enumerate(sides) if side != result.side}
+    line = _result_line(result, sides)
+    while len(line) > width and cells and max(cells.values()) > SHORTEST_NAME:
+        longest = max(cells, key=lambda side: (cells[side], side))
+        cells[longest] -= 1
+        named = [shortened(name, cells.get(side, len(name))) for side, name in enumerate(sides)]
+        line = _result_line(result, named)
+    return line
+
+
+def _result_line(result: GameResult, sides: Sequence[str]) -> str:
     outcome, own = result.outcome, result.side
     winner = outcome.winner_side if outcome is not None else own
     scores = result.scores

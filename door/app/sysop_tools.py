@@ -27,7 +27,7 @@ from door.app.moderation_screens import LEAVE
 from door.app.moderation_screens import SCREENS as MODERATION_SCREENS
 from door.app.presence import Member, Presence
 from door.app.tool_screen import ToolScreen
-from door.screens.speech import Said
+from door.screens.speech import SEE_THE_KEYS, Said
 from door.screens.sysop_tools import (
     AUDIT_ROWS,
     MEMBER_ROWS,
@@ -115,7 +115,7 @@ class Tool:
 
 def _unknown_key(key: Key) -> str:
     name = repr(key.char) if key.is_printable else key.name.value
-    return f"The {name} key does nothing here: see the keys below."
+    return f"The {name} key does nothing here: {SEE_THE_KEYS}."
 
 
 # --- the menu ---------------------------------------------------------------------------

@@ -11,14 +11,12 @@ from __future__ import annotations
 from typing import Final
 
 from door.screens.mail_games import MailView
-from door.screens.speech import Said
+from door.screens.speech import SEE_THE_KEYS as SEE_THE_KEYS  # (the pages' pointer)
+from door.screens.speech import Said, keys_for_pointer
 from door.screens.tournaments import TournamentsView, describe, pairing_line, state_of
 
 MAIL_PROMPT: Final = "Mail games: type a key or a number, then RETURN."
 TOURNAMENTS_PROMPT: Final = "Tournaments: type a key or a number, then RETURN."
-SEE_THE_KEYS: Final = "see the keys below"
-"""Where a page's message sends the caller for the keys that work (a key that does
-nothing); said, it is the keys themselves (``spoken_message``)."""
 
 
 def keys_sentence(status: str) -> str:
@@ -41,10 +39,7 @@ def spoken_message(message: str, status: str) -> str:
     ...                "S sign up  Esc back to the list")
     "The 'z' key does nothing here. Keys: S sign up, back: back to the list."
     """
-    pointer = f": {SEE_THE_KEYS}."
-    if not message.endswith(pointer):
-        return message
-    return f"{message[: -len(pointer)]}. {keys_sentence(status)}"
+    return keys_for_pointer(message, keys_sentence(status))
 
 
 def spoken_title(title: str) -> str:

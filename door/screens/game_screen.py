@@ -104,6 +104,7 @@ def draw_table(
     # (Set at every frame: the layers hand back the same canvas when nothing changed.)
     has_log = not isinstance(view.panel, ShowPanel)  # a show is drawn where the log was
     canvas.log_rows = range(LOG_TOP + top, LOG_TOP + top + LOG_ROWS) if has_log else range(0)
+    canvas.pane_cols = range(SCREEN_COLS, cols) if cols >= WIDE_COLS else range(0)
     cursor = results.get("entry")
     if view.overlay is not None or cursor is None:
         return canvas, None

@@ -24,7 +24,7 @@ from typing import Final
 
 from door.screens import theme
 from door.screens.chat import Entry, LogLine, draw_entry
-from door.screens.fit import wrap_lines
+from door.screens.fit import shortened, wrap_lines
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
 from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
@@ -134,13 +134,13 @@ def draw_lobby(view: LobbyView) -> tuple[Canvas, tuple[int, int] | None]:
         # A wide window: the chat, every line kept and whole, beside the lobby.
         lines = [LogLine(tuple(_chat_segments(line))) for line in view.chat]
         draw_side_pane(frame, "Lobby chat", lines)
-    elif not has_pane(frame):
-        # The chat scrolls up a line at a time: a renderer of plain lines prints each
-        # of its lines once, not the ones above again (door/ui/line_renderer.py).
-        private = view.private_with is not None
-        top, rows = (PRIVATE_TOP, PRIVATE_ROWS) if private else (CHAT_TOP, CHAT_ROWS)
-        top += picture_top(frame.rows)
-        frame.log_rows = range(top, top + rows)
+        frame.pane_cols = range(SCREEN_COLS, frame.cols)
+    # The chat scrolls up a line at a time: a renderer of plain lines prints each of its
+    # lines once, not the ones above again, nor the pane's (door/ui/line_renderer.py).
+    private = view.private_with is not None
+    top, rows = (PRIVATE_TOP, PRIVATE_ROWS) if private else (CHAT_TOP, CHAT_ROWS)
+    top += picture_top(frame.rows)
+    frame.log_rows = range(top, top + rows)
     if cursor is not None:
         cursor = (cursor[0] + picture_top(frame.rows), cursor[1])
     return frame, cursor
@@ -175,7 +175,7 @@ def _draw_who(canvas: Canvas, who: Sequence[WhoLine], count: int) -> None:
         number_style = theme.BAR if line.chosen else theme.LABEL
         canvas.put(row, 1, f"{offset + 1:>2}{mark}", number_style)
         canvas.put(row, 5, name, style)
-        canvas.put(row, 29, line.where[:39], theme.TEXT)
+        canvas.put(row, 29, shortened(line.where, 39), theme.TEXT)  # a game's long names
         canvas.put(row, 69, f"{idle_text(line.idle_seconds):>6}", theme.DIM)
     if count > WHO_ROWS:
         canvas.put(WHO_TOP + WHO_ROWS - 1, 5, f"... and {count - len(shown)} more", theme.DIM)
@@ -189,7 +189,7 @@ def _who_name(line: WhoLine, width: int) -> str:
         marks.append("sysop")
     tail = f" ({', '.join(marks)})" if marks else ""
     room = width - len(tail)
-    name = line.name if len(line.name) <= room else line.name[: room - 1] + "…"
+    name = shortened(line.name, room)
     return name + tail
 
 

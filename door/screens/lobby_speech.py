@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Final
 
 from door.screens.lobby import ChatText, LobbyView, key_rows
-from door.screens.speech import Said, rating_in_words
+from door.screens.speech import Said, keys_for_pointer, rating_in_words
 from door.ui.confirm import STATUS as CONFIRM_STATUS
 
 KEY_WORDS: Final = (
@@ -56,6 +56,8 @@ def lobby_said(view: LobbyView, typed: str = "") -> Said:
     if view.notice:
         sentences.append(in_lobby_words(view.notice))
     message = "" if view.message == QUIET_MESSAGE else in_lobby_words(view.message)
+    # A key that does nothing sends the caller to the menu: said, the menu's keys.
+    message = keys_for_pointer(message, keys_sentence("  ".join(key_rows(view))))
     return Said(tuple(sentences), message, prompt_of(view), typed)
 
 

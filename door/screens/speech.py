@@ -42,6 +42,30 @@ class Said:
     typed: str = ""
 
 
+SEE_THE_KEYS: Final = "see the keys below"
+"""Where a screen's message sends the caller for the keys that work (a key that does
+nothing): the key line under it. Said, it is the keys themselves (``keys_for_pointer``)."""
+SEE_THE_KEYS_ABOVE: Final = "see the keys above"
+"""The same in the lobby, whose menu of keys is above its message."""
+
+
+def keys_for_pointer(message: str, keys: str) -> str:
+    """``message`` as said: one that sends the caller to the keys on the screen, which a
+    screen reader's caller has not got, says ``keys`` (the keys in words) instead.
+
+    >>> keys_for_pointer("The 'z' key does nothing here: see the keys below.",
+    ...                  "Keys: l lock, back to go back.")
+    "The 'z' key does nothing here. Keys: l lock, back to go back."
+    >>> keys_for_pointer("Ada is locked.", "Keys: l lock.")
+    'Ada is locked.'
+    """
+    for pointer in (SEE_THE_KEYS, SEE_THE_KEYS_ABOVE):
+        ending = f": {pointer}."
+        if message.endswith(ending):
+            return f"{message[: -len(ending)]}. {keys}"
+    return message
+
+
 _RANK_WORDS: Final = {
     Rank.ACE: "ace",
     Rank.TWO: "two",

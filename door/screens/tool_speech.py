@@ -19,7 +19,7 @@ from typing import Final, Protocol
 from door.screens.account_speech import games_said
 from door.screens.chat import Entry
 from door.screens.moderation import LIST_ROWS, BansView, RecentChatView
-from door.screens.speech import Said
+from door.screens.speech import Said, keys_for_pointer
 from door.screens.sysop_tools import (
     AUDIT_ROWS,
     AuditView,
@@ -66,14 +66,16 @@ def tool_said(view: SaidView, sentences: Iterable[str], keys: str = "") -> Said:
     """A tool screen: its title, its rows, then its keys (``keys``, or its key bar
     said); the line typed or the question asked as the prompt."""
     said = [f"{view.title.split(' · ')[-1]}.", *sentences]
+    keys = keys or keys_said(view.status)
     if view.entry is not None:
         prompt = view.entry.prompt.strip()  # the message says RETURN and Esc
     elif view.status == CONFIRM_KEYS:
         prompt = YES_OR_NO
     else:
-        said.append(keys or keys_said(view.status))
+        said.append(keys)
         prompt = KEY_PROMPT
-    message = view.message.replace(" Press Y or N.", "")
+    # A key that does nothing sends the sysop to the key bar: said, the keys themselves.
+    message = keys_for_pointer(view.message.replace(" Press Y or N.", ""), keys)
     return Said(tuple(said), message=message, prompt=prompt)
 
 

@@ -172,6 +172,12 @@ class Canvas:
     log): a renderer of plain lines prints each of its lines once, not again as it
     scrolls (door/ui/line_renderer.py). Empty by default (an overlay's copy too)."""
 
+    pane_cols: range = range(0)
+    """The columns of a pane beside the picture that shows its log again, whole (the
+    side pane from 110 columns): a renderer of plain lines leaves them out, the log's
+    lines being printed once from the picture's ``log_rows``. Kept in an overlay's copy
+    (an overlay is drawn over the picture, not the pane)."""
+
     def __init__(self, cols: int = SCREEN_COLS, rows: int = SCREEN_ROWS) -> None:
         self.cols = cols
         self.rows = rows
@@ -189,7 +195,9 @@ class Canvas:
 
     def copy(self) -> Canvas:
         """A canvas with the same cells, to draw an overlay on without touching this one."""
-        return Canvas.over(list(self.chars), list(self.styles), self.cols)
+        copy = Canvas.over(list(self.chars), list(self.styles), self.cols)
+        copy.pane_cols = self.pane_cols
+        return copy
 
     def put(self, row: int, col: int, text: str, style: Style = PLAIN) -> int:
         """Write ``text`` from ``row``, ``col``; returns the column after it."""

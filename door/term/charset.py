@@ -105,6 +105,9 @@ _LOOKALIKES: Final = {
     "—": "-",
     "−": "-",
     "\u00a0": " ",
+    # The ellipsis that ends a name cut to fit (door/screens/fit.py), and a phone's "...":
+    # one cell, so a dot ("..." would push the rest of the row out of line). It was "?".
+    "…": ".",
 }
 
 _CP437_ENCODING: Final[dict[str, int]] = {

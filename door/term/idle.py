@@ -13,6 +13,7 @@ from door.term.charset import Charset
 from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.key_queue import settle
 from door.term.keys import Key
+from door.term.offers import Offer
 from door.term.terminal import Disconnected, ResizeListener, Terminal, read_key_watching
 
 
@@ -242,6 +243,12 @@ class IdleGuardTerminal:
 
     async def flush(self) -> None:
         await self.inner.flush()
+
+    def offer_keys(self, offers: tuple[Offer, ...]) -> None:
+        """The keys on offer, to a terminal whose page shows them (the web's)."""
+        offer_keys = getattr(self.inner, "offer_keys", None)
+        if offer_keys is not None:
+            offer_keys(offers)
 
     def on_resize(self, listener: ResizeListener) -> Callable[[], None]:
         return self.inner.on_resize(listener)

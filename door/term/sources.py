@@ -48,7 +48,8 @@ class PushingSource(Protocol):
 
 class ByteSink(Protocol):
     """A transport's output. A sink that can tell how many bytes wait in its transport
-    also has ``buffered() -> int`` (a memory sink has nothing waiting)."""
+    also has ``buffered() -> int`` (a memory sink has nothing waiting); one that shows
+    the keys on offer as buttons (the web page's) has ``offer_keys(offers)``."""
 
     def write(self, data: bytes) -> None: ...
 

@@ -25,6 +25,7 @@ from door.term.display import PLAIN_DISPLAYS, Display, without_drawing
 from door.term.key_queue import KeyQueue
 from door.term.keys import ESCAPE_TIMEOUT, Key, KeyDecoder, KeyName
 from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
+from door.term.offers import Offer
 from door.term.sources import ByteSink, ByteSource, PushingSource
 from door.term.window import DEFAULT_SIZE, clamp_size
 
@@ -196,6 +197,10 @@ class StreamTerminal:
         self._sink = sink
         self._buffered: Callable[[], int] | None = getattr(sink, "buffered", None)
         """The sink's ``buffered``, looked up once (read at every frame)."""
+        self._offer_keys: Callable[[tuple[Offer, ...]], None] | None = getattr(
+            sink, "offer_keys", None
+        )
+        """The sink's ``offer_keys``: a page that shows the keys on offer as buttons."""
         self._term_type = term_type
         self._cols, self._rows = clamp_size(*size)
         self._charset = charset if charset is not None else charset_for_terminal_type(term_type)
@@ -366,6 +371,13 @@ class StreamTerminal:
         if on != self._mouse_reporting:
             self._mouse_reporting = on
             self.write(ASK_FOR_REPORTS if on else STOP_REPORTS)
+
+    def offer_keys(self, offers: tuple[Offer, ...]) -> None:
+        """Tell a sink that shows the keys on offer as buttons (the web page's, on a
+        touch screen) which ones the screen now takes; a sink without buttons has no
+        ``offer_keys`` and nothing is done. Sent with the next flush, after the frame."""
+        if self._offer_keys is not None and self.connected:
+            self._offer_keys(offers)
 
     def write_last(self, text: str) -> None:
         """Write ``text`` as the last thing the caller is sent (the door closing):

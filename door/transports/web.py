@@ -3,7 +3,9 @@ and a WebSocket that is, under the Terminal seam, one more transport beside teln
 
 ``GET /`` is the page, ``GET /ws`` the WebSocket (aiohttp). The page's own protocol:
 binary frames carry bytes both ways (keys and pastes up; the screen down, always UTF-8),
-text frames up are JSON ``{"cols": C, "rows": R}`` on every resize. BBS web clients that
+text frames up are JSON ``{"cols": C, "rows": R}`` on every resize, and text frames down,
+to a page on a touch screen, the keys the screen offers when they change (``{"keys":
+[...]}``, door/term/offers.py), which the page shows as its row of buttons. BBS web clients that
 tunnel telnet over a WebSocket (fTelnet and its kind, subprotocol ``telnet`` or
 ``binary``) get a telnet session instead: their binary frames run through the same
 telnetlib3 protocol as the door's telnet listener, so IAC commands, window sizes and
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import json
 import logging
 from collections.abc import Coroutine
 from importlib import resources
@@ -34,6 +37,7 @@ from door.app.call import Caller
 from door.defence.guard import address_of
 from door.defence.log_limit import SourceLog
 from door.term.charset import Charset
+from door.term.offers import Offer
 from door.term.sources import InputReceiver
 from door.term.terminal import OUTPUT_HIGH_WATER, StreamTerminal
 from door.transports.web_forwarded import parse_trusted
@@ -193,17 +197,25 @@ class _PageSource:
 
 
 class _WebSocketSink:
-    """Output gathered by ``write`` and sent as one binary frame by ``drain``; dropped
-    quietly once the WebSocket is closing."""
+    """Output gathered by ``write`` and sent as one binary frame by ``drain``, then the
+    keys on offer, when they changed, as a text frame after the picture that offers them
+    (``{"keys": [{"label": "RETURN", "words": "RETURN throw", "send": "\\r"}, ...]}``:
+    the page's buttons on a touch screen); dropped quietly once the WebSocket is
+    closing."""
 
     def __init__(self, ws: web.WebSocketResponse, transport: Any) -> None:
         self.ws = ws
         self.transport = transport
         self.pending = bytearray()
+        self.keys_message = ""
 
     def write(self, data: bytes) -> None:
         if not self.ws.closed:
             self.pending += data
+
+    def offer_keys(self, offers: tuple[Offer, ...]) -> None:
+        keys = [{"label": o.label, "words": o.words, "send": o.send} for o in offers]
+        self.keys_message = json.dumps({"keys": keys})
 
     async def drain(self) -> None:
         if self.pending:
@@ -211,10 +223,14 @@ class _WebSocketSink:
             if self.ws.closed:
                 return
             await self.ws.send_bytes(data)
+        if self.keys_message:
+            message, self.keys_message = self.keys_message, ""
+            if not self.ws.closed:
+                await self.ws.send_str(message)
 
     def buffered(self) -> int:
         waiting = self.transport.get_write_buffer_size() if self.transport is not None else 0
-        return len(self.pending) + int(waiting)
+        return len(self.pending) + len(self.keys_message) + int(waiting)
 
     def close(self) -> None:
         _close_soon(self.ws)

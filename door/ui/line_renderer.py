@@ -18,6 +18,8 @@ lines of text ending CR LF, and decides how much of it to print:
   at each scroll read as the same event happening again; a line added to the log while
   it was not up, printed then by the screen that hid it (a show's "Your hand counts 3
   points."), is not printed again either;
+- a pane beside the picture that shows the log again (``pane_cols``: the side pane from
+  110 columns) is left out, its lines being the log's;
 - the line the cursor is on (a prompt, a field being typed) is printed last and left open
   up to the cursor, so typing into it echoes just the characters typed, and a backspace
   rubs one out (BS, space, BS), as a teletype's line discipline does.
@@ -47,6 +49,7 @@ from typing import Final
 
 from door.term.canvas import Canvas
 from door.term.terminal import Terminal
+from door.term.window import MAX_ROWS
 
 NEW_SCREEN_SHARE: Final = 0.5
 """A frame where more than this share of its lines changed is a new screen, printed
@@ -54,6 +57,11 @@ whole; fewer, and only the changed lines are printed."""
 NEW_SCREEN_MIN_LINES: Final = 4
 """A change of up to this many lines is never taken for a new screen (a short prompt)."""
 RUB_OUT: Final = "\b \b"
+ASIDE_LINES_KEPT: Final = MAX_ROWS
+"""How many of the lines printed while no log was up are remembered, the newest: a log
+comes back showing its newest lines, at most a window's rows (MAX_ROWS), and the lines
+it could repeat are the ones printed last (a show's counts). Without a bound a caller on
+log-less screens (a sysop's tools, say, for hours) grew the record by every line."""
 
 Cursor = tuple[int, int] | None
 
@@ -71,22 +79,24 @@ class LineRenderer:
         self._log: list[str] = []
         """The lines of the scrolling log as last printed (kept while a frame without
         one is up, a help page say, so the log goes on where it left off after it)."""
-        self._printed_aside: set[str] = set()
+        self._printed_aside: dict[str, None] = {}
         """The lines printed while no log was up (a show says "Your hand counts 3
-        points." where the log was): the log's lines added meanwhile that say the same
-        are on the caller's paper already."""
+        points." where the log was), oldest first, at most ``ASIDE_LINES_KEPT``: the
+        log's lines added meanwhile that say the same are on the caller's paper
+        already."""
 
     def invalidate(self) -> None:
         """Print the next frame whole (Ctrl-L, or after something else wrote)."""
         self._shown = None
         self._log = []
-        self._printed_aside = set()
+        self._printed_aside = {}
 
     def close(self) -> None:
         """Nothing to stop: a line renderer never repaints by itself."""
 
     def render(self, canvas: Canvas, cursor: Cursor = None) -> None:
-        rows = [row.rstrip() for row in canvas.chars]
+        pane = canvas.pane_cols  # the log again, beside: printed from the picture's log
+        rows = [(row[: pane.start] if pane else row).rstrip() for row in canvas.chars]
         prompt: tuple[int, str] | None = None
         if cursor is not None and 0 <= cursor[0] < len(rows):
             prompt = (cursor[0], canvas.chars[cursor[0]][: cursor[1]])
@@ -123,7 +133,7 @@ class LineRenderer:
         if log_rows:
             aside = self._printed_aside
             new_log = [line for line in _not_printed(self._log, log) if line.strip() not in aside]
-            self._log, self._printed_aside = log, set()
+            self._log, self._printed_aside = log, {}
         changed = [
             index
             for index, row in enumerate(rows)
@@ -150,7 +160,7 @@ class LineRenderer:
         if whole:
             body = _without_blank_runs(body)
         if not log_rows:
-            self._printed_aside.update(line.strip() for line in body)
+            self._remember_aside(body)
         if not body and not (whole or prompt_changed):
             return ""
         out: list[str] = []
@@ -164,6 +174,16 @@ class LineRenderer:
             out.append(prompt[1])
             self._open = prompt
         return "".join(out)
+
+    def _remember_aside(self, lines: list[str]) -> None:
+        """Keeps ``lines`` as printed while no log is up, forgetting the oldest past the
+        bound (a line printed again counts as new)."""
+        aside = self._printed_aside
+        for line in lines:
+            aside.pop(line.strip(), None)
+            aside[line.strip()] = None
+        while len(aside) > ASIDE_LINES_KEPT:
+            del aside[next(iter(aside))]
 
 
 def _not_printed(printed: list[str], log: list[str]) -> list[str]:

@@ -30,6 +30,7 @@ from door.term.clicks import NO_HITS, CentredHits, ClickKeys, FrameHits, HitMap,
 from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.inbox import Inbox
 from door.term.keys import Key
+from door.term.offers import Offer, offers_of
 from door.term.terminal import Disconnected, Terminal
 from door.ui.line_renderer import LineRenderer
 from door.ui.renderer import Renderer
@@ -194,6 +195,8 @@ class Session:
         """The caller plays on a touch screen (the web page said so): prompts say tap."""
         """The caller's terminal can report clicks and may be asked (door/term/mouse.py):
         the lobby's O turns them on and off."""
+        self._offers: tuple[Offer, ...] | None = None
+        """The keys the page was last told are on offer (``_offer_keys``)."""
         self.inbox = Inbox(terminal, self.clicks)
         self._display_before_speech = Display.SCREEN
         self._mouse_after_lines = False
@@ -322,9 +325,23 @@ class Session:
         else:
             if self._speaking:
                 self.renderer.invalidate()
-            self.renderer.render(*self.compose())
+            canvas, cursor = self.compose()
+            self.renderer.render(canvas, cursor)
+            if self.touch:
+                self._offer_keys(canvas)
         self._speaking = said is not None
         await self.terminal.flush()
+
+    def _offer_keys(self, canvas: Canvas) -> None:
+        """Tell a touch screen's page the keys the frame offers, when they changed: its
+        row of buttons follows the screen (a fixed row offered y and n at the table and
+        no BS on a line being typed)."""
+        offers = offers_of(canvas)
+        if offers != self._offers:
+            self._offers = offers
+            offer_keys = getattr(self.terminal, "offer_keys", None)  # (a relayed line: none)
+            if offer_keys is not None:
+                offer_keys(offers)
 
     def _said(self) -> Said | None:
         """The top screen in words, for a screen reader's caller, if it says itself."""

@@ -1,9 +1,12 @@
 // The door in a browser: an xterm.js terminal wired to the door's WebSocket.
 // Binary frames carry bytes both ways (keys and pastes up, the screen down, UTF-8);
-// text frames up are JSON control messages: {"cols": 80, "rows": 24} on every resize.
-// On a touch screen the page adds the keys a soft keyboard lacks (index.html's #keys),
-// keeps the soft keyboard shut until the caller asks for it, and lets a tap on the
-// terminal be a click (xterm.js reports it once the door asks for mouse reports).
+// text frames up are JSON control messages: {"cols": 80, "rows": 24} on every resize;
+// text frames down are the keys the screen offers, after the picture that offers them:
+// {"keys": [{"label": "RETURN", "words": "RETURN throw", "send": "\r"}, ...]}.
+// On a touch screen the page shows those keys as buttons (index.html's #keys: a first
+// row until the door says), which a soft keyboard lacks, keeps the soft keyboard shut
+// until the caller asks for it, and lets a tap on the terminal be a click (xterm.js
+// reports it once the door asks for mouse reports).
 import { Terminal } from "./xterm.mjs";
 import { FitAddon } from "./addon-fit.mjs";
 
@@ -74,7 +77,11 @@ function sendSize() {
 
 socket.addEventListener("open", sendSize);
 socket.addEventListener("message", (event) => {
-  if (event.data instanceof ArrayBuffer) term.write(new Uint8Array(event.data));
+  if (event.data instanceof ArrayBuffer) {
+    term.write(new Uint8Array(event.data));
+  } else if (touch) {
+    showOffers(event.data);
+  }
 });
 socket.addEventListener("close", () => {
   term.write("\r\n\x1b[0m[The door has closed the connection. Reload the page to call again.]\r\n");
@@ -90,6 +97,36 @@ term.onResize(sendSize);
 // The keys' bytes are written in index.html as escapes (\r, \x1b) so the page reads.
 function unescape(text) {
   return text.replace(/\\r/g, "\r").replace(/\\x1b/g, "\x1b");
+}
+
+// How a key bar's names show on a button (the arrows as arrows).
+const SHOWN = { "<-": "\u2190", "->": "\u2192" };
+
+// The row of buttons made again from the keys the screen offers: each sends what its
+// key does, and a screen reader says the offer's words ("RETURN throw"). The keyboard
+// key stays last. The row keeps its height (two rows of buttons upright), so the
+// terminal is not resized at every screen.
+function showOffers(text) {
+  let offers;
+  try {
+    offers = JSON.parse(text).keys;
+  } catch {
+    return;
+  }
+  if (!Array.isArray(offers)) return;
+  const typing = document.getElementById("keyboard");
+  const height = keys.offsetHeight;
+  for (const button of keys.querySelectorAll("button[data-send]")) button.remove();
+  for (const offer of offers) {
+    if (typeof offer.send !== "string" || typeof offer.label !== "string") continue;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.send = offer.send.replace(/\r/g, "\\r").replace(/\x1b/g, "\\x1b");
+    button.textContent = SHOWN[offer.label] || offer.label;
+    button.setAttribute("aria-label", String(offer.words || offer.label));
+    keys.insertBefore(button, typing);
+  }
+  if (keys.offsetHeight !== height) fitToWindow();
 }
 
 function wireTouchKeys() {
@@ -116,18 +153,18 @@ function wireTouchKeys() {
       typeInto(false);
     }
   });
-  for (const button of keys.querySelectorAll("button[data-send]")) {
-    const bytes = unescape(button.dataset.send);
-    // pointerdown, not click: at once, and without taking the focus from the terminal.
-    button.addEventListener("pointerdown", (event) => {
-      event.preventDefault();
-      // A flash of the key, as a real key gives: a tap does not always end in a
-      // pointerup the button sees.
-      button.classList.add("down");
-      setTimeout(() => button.classList.remove("down"), 150);
-      send(bytes);
-    });
-  }
+  // pointerdown, not click: at once, and without taking the focus from the terminal.
+  // (On the row, not each button: the row is made again as the screen changes.)
+  keys.addEventListener("pointerdown", (event) => {
+    const button = event.target.closest("button[data-send]");
+    if (!button) return;
+    event.preventDefault();
+    // A flash of the key, as a real key gives: a tap does not always end in a
+    // pointerup the button sees.
+    button.classList.add("down");
+    setTimeout(() => button.classList.remove("down"), 150);
+    send(unescape(button.dataset.send));
+  });
   typing.addEventListener("pointerdown", (event) => {
     event.preventDefault();
     typeInto(typing.getAttribute("aria-pressed") !== "true");

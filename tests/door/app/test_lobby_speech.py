@@ -212,6 +212,24 @@ async def test_a_screen_reader_in_the_lobby_chats_challenges_and_is_told_no_nois
 
 
 @run_async
+async def test_a_key_that_does_nothing_in_the_lobby_is_answered_with_the_keys_in_words() -> None:
+    # By hand (callers): a screen reader's caller heard "see the keys above", and has no
+    # menu above to see. (K is the sysop's: it does nothing for Bob.)
+    door = Callers()
+    bob = call_reader(door, "Bob")
+    await until(lambda: PROMPT in sent(bob))
+    mark = len(sent(bob))
+    bob.press("k\r")
+    await until(lambda: "does nothing here" in sent(bob)[mark:])
+    await until(lambda: sent(bob).rstrip().endswith(PROMPT))
+    heard = " ".join(sent(bob)[mark:].split())
+    assert "see the keys" not in heard, heard
+    assert "The 'k' key does nothing here. Keys: P Play the computer, T Self-play," in heard
+    assert "Q Quit, 1/2 runs: free, A count: auto," in heard  # the options' row too
+    await door.close()
+
+
+@run_async
 async def test_the_sysops_private_chat_is_said_to_a_screen_reader() -> None:
     door = Callers()
     sysop, _ = door.call("Sysop", sysop=True)

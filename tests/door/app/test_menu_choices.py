@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from door.app.menu_choices import MenuChoices, result_line
@@ -49,6 +51,23 @@ def test_the_longest_three_handed_line_fits_a_row_of_80() -> None:
     outcome = Outcome(1, (60, 121, 95), ((0, "double skunk"),))
     line = result_line(GameResult(outcome, 0, outcome.scores), long)
     assert len(line) <= 78 and "B" * 20 in line and "C" * 20 in line, line
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_two_double_skunks_between_20_letter_names_fit_a_row_of_80(winner: int) -> None:
+    # It was 92 columns and wrapped onto the lobby's second message row.
+    long = ("A" * 20, "B" * 20, "C" * 20)  # the caller is A: named "you"
+    scores = [60, 60, 59]
+    scores[winner] = 121
+    skunked = tuple((side, "double skunk") for side in range(3) if side != winner)
+    outcome = Outcome(winner, tuple(scores), skunked)
+    line = result_line(GameResult(outcome, 0, outcome.scores), long)
+    assert len(line) <= 78, (len(line), line)
+    assert line.count("(double skunk)") == 2, line
+    assert sorted(int(n) for n in re.findall(r"\b\d+\b", line)) == sorted(scores), line
+    for name in long[1:]:  # the others' names give way, each with a mark
+        assert f"{name[:8]}" in line and f"{name[:20]}" not in line, line
+    assert line.count("…") == 2, line
 
 
 def test_a_game_given_up_is_abandoned() -> None:

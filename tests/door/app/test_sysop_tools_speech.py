@@ -73,3 +73,27 @@ async def test_a_sysop_with_a_screen_reader_uses_the_tools_by_typed_lines(
         assert DRAWING.search(sent) is None, DRAWING.search(sent)
         assert "RETURN done" not in sent and "Esc back" not in sent, "a key bar printed"
         sysop.hang_up()
+
+
+@run_async
+async def test_a_key_that_does_nothing_in_the_tools_is_answered_with_the_keys_in_words(
+    tmp_path: Path,
+) -> None:
+    # By hand (the sysop): a screen reader's sysop heard "see the keys below", and has
+    # no key bar below to see.
+    async with running(door_config(tmp_path)) as listening:
+        assert listening.ssh
+        sysop = ListeningSSH()
+        await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
+        await sysop.wait_for("J screen reader")
+        await sysop.send("j")
+        await until(lambda: b"Screen reader on" in sysop.raw, what="the screen reader on")
+        await sysop.answer("x", "Sysop's tools.", KEY_PROMPT)
+        said = " ".join((await sysop.answer("z", "does nothing here", KEY_PROMPT)).split())
+        assert "see the keys" not in said, said
+        assert "The 'z' key does nothing here. Type a tool's letter or its name (members," in said
+        await sysop.answer("members", "Members.", KEY_PROMPT)
+        said = " ".join((await sysop.answer("z", "does nothing here", KEY_PROMPT)).split())
+        assert "see the keys" not in said, said
+        assert "The 'z' key does nothing here. Keys: a number or o open, / search," in said
+        sysop.hang_up()

@@ -114,3 +114,18 @@ def test_the_lobbys_key_lines_fit_and_pick_out_every_key_letter() -> None:
             col = text.index(f"{letter} ") if letter != "?" else text.index("? ")
             assert canvas.cells[row][col][1] == theme.TITLE, (letter, text)
         assert len(text.rstrip()) <= 79
+
+
+def test_a_long_place_in_the_who_list_is_shortened_with_a_mark() -> None:
+    # The list of who is on says the games going ("watching A vs B vs C"): a long one
+    # was cut at its column's edge without a mark, three 20-letter names mid-word.
+    from door.screens.lobby import LobbyView, WhoLine, draw_lobby
+
+    title = "Bartholomew Smithers vs Maximiliana Feather vs Computer"
+    where = f"watching {title}"
+    view = LobbyView("Cribbage Door", "Ada", who=(WhoLine("Lou", where, 75),), who_count=1)
+    canvas, _ = draw_lobby(view)
+    row = next(r for r in range(canvas.rows) if canvas.text(r)[5:8] == "Lou")
+    text = canvas.text(row)
+    assert text[29:68] == where[:38] + "…"  # its 39 cells, the last one the mark
+    assert text[68:].strip() == "1:15"  # the idle time kept

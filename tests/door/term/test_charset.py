@@ -86,6 +86,13 @@ def test_ascii_stand_ins(text: str, expected: bytes) -> None:
     assert encode(text, Charset.ASCII) == expected
 
 
+def test_a_name_cut_with_an_ellipsis_ends_with_a_dot_without_utf8() -> None:
+    # A shortened name ("Bartholomew Smith…", door/screens/fit.py) read "Bartholomew
+    # Smith?" on an ASCII or a PC-ANSI screen.
+    assert encode("Bartholomew Smith… 55%", Charset.ASCII) == b"Bartholomew Smith. 55%"
+    assert encode("Bartholomew Smith… 55%", Charset.CP437) == b"Bartholomew Smith. 55%"
+
+
 def test_cp437_falls_back_to_plain_letters_then_question_mark() -> None:
     assert encode("Ńódź Ł漢", Charset.CP437) == b"N\xa2dz ??"
 

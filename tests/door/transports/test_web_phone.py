@@ -1,6 +1,7 @@
 """The door's page on a phone (headless Chromium with a phone's viewport and touch): the
-keys a soft keyboard lacks on screen, no soft keyboard until asked for, 80x24 legible in
-landscape, a note to turn the phone in portrait, and a whole game played by tapping.
+keys a soft keyboard lacks on screen, the ones the screen offers now, no soft keyboard
+until asked for, 80x24 legible in landscape, a note to turn the phone in portrait, and a
+whole game played by tapping.
 
 Screenshots go to $CRIBBAGE_SCREENSHOTS when it is set."""
 
@@ -23,19 +24,16 @@ from tests.door.transports.test_web import (
 PORTRAIT = {"width": 360, "height": 740}
 LANDSCAPE = {"width": 844, "height": 390}
 PORTRAIT_TALL = {"width": 390, "height": 844}
-# What each on-screen key sends (index.html's #keys), by its label.
-BUTTONS = {
-    b"\r": "Return",
-    b"\x1b[3~": "Delete",
-    b"\x1b[D": "Left",
-    b"\x1b[C": "Right",
-    b"\x1b": "Escape",
-    b"y": "y",
-    b"n": "n",
-    b"w": "w, win bar",  # the answer to "Bob asks for the win bar: press w to agree."
-    b"c": "c, chat",
-    b"?": "Help",
-}
+# Where the row's button that sends ``bytes`` is, to tap it (null: not on the row now).
+ROW_BUTTON_JS = r"""(bytes) => {
+    const button = [...document.querySelectorAll("#keys button[data-send]")].find((b) =>
+        b.dataset.send.replace(/\\r/g, "\r").replace(/\\x1b/g, "\x1b") === bytes);
+    if (!button) return null;
+    const r = button.getBoundingClientRect();
+    return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+}"""
+ROW_JS = """() => [...document.querySelectorAll("#keys button")].map((b) =>
+    [b.textContent, b.getAttribute("aria-label")])"""
 LAYOUT_JS = """() => {
     const box = (el) => { const r = el.getBoundingClientRect();
         return {left: r.left, top: r.top, right: r.right, bottom: r.bottom,
@@ -56,24 +54,37 @@ LAYOUT_JS = """() => {
 
 
 class PhoneCaller(BrowserCaller):
-    """A caller on a phone: keys on the page's row are tapped; anything else (a name, a
+    """A caller on a phone: a key on the page's row is tapped; anything else (a name, a
     menu letter) is typed on the soft keyboard, opened by tapping its key first."""
 
     typing = False
+    row_taps = 0
 
     async def send(self, data: bytes | str) -> None:
         raw = data.encode() if isinstance(data, str) else data
-        if raw in BUTTONS:
-            await self.page.get_by_role("button", name=BUTTONS[raw], exact=True).tap()
+        where = await self.page.evaluate(ROW_BUTTON_JS, raw.decode())
+        if where is not None:
+            await self.page.touchscreen.tap(where["x"], where["y"])
+            self.row_taps += 1
             return
+        if raw.startswith(b"\x1b"):
+            raise AssertionError(f"the row has no button for {raw!r}: {await self.row()}")
         if not self.typing:
             await self.page.get_by_role("button", name="Keyboard").tap()
             self.typing = True
         for piece in re.split(rb"(\r)", raw):
-            if piece == b"\r":
-                await self.page.get_by_role("button", name="Return", exact=True).tap()
+            if piece == b"\r":  # the row's RETURN, or the soft keyboard's own
+                where = await self.page.evaluate(ROW_BUTTON_JS, "\r")
+                if where is not None:
+                    await self.page.touchscreen.tap(where["x"], where["y"])
+                else:
+                    await self.page.keyboard.press("Enter")
             elif piece:
                 await self.page.keyboard.type(piece.decode())
+
+    async def row(self) -> list[str]:
+        """The row's buttons as they read (the keyboard key last)."""
+        return [text for text, _ in await self.page.evaluate(ROW_JS)]
 
 
 async def phone_page(browser: Any, port: int, viewport: dict[str, int]) -> Any:
@@ -140,7 +151,7 @@ def test_the_page_on_a_phone_held_upright_and_sideways(tmp_path: Path) -> None:
         assert layout["cols"] >= 80 and layout["rows"] >= 24, (name, layout)
         assert layout["inputmode"] == "none", name  # no soft keyboard over the board
         assert layout["keys"] is not None and within(layout["keys"], viewport), name
-        assert len(layout["buttons"]) == 11
+        assert len(layout["buttons"]) >= 2  # what the first screen offers, and the keyboard
         for button in layout["buttons"]:
             assert button["height"] >= 44 and button["width"] >= 36, (name, button)
             assert within(button, viewport), (name, button)
@@ -157,6 +168,89 @@ def test_the_page_on_a_phone_held_upright_and_sideways(tmp_path: Path) -> None:
     assert found["desktop"]["inputmode"] != "none"
 
 
+KEYBOARD = "\u2328"
+LEFT, RIGHT = "\u2190", "\u2192"
+
+
+def test_the_key_row_follows_what_the_screen_offers(tmp_path: Path) -> None:
+    # The row was fixed HTML: y, n and w at the lobby, no BS on a line being typed, no
+    # PgDn on the help. It is now the status line's offers, sent after each picture.
+    config = web_config(tmp_path)
+
+    async def scenario() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with running(config) as (listening, _door), chromium() as browser:
+            assert listening.web is not None
+            page = await phone_page(browser, listening.web[1], PORTRAIT_TALL)
+            caller = PhoneCaller(page)
+
+            async def row_when(name: str, *wanted: str) -> None:
+                """Until the row is ``wanted`` then the keyboard key; kept as ``name``."""
+                for _ in range(100):
+                    seen[name] = await caller.row()
+                    if seen[name] == [*wanted, KEYBOARD]:
+                        break
+                    await asyncio.sleep(0.05)
+                seen[f"{name} words"] = await page.evaluate(ROW_JS)
+                seen[f"{name} layout"] = await page.evaluate(LAYOUT_JS)
+                await shoot(page, f"phone-row-{name}")
+
+            await row_when("arrival", "L", "N", "G", "S")
+            await caller.send("G")  # the row's G, as the arrival offers it
+            await caller.give_name("Rowan")
+            await caller.wait_for("Play the computer")
+            await row_when("lobby", "c", "?", "q")
+            await caller.send("c")  # the row's c: the chat line
+            await caller.wait_for("RETURN send")
+            await row_when("chat line", "RETURN", "Esc", "BS")
+            await caller.send("\x1b")  # the row's Esc
+            await caller.send("?")  # a menu of pages: the help
+            await caller.wait_for("next page")
+            await row_when("help", "PgDn", "PgUp", "Esc")
+            await caller.send("\x1b")
+            await caller.wait_for("Play the computer")
+            await caller.send("p")  # typed: the lobby's menu is on the screen
+            await caller.wait_for("blank line: deal")  # the table's chat line, before a deal
+            await row_when("table chat line", "RETURN", "Esc", "?")
+            await caller.send("\r")
+            await caller.wait_for("RETURN mark")
+            await row_when("throw", LEFT, RIGHT, "RETURN", "DEL", "c", "?", "q")
+            for _ in range(200):  # two cards marked and thrown, the starter cut
+                await quiet(caller)
+                status = caller.screen.display[STATUS_ROW]
+                if "RETURN play" in status:
+                    break
+                if "RETURN cut" in status and not re.search(r"\(1-\d+\): \d", caller.text):
+                    await caller.send("7")
+                if "RETURN mark" in status:
+                    await caller.send("\x1b[C")  # the row's arrow: the next card
+                await caller.send("\r")
+            await row_when("play", LEFT, RIGHT, "RETURN", "c", "?", "q")
+            caller.watch.cancel()
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert seen["arrival"] == ["L", "N", "G", "S", KEYBOARD], seen["arrival"]
+    assert seen["lobby"] == ["c", "?", "q", KEYBOARD], seen["lobby"]
+    assert seen["chat line"] == ["RETURN", "Esc", "BS", KEYBOARD], seen["chat line"]
+    assert seen["help"] == ["PgDn", "PgUp", "Esc", KEYBOARD], seen["help"]
+    assert seen["table chat line"] == ["RETURN", "Esc", "?", KEYBOARD]
+    assert seen["throw"] == [LEFT, RIGHT, "RETURN", "DEL", "c", "?", "q", KEYBOARD]
+    assert seen["play"][:3] == [LEFT, RIGHT, "RETURN"] and "DEL" not in seen["play"]
+    # A screen reader says each button as the status line offers it.
+    assert ["RETURN", "RETURN send"] in seen["chat line words"], seen["chat line words"]
+    assert [LEFT, "left"] in seen["throw words"], seen["throw words"]
+    for name in ("arrival", "lobby", "throw", "play"):  # the row keeps its place
+        layout = seen[f"{name} layout"]
+        viewport = {"left": 0, "top": 0, "right": 390, "bottom": 844}
+        assert within(layout["keys"], viewport), (name, layout)
+        assert not overlaps(layout["terminal"], layout["keys"]), (name, layout)
+        for button in layout["buttons"]:
+            assert button["height"] >= 44 and within(button, viewport), (name, button)
+    heights = {seen[f"{name} layout"]["keys"]["height"] for name in ("lobby", "throw")}
+    assert len(heights) == 1, heights  # the terminal is not resized between screens
+
+
 def test_a_whole_game_by_taps_on_a_phone_held_sideways(tmp_path: Path) -> None:
     config = web_config(tmp_path)
 
@@ -168,16 +262,6 @@ def test_a_whole_game_by_taps_on_a_phone_held_sideways(tmp_path: Path) -> None:
             await caller.come_as_guest("Thumbs")
             await caller.wait_for("Play the computer")
             await caller.wait_for("Press a key from the menu or tap one")  # not "click"
-            taps = 0
-            original_tap = caller.send
-
-            async def counted(data: bytes | str) -> None:
-                nonlocal taps
-                raw = data.encode() if isinstance(data, str) else data
-                taps += raw in BUTTONS
-                await original_tap(data)
-
-            caller.send = counted  # type: ignore[method-assign]
             await shoot(page, "phone-lobby")
 
             async def picture() -> None:  # the middle of the play
@@ -188,7 +272,7 @@ def test_a_whole_game_by_taps_on_a_phone_held_sideways(tmp_path: Path) -> None:
             screen = await asyncio.wait_for(play_one_game(caller), 600)
             picture_task.cancel()
             caller.watch.cancel()
-            return screen, taps
+            return screen, caller.row_taps
 
     screen, taps = asyncio.run(scenario())
     assert re.search(r"(You|Computer) wins?, 121 to \d+", screen), screen

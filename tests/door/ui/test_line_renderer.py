@@ -11,7 +11,7 @@ from door.term.canvas import Canvas, Color, Style
 from door.term.display import Display
 from door.term.keys import Key
 from door.term.terminal import StreamTerminal
-from door.ui.line_renderer import LineRenderer
+from door.ui.line_renderer import ASIDE_LINES_KEPT, LineRenderer
 from door.ui.session import Frame, Session
 from tests.door.fake_terminal import FakeTerminal
 
@@ -222,5 +222,65 @@ def test_the_lobby_chat_prints_each_line_once_as_it_scrolls() -> None:
     for count in range(1, len(said) + 1):
         chat = [ChatText("JaneD", text) for text in said[:count]]
         renderer.render(draw_lobby(LobbyView("Cribbage Door", "JaneD", chat=chat))[0])
+    transcript = printer.take()
+    assert [transcript.count(f"{text}\r\n") for text in said] == [1] * len(said), transcript
+
+
+def test_the_lines_printed_while_no_log_is_up_are_remembered_within_a_bound() -> None:
+    # The record of lines printed aside was emptied only when a log came back: a caller
+    # on log-less screens grew it by every line printed. It keeps the newest lines now.
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    log = ["You play 9H (count 9).", "Computer says go."]
+    renderer.render(table(log, count=9))
+    show = Canvas(80, 24)
+    show.put(12, 1, "Your hand counts 3 points.")
+    renderer.render(show)
+    for number in range(ASIDE_LINES_KEPT):  # a screen without a log, its line changing
+        page = Canvas(80, 24)
+        page.put(5, 1, f"Callers today: {number}")
+        renderer.render(page)
+    crib = Canvas(80, 24)
+    crib.put(12, 1, "Your crib counts 4 points.")
+    renderer.render(crib)
+    printer.take()
+    log.extend(["Your hand counts 3 points.", "Your crib counts 4 points."])
+    renderer.render(table(log, count=0))
+    after = printer.take()
+    assert "Your hand counts 3 points." in after  # forgotten: printed before the bound
+    assert "Your crib counts 4 points." not in after  # the newest are still known
+
+
+def test_a_wide_table_prints_each_log_line_once_beside_its_pane() -> None:
+    # From 110 columns the whole log is also in a pane beside the table: every pane row
+    # changed at each line added, and the pane's lines were printed again each time.
+    import random
+
+    from door.screens.game_screen import TableView, draw_table
+    from engine import Game
+
+    game = Game(2, rng=random.Random(8), dealer=1)
+    game.deal()
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    view = TableView(("Ada", "Computer"), game, viewer=0, size=(132, 37))
+    said = [f"Log line {number} of the hand." for number in range(9)]
+    for line in said:
+        view.log.add(line)
+        renderer.render(draw_table(view)[0])
+    transcript = printer.take()
+    assert [transcript.count(line) for line in said] == [1] * len(said), transcript
+
+
+def test_a_wide_lobby_prints_each_chat_line_once_beside_its_pane() -> None:
+    from door.screens.lobby import ChatText, LobbyView, draw_lobby
+
+    printer = Printer()
+    renderer = LineRenderer(printer)  # type: ignore[arg-type]
+    said = [f"chat line {number}" for number in range(1, 8)]
+    for count in range(1, len(said) + 1):
+        chat = [ChatText("JaneD", text) for text in said[:count]]
+        view = LobbyView("Cribbage Door", "JaneD", chat=chat, size=(132, 37))
+        renderer.render(draw_lobby(view)[0])
     transcript = printer.take()
     assert [transcript.count(f"{text}\r\n") for text in said] == [1] * len(said), transcript
