@@ -368,7 +368,7 @@ class Company(Generic[Someone]):
             return
         seat.left = True
         if counts(self.options, sum(seat.human for seat in self.seats)):
-            self._forfeited_by(seat)
+            self.forfeited_by(seat)
             return
         seat.computer_plays = True
         seat.settled()
@@ -376,11 +376,12 @@ class Company(Generic[Someone]):
         self._end_if_nobody_plays()
         self.changed()
 
-    def _forfeited_by(self, seat: Seat) -> None:
-        """``seat``'s caller left a game that counts: the game in play is their loss, a
-        match goes to the other player whole, and the table ends (door/table/forfeits.py)."""
+    def forfeited_by(self, seat: Seat, text: str = "") -> None:
+        """``seat``'s caller left a game that counts (or it was claimed from them,
+        ``text`` saying so): the game in play is their loss, a match goes to the other
+        side whole, and the table ends (door/table/forfeits.py)."""
         other = next(other for other in self.seats if other is not seat)
-        self.forfeit_text = forfeit_line(self.options, seat.name, other.name)
+        self.forfeit_text = text or forfeit_line(self.options, seat.name, other.name)
         if not is_over(self.game):  # (not between two games of a match)
             self.game.forfeit(seat.index)  # a saved game records it as its last action
             outcome = self.game.outcome()
