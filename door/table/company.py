@@ -120,6 +120,8 @@ class Company(Generic[Someone]):
         self.quit_result: GameResult | None = None
         self.forfeit_text = ""
         """Set when a caller forfeited a game that counts by leaving it (forfeits.py)."""
+        self.stopped = False
+        """The door closed the table as it stopped (the game is not over)."""
         self.back_text = "You are back at the table, where the game stands."
         """What a caller reads on coming back to their seat."""
 
@@ -167,7 +169,9 @@ class Company(Generic[Someone]):
 
     def end_text(self) -> str:
         """What the players read once the game is over for them."""
-        return words.end_text(abandoned=self.abandoned, forfeit=self.forfeit_text)
+        return words.end_text(
+            abandoned=self.abandoned, forfeit=self.forfeit_text, stopped=self.stopped
+        )
 
     def quit_consequence(self, person: Participant | None = None) -> str:
         """What leaving now means for ``person``, for the quit dialog."""

@@ -120,8 +120,16 @@ def next_show(showing: tuple[int, bool], names: Sequence[str], viewer: int | Non
     return "your" + shown[4:] if shown.startswith("Your") else shown
 
 
-def end_text(*, abandoned: bool, forfeit: str) -> str:
-    """What the players read once the game is over for them."""
+DOOR_CLOSING: Final = "The door is closing: the game stops here."
+"""What the players of a table the door closed as it stopped read (its goodbye, under
+it, says whether the game is saved)."""
+
+
+def end_text(*, abandoned: bool, forfeit: str, stopped: bool = False) -> str:
+    """What the players read once the game is over for them (``stopped``: the door
+    closed the table as it stopped)."""
+    if stopped:
+        return DOOR_CLOSING
     if abandoned:
         return "Nobody is left to play: the game is over."
     return forfeit or "The game is over."
