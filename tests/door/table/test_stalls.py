@@ -171,3 +171,33 @@ async def test_a_caller_with_a_screen_reader_hears_the_offer_and_claims_in_a_wor
         await until(lambda: said in " ".join(sent(b_line).split()))
     finally:
         await two.close()
+
+
+@run_async
+async def test_a_wait_is_timed_from_its_own_start_and_a_claim_due_waits_for_a_claimant() -> None:
+    # The seat's timer outlives the wait it was set for: the next wait is warned and
+    # offered on its own time. A claim that comes due while the other side still
+    # decides too is offered once they have decided.
+    two = Two()
+    try:
+        staller, claimant = await two.dealer_waited_on()
+        staller_line, claimant_line = two.lines[staller], two.lines[claimant]
+        names = two.table.names
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(CLAIM_AFTER * 0.5)
+        staller_line.press(Key.ENTER)  # deals half way to the claim
+        await until(lambda: "throw to the crib" in " ".join(two.table.waits.values()))
+        throws_began = loop.time()
+        warning = f"{names[claimant]} may claim the game in"
+        await until(lambda: warning in flat(staller_line), what="the staller warned")
+        assert loop.time() - throws_began >= CLAIM_AFTER * 2 / 3 * 0.9
+        await asyncio.sleep(throws_began + CLAIM_AFTER * 1.3 - loop.time())
+        assert "g claim the game" not in claimant_line.status  # still throwing, too
+        claimant_line.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)  # throws at last
+        await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
+        claimant_line.press("g")
+        await until(lambda: two.table.over)
+        outcome = two.table.game.outcome()
+        assert outcome is not None and outcome.forfeited_by == staller
+    finally:
+        await two.close()
