@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import weakref
 from typing import TYPE_CHECKING, Any, Final
 
 from door.screens import theme
@@ -53,7 +54,9 @@ class Stalls:
     """The clocks on the seats ``table`` waits on (see the module)."""
 
     def __init__(self, table: Company[Any], claim_after: float) -> None:
-        self.table = table
+        # Weakly: the table holds its clocks, and a table and its clocks in a cycle would
+        # outlive the game once frozen (door/gc_policy.py; tests/door/cycles.py).
+        self._table = weakref.ref(table)
         self.claim_after = claim_after
         self._ahead = min(WARNING_AHEAD, claim_after / 3)
         game = table.game
@@ -79,6 +82,13 @@ class Stalls:
         bench/table_waits.py, a wait started and stopped: 1.0 us without the clocks, 8.7
         to 9.8 with two timers made and cancelled each time, 2.4 to 3.9 so."""
         self._offers: dict[int, list[Offer]] = {}
+
+    @property
+    def table(self) -> Company[Any]:
+        table = self._table()
+        if table is None:  # (its timers are cancelled when it closes)
+            raise RuntimeError("the table of these clocks is gone")
+        return table
 
     def waits_changed(self) -> None:
         """The seats the table waits on changed: clocks start on the new ones, stop on
@@ -141,7 +151,7 @@ class Stalls:
         way; warn, or offer, or set it again for when the wait now under way is due."""
         del self._timers[index]
         since = self._since.get(index)
-        if since is None:
+        if since is None or self._table() is None:
             return  # not waited on: the next wait sets a timer again
         warned = index in self._warned
         due = since + self.claim_after - (0 if warned else self._ahead)
@@ -190,7 +200,7 @@ class Stalls:
         table.changed()
 
     def _answered(self, index: int, person: Participant, offer: asyncio.Future[str]) -> None:
-        if offer.cancelled() or offer.exception() is not None:
+        if offer.cancelled() or offer.exception() is not None or self._table() is None:
             return  # withdrawn (the staller moved), or the claimant's line dropped
         if (person, offer) not in self._offers.get(index, ()) or self.table.over:
             return  # the staller's move came first
