@@ -72,6 +72,10 @@ class GameConfig:
     # How long a game between callers waits for one whose line dropped before the
     # computer takes their seat (the others may hand it over sooner).
     reconnect_wait_seconds: float = 120.0
+    # How long a game between callers waits on one caller's move (the deal, the throw,
+    # the cut, a card, a count) before the other side may claim it as that caller's
+    # forfeit; 0: never (door/table/stalls.py).
+    claim_after_seconds: float = 180.0
     # The win bar: "on" at the start, "off" until a caller presses w, or "never".
     win_bar: str = "on"
     # Door mode (``cribbage-door door``): every caller starts in screen-reader mode, plain
@@ -243,6 +247,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 _RANGES: dict[str, tuple[float, float]] = {
     "game.computer_pause_seconds": (0, 10),
     "game.reconnect_wait_seconds": (1, 3600),
+    "game.claim_after_seconds": (0, 86_400),
     "server.telnet_port": (0, 65535),
     "server.ssh_port": (0, 65535),
     "rlogin.port": (0, 65535),

@@ -56,7 +56,6 @@ from door.table.options import GameOptions
 from door.term.ansi import HIDE_CURSOR, last_words, sanitize
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap, key_line_hits
-from door.term.idle import unguarded
 from door.term.keys import Key
 from door.term.mouse import offers_mouse
 from door.term.terminal import Disconnected, Terminal
@@ -414,8 +413,8 @@ async def relay_to_table(
     }
     logger.info("%s goes on at worker %s", escaped(member.name), handed.worker)
     # The guard of their session there watches the line (the one here would count the
-    # time the table there waits on the other player).
-    return await relay_line(cluster, unguarded(session.terminal), handed.worker, hello)
+    # time the table there waits on the other player), but for while Redis is away.
+    return await relay_line(cluster, session.terminal, handed.worker, hello)
 
 
 async def watch_game_of(presence: Presence, name: str, lobby: Lobby) -> None:

@@ -556,9 +556,10 @@ class Presence:
         return None
 
     def close_tables(self) -> list[Table]:
-        """Close every table here; returns them."""
+        """Close every table here, as the door stops; returns them."""
         closed = list(self.tables)
         for table in closed:
+            table.stopped = True  # its players read that the door closed it
             table.close()
         self.tables.clear()
         return closed

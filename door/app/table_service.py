@@ -199,6 +199,7 @@ class TableService:
             admit=person_or_reader,
             pause=game_config.computer_pause_seconds,
             reconnect_wait=game_config.reconnect_wait_seconds,
+            claim_after=game_config.claim_after_seconds,
             win_bar=game_config.win_bar,
             game=game,
             account_ids=account_ids,

@@ -163,6 +163,9 @@ class ClusterLink:
         self.on_back: list[Callable[[str | None], None]] = []
         """Called when a worker's subscriptions are back after Redis was lost: with its
         id, or None for this one (relays repaint what may have been lost)."""
+        self.on_reachable: list[Callable[[bool], None]] = []
+        """Called with False when Redis stops answering this worker, and with True when
+        it answers again (a relayed caller's own idle guard counts meanwhile)."""
         self._back_at: float | None = None
         """When Redis last answered again after it was lost (time.monotonic())."""
         self._records: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {}
@@ -507,12 +510,23 @@ class ClusterLink:
             logger.warning(
                 "cluster: Redis cannot be reached (%s): %s; retrying", error, consequence
             )
+            self._tell_reachable(False)
 
     def _fine(self) -> None:
         if self._redis_down:
             self._redis_down = False
             self._back_at = time.monotonic()
             logger.info("cluster: Redis can be reached again")
+            self._tell_reachable(True)
+
+    @property
+    def reachable(self) -> bool:
+        """Whether Redis answered this worker's last question."""
+        return not self._redis_down
+
+    def _tell_reachable(self, reachable: bool) -> None:
+        for listener in list(self.on_reachable):
+            listener(reachable)
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         kind = event.get("t")

@@ -18,6 +18,13 @@ Either end may go: the caller hanging up ends the session at the table's worker 
 dropped line does (the seat waits for them to call back); the table's worker dying ends
 the relay, and the caller carries on at their own worker, which sets the game again from
 the store (door/app/call.py).
+
+The caller's idle guard is their session's at the table's worker, which knows when the
+table waits on someone else; the guard at their own worker counts nothing while the
+relay runs, but for while Redis does not answer: then nothing of theirs reaches the
+table, and the guard there, which would hang them up, cannot reach them. A relay whose
+session at the table's worker ended meanwhile (its close lost with Redis) is told so when
+the caller's keys or the repaint after Redis is back reach that worker.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Final
 from door.term.ansi import ColorMode
 from door.term.charset import Charset
 from door.term.display import Display, display_mode_of
+from door.term.idle import tell_waiting_on_others
 from door.term.key_queue import KeyQueue
 from door.term.keys import Key, KeyName, Mouse, MouseButton
 from door.term.terminal import MAX_TYPEAHEAD, Disconnected, Terminal, read_key_watching
@@ -297,7 +305,8 @@ async def relay_line(
 ) -> bool:
     """Carry the caller's line to ``worker``, where their session goes on, until either
     end closes it. Returns True if the caller hung up or the session there ended, False
-    if that worker went away."""
+    if that worker went away. ``terminal``'s idle guard, if any, counts only while Redis
+    does not answer (see the module)."""
     relay_id = uuid.uuid4().hex
     end = RelayEnd(link, relay_id, worker)
     link.relays[relay_id] = end
@@ -317,6 +326,12 @@ async def relay_line(
     )
     stop_resizes = terminal.on_resize(lambda c, r: end.send({"op": "size", "c": c, "r": r}))
     mouse_before = terminal.mouse_reporting
+
+    def guard_here(reachable: bool) -> None:
+        tell_waiting_on_others(terminal, reachable)
+
+    guard_here(link.reachable)
+    link.on_reachable.append(guard_here)
 
     async def keys() -> None:
         while True:
@@ -358,6 +373,8 @@ async def relay_line(
             with contextlib.suppress(asyncio.CancelledError, Disconnected, Exception):
                 await task
         stop_resizes()
+        link.on_reachable.remove(guard_here)
+        guard_here(False)  # back at this worker: its guard counts again
         link.relays.pop(relay_id, None)
         # Back at this worker, the caller's screens ask for clicks as they did before.
         terminal.mouse_reporting = mouse_before
@@ -370,9 +387,15 @@ def install(
     the relays of a worker that died."""
 
     def relay(event: dict[str, Any]) -> None:
-        end = link.relays.get(str(event.get("r")))
+        relay_id = str(event.get("r"))
+        end = link.relays.get(relay_id)
         if end is not None and end.far_worker == event.get("from"):
             end.received(event)
+        elif end is None and event.get("op") in ("keys", "repaint") and event.get("from"):
+            # The session this line was relayed to ended while Redis was away (its
+            # close was lost): the caller's worker ends the relay now. ("close" is never
+            # answered, so two workers cannot bounce it between them.)
+            link.send(str(event["from"]), {"t": "relay", "r": relay_id, "op": "close"})
 
     def relay_open(event: dict[str, Any]) -> None:
         relay_id = str(event["r"])

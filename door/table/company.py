@@ -120,6 +120,8 @@ class Company(Generic[Someone]):
         self.quit_result: GameResult | None = None
         self.forfeit_text = ""
         """Set when a caller forfeited a game that counts by leaving it (forfeits.py)."""
+        self.stopped = False
+        """The door closed the table as it stopped (the game is not over)."""
         self.back_text = "You are back at the table, where the game stands."
         """What a caller reads on coming back to their seat."""
 
@@ -167,7 +169,9 @@ class Company(Generic[Someone]):
 
     def end_text(self) -> str:
         """What the players read once the game is over for them."""
-        return words.end_text(abandoned=self.abandoned, forfeit=self.forfeit_text)
+        return words.end_text(
+            abandoned=self.abandoned, forfeit=self.forfeit_text, stopped=self.stopped
+        )
 
     def quit_consequence(self, person: Participant | None = None) -> str:
         """What leaving now means for ``person``, for the quit dialog."""
@@ -368,7 +372,7 @@ class Company(Generic[Someone]):
             return
         seat.left = True
         if counts(self.options, sum(seat.human for seat in self.seats)):
-            self._forfeited_by(seat)
+            self.forfeited_by(seat)
             return
         seat.computer_plays = True
         seat.settled()
@@ -376,11 +380,12 @@ class Company(Generic[Someone]):
         self._end_if_nobody_plays()
         self.changed()
 
-    def _forfeited_by(self, seat: Seat) -> None:
-        """``seat``'s caller left a game that counts: the game in play is their loss, a
-        match goes to the other player whole, and the table ends (door/table/forfeits.py)."""
+    def forfeited_by(self, seat: Seat, text: str = "") -> None:
+        """``seat``'s caller left a game that counts (or it was claimed from them,
+        ``text`` saying so): the game in play is their loss, a match goes to the other
+        side whole, and the table ends (door/table/forfeits.py)."""
         other = next(other for other in self.seats if other is not seat)
-        self.forfeit_text = forfeit_line(self.options, seat.name, other.name)
+        self.forfeit_text = text or forfeit_line(self.options, seat.name, other.name)
         if not is_over(self.game):  # (not between two games of a match)
             self.game.forfeit(seat.index)  # a saved game records it as its last action
             outcome = self.game.outcome()

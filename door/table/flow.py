@@ -87,6 +87,7 @@ from door.table.seats import (
     display_order,
     is_over,
 )
+from door.table.stalls import DEFAULT_CLAIM_AFTER, Stalls
 from engine.rules.cards import Card
 from engine.rules.events import CutForDeal, ShowScored
 from engine.rules.game import Game, Phase
@@ -110,7 +111,9 @@ class Table(Company[Someone]):
     ``game`` is the game to play (by default a new one shuffled by ``rng``); it may be
     one under way. ``account_ids`` holds, per seat, the account of the caller sitting
     there (None for a guest or the computer). ``win_bar`` is the sysop's setting for the
-    win bar (``door.table.win_bars.WIN_BAR_SETTINGS``).
+    win bar (``door.table.win_bars.WIN_BAR_SETTINGS``). ``claim_after`` is how long the
+    game waits on one caller's move before the other side may claim it (0: never;
+    door/table/stalls.py).
     """
 
     def __init__(
@@ -127,6 +130,7 @@ class Table(Company[Someone]):
         game: Game | None = None,
         account_ids: Sequence[int | None] | None = None,
         win_bar: str = "on",
+        claim_after: float = DEFAULT_CLAIM_AFTER,
     ) -> None:
         super().__init__(
             options,
@@ -144,6 +148,8 @@ class Table(Company[Someone]):
         self._host: asyncio.Task[None] | None = None
         self.thoughts = Thoughts()
         """The computer's decisions the game waits for: closing the table stops them."""
+        self.stalls = Stalls(self, claim_after)
+        """The clocks on the callers the game waits on (door/table/stalls.py)."""
 
     # --- running the game -------------------------------------------------------------
 
@@ -163,6 +169,7 @@ class Table(Company[Someone]):
         if self.over:
             return
         self.over = True
+        self.stalls.stop_all()
         if self.abandoned:
             self.listener.abandoned(self)
         for person in self.people():
@@ -448,10 +455,12 @@ class Table(Company[Someone]):
     def _tell_who_waits(self) -> None:
         """Each player here learns whether the game now waits on someone else (their
         idle guard does not count that time against them). Told as the waits change, a
-        few times a turn, so that no key has to ask."""
+        few times a turn, so that no key has to ask. The clocks on the seats waited on
+        start and stop here too."""
         for seat in self.seats:
             if seat.person is not None:
                 seat.person.waiting_on_others(self.waits_on_others_of(seat))
+        self.stalls.waits_changed()
 
     # --- asking a seat -------------------------------------------------------------
 
@@ -473,7 +482,7 @@ class Table(Company[Someone]):
                 return await computer_move()
             if seat.person is None and not seat.away:
                 # Its caller left a game that counts and nobody plays the seat: the table
-                # is closing (_forfeited_by). Waiting for their return would return at
+                # is closing (forfeited_by). Waiting for their return would return at
                 # once, a loop with no await that froze the whole door.
                 raise GameAbandoned
             if seat.person is None:

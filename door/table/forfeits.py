@@ -9,6 +9,9 @@ player would otherwise play on against the computer, for the leaver's rating.
 
 Between friends (unrated, no tournament), or with a guest at the table, the computer
 plays the seat of whoever leaves, as ever.
+
+A game the table waited on one caller's move for too long may be claimed by the other
+side (door/table/stalls.py): the staller forfeits it the same way, friendly or not.
 """
 
 from __future__ import annotations
@@ -38,3 +41,10 @@ def quit_warning(options: GameOptions, other: str) -> str:
 def forfeit_line(options: GameOptions, leaver: str, other: str) -> str:
     """What both players are told: ``Bob left and forfeits the match to Ada.``"""
     return f"{leaver} left and forfeits {what_is_forfeited(options)} to {other}."
+
+
+def claim_line(options: GameOptions, claimant: str, staller: str, waited: str) -> str:
+    """What both players are told of a claim: ``Ada claimed the game: Bob had not moved
+    for 3 minutes, and forfeits it.``"""
+    what = what_is_forfeited(options)
+    return f"{claimant} claimed {what}: {staller} had not moved for {waited}, and forfeits it."

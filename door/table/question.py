@@ -144,3 +144,18 @@ class WaitForCaller(Question[str]):
     @property
     def waiting_for(self) -> str:
         return "call back"
+
+
+@dataclass(frozen=True)
+class ClaimGame(Question[str]):
+    """The game has waited on ``name``'s move for ``waited`` ("3 minutes"): the one asked
+    may claim the game, which ``name`` then forfeits (door/table/stalls.py); the answer is
+    "claim". Withdrawn when ``name`` moves."""
+
+    name: str
+    waited: str
+    urgent: ClassVar[bool] = True
+
+    @property
+    def waiting_for(self) -> str:
+        return "claim the game"

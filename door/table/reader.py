@@ -39,6 +39,7 @@ from door.table.asked import Asked, Request
 from door.table.coach import Coach
 from door.table.options import GameResult
 from door.table.question import (
+    ClaimGame,
     Count,
     Cut,
     Discard,
@@ -359,6 +360,10 @@ class Reader(Asked):
             if word in ("wait", "computer"):
                 return word
             raise WrongLine("Type wait, or computer to let the computer play the seat.")
+        if isinstance(question, ClaimGame):
+            if word == "claim":
+                return "claim"
+            raise WrongLine(f"Type claim to claim the game, or wait for {question.name}.")
         raise WrongLine("That cannot be answered in words yet.")
 
     def weigh_answer(self, question: Question[Any], answer: Any) -> None:
@@ -515,6 +520,11 @@ class Reader(Asked):
             return (
                 f"{question.name}'s line dropped. Type wait to wait up to {question.wait}, "
                 "or computer to let the computer play the seat."
+            )
+        if isinstance(question, ClaimGame):
+            return (
+                f"{question.name} has not moved for {question.waited}. Type claim to claim "
+                f"the game, which {question.name} then forfeits, or wait."
             )
         return question.waiting_for
 

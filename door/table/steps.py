@@ -20,6 +20,7 @@ from door.screens.game_screen import Panel, TableView
 from door.screens.play_area import HandState
 from door.table.coach import Coach
 from door.table.question import (
+    ClaimGame,
     Count,
     Cut,
     Discard,
@@ -30,7 +31,7 @@ from door.table.question import (
     ReadyToDeal,
     WaitForCaller,
 )
-from door.table.words import EVERYWHERE, faces, wrong_key
+from door.table.words import CLAIM_STATUS, EVERYWHERE, faces, wrong_key
 from door.term.keys import DESELECT_KEYS, Key
 from door.ui.card_picker import CardPicker, Pick, digit_of, move_bar
 from door.ui.line_editor import Edit
@@ -321,6 +322,20 @@ async def play_again(caller: Answering, question: PlayAgain) -> bool:
         error = wrong_key(key, "press y to play again or n to leave")
 
 
+async def claim_game(caller: Answering, question: ClaimGame) -> str:
+    """The game has waited long on someone's move: claim it, or go on waiting (this is
+    withdrawn when they move)."""
+    name = question.name
+    error = ""
+    while True:
+        prompt = f"{name} has not moved for {question.waited}: g claims the game, or wait."
+        caller.show_prompt(prompt, error, CLAIM_STATUS)
+        key = await caller.next_key()
+        if key.char in ("g", "G"):
+            return "claim"
+        error = wrong_key(key, f"wait for {name}, or press g to claim the game")
+
+
 async def wait_for_caller(caller: Answering, question: WaitForCaller) -> str:
     """Someone's line dropped: wait for them, or let the computer play their seat."""
     name = question.name
@@ -345,6 +360,7 @@ STEPS: Final[dict[type[Question[Any]], Step]] = {
     GoOn: go_on,
     PlayAgain: play_again,
     WaitForCaller: wait_for_caller,
+    ClaimGame: claim_game,
 }
 """The key loop answering each kind of question."""
 

@@ -21,6 +21,8 @@ from engine.rules.cards import Card
 EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
 """The keys that work at every step, ending each status line."""
 WAITING_STATUS: Final = f"Waiting  {EVERYWHERE}"
+CLAIM_STATUS: Final = f"g claim the game  {EVERYWHERE}"
+"""While the game has waited long on another player's move (door/table/stalls.py)."""
 WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
 EXHIBITION_STATUS: Final = "Watching  + faster  - slower  w win bar  c chat  ? help  q stop"
 EXHIBITION_STATUS_NO_BAR: Final = EXHIBITION_STATUS.replace("  w win bar", "")
@@ -38,7 +40,9 @@ def and_list(names: Sequence[str]) -> str:
 def duration(seconds: float) -> str:
     if seconds >= 120:
         return f"{seconds / 60:.0f} minutes"
-    return f"{seconds:.0f} seconds"
+    if round(seconds) == 60:
+        return "1 minute"
+    return "1 second" if round(seconds) == 1 else f"{seconds:.0f} seconds"
 
 
 def wrong_key(key: Key, hint: str) -> str:
@@ -116,8 +120,16 @@ def next_show(showing: tuple[int, bool], names: Sequence[str], viewer: int | Non
     return "your" + shown[4:] if shown.startswith("Your") else shown
 
 
-def end_text(*, abandoned: bool, forfeit: str) -> str:
-    """What the players read once the game is over for them."""
+DOOR_CLOSING: Final = "The door is closing: the game stops here."
+"""What the players of a table the door closed as it stopped read (its goodbye, under
+it, says whether the game is saved)."""
+
+
+def end_text(*, abandoned: bool, forfeit: str, stopped: bool = False) -> str:
+    """What the players read once the game is over for them (``stopped``: the door
+    closed the table as it stopped)."""
+    if stopped:
+        return DOOR_CLOSING
     if abandoned:
         return "Nobody is left to play: the game is over."
     return forfeit or "The game is over."

@@ -260,16 +260,10 @@ class IdleGuardTerminal:
         self.inner.close()
 
 
-def unguarded(terminal: Terminal) -> Terminal:
-    """The line under ``terminal``'s idle guard, if it has one: for a caller relayed to
-    the worker of their table (door/cluster/relay.py), whose session there has a guard
-    of its own, the one that knows when the table waits on someone else."""
-    return terminal.inner if isinstance(terminal, IdleGuardTerminal) else terminal
-
-
 def tell_waiting_on_others(terminal: Terminal, waiting: bool) -> None:
     """Tell ``terminal``'s idle guard, if it has one (the sysop at the console has
-    none), that its caller's table starts or stops waiting on someone else."""
+    none), that its caller's table starts or stops waiting on someone else (or, for a
+    caller relayed to another worker, that the guard there watches them: relay.py)."""
     if isinstance(terminal, IdleGuardTerminal):
         terminal.waiting_on_others(waiting)
 

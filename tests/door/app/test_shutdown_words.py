@@ -4,6 +4,7 @@ they call again); a guest, whose game nobody keeps, is told only goodbye."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from door.storage.settings import SQLITE_FILE_NAME
@@ -47,3 +48,31 @@ async def test_a_member_mid_game_is_told_it_is_saved_and_a_guest_is_not(tmp_path
     finally:
         await store.close()
     assert saved is not None and saved.resume().hand_number == 1  # what she was told
+
+
+@run_async
+async def test_members_at_a_table_together_read_that_the_door_stopped_it_not_that_it_ended(
+    tmp_path: Path,
+) -> None:
+    # Before, the table closed under them said "The game is over." over the goodbye
+    # saying it was saved (seen by hand: a SIGTERM mid-game, telnet).
+    async with running(door_config(tmp_path)) as listening:
+        assert listening.telnet
+        ada, bob = TelnetCaller(), TelnetCaller()
+        await ada.connect(listening.telnet[1])
+        await ada.sign_up("Ada", "correct horse")
+        await bob.connect(listening.telnet[1])
+        await bob.sign_up("Bob", "battery staple")
+        await ada.wait_for("Bob ")  # on her who-is-on list
+        number = re.search(r"(\d)\s+Bob ", ada.text)
+        assert number, ada.text
+        await ada.send("w" + number.group(1))
+        await bob.wait_for("Ada challenges you")
+        await bob.send("y")
+        for caller in (ada, bob):
+            await caller.wait_for("Hand 1:")
+    for caller in (ada, bob):
+        await caller.wait_for_close()
+        assert "The door is closing: the game stops here." in caller.words
+        assert "The game is over." not in caller.words
+        assert SAVED in caller.text

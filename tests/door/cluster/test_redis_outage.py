@@ -7,18 +7,25 @@ nothing kept."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from door.cluster.link import MEMBER_TTL_SECONDS, RETURN_GRACE_SECONDS, SYNC_SECONDS
+from door.config import Config
 from door.table.flow import Table
 from door.term.keys import Key
 from engine.rules.game import Phase
-from tests.door.app.test_lobby import flat, log_text
+from tests.door.app.test_lobby import challenge, flat, in_lobby, log_text, screen
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together
 from tests.door.cluster.conftest import RedisProcess
-from tests.door.cluster.test_two_workers import a_game_under_way, two_workers
+from tests.door.cluster.test_two_workers import (
+    Worker,
+    a_game_under_way,
+    two_workers,
+    worker_config,
+)
 from tests.door.storage.conftest import Database
 from tests.door.waiting import until
 
@@ -162,3 +169,77 @@ async def test_a_worker_that_died_while_redis_was_away_is_gone_once_redis_is_bac
         assert loop.time() - back <= RETURN_GRACE_SECONDS + 2 * SYNC_SECONDS + 2
         assert len(second.presence.tables[0].game.recording.actions) == actions
         await until(lambda: "it goes on where it was saved" in flat(bob))
+
+
+def quick_guard(redis_url: str) -> Config:
+    """Idle guards that warn after 2 s and hang up after 4 s."""
+    config = worker_config(redis_url)
+    quick = dataclasses.replace(config.server, idle_warning_seconds=2, idle_timeout_seconds=4)
+    return dataclasses.replace(config, server=quick)
+
+
+async def bob_relayed_waiting_on_ada(
+    first: Worker, second: Worker
+) -> tuple[KeyboardTerminal, KeyboardTerminal, Table]:
+    """Guests Ada (first worker, the table's) and Bob (second, relayed), at the point
+    where the game waits on Ada alone."""
+    ada = first.call(name="Ada")
+    bob = second.call(name="Bob")
+    await in_lobby(ada, bob)
+    await until(lambda: "Bob" in screen(ada))
+    await challenge(ada, bob)
+    await until(lambda: bool(first.presence.tables))
+    table = first.presence.tables[0]
+    bobs = next(seat.index for seat in table.seats if seat.name == "Bob")
+    await until(lambda: table.seats[bobs].person is not None, what="Bob seated, relayed")
+    await play_together([bob], stop=lambda: bool(table.waits) and bobs not in table.waits)
+    return ada, bob, table
+
+
+@run_async_for(90)
+async def test_a_relayed_caller_who_walks_away_while_redis_is_down_is_hung_up_at_home(
+    redis_process: RedisProcess,
+) -> None:
+    # Before: the relay carried Bob's line under his own worker's guard, and the guard
+    # at the table's worker, which hangs him up, could not reach him: he sat for ever.
+    await redis_process.start()
+    async with two_workers(redis_process.url, config=quick_guard(redis_process.url)) as (
+        first,
+        second,
+        _,
+    ):
+        _, bob, _ = await bob_relayed_waiting_on_ada(first, second)
+        (bobs_call,) = second.sessions
+        await asyncio.sleep(5)  # Redis up: the table waits on Ada, Bob is not idle
+        assert not bobs_call.done() and "Are you there?" not in screen(bob)
+        redis_process.kill()
+        loop = asyncio.get_running_loop()
+        killed = loop.time()
+        await until(lambda: "Are you there?" in screen(bob), 15, what="Bob warned at home")
+        await until(bobs_call.done, 15, what="Bob hung up at his own worker")
+        assert loop.time() - killed >= 4 * 0.9
+        assert "goodbye" in bytes(bob.output).decode()
+
+
+@run_async_for(90)
+async def test_a_relay_whose_far_session_ended_while_redis_was_down_ends_once_it_is_back(
+    redis_process: RedisProcess,
+) -> None:
+    await redis_process.start()
+    async with two_workers(redis_process.url) as (first, second, _):
+        _, bob, table = await bob_relayed_waiting_on_ada(first, second)
+        (bobs_call,) = second.sessions
+        bob_at_table = next(s.person for s in table.seats if s.name == "Bob")
+        assert bob_at_table is not None, [(s.name, s.person, s.away) for s in table.seats]
+        redis_process.kill()
+        await until(lambda: not first.presence.cluster.reachable, 15)
+        # His session at the table's worker ends (hung up there, say): the close is lost.
+        bob_at_table.session.terminal.close()
+        await until(lambda: table.seats[1].person is None or table.seats[0].person is None)
+        await asyncio.sleep(1)
+        await redis_process.start()
+        await first.presence.cluster.sync()
+        # Before: his worker relayed his keys to a session that was no more, for ever.
+        await until(lambda: second.presence.cluster.reachable, 15)
+        bob.press(Key.CTRL_L)
+        await until(bobs_call.done, 15, what="Bob's relay ended")

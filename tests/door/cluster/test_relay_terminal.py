@@ -22,6 +22,8 @@ class _Link:
     def __init__(self) -> None:
         self.relays: dict[str, Any] = {}
         self.sent: list[dict[str, Any]] = []
+        self.reachable = True
+        self.on_reachable: list[Any] = []
 
     def send(self, worker: str, event: dict[str, Any]) -> None:
         self.sent.append(event)

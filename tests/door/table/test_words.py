@@ -54,7 +54,14 @@ def test_the_header_shortens_from_its_end_and_names_the_level_only_against_the_c
 
 @pytest.mark.parametrize(
     ("seconds", "said"),
-    [(30, "30 seconds"), (119, "119 seconds"), (120, "2 minutes"), (600, "10 minutes")],
+    [
+        (1, "1 second"),
+        (30, "30 seconds"),
+        (60, "1 minute"),
+        (119, "119 seconds"),
+        (120, "2 minutes"),
+        (600, "10 minutes"),
+    ],
 )
 def test_a_wait_is_said_in_seconds_then_minutes(seconds: float, said: str) -> None:
     assert words.duration(seconds) == said

@@ -1,0 +1,203 @@
+"""A caller cannot stall a game between callers for ever (door/table/stalls.py): once the
+game has waited ``claim_after`` seconds on one caller's move, the other may claim it,
+whatever keys the staller presses meanwhile; the staller is warned first, and their move
+withdraws the offer. Time is driven as the idle guard's tests drive it: a short setting
+and the real loop."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from door.table.admission import person_or_reader
+from door.table.flow import Table
+from door.table.options import GameOptions
+from door.table.question import ClaimGame
+from door.term.keys import Key
+from door.ui.session import Session
+from tests.door.caller import KeyboardTerminal, run_async
+from tests.door.table.reader_client import sent, speech_terminal
+from tests.door.waiting import until
+
+CLAIM_AFTER = 0.9
+"""Seconds the game waits on a move before the claim is offered (the warning comes a
+third of that before)."""
+
+
+def flat(terminal: KeyboardTerminal) -> str:
+    return " ".join(" ".join(terminal.display).split())
+
+
+class Two:
+    """A started table of two callers, A and B, and who deals the first hand."""
+
+    def __init__(
+        self,
+        options: GameOptions | None = None,
+        names: Any = ("A", "B"),
+        speech: tuple[int, ...] = (),
+    ) -> None:
+        self.table: Table[Any] = Table(
+            options or GameOptions(level="easy"),
+            list(names),
+            rng=random.Random(3),
+            admit=person_or_reader,
+            pause=0,
+            claim_after=CLAIM_AFTER,
+        )
+        self.lines: dict[int, KeyboardTerminal] = {}
+        self.attending: list[asyncio.Future[Any]] = []
+        for seat in self.table.seats:
+            if seat.human:
+                line = speech_terminal() if seat.index in speech else KeyboardTerminal()
+                self.lines[seat.index] = line
+                person = self.table.sit(seat.index, Session(line))
+                self.attending.append(asyncio.ensure_future(person.attend()))
+        self.table.start()
+
+    async def dealer_waited_on(self) -> tuple[int, int]:
+        """The dealer's seat (whom the game waits on) and the other's, once it waits."""
+        await until(lambda: "deal" in self.table.waits.values(), what="a wait for the deal")
+        dealer = self.table.game.dealer
+        return dealer, 1 - dealer
+
+    async def close(self) -> None:
+        self.table.close()
+        for task in self.attending:
+            task.cancel()
+        await asyncio.gather(*self.attending, return_exceptions=True)
+
+
+@run_async
+async def test_a_caller_who_sits_on_the_deal_pressing_keys_loses_the_game_to_a_claim() -> None:
+    two = Two()
+    try:
+        staller, claimant = await two.dealer_waited_on()
+        staller_line, claimant_line = two.lines[staller], two.lines[claimant]
+        names = two.table.names
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        # The staller keeps their line busy: a chat line, redraws, the win bar.
+        staller_line.press("hello", Key.ENTER)
+        while loop.time() - began < CLAIM_AFTER * 0.75:
+            staller_line.press(Key.CTRL_L)
+            await asyncio.sleep(0.05)
+        await until(lambda: f"{names[claimant]} may claim the game in" in flat(staller_line))
+        assert "g claim the game" not in claimant_line.status  # not yet
+        await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
+        assert loop.time() - began >= CLAIM_AFTER * 0.9
+        assert f"{names[staller]} has not moved for" in claimant_line.message
+        assert "may now claim the game" in flat(staller_line)
+
+        claimant_line.press("g")
+        await until(lambda: two.table.over, what="the game ended by the claim")
+        outcome = two.table.game.outcome()
+        assert outcome is not None
+        assert outcome.forfeited_by == staller and outcome.winner_side == claimant
+        said = f"{names[claimant]} claimed the game: {names[staller]} had not moved for"
+        for line in (staller_line, claimant_line):
+            await until(lambda line=line: said in flat(line), what=f"{said} on both screens")
+            await until(lambda line=line: "RETURN back to the lobby" in line.status)
+    finally:
+        await two.close()
+
+
+@run_async
+async def test_the_stallers_move_withdraws_the_offer_and_g_then_claims_nothing() -> None:
+    two = Two()
+    try:
+        staller, claimant = await two.dealer_waited_on()
+        staller_line, claimant_line = two.lines[staller], two.lines[claimant]
+        await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
+        staller_line.press(Key.ENTER)  # deals, at last
+        await until(lambda: "throw to the crib" in " ".join(two.table.waits.values()))
+        claimant_person = two.table.seats[claimant].person
+        assert claimant_person is not None
+        assert not any(isinstance(r.question, ClaimGame) for r in claimant_person.requests)
+        claimant_line.press("g")
+        await until(lambda: "The 'g' key does nothing" in flat(claimant_line))
+        assert not two.table.over
+        assert two.table.game.outcome() is None
+    finally:
+        await two.close()
+
+
+@run_async
+async def test_a_claim_in_a_match_forfeits_the_whole_match_to_the_claimant() -> None:
+    two = Two(GameOptions(level="easy", best_of=3))
+    try:
+        staller, claimant = await two.dealer_waited_on()
+        claimant_line = two.lines[claimant]
+        await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
+        claimant_line.press("g")
+        await until(lambda: two.table.over)
+        assert two.table.match is not None
+        assert two.table.match.wins[claimant] == 1 and two.table.match.wins[staller] == 0
+        assert two.table.forfeit_text.startswith(f"{two.table.names[claimant]} claimed the match")
+    finally:
+        await two.close()
+
+
+@run_async
+async def test_a_game_of_three_sides_offers_no_claim() -> None:
+    # A forfeit there goes to the best placed of the other two, not to the claimant.
+    two = Two(GameOptions(level="easy", players=3), names=("A", "B", "C"))
+    try:
+        await until(lambda: "deal" in two.table.waits.values())
+        await asyncio.sleep(CLAIM_AFTER * 1.5)
+        for seat in two.table.seats:
+            assert seat.person is not None
+            assert not any(isinstance(r.question, ClaimGame) for r in seat.person.requests)
+        assert not two.table.over
+    finally:
+        await two.close()
+
+
+@run_async
+async def test_a_caller_with_a_screen_reader_hears_the_offer_and_claims_in_a_word() -> None:
+    two = Two(speech=(1,))  # B listens; A (seed 3) deals, and sits on the deal
+    try:
+        staller, claimant = await two.dealer_waited_on()
+        assert (staller, claimant) == (0, 1)
+        b_line = two.lines[1]
+        offer = "A has not moved for 1 second. Type claim to claim the game, which A then"
+        await until(lambda: offer in " ".join(sent(b_line).split()), what="the offer said")
+        b_line.press("claim", Key.ENTER)
+        await until(lambda: two.table.over)
+        outcome = two.table.game.outcome()
+        assert outcome is not None and outcome.forfeited_by == 0
+        said = "B claimed the game: A had not moved for 1 second, and forfeits it."
+        await until(lambda: said in " ".join(sent(b_line).split()))
+    finally:
+        await two.close()
+
+
+@run_async
+async def test_a_wait_is_timed_from_its_own_start_and_a_claim_due_waits_for_a_claimant() -> None:
+    # The seat's timer outlives the wait it was set for: the next wait is warned and
+    # offered on its own time. A claim that comes due while the other side still
+    # decides too is offered once they have decided.
+    two = Two()
+    try:
+        staller, claimant = await two.dealer_waited_on()
+        staller_line, claimant_line = two.lines[staller], two.lines[claimant]
+        names = two.table.names
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(CLAIM_AFTER * 0.5)
+        staller_line.press(Key.ENTER)  # deals half way to the claim
+        await until(lambda: "throw to the crib" in " ".join(two.table.waits.values()))
+        throws_began = loop.time()
+        warning = f"{names[claimant]} may claim the game in"
+        await until(lambda: warning in flat(staller_line), what="the staller warned")
+        assert loop.time() - throws_began >= CLAIM_AFTER * 2 / 3 * 0.9
+        await asyncio.sleep(throws_began + CLAIM_AFTER * 1.3 - loop.time())
+        assert "g claim the game" not in claimant_line.status  # still throwing, too
+        claimant_line.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)  # throws at last
+        await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
+        claimant_line.press("g")
+        await until(lambda: two.table.over)
+        outcome = two.table.game.outcome()
+        assert outcome is not None and outcome.forfeited_by == staller
+    finally:
+        await two.close()
