@@ -5,7 +5,7 @@ Doors in one event loop on a real ``redis-server`` (tests/door/cluster/test_two_
 
 from __future__ import annotations
 
-from door.config import config_from_mapping
+from door.config import Config, config_from_mapping
 from door.term.keys import Key
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.cluster.test_two_workers import ada_challenges_bob, two_workers
@@ -25,17 +25,21 @@ async def to_the_throw(ada: KeyboardTerminal, bob: KeyboardTerminal) -> None:
     await until(lambda: all("RETURN mark" in t.status for t in callers))
 
 
-@run_async
-async def test_a_relayed_caller_claims_a_game_the_tables_own_caller_stalls(
-    redis_url: str, database: Database
-) -> None:
-    config = config_from_mapping(
+def claim_config(redis_url: str) -> Config:
+    """Two workers on ``redis_url`` whose games may be claimed after a second's stall."""
+    return config_from_mapping(
         {
             "game": {"computer_pause_seconds": 0, "level": "easy", "claim_after_seconds": 1},
             "cluster": {"redis_url": redis_url},
         }
     )
-    async with two_workers(redis_url, database, config) as (first, second, store):
+
+
+@run_async
+async def test_a_relayed_caller_claims_a_game_the_tables_own_caller_stalls(
+    redis_url: str, database: Database
+) -> None:
+    async with two_workers(redis_url, database, claim_config(redis_url)) as (first, second, store):
         assert store is not None
         ada, bob, _, _ = await ada_challenges_bob(first, second, store)
         await until(lambda: bool(first.presence.tables))
@@ -55,13 +59,7 @@ async def test_a_relayed_caller_claims_a_game_the_tables_own_caller_stalls(
 async def test_the_tables_own_caller_claims_a_game_a_relayed_caller_stalls(
     redis_url: str, database: Database
 ) -> None:
-    config = config_from_mapping(
-        {
-            "game": {"computer_pause_seconds": 0, "level": "easy", "claim_after_seconds": 1},
-            "cluster": {"redis_url": redis_url},
-        }
-    )
-    async with two_workers(redis_url, database, config) as (first, second, store):
+    async with two_workers(redis_url, database, claim_config(redis_url)) as (first, second, store):
         assert store is not None
         ada, bob, _, _ = await ada_challenges_bob(first, second, store)
         await until(lambda: bool(first.presence.tables))
