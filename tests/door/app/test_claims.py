@@ -9,7 +9,8 @@ from __future__ import annotations
 from door.config import config_from_mapping
 from door.storage.ratings import RatingStore
 from door.term.keys import Key
-from tests.door.app.test_lobby import challenge, in_lobby, screen
+from tests.door.app.test_forfeits import rated_game_dealt
+from tests.door.app.test_lobby import in_lobby
 from tests.door.app.test_saved_games import account_door
 from tests.door.caller import run_async
 from tests.door.storage.conftest import Database
@@ -30,19 +31,8 @@ async def test_a_rated_game_stalled_by_bob_is_claimed_by_ada_and_rated_as_his_fo
         door.config = config_from_mapping(
             {"game": {"computer_pause_seconds": 0, "level": "easy", "claim_after_seconds": 1}}
         )
-        ada = await door.store.create_account("Ada", "correct horse")
-        bob = await door.store.create_account("Bob", "battery staple")
-        ada_terminal, _ = door.call(ada)
-        bob_terminal, _ = door.call(bob)
-        await in_lobby(ada_terminal, bob_terminal)
-        ada_terminal.press("e")
-        await until(lambda: "E rated" in screen(ada_terminal))
-        await challenge(ada_terminal, bob_terminal)
-        await until(lambda: bool(door.presence.tables))
-        table = door.presence.tables[0]
+        ada, bob, ada_terminal, bob_terminal, table = await rated_game_dealt(door)
         terminals = (ada_terminal, bob_terminal)
-        await until(lambda: any("blank line: deal" in t.status for t in terminals))
-        next(t for t in terminals if "blank line: deal" in t.status).press(Key.ENTER)
         await until(lambda: "RETURN mark" in ada_terminal.status)
         ada_terminal.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)  # Ada throws two cards
         # Bob sits on his throw, chatting: his line stays alive, the game waits.

@@ -9,16 +9,38 @@ from __future__ import annotations
 import faulthandler
 
 from door.storage.ratings import RatingStore
+from door.storage.store import Account
+from door.table.flow import Table
 from door.term.keys import Key
 from tests.door.app.test_lobby import challenge, in_lobby, screen
-from tests.door.app.test_saved_games import account_door
-from tests.door.caller import run_async
+from tests.door.app.test_saved_games import AccountDoor, account_door
+from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.storage.conftest import Database
 from tests.door.waiting import until
 
 
 def flat(terminal: object) -> str:
     return " ".join(" ".join(terminal.display).split())  # type: ignore[attr-defined]
+
+
+async def rated_game_dealt(
+    door: AccountDoor,
+) -> tuple[Account, Account, KeyboardTerminal, KeyboardTerminal, Table]:
+    """Members Ada and Bob at a rated game of Ada's challenge, its first hand dealt (by
+    whichever cut low): their accounts, their terminals and the table."""
+    ada = await door.store.create_account("Ada", "correct horse")
+    bob = await door.store.create_account("Bob", "battery staple")
+    ada_terminal, _ = door.call(ada)
+    bob_terminal, _ = door.call(bob)
+    await in_lobby(ada_terminal, bob_terminal)
+    ada_terminal.press("e")
+    await until(lambda: "E rated" in screen(ada_terminal))
+    await challenge(ada_terminal, bob_terminal)
+    await until(lambda: bool(door.presence.tables))
+    terminals = (ada_terminal, bob_terminal)
+    await until(lambda: any("blank line: deal" in t.status for t in terminals))
+    next(t for t in terminals if "blank line: deal" in t.status).press(Key.ENTER)
+    return ada, bob, ada_terminal, bob_terminal, door.presence.tables[0]
 
 
 @run_async
@@ -101,20 +123,7 @@ async def test_quitting_a_rated_game_while_choosing_the_discard_ends_it_for_both
     faulthandler.dump_traceback_later(90, exit=True)
     try:
         async with account_door(database) as door:
-            ada = await door.store.create_account("Ada", "correct horse")
-            bob = await door.store.create_account("Bob", "battery staple")
-            ada_terminal, _ = door.call(ada)
-            bob_terminal, _ = door.call(bob)
-            await in_lobby(ada_terminal, bob_terminal)
-            ada_terminal.press("e")
-            await until(lambda: "E rated" in screen(ada_terminal))
-            await challenge(ada_terminal, bob_terminal)
-            await until(lambda: bool(door.presence.tables))
-            table = door.presence.tables[0]
-            terminals = (ada_terminal, bob_terminal)
-            await until(lambda: any("blank line: deal" in t.status for t in terminals))
-            dealer = next(t for t in terminals if "blank line: deal" in t.status)
-            dealer.press(Key.ENTER)
+            _, _, ada_terminal, bob_terminal, table = await rated_game_dealt(door)
             await until(lambda: "RETURN mark" in bob_terminal.status)  # his throw is asked
             bob_terminal.press(Key.CTRL_C)
             await until(lambda: "forfeit the game to Ada" in flat(bob_terminal))
