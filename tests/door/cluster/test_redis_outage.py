@@ -17,12 +17,12 @@ from door.config import Config
 from door.table.flow import Table
 from door.term.keys import Key
 from engine.rules.game import Phase
-from tests.door.app.test_lobby import challenge, flat, in_lobby, log_text, screen
+from tests.door.app.test_lobby import flat, log_text, screen
 from tests.door.caller import KeyboardTerminal, answer_at_table, play_together
 from tests.door.cluster.conftest import RedisProcess
 from tests.door.cluster.test_two_workers import (
-    Worker,
     a_game_under_way,
+    bob_relayed_waiting_on_ada,
     two_workers,
     worker_config,
 )
@@ -176,24 +176,6 @@ def quick_guard(redis_url: str) -> Config:
     config = worker_config(redis_url)
     quick = dataclasses.replace(config.server, idle_warning_seconds=2, idle_timeout_seconds=4)
     return dataclasses.replace(config, server=quick)
-
-
-async def bob_relayed_waiting_on_ada(
-    first: Worker, second: Worker
-) -> tuple[KeyboardTerminal, KeyboardTerminal, Table]:
-    """Guests Ada (first worker, the table's) and Bob (second, relayed), at the point
-    where the game waits on Ada alone."""
-    ada = first.call(name="Ada")
-    bob = second.call(name="Bob")
-    await in_lobby(ada, bob)
-    await until(lambda: "Bob" in screen(ada))
-    await challenge(ada, bob)
-    await until(lambda: bool(first.presence.tables))
-    table = first.presence.tables[0]
-    bobs = next(seat.index for seat in table.seats if seat.name == "Bob")
-    await until(lambda: table.seats[bobs].person is not None, what="Bob seated, relayed")
-    await play_together([bob], stop=lambda: bool(table.waits) and bobs not in table.waits)
-    return ada, bob, table
 
 
 @run_async_for(90)

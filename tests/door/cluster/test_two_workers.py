@@ -134,6 +134,24 @@ async def ada_challenges_bob(
     return ada, bob, ada_account, bob_account
 
 
+async def bob_relayed_waiting_on_ada(
+    first: Worker, second: Worker
+) -> tuple[KeyboardTerminal, KeyboardTerminal, Table]:
+    """Guests Ada (first worker, the table's) and Bob (second, relayed), at the point
+    where the game waits on Ada alone."""
+    ada = first.call(name="Ada")
+    bob = second.call(name="Bob")
+    await in_lobby(ada, bob)
+    await until(lambda: "Bob" in screen(ada))
+    await challenge(ada, bob)
+    await until(lambda: bool(first.presence.tables))
+    table = first.presence.tables[0]
+    bobs = next(seat.index for seat in table.seats if seat.name == "Bob")
+    await until(lambda: table.seats[bobs].person is not None, what="Bob seated, relayed")
+    await play_together([bob], stop=lambda: bool(table.waits) and bobs not in table.waits)
+    return ada, bob, table
+
+
 async def a_game_under_way(
     first: Worker, second: Worker, store: Store
 ) -> tuple[KeyboardTerminal, KeyboardTerminal, Account, Account, Table]:
@@ -197,16 +215,7 @@ async def test_a_relayed_caller_waiting_on_the_other_is_not_hung_up_at_either_wo
         second,
         _,
     ):
-        ada = first.call(name="Ada")
-        bob = second.call(name="Bob")
-        await in_lobby(ada, bob)
-        await until(lambda: "Bob" in screen(ada))
-        await challenge(ada, bob)
-        await until(lambda: bool(first.presence.tables))
-        table = first.presence.tables[0]
-        bobs = next(seat.index for seat in table.seats if seat.name == "Bob")
-        # Bob answers what is his (a deal, a throw) until the game waits on Ada alone.
-        await play_together([bob], stop=lambda: bool(table.waits) and bobs not in table.waits)
+        ada, bob, table = await bob_relayed_waiting_on_ada(first, second)
         await asyncio.sleep(5)  # Ada thinks (and is hung up for it): 2.5 hang-ups
         (bobs_call,) = second.sessions
         assert not bobs_call.done()
