@@ -115,9 +115,12 @@ class RelayTerminal:
 
     def hold(self) -> None:
         """This worker is stopping: nothing more reaches the caller from here, and
-        their keys no longer reach the table; ``hand_back`` follows."""
+        their keys no longer reach the table; ``hand_back`` follows. The relay stays
+        known here till then: a key of theirs meanwhile would otherwise be answered as
+        one for a session that ended (``install``'s "close"), and their worker would
+        end the relay where it should carry on with them."""
         self._held = not self._closed.is_set()
-        self._drop()
+        self._drop(forget=False)
 
     def hand_back(self) -> None:
         """The caller's own worker carries on with them, as after a worker dies (their
@@ -127,11 +130,12 @@ class RelayTerminal:
         self._held = False
         self._drop()
 
-    def _drop(self) -> None:
+    def _drop(self, *, forget: bool = True) -> None:
         if not self._closed.is_set():
             self._closed.set()
             self._keys.put_nowait(None)
-        self.link.relays.pop(self.relay_id, None)
+        if forget:
+            self.link.relays.pop(self.relay_id, None)
 
     # --- the Terminal ---------------------------------------------------------------------
 

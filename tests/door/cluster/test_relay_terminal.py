@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from door.cluster.relay import RelayTerminal, relay_line
+from door.cluster.relay import RelayTerminal, install, relay_line
 from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.inbox import Inbox
 from door.term.keys import Key, Mouse, MouseButton
@@ -24,6 +24,9 @@ class _Link:
         self.sent: list[dict[str, Any]] = []
         self.reachable = True
         self.on_reachable: list[Any] = []
+        self.handlers: dict[str, Any] = {}
+        self.on_sync: list[Any] = []
+        self.on_back: list[Any] = []
 
     def send(self, worker: str, event: dict[str, Any]) -> None:
         self.sent.append(event)
@@ -191,3 +194,23 @@ def test_a_relayed_click_far_off_the_screen_is_held_to_it() -> None:
     terminal.received({"op": "keys", "k": [["mouse", "", ["left", 10**9, -5]]]})
     got = asyncio.run(terminal.read_key())
     assert got.mouse is not None and got.mouse.column <= 1000 and got.mouse.row == 0
+
+
+def test_a_key_while_the_stopping_worker_holds_the_relay_is_not_answered_as_ended() -> None:
+    # The table's worker stops: it holds the relayed caller, saves the game, then hands
+    # them back ("gone"), and their own worker sets the game again. A key of theirs
+    # meanwhile was answered "close" (a relay whose session ended), and their worker
+    # ended the relay as a hang-up: no game set again (CI on 3a79042, PostgreSQL slow
+    # to save).
+    link = _Link()
+    install(link, lambda terminal, hello: None)  # type: ignore[arg-type]
+    link.handlers["relay_open"]({"r": "r1", "from": "w2"})
+    terminal = link.relays["r1"]
+    terminal.hold()
+    link.handlers["relay"]({"t": "relay", "r": "r1", "from": "w2", **_keys("x")})
+    assert all(event.get("op") != "close" for event in link.sent)
+    terminal.hand_back()
+    assert [event["op"] for event in link.sent] == ["gone"] and "r1" not in link.relays
+    # A key for a relay this worker no longer knows at all is still answered "close".
+    link.handlers["relay"]({"t": "relay", "r": "r1", "from": "w2", **_keys("y")})
+    assert link.sent[-1]["op"] == "close"
