@@ -39,11 +39,12 @@ class Two:
         names: Any = ("A", "B"),
         speech: tuple[int, ...] = (),
         plain: tuple[int, ...] = (),
+        seed: int = 3,
     ) -> None:
         self.table: Table[Any] = Table(
             options or GameOptions(level="easy"),
             list(names),
-            rng=random.Random(3),
+            rng=random.Random(seed),
             admit=person_or_reader,
             pause=0,
             claim_after=CLAIM_AFTER,
@@ -248,3 +249,31 @@ async def test_the_claim_is_told_once_on_a_screen_in_plain_lines_and_in_speech()
                 assert told(line, claimed) == 1, (speech, plain, sent(line)[-600:])
         finally:
             await two.close()
+
+
+@run_async
+async def test_at_four_a_caller_never_ready_for_the_computers_deal_loses_to_a_claim() -> None:
+    # The computer deals once every caller has said they are ready. The table waited on
+    # every caller until all had, so whoever was ready could never claim: the other
+    # could chat there for ever.
+    four = GameOptions(level="easy", players=4)
+    for seed in range(40):  # a deal of the computer's (seat 2 or 3)
+        two = Two(four, names=("A", "B", None, None), seed=seed)
+        await until(lambda two=two: bool(two.table.waits), what="a wait before the deal")
+        if two.table.seats[two.table.game.dealer].computer_plays:
+            break
+        await two.close()
+    try:
+        assert set(two.table.waits.values()) == {"be ready"}
+        a_line, b_line = two.lines[0], two.lines[1]
+        await until(lambda: "blank line: ready" in a_line.status, what="A asked")
+        a_line.press(Key.ENTER)  # A is ready; B chats on and on
+        b_line.press("still here", Key.ENTER)
+        await until(lambda: 0 not in two.table.waits, what="A no longer waited on")
+        await until(lambda: "g claim the game" in a_line.status, what="A's offer")
+        a_line.press("g")
+        await until(lambda: two.table.over, what="the game claimed")
+        assert two.table.forfeit_text.startswith("A claimed the game: B had not moved")
+        assert two.table.game.hand_number == 0  # never dealt
+    finally:
+        await two.close()
