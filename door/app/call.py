@@ -410,11 +410,15 @@ async def relay_to_table(
         "peer": caller.peer,
         "watch": handed.watch,
         "paged_by": handed.paged_by,
+        "touch": caller.touch,  # (the keys on offer come back: relay.py)
     }
     logger.info("%s goes on at worker %s", escaped(member.name), handed.worker)
     # The guard of their session there watches the line (the one here would count the
     # time the table there waits on the other player), but for while Redis is away.
-    return await relay_line(cluster, session.terminal, handed.worker, hello)
+    try:
+        return await relay_line(cluster, session.terminal, handed.worker, hello)
+    finally:
+        session.forget_offers()  # the page was told the keys of the screens there
 
 
 async def watch_game_of(presence: Presence, name: str, lobby: Lobby) -> None:

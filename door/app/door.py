@@ -174,6 +174,7 @@ class Door:
             account=Account(int(account[0]), str(account[1]), _UNKNOWN_TIME) if account else None,
             watch=str(hello.get("watch") or ""),
             paged_by=str(hello.get("paged_by") or ""),
+            touch=hello.get("touch") is True,
         )
         task = asyncio.get_running_loop().create_task(self.serve_caller(terminal, caller))
         self._relayed.add(task)

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final
 
 from door.app.moderation import Moderation, ModerationError
-from door.app.tool_screen import ToolPlace, ToolScreen
+from door.app.tool_screen import ToolPlace, ToolScreen, unknown_key
 from door.defence.bans import MAX_REASON_LENGTH, ending
 from door.screens.moderation import (
     LIST_ROWS,
@@ -86,7 +86,7 @@ class ModerationScreen(ToolScreen):
                     return
                 self.view.message, self.view.error = "", False
                 if binding is None:
-                    self.view.message, self.view.error = "That key does nothing here.", True
+                    self.view.message, self.view.error = unknown_key(key), True
                     continue
                 try:
                     await getattr(self, binding.action)()

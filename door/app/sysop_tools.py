@@ -26,8 +26,8 @@ from door.app.member_watch import rename_seats
 from door.app.moderation_screens import LEAVE
 from door.app.moderation_screens import SCREENS as MODERATION_SCREENS
 from door.app.presence import Member, Presence
-from door.app.tool_screen import ToolScreen
-from door.screens.speech import SEE_THE_KEYS, Said
+from door.app.tool_screen import ToolScreen, unknown_key
+from door.screens.speech import Said
 from door.screens.sysop_tools import (
     AUDIT_ROWS,
     MEMBER_ROWS,
@@ -113,11 +113,6 @@ class Tool:
     screen: Callable[[ToolPlace], Awaitable[None]]
 
 
-def _unknown_key(key: Key) -> str:
-    name = repr(key.char) if key.is_printable else key.name.value
-    return f"The {name} key does nothing here: {SEE_THE_KEYS}."
-
-
 # --- the menu ---------------------------------------------------------------------------
 
 
@@ -166,7 +161,7 @@ async def run_tools(place: ToolPlace) -> None:
                 return
             tool = next((tool for tool in TOOLS if tool.binding is binding), None)
             if tool is None:
-                view.message, view.error = _unknown_key(key), True
+                view.message, view.error = unknown_key(key), True
                 continue
             await tool.screen(place)
             place.session.redraw_all()
@@ -225,7 +220,7 @@ class MembersScreen(ToolScreen):
                 if binding is LEAVE:
                     return
                 if binding is None:
-                    error = _unknown_key(key)
+                    error = unknown_key(key)
                 else:
                     error = await getattr(self, binding.action)(key)
                 error = error or await _tried(self.refresh)
@@ -326,7 +321,7 @@ async def member_screen(place: ToolPlace, handle: str) -> None:
             if binding is LEAVE:
                 return
             if binding is None or view.detail is None:
-                error = _unknown_key(key) if view.detail is not None else "Esc goes back."
+                error = unknown_key(key) if view.detail is not None else "Esc goes back."
                 continue
             error = await _tried(getattr(actions, binding.action))
             if actions.gone:
@@ -487,7 +482,7 @@ async def audit_screen(place: ToolPlace) -> None:
             if binding is LEAVE:
                 return
             if binding is None:
-                error = _unknown_key(key)
+                error = unknown_key(key)
             elif binding.action == "next_page" and view.first + AUDIT_ROWS < len(everything):
                 view.first += AUDIT_ROWS
             elif binding.action == "previous_page" and view.first:

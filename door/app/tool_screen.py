@@ -13,7 +13,7 @@ from typing import Final, Protocol
 
 from door.app.lobby_words import LobbyWords, screen_key
 from door.app.presence import Member, Presence
-from door.screens.speech import Said
+from door.screens.speech import SEE_THE_KEYS, Said
 from door.screens.tool_hits import ToolView, key_bar_hits
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap
@@ -30,6 +30,13 @@ TOOL_WORDS: Final[dict[str, Key]] = {
     "no": Key.printable("n"),
 }
 """Words every tool screen takes from a screen reader's sysop, besides its keys' own."""
+
+
+def unknown_key(key: Key) -> str:
+    """The message for a key that does nothing on a tool screen: it sends the sysop to the
+    key bar, and a screen reader's sysop hears the keys instead (``tool_said``)."""
+    name = repr(key.char) if key.is_printable else key.name.value
+    return f"The {name} key does nothing here: {SEE_THE_KEYS}."
 
 
 def words_of(keys: Bindings) -> dict[str, Key]:

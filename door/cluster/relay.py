@@ -3,7 +3,8 @@
 A game between callers of two workers is played on one of them (the challenger's). The
 other worker hands its caller over: it stops their session, and from then on only
 relays their line (``relay_line``): each key goes to the table's worker, each screen
-update comes back and is written to the caller's terminal, and window sizes follow.
+update comes back and is written to the caller's terminal (with the keys it offers, for a
+touch screen's page: its row of buttons), and window sizes follow.
 The table's worker runs the caller's session on a ``RelayTerminal``, a ``Terminal``
 like any other: the caller sits at their seat, and after the game is in that worker's
 lobby (which is the same lobby). Keys and screens travel on the two workers' channels
@@ -43,6 +44,7 @@ from door.term.display import Display, display_mode_of
 from door.term.idle import tell_waiting_on_others
 from door.term.key_queue import KeyQueue
 from door.term.keys import Key, KeyName, Mouse, MouseButton
+from door.term.offers import MAX_OFFERS, Offer
 from door.term.terminal import MAX_TYPEAHEAD, Disconnected, Terminal, read_key_watching
 from door.term.window import MAX_COLS, MAX_ROWS
 
@@ -53,6 +55,13 @@ logger = logging.getLogger(__name__)
 
 MAX_RELAYED_OUTPUT: Final = 256 * 1024
 """Characters of screen one flush may carry; a renderer never sends near this."""
+MAX_OFFER_LABEL: Final = 8
+"""Characters of a relayed offer's label ("RETURN", "PgDn": 6 at most)."""
+MAX_OFFER_WORDS: Final = 80
+"""Characters of a relayed offer's words: a part of one key bar ("RETURN on a blank
+line: deal", 28, is the longest a screen has)."""
+MAX_OFFER_SEND: Final = 8
+"""Characters a relayed offer's button sends (an escape sequence, "\x1b[6~", at most)."""
 
 
 class RelayTerminal:
@@ -76,6 +85,8 @@ class RelayTerminal:
         self._closed = asyncio.Event()
         self._held = False
         self._mouse_reporting = False
+        self._offers: list[list[str]] | None = None
+        """The keys on offer, to send after the frame being written (``offer_keys``)."""
 
     @property
     def far_worker(self) -> str:
@@ -223,6 +234,15 @@ class RelayTerminal:
         if self._pending:
             text, self._pending = "".join(self._pending), []
             self._send({"op": "out", "d": text[:MAX_RELAYED_OUTPUT]})
+        if self._offers is not None:
+            offers, self._offers = self._offers, None
+            self._send({"op": "offers", "o": offers})
+
+    def offer_keys(self, offers: tuple[Offer, ...]) -> None:
+        """The keys the caller's screen offers (their session is a touch screen's): sent
+        with the next flush, after the frame that offers them, for their own worker's
+        terminal to show (the web page's row of buttons)."""
+        self._offers = [[offer.label, offer.words, offer.send] for offer in offers]
 
     def on_resize(self, listener: Callable[[int, int], None]) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -259,6 +279,28 @@ def relayed_key(relayed: Any) -> Key:
         raise TypeError("a click carries no character, and its place is two whole numbers")
     mouse = Mouse(MouseButton(button), min(max(column, 0), MAX_COLS), min(max(row, 0), MAX_ROWS))
     return Key.mouse_report(mouse)
+
+
+def relayed_offers(relayed: Any) -> tuple[Offer, ...]:
+    """The offers ``RelayTerminal.offer_keys`` sent; raises ValueError or TypeError for
+    anything else, or more (they go to the caller's page: door/term/offers.py)."""
+    if type(relayed) is not list or len(relayed) > MAX_OFFERS:
+        raise ValueError("offers are a list of at most MAX_OFFERS")
+    offers = []
+    for item in relayed:
+        if type(item) is not list or len(item) != 3:
+            raise TypeError("an offer is a list of three")
+        label, words, send = item
+        if not all(type(part) is str for part in (label, words, send)):
+            raise TypeError("an offer is three strings")
+        if not (
+            0 < len(label) <= MAX_OFFER_LABEL
+            and len(words) <= MAX_OFFER_WORDS
+            and 0 < len(send) <= MAX_OFFER_SEND
+        ):
+            raise ValueError("an offer's label, words or keys are too long")
+        offers.append(Offer(label, words, send))
+    return tuple(offers)
 
 
 def _display_mode(value: object) -> Display:
@@ -357,6 +399,12 @@ async def relay_line(
                     terminal.color_mode = ColorMode(event.get("v"))
             elif op == "mouse":
                 terminal.mouse_reporting = event.get("on") is True
+            elif op == "offers":
+                offer_keys = getattr(terminal, "offer_keys", None)  # (a page's: the web)
+                if offer_keys is not None:
+                    with contextlib.suppress(ValueError, TypeError):
+                        offer_keys(relayed_offers(event.get("o")))
+                        await terminal.flush()  # (a page's sink sends them as it flushes)
             elif op == "close":
                 return True
             elif op == "gone":

@@ -82,11 +82,30 @@ class TableView:
     """False: ``win_chances`` are an earlier moment's, drawn dimmed until the new ones."""
     clock: str = ""
     """A turn timer's time left ("0:42"), at the right end of the entry row."""
+    win_bar_asked: bool = False
+    """A request for the win bar waits on this player's w: the key bar offers it
+    (``key_bar``)."""
     """Each side's chance to win, when this person's win bar is on."""
     viewer: int | None = CALLER_SEAT
     """The seat whose hand this view shows, or None for a watcher."""
     size: tuple[int, int] = (SCREEN_COLS, SCREEN_ROWS)
     """The caller's terminal (cols, rows): a wide one has the log and chat beside."""
+
+
+REDRAW_OFFER: Final = "^L redraw  q quit"
+AGREE_OFFER: Final = "w win bar  q quit"
+"""Offered in ``REDRAW_OFFER``'s place at the end of a table's key bar while a request
+for the win bar waits on the player: as wide (the bar fits 80 columns as it did), and the
+key bar is what a phone's row of keys shows (door/term/offers.py), which had no w. ^L
+still redraws."""
+
+
+def key_bar(view: TableView) -> str:
+    """The status line ``view`` shows: its step's keys, with w while the win bar waits
+    on this player."""
+    if view.win_bar_asked and view.status.endswith(REDRAW_OFFER):
+        return view.status[: -len(REDRAW_OFFER)] + AGREE_OFFER
+    return view.status
 
 
 def draw_table(
@@ -208,7 +227,7 @@ def table_layers(view: TableView, cols: int) -> list[Layer]:
     append(("message", (_draw_message, view.message, view.error), None))
     if view.clock:
         append(("clock", (_draw_clock, view.clock), None))
-    append(("status", (_draw_status, view.status), None))
+    append(("status", (_draw_status, key_bar(view)), None))
     if cols >= WIDE_COLS:
         append((PANE, (_draw_log_pane, view.log.kept()), None))
     if isinstance(view.overlay, HelpOverlay):

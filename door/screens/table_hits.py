@@ -20,7 +20,7 @@ from typing import Final
 from door.screens.cards import CARD_HEIGHT, CARD_STEP, CARD_WIDTH
 from door.screens.chat import LOG_PAGE, LogLine
 from door.screens.cut import CutPanel
-from door.screens.game_screen import TableView
+from door.screens.game_screen import TableView, key_bar
 from door.screens.layout import (
     CARDS_COL,
     HAND_CARDS_ROW,
@@ -75,7 +75,7 @@ def _drawn_from(
     itself changes after)."""
     stock = view.panel.stock_size if cut and isinstance(view.panel, CutPanel) else None
     agreeing = _agree_hit(view) if agree else None
-    return view.status, view.hand if hand else None, stock, view.size, agreeing
+    return key_bar(view), view.hand if hand else None, stock, view.size, agreeing
 
 
 def _agree_hit(view: TableView) -> Hit | None:

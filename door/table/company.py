@@ -169,9 +169,7 @@ class Company(Generic[Someone]):
 
     def end_text(self) -> str:
         """What the players read once the game is over for them."""
-        return words.end_text(
-            abandoned=self.abandoned, forfeit=self.forfeit_text, stopped=self.stopped
-        )
+        return words.end_text(abandoned=self.abandoned, stopped=self.stopped)
 
     def quit_consequence(self, person: Participant | None = None) -> str:
         """What leaving now means for ``person``, for the quit dialog."""

@@ -278,7 +278,10 @@ class Table(Company[Someone]):
                     self.set_waits(
                         {person.seat.index: "be ready" for person in asked if person.seat}
                     )
-                    await _settle_all(asked.values())
+                    # Whoever is ready is waited on no more: they may claim the game from
+                    # one who never is (door/table/stalls.py), as after a show.
+                    ready = functools.partial(self._drop_done_waits, asked)
+                    await _settle_all(asked.values(), on_each=ready)
                     return
             finally:
                 self.set_waits({})

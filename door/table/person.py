@@ -521,6 +521,7 @@ class Person(Asked):
         view.win_bar_current = bar is None or bar.current
         timer = self.timer
         view.clock = timer.label(asyncio.get_running_loop().time()) if timer is not None else ""
+        view.win_bar_asked = self.win_bar_asked()
         if self.running is None and not self.finishing:
             # Waiting, not answering: the table's news, or whom the game waits for.
             watching = self.seat is None or table.people_deciding()
@@ -531,6 +532,18 @@ class Person(Asked):
                 view.status = table.watching_status
             else:
                 view.status = WAITING_STATUS if watching else table.status
+
+    def win_bar_asked(self) -> bool:
+        """Whether another player's request for the win bar waits on this player's w."""
+        table = self.table
+        return (
+            self.seat is not None
+            and not self.wants_win_bar
+            and not table.solo
+            and not table.over
+            and not table.win_bar_refusal()
+            and any(person.wants_win_bar for person in table.players_present())
+        )
 
     async def refresh(self) -> None:
         await self.session.paint()

@@ -125,11 +125,13 @@ DOOR_CLOSING: Final = "The door is closing: the game stops here."
 it, says whether the game is saved)."""
 
 
-def end_text(*, abandoned: bool, forfeit: str, stopped: bool = False) -> str:
+def end_text(*, abandoned: bool, stopped: bool = False) -> str:
     """What the players read once the game is over for them (``stopped``: the door
-    closed the table as it stopped)."""
+    closed the table as it stopped). A forfeit is not said again here: its line (who
+    left, or who claimed the game) was told as it happened, and stands in the log just
+    above this one (on the message line, and a screen reader's last sentence)."""
     if stopped:
         return DOOR_CLOSING
     if abandoned:
         return "Nobody is left to play: the game is over."
-    return forfeit or "The game is over."
+    return "The game is over."

@@ -51,6 +51,9 @@ class IdleGuardTerminal:
         """The caller has been warned and has pressed no key since (that is taken)."""
         self._warning_covered = False
         """The screen has written since the warning: it is written again."""
+        self._withdrawn = False
+        """A warning was withdrawn (``waiting_on_others``) and may still show: the next key
+        repaints the screen as a key after a warning does."""
         self._waiters: list[asyncio.Future[None]] = []
         self._timer: asyncio.TimerHandle | None = None
         self._timer_limit = 0.0
@@ -69,12 +72,30 @@ class IdleGuardTerminal:
     def waiting_on_others(self, waiting: bool) -> None:
         """The caller's table starts (True) or stops waiting on someone else's decision.
         While it does, the guard counts nothing against them (its timer finds no time
-        gone by and sets itself again); after, it counts from the moment it stopped."""
+        gone by and sets itself again); after, it counts from the moment it stopped. A
+        warning given is withdrawn: nothing counts towards the hang-up it promised (and
+        it is not written again over what the screen writes next; a relayed caller's
+        screen is sent whole once Redis is back, relay.py)."""
         if waiting == self._waiting_on_others:
             return
         self._waiting_on_others = waiting
-        if not waiting:
+        if waiting:
+            if self._warned:
+                self._withdraw_warning()
+        else:
             self._waited_until = asyncio.get_running_loop().time()
+
+    def _withdraw_warning(self) -> None:
+        self._withdrawn = True
+        self._warned = self._warning_covered = False
+        timer = self._timer
+        if timer is not None and self._timer_limit > self.warn_after:
+            # Set by the hang-up's limit: the next warning's comes sooner.
+            timer.cancel()
+            self._timer = asyncio.get_running_loop().call_later(
+                self.warn_after, _deadline_passed, self._myself
+            )
+            self._timer_limit = self.warn_after
 
     def _idle(self) -> float:
         """Seconds counted against the caller: since their last key, and since the
@@ -136,8 +157,8 @@ class IdleGuardTerminal:
             return self._queued.pop(0)
         key = await self.inner.take_key()
         if key is not None:
-            if self._warned:
-                self._warned = self._warning_covered = False
+            if self._warned or self._withdrawn:
+                self._warned = self._warning_covered = self._withdrawn = False
                 self._queued.append(key)
                 return Key.CTRL_L
             return key

@@ -332,6 +332,11 @@ class Session:
         self._speaking = said is not None
         await self.terminal.flush()
 
+    def forget_offers(self) -> None:
+        """The page was told other keys meanwhile (by another worker's screens, the
+        caller's line relayed there): the next frame tells it again."""
+        self._offers = None
+
     def _offer_keys(self, canvas: Canvas) -> None:
         """Tell a touch screen's page the keys the frame offers, when they changed: its
         row of buttons follows the screen (a fixed row offered y and n at the table and
@@ -339,7 +344,7 @@ class Session:
         offers = offers_of(canvas)
         if offers != self._offers:
             self._offers = offers
-            offer_keys = getattr(self.terminal, "offer_keys", None)  # (a relayed line: none)
+            offer_keys = getattr(self.terminal, "offer_keys", None)
             if offer_keys is not None:
                 offer_keys(offers)
 

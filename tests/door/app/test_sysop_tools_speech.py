@@ -97,3 +97,25 @@ async def test_a_key_that_does_nothing_in_the_tools_is_answered_with_the_keys_in
         assert "see the keys" not in said, said
         assert "The 'z' key does nothing here. Keys: a number or o open, / search," in said
         sysop.hang_up()
+
+
+@run_async
+async def test_a_key_that_does_nothing_on_the_moderation_screens_is_answered_with_the_keys(
+    tmp_path: Path,
+) -> None:
+    # The bans and the recent chat answered "That key does nothing here." and no more: a
+    # screen reader's sysop was not told which keys do something.
+    async with running(door_config(tmp_path)) as listening:
+        assert listening.ssh
+        sysop = ListeningSSH()
+        await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
+        await sysop.wait_for("J screen reader")
+        await sysop.send("j")
+        await until(lambda: b"Screen reader on" in sysop.raw, what="the screen reader on")
+        await sysop.answer("x", "Sysop's tools.", KEY_PROMPT)
+        for screen, keys in (("bans", "Keys: a add, r remove,"), ("c", "Keys: m mute, u unmute,")):
+            await sysop.answer(screen, KEY_PROMPT)
+            said = " ".join((await sysop.answer("z", "does nothing here", KEY_PROMPT)).split())
+            assert f"The 'z' key does nothing here. {keys}" in said, said
+            await sysop.answer("back", "Sysop's tools.")
+        sysop.hang_up()

@@ -171,10 +171,10 @@ async def test_a_worker_that_died_while_redis_was_away_is_gone_once_redis_is_bac
         await until(lambda: "it goes on where it was saved" in flat(bob))
 
 
-def quick_guard(redis_url: str) -> Config:
-    """Idle guards that warn after 2 s and hang up after 4 s."""
+def quick_guard(redis_url: str, hang_up: float = 4) -> Config:
+    """Idle guards that warn after 2 s and hang up after ``hang_up`` s."""
     config = worker_config(redis_url)
-    quick = dataclasses.replace(config.server, idle_warning_seconds=2, idle_timeout_seconds=4)
+    quick = dataclasses.replace(config.server, idle_warning_seconds=2, idle_timeout_seconds=hang_up)
     return dataclasses.replace(config, server=quick)
 
 
@@ -225,3 +225,35 @@ async def test_a_relay_whose_far_session_ended_while_redis_was_down_ends_once_it
         await until(lambda: second.presence.cluster.reachable, 15)
         bob.press(Key.CTRL_L)
         await until(bobs_call.done, 15, what="Bob's relay ended")
+
+
+@run_async_for(120)
+async def test_a_relayed_callers_warning_is_withdrawn_once_redis_is_back(
+    redis_process: RedisProcess,
+) -> None:
+    # Before: the warning given at home while Redis was down stood until Bob pressed a
+    # key, though nothing counted against him once it was back: a second outage hung him
+    # up with no fresh warning (checked on the old code: goodbye, and no "Are you there?").
+    await redis_process.start()
+    config = quick_guard(redis_process.url, hang_up=HANG_UP_AFTER)
+    async with two_workers(redis_process.url, config=config) as (first, second, _):
+        _, bob, _ = await bob_relayed_waiting_on_ada(first, second)
+        (bobs_call,) = second.sessions
+        redis_process.kill()
+        await until(lambda: "Are you there?" in screen(bob), 15, what="Bob warned at home")
+        await redis_process.start()
+        await until(lambda: second.presence.cluster.reachable, 5, what="Redis back")
+        await until(lambda: "Are you there?" not in screen(bob), 10, what="the warning gone")
+        await asyncio.sleep(HANG_UP_AFTER + 1)  # nothing counts: no warning, no hang-up
+        assert "Are you there?" not in screen(bob), screen(bob)
+        assert not bobs_call.done()
+        mark = len(bob.output)
+        redis_process.kill()  # a second outage: warned again before the hang-up
+        await until(lambda: not second.presence.cluster.reachable, 15, what="Redis lost")
+        await until(bobs_call.done, HANG_UP_AFTER + 10, what="Bob hung up at his worker")
+        said = bytes(bob.output[mark:]).decode()
+        assert "Are you there?" in said.split("goodbye")[0], said[-400:]
+
+
+HANG_UP_AFTER = 8.0
+"""Long enough after the warning (at 2 s) for Redis to be started again and heard."""

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from door.cluster.relay import RelayTerminal, install, relay_line
+from door.cluster.relay import RelayTerminal, install, relay_line, relayed_offers
 from door.term.display import PLAIN_DISPLAYS, Display, display_mode_of
 from door.term.inbox import Inbox
 from door.term.keys import Key, Mouse, MouseButton
 from door.term.mouse import ASK_FOR_REPORTS, STOP_REPORTS
+from door.term.offers import Offer
 from door.term.terminal import Disconnected
 from door.ui.session import Session
 from tests.door.fake_terminal import FakeTerminal
@@ -214,3 +215,65 @@ def test_a_key_while_the_stopping_worker_holds_the_relay_is_not_answered_as_ende
     # A key for a relay this worker no longer knows at all is still answered "close".
     link.handlers["relay"]({"t": "relay", "r": "r1", "from": "w2", **_keys("y")})
     assert link.sent[-1]["op"] == "close"
+
+
+def test_the_keys_on_offer_go_after_the_frame_that_offers_them() -> None:
+    terminal = _terminal()
+    terminal.write("a frame")
+    terminal.offer_keys((Offer("RETURN", "RETURN throw", "\r"), Offer("c", "c chat", "c")))
+    asyncio.run(terminal.flush())
+    sent = terminal.link.sent  # type: ignore[attr-defined]
+    assert [event["op"] for event in sent] == ["out", "offers"]
+    offers = relayed_offers(sent[1]["o"])
+    assert offers == (Offer("RETURN", "RETURN throw", "\r"), Offer("c", "c chat", "c"))
+
+
+@pytest.mark.parametrize(
+    "relayed",
+    [
+        None,
+        "keys",
+        {"label": "c"},
+        [["c", "c chat"]],
+        ["abc"],
+        [("c", "c chat", "c")],
+        [["c", "c chat", "c", "more"]],
+        [["c", "c chat", 99]],
+        [["", "nothing", "c"]],
+        [["c", "c chat", ""]],
+        [["RETURN!!!", "RETURN", "\r"]],
+        [["c", "c " + "chat " * 40, "c"]],
+        [["c", "c chat", "\x1b[" + "9" * 20 + "~"]],
+        [["c", "c chat", "c"]] * 12,
+    ],
+)
+def test_relayed_offers_that_are_not_as_sent_or_too_long_are_refused(relayed: Any) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        relayed_offers(relayed)
+
+
+def test_a_hostile_offer_is_dropped_and_the_relay_goes_on() -> None:
+    class Page(FakeTerminal):
+        def __init__(self) -> None:
+            super().__init__()
+            self.offered: list[Any] = []
+
+        def offer_keys(self, offers: Any) -> None:
+            self.offered.append([offer.label for offer in offers])
+
+    async def scenario() -> tuple[list[Any], str]:
+        link = _Link()
+        page = Page()
+        relaying = asyncio.ensure_future(relay_line(link, page, "w2", {}))  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        (end,) = link.relays.values()
+        end.received({"op": "offers", "o": [["c", "c chat", "c" * 1000]]})
+        end.received({"op": "offers", "o": [["q", "q quit", "q"]]})
+        end.received({"op": "out", "d": "still here"})
+        await asyncio.sleep(0.05)
+        relaying.cancel()
+        return page.offered, bytes(page.output).decode()
+
+    offered, shown = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert offered == [["q"]]
+    assert "still here" in shown

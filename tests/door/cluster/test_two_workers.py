@@ -15,6 +15,7 @@ import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,7 @@ from door.serve import join_cluster
 from door.storage.store import Account, Store
 from door.storage.values import PlayerStats
 from door.table.flow import Table
+from door.term.keys import Key
 from engine.rules.game import Phase
 from tests.door.app.test_lobby import (
     challenge,
@@ -428,3 +430,50 @@ async def test_a_guest_back_from_a_dead_worker_is_not_told_their_game_goes_on(
         await until(lambda: "process holding your game stopped" in flat(gus), timeout=15)
         assert "a guest's games are not kept, so it is over" in flat(gus)
         assert "where it was saved" not in flat(gus)
+
+
+class TouchTerminal(KeyboardTerminal):
+    """A web page's terminal on a touch screen, as the session sees it: told the keys on
+    offer, it sends them with its next flush (as door/transports/web.py's sink does)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offered: list[list[str]] = []
+        self._offers: list[str] | None = None
+
+    def offer_keys(self, offers: Any) -> None:
+        self._offers = [offer.label for offer in offers]
+
+    async def flush(self) -> None:
+        await super().flush()
+        if self._offers is not None:
+            self.offered.append(self._offers)
+            self._offers = None
+
+
+@run_async
+async def test_a_relayed_touch_callers_page_is_told_the_keys_the_table_offers(
+    redis_url: str,
+) -> None:
+    # Before: the relay carried bytes only, so Bob's page kept his lobby's keys (c ? q)
+    # through the whole game at the other worker.
+    async with two_workers(redis_url) as (first, second, _):
+        ada = first.call(name="Ada")
+        bob = TouchTerminal()
+        caller = Caller("Bob", "test", touch=True)
+        second.sessions.append(asyncio.ensure_future(second.door.serve_caller(bob, caller)))
+        await in_lobby(ada, bob)
+        await until(lambda: bool(bob.offered), what="the lobby's keys offered")
+        assert bob.offered[-1] == ["c", "?", "q"]
+        await until(lambda: "Bob" in screen(ada))
+        await challenge(ada, bob)
+        await until(lambda: bool(first.presence.tables))
+        table = first.presence.tables[0]
+        bobs = next(seat.index for seat in table.seats if seat.name == "Bob")
+        both = (ada, bob)
+        await until(lambda: any("blank line: deal" in t.status for t in both), what="a deal")
+        next(t for t in both if "blank line: deal" in t.status).press(Key.ENTER)
+        await until(lambda: "RETURN mark" in bob.status, what="Bob's throw")
+        assert table.seats[bobs].person is not None  # his session is at Ada's worker
+        throw = ["<-", "->", "RETURN", "DEL", "c", "?", "q"]
+        await until(lambda: bob.offered[-1] == throw, what=f"{throw} offered, relayed")

@@ -14,6 +14,7 @@ from door.table.admission import person_or_reader
 from door.table.flow import Table
 from door.table.options import GameOptions
 from door.table.question import ClaimGame
+from door.term.display import Display
 from door.term.keys import Key
 from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, run_async
@@ -37,11 +38,13 @@ class Two:
         options: GameOptions | None = None,
         names: Any = ("A", "B"),
         speech: tuple[int, ...] = (),
+        plain: tuple[int, ...] = (),
+        seed: int = 3,
     ) -> None:
         self.table: Table[Any] = Table(
             options or GameOptions(level="easy"),
             list(names),
-            rng=random.Random(3),
+            rng=random.Random(seed),
             admit=person_or_reader,
             pause=0,
             claim_after=CLAIM_AFTER,
@@ -51,6 +54,8 @@ class Two:
         for seat in self.table.seats:
             if seat.human:
                 line = speech_terminal() if seat.index in speech else KeyboardTerminal()
+                if seat.index in plain:
+                    line.display_mode = Display.LINES
                 self.lines[seat.index] = line
                 person = self.table.sit(seat.index, Session(line))
                 self.attending.append(asyncio.ensure_future(person.attend()))
@@ -199,5 +204,76 @@ async def test_a_wait_is_timed_from_its_own_start_and_a_claim_due_waits_for_a_cl
         await until(lambda: two.table.over)
         outcome = two.table.game.outcome()
         assert outcome is not None and outcome.forfeited_by == staller
+    finally:
+        await two.close()
+
+
+def told(line: KeyboardTerminal, sentence: str) -> int:
+    """How many times ``sentence`` reached ``line``: on a screen, what it shows now (the
+    game-over box wraps it, so only the log and the message line can hold it whole); in
+    plain lines or speech, the whole transcript (the box's rows printed, wrapped too)."""
+    if line.display_mode is Display.SCREEN:
+        return flat(line).count(sentence)
+    return " ".join(sent(line).split()).count(sentence)
+
+
+def offered(person: Any) -> bool:
+    return any(isinstance(request.question, ClaimGame) for request in person.requests)
+
+
+def at_the_end(line: KeyboardTerminal) -> bool:
+    if line.display_mode is Display.SCREEN:
+        return "RETURN back to the lobby" in line.status
+    return "back to the lobby" in sent(line).lower().split("claimed the game")[-1]
+
+
+@run_async
+async def test_the_claim_is_told_once_on_a_screen_in_plain_lines_and_in_speech() -> None:
+    # It stood in the log and again on the message line just under it, and a screen
+    # reader heard it twice, the second time with "Back to the lobby."
+    for speech, plain in (((), ()), ((), (0, 1)), ((0, 1), ())):
+        two = Two(speech=speech, plain=plain)
+        try:
+            staller, claimant = await two.dealer_waited_on()
+            names = two.table.names
+            claimed = (
+                f"{names[claimant]} claimed the game: {names[staller]} had not moved for"
+                " 1 second, and forfeits it."
+            )
+            person = two.table.seats[claimant].person
+            assert person is not None
+            await until(lambda person=person: offered(person), what="the offer")
+            two.lines[claimant].press(*(("claim", Key.ENTER) if speech else ("g",)))
+            for line in two.lines.values():
+                await until(lambda line=line: at_the_end(line), what="the end, said")
+                assert told(line, claimed) == 1, (speech, plain, sent(line)[-600:])
+        finally:
+            await two.close()
+
+
+@run_async
+async def test_at_four_a_caller_never_ready_for_the_computers_deal_loses_to_a_claim() -> None:
+    # The computer deals once every caller has said they are ready. The table waited on
+    # every caller until all had, so whoever was ready could never claim: the other
+    # could chat there for ever.
+    four = GameOptions(level="easy", players=4)
+    for seed in range(40):  # a deal of the computer's (seat 2 or 3)
+        two = Two(four, names=("A", "B", None, None), seed=seed)
+        await until(lambda two=two: bool(two.table.waits), what="a wait before the deal")
+        if two.table.seats[two.table.game.dealer].computer_plays:
+            break
+        await two.close()
+    try:
+        assert set(two.table.waits.values()) == {"be ready"}
+        a_line, b_line = two.lines[0], two.lines[1]
+        await until(lambda: "blank line: ready" in a_line.status, what="A asked")
+        a_line.press(Key.ENTER)  # A is ready; B chats on and on
+        b_line.press("still here", Key.ENTER)
+        await until(lambda: 0 not in two.table.waits, what="A no longer waited on")
+        await until(lambda: "g claim the game" in a_line.status, what="A's offer")
+        a_line.press("g")
+        await until(lambda: two.table.over, what="the game claimed")
+        assert two.table.forfeit_text.startswith("A claimed the game: B had not moved")
+        assert two.table.game.hand_number == 0  # never dealt
     finally:
         await two.close()

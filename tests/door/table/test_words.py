@@ -79,9 +79,9 @@ def test_the_question_at_a_games_end_follows_the_match() -> None:
 
 
 def test_how_a_game_ends_for_its_players() -> None:
-    assert words.end_text(abandoned=True, forfeit="") == "Nobody is left to play: the game is over."
-    assert words.end_text(abandoned=False, forfeit="Bob forfeits.") == "Bob forfeits."
-    assert words.end_text(abandoned=False, forfeit="") == "The game is over."
+    assert words.end_text(abandoned=True) == "Nobody is left to play: the game is over."
+    assert words.end_text(abandoned=False) == "The game is over."
+    assert words.end_text(abandoned=False, stopped=True) == words.DOOR_CLOSING
 
 
 def test_a_watchers_key_line() -> None:

@@ -200,3 +200,30 @@ def test_time_waiting_on_others_is_not_counted_and_the_count_restarts_when_it_en
     waited, warned_meanwhile, warned_after = asyncio.run(asyncio.wait_for(scenario(), 5))
     assert (waited, warned_meanwhile) == (None, False)
     assert warned_after >= 0.045  # counted from the end of the wait, not before
+
+
+def test_a_warning_is_withdrawn_by_a_wait_on_others_and_given_again_after_it() -> None:
+    # Before, the warning stood through the wait (the table's screen covering it) and
+    # after it the hang-up came with no warning written again.
+    async def scenario() -> tuple[bool, float, float]:
+        terminal = FakeTerminal()
+        guard = IdleGuardTerminal(terminal, warn_after=0.05, hang_up_after=0.4)
+        loop = asyncio.get_running_loop()
+        reading = asyncio.ensure_future(guard.read_key())
+        await until(lambda: _shows_warning(terminal), what="the first warning")
+        guard.waiting_on_others(True)
+        guard.write("\x1b[2J")  # the screen, drawn over the warning
+        await asyncio.sleep(0.5)  # longer than the hang-up
+        covered = not _shows_warning(terminal)
+        guard.waiting_on_others(False)
+        ended = loop.time()
+        await until(lambda: _shows_warning(terminal), what="warned again")
+        warned_after = loop.time() - ended
+        with pytest.raises(IdleTimeout):
+            await reading
+        return covered, warned_after, loop.time() - ended
+
+    covered, warned_after, hung_up_after = asyncio.run(asyncio.wait_for(scenario(), 5))
+    assert covered
+    assert 0.045 <= warned_after < 0.3  # the warning's time, not the hang-up's
+    assert hung_up_after >= 0.4 * 0.9

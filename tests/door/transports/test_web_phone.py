@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tests.door.netclients import TelnetCaller
 from tests.door.test_end_to_end import play_one_game, quiet
 from tests.door.transports.test_web import (
     BrowserCaller,
@@ -436,3 +437,67 @@ def test_a_tap_on_the_board_puts_the_soft_keyboard_away(tmp_path: Path) -> None:
     assert typed == ["text", "true"]
     assert tapped == ["none", "false"]
     assert asked == ["text", "true"]  # and back when asked for
+
+
+def test_the_key_row_offers_w_while_a_request_for_the_win_bar_waits(tmp_path: Path) -> None:
+    # The fixed row had a w; the status lines have none, so a phone's caller asked for
+    # the win bar by another player had to open the soft keyboard to agree.
+    config = web_config(tmp_path)
+
+    async def scenario() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        async with running(config) as (listening, door), chromium() as browser:
+            assert listening.web is not None and listening.telnet is not None
+            page = await phone_page(browser, listening.web[1], PORTRAIT_TALL)
+            pia = PhoneCaller(page)
+            await pia.come_as_guest("Pia")
+            tess = TelnetCaller()
+            await tess.connect(listening.telnet[1])
+            await tess.come_as_guest("Tess")
+            await tess.wait_for("Pia ")
+            number = re.search(r"(\d)\s+Pia ", tess.text)
+            assert number, tess.text
+            await tess.send("w" + number.group(1))
+            await pia.wait_for("Tess challenges you")
+            await pia.send("y")
+            await tess.wait_for("Hand 1")
+            table = door.presence.tables[0]
+            dealer = tess if table.game.dealer == 0 else pia
+            await dealer.send("\r")
+            await pia.wait_for("RETURN mark")
+            await tess.wait_for("RETURN mark")
+
+            async def row_until(name: str, wanted: bool) -> None:
+                for _ in range(100):
+                    seen[name] = await pia.page.evaluate(ROW_JS)
+                    if (["w", "w win bar"] in seen[name]) == wanted:
+                        break
+                    await asyncio.sleep(0.05)
+                await shoot(page, f"phone-row-{name}")
+
+            await row_until("throw", False)
+            await tess.send("w")  # asks Pia for the win bar
+            await pia.wait_for("press w to agree")
+            await row_until("asked", True)
+            seen["layout"] = await page.evaluate(LAYOUT_JS)
+            taps = pia.row_taps
+            await pia.send("w")  # the row's w
+            seen["tapped"] = pia.row_taps - taps
+            await tess.wait_for("Every player asked for the win bar")
+            await row_until("agreed", False)
+            pia.watch.cancel()
+            tess.hang_up()
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert [label for label, _ in seen["throw"]] == [
+        *(LEFT, RIGHT, "RETURN", "DEL", "c", "?", "q", KEYBOARD)
+    ], seen["throw"]
+    asked = [label for label, _ in seen["asked"]]
+    assert asked == [LEFT, RIGHT, "RETURN", "DEL", "c", "?", "w", "q", KEYBOARD], asked
+    assert seen["tapped"] == 1  # agreed by the row's button, not the soft keyboard
+    assert "w" not in [label for label, _ in seen["agreed"]], seen["agreed"]
+    layout = seen["layout"]
+    viewport = {"left": 0, "top": 0, "right": 390, "bottom": 844}
+    for button in layout["buttons"]:
+        assert button["height"] >= 44 and within(button, viewport), button
