@@ -27,6 +27,9 @@ class GameOverPanel:
     """How the match stands after this game ("Ada leads 2–1 in games, ..."), if one is on."""
     game_number: int | None = None
     """The game's number in the door's records, when it was kept (members' games)."""
+    claimed: bool = False
+    """The forfeit was claimed from a player who did not move (door/table/stalls.py),
+    not a player leaving."""
 
     @property
     def winner(self) -> int:
@@ -62,6 +65,12 @@ def headline(panel: GameOverPanel, names: Sequence[str], viewer: int | None = CA
 def _forfeit_headline(panel: GameOverPanel, names: Sequence[str], viewer: int | None) -> str:
     leaver = panel.outcome.forfeited_by
     assert leaver is not None
+    if panel.claimed:
+        if leaver == viewer:
+            return f"Claimed from you at {panel.scores[leaver]}: it counts as a loss."
+        if panel.winner == viewer:
+            return "You claimed the game: you win by forfeit."
+        return f"{names[panel.winner]} claimed the game from {names[leaver]} by forfeit."
     if leaver == viewer:
         return f"You left the game at {panel.scores[leaver]}: it counts as a loss."
     who = "You win" if panel.winner == viewer else f"{names[panel.winner]} wins"

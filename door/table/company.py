@@ -120,6 +120,7 @@ class Company(Generic[Someone]):
         self.quit_result: GameResult | None = None
         self.forfeit_text = ""
         """Set when a caller forfeited a game that counts by leaving it (forfeits.py)."""
+        self.claimed = False  # ... or when it was claimed from them (stalls.py)
         self.stopped = False
         """The door closed the table as it stopped (the game is not over)."""
         self.back_text = "You are back at the table, where the game stands."
@@ -378,12 +379,13 @@ class Company(Generic[Someone]):
         self._end_if_nobody_plays()
         self.changed()
 
-    def forfeited_by(self, seat: Seat, text: str = "") -> None:
+    def forfeited_by(self, seat: Seat, claimed_text: str = "") -> None:
         """``seat``'s caller left a game that counts (or it was claimed from them,
-        ``text`` saying so): the game in play is their loss, a match goes to the other
-        side whole, and the table ends (door/table/forfeits.py)."""
+        ``claimed_text`` saying so): the game in play is their loss, a match goes to the
+        other side whole, and the table ends (door/table/forfeits.py)."""
         other = next(other for other in self.seats if other is not seat)
-        self.forfeit_text = text or forfeit_line(self.options, seat.name, other.name)
+        self.claimed = bool(claimed_text)
+        self.forfeit_text = claimed_text or forfeit_line(self.options, seat.name, other.name)
         if not is_over(self.game):  # (not between two games of a match)
             self.game.forfeit(seat.index)  # a saved game records it as its last action
             outcome = self.game.outcome()
@@ -517,7 +519,9 @@ class Company(Generic[Someone]):
         assert outcome is not None
         match_line = f"{self.match.line()}." if self.match is not None else ""
         match_line = self.forfeit_text or match_line
-        return GameOverPanel(outcome, question or self.next_question(), match_line, self.saved_as())
+        question = question or self.next_question()
+        claimed = outcome.forfeit and self.claimed
+        return GameOverPanel(outcome, question, match_line, self.saved_as(), claimed=claimed)
 
     def play_again(self) -> PlayAgain:
         match_on = self.match is not None and not self.match.decided

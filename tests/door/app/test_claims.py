@@ -46,6 +46,10 @@ async def test_a_rated_game_stalled_by_bob_is_claimed_by_ada_and_rated_as_his_fo
         await until(lambda: "RETURN back to the lobby" in bob_terminal.status)
         for terminal in terminals:
             assert CLAIM in flat(terminal)
+        # The game-over box says it was claimed: nobody left the game.
+        assert "You claimed the game: you win by forfeit." in flat(ada_terminal)
+        assert "Claimed from you at 0: it counts as a loss." in flat(bob_terminal)
+        assert "left the game" not in flat(ada_terminal) + flat(bob_terminal)
         outcome = table.game.outcome()
         assert outcome is not None and outcome.forfeited_by == 1 and outcome.winner_side == 0
         bob_terminal.press(Key.ENTER)

@@ -35,3 +35,12 @@ def test_a_forfeit_says_who_left() -> None:
     assert headline(panel, names, viewer=1) == "Ada left the game: You win by forfeit."
     assert headline(panel, names, viewer=None) == "Ada left the game: Bo wins by forfeit."
     assert skunk_text(panel, names, viewer=0) == ""
+
+
+def test_a_claimed_forfeit_says_it_was_claimed_not_left() -> None:
+    # Bob sat on his move and Ada claimed the game (door/table/stalls.py): nobody left.
+    panel = GameOverPanel(Outcome(0, (70, 40), (), forfeited_by=1), claimed=True)
+    names = ("Ada", "Bob")
+    assert headline(panel, names, viewer=1) == "Claimed from you at 40: it counts as a loss."
+    assert headline(panel, names, viewer=0) == "You claimed the game: you win by forfeit."
+    assert headline(panel, names, viewer=None) == "Ada claimed the game from Bob by forfeit."
