@@ -322,32 +322,38 @@ async def play_again(caller: Answering, question: PlayAgain) -> bool:
         error = wrong_key(key, "press y to play again or n to leave")
 
 
+async def one_key_or_wait(
+    caller: Answering, prompt: str, status: str, key_char: str, hint: str
+) -> None:
+    """The key loop of a question whose one answer is a key (``key_char``, either case)
+    and whose other choice is to wait, as it stands (a claim, a dropped line): it returns
+    when the key is pressed, and names the key for any other (``hint``)."""
+    error = ""
+    while True:
+        caller.show_prompt(prompt, error, status)
+        key = await caller.next_key()
+        if key.char in (key_char, key_char.upper()):
+            return
+        error = wrong_key(key, hint)
+
+
 async def claim_game(caller: Answering, question: ClaimGame) -> str:
     """The game has waited long on someone's move: claim it, or go on waiting (this is
     withdrawn when they move)."""
     name = question.name
-    error = ""
-    while True:
-        prompt = f"{name} has not moved for {question.waited}: g claims the game, or wait."
-        caller.show_prompt(prompt, error, CLAIM_STATUS)
-        key = await caller.next_key()
-        if key.char in ("g", "G"):
-            return "claim"
-        error = wrong_key(key, f"wait for {name}, or press g to claim the game")
+    prompt = f"{name} has not moved for {question.waited}: g claims the game, or wait."
+    hint = f"wait for {name}, or press g to claim the game"
+    await one_key_or_wait(caller, prompt, CLAIM_STATUS, "g", hint)
+    return "claim"
 
 
 async def wait_for_caller(caller: Answering, question: WaitForCaller) -> str:
     """Someone's line dropped: wait for them, or let the computer play their seat."""
     name = question.name
-    error = ""
-    while True:
-        prompt = f"{name}'s line dropped: waiting up to {question.wait} for a call back."
-        status = f"p computer plays for {name}  {EVERYWHERE}"
-        caller.show_prompt(prompt, error, status)
-        key = await caller.next_key()
-        if key.char in ("p", "P"):
-            return "computer"
-        error = wrong_key(key, f"wait for {name}, or press p")
+    prompt = f"{name}'s line dropped: waiting up to {question.wait} for a call back."
+    status = f"p computer plays for {name}  {EVERYWHERE}"
+    await one_key_or_wait(caller, prompt, status, "p", f"wait for {name}, or press p")
+    return "computer"
 
 
 Step = Callable[[Answering, Any], Awaitable[Any]]
