@@ -30,6 +30,20 @@ class ListeningSSH(KeepsEveryByte, SSHCaller):
         return self.since(mark)
 
 
+async def sysop_in_the_tools(port: int) -> tuple[ListeningSSH, int]:
+    """The sysop signed in over SSH on ``port``, the screen reader turned on and the
+    tools opened (x): the sysop, and the mark in what was sent from which the tools were
+    said."""
+    sysop = ListeningSSH()
+    await sysop.connect(port, "Boss", password="letmein!")
+    await sysop.wait_for("J screen reader")
+    await sysop.send("j")
+    await until(lambda: b"Screen reader on" in sysop.raw, what="the screen reader on")
+    mark = len(sysop.raw)
+    await sysop.answer("x", "Sysop's tools.", KEY_PROMPT)
+    return sysop, mark
+
+
 @run_async
 async def test_a_sysop_with_a_screen_reader_uses_the_tools_by_typed_lines(
     tmp_path: Path,
@@ -39,14 +53,9 @@ async def test_a_sysop_with_a_screen_reader_uses_the_tools_by_typed_lines(
         ada = await member_online(listening.telnet[1], "Ada")
         await ada.send("c")
         await ada.send("hello all\r")
-        sysop = ListeningSSH()
-        await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
-        await sysop.wait_for("J screen reader")
-        await sysop.send("j")
-        await until(lambda: b"Screen reader on" in sysop.raw, what="the screen reader on")
-        mark = len(sysop.raw)
-
-        said = await sysop.answer("x", "Sysop's tools.", "m: Members: list, search", KEY_PROMPT)
+        sysop, mark = await sysop_in_the_tools(listening.ssh[1])
+        said = sysop.since(mark)
+        assert "m: Members: list, search" in said
         assert "Type a tool's letter or its name (members, bans, recent chat, audit)" in said
         assert "click" not in said
         said = await sysop.answer("members", "1: Ada, 0 games, no rating, active;", KEY_PROMPT)
@@ -83,12 +92,7 @@ async def test_a_key_that_does_nothing_in_the_tools_is_answered_with_the_keys_in
     # no key bar below to see.
     async with running(door_config(tmp_path)) as listening:
         assert listening.ssh
-        sysop = ListeningSSH()
-        await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
-        await sysop.wait_for("J screen reader")
-        await sysop.send("j")
-        await until(lambda: b"Screen reader on" in sysop.raw, what="the screen reader on")
-        await sysop.answer("x", "Sysop's tools.", KEY_PROMPT)
+        sysop, _ = await sysop_in_the_tools(listening.ssh[1])
         said = " ".join((await sysop.answer("z", "does nothing here", KEY_PROMPT)).split())
         assert "see the keys" not in said, said
         assert "The 'z' key does nothing here. Type a tool's letter or its name (members," in said
@@ -107,12 +111,7 @@ async def test_a_key_that_does_nothing_on_the_moderation_screens_is_answered_wit
     # screen reader's sysop was not told which keys do something.
     async with running(door_config(tmp_path)) as listening:
         assert listening.ssh
-        sysop = ListeningSSH()
-        await sysop.connect(listening.ssh[1], "Boss", password="letmein!")
-        await sysop.wait_for("J screen reader")
-        await sysop.send("j")
-        await until(lambda: b"Screen reader on" in sysop.raw, what="the screen reader on")
-        await sysop.answer("x", "Sysop's tools.", KEY_PROMPT)
+        sysop, _ = await sysop_in_the_tools(listening.ssh[1])
         for screen, keys in (("bans", "Keys: a add, r remove,"), ("c", "Keys: m mute, u unmute,")):
             await sysop.answer(screen, KEY_PROMPT)
             said = " ".join((await sysop.answer("z", "does nothing here", KEY_PROMPT)).split())
