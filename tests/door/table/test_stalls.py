@@ -17,6 +17,7 @@ from door.table.question import ClaimGame
 from door.term.display import Display
 from door.term.keys import Key
 from door.ui.session import Session
+from engine.rules.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.table.reader_client import sent, speech_terminal
 from tests.door.waiting import until
@@ -67,6 +68,28 @@ class Two:
         dealer = self.table.game.dealer
         return dealer, 1 - dealer
 
+    async def offered_the_claim(self) -> tuple[int, int]:
+        """The dealer's seat (who sits on the deal) and the other's, once the other is
+        offered the claim (and shown it, on a screen)."""
+        staller, claimant = await self.dealer_waited_on()
+        person = self.table.seats[claimant].person
+        assert person is not None
+        await until(lambda: offered(person), what="the offer")
+        line = self.lines[claimant]
+        if line.display_mode is Display.SCREEN:
+            await until(lambda: "g claim the game" in line.status, what="the offer shown")
+        return staller, claimant
+
+    async def claimed(self, staller: int, claimant: int, *keys: str | Key) -> Outcome:
+        """``claimant`` claims the game with ``keys`` (g): its outcome, ``staller``'s
+        forfeit to the claimant's side."""
+        self.lines[claimant].press(*(keys or ("g",)))
+        await until(lambda: self.table.over, what="the game ended by the claim")
+        outcome = self.table.game.outcome()
+        assert outcome is not None
+        assert outcome.forfeited_by == staller and outcome.winner_side == claimant
+        return outcome
+
     async def close(self) -> None:
         self.table.close()
         for task in self.attending:
@@ -95,11 +118,7 @@ async def test_a_caller_who_sits_on_the_deal_pressing_keys_loses_the_game_to_a_c
         assert f"{names[staller]} has not moved for" in claimant_line.message
         assert "may now claim the game" in flat(staller_line)
 
-        claimant_line.press("g")
-        await until(lambda: two.table.over, what="the game ended by the claim")
-        outcome = two.table.game.outcome()
-        assert outcome is not None
-        assert outcome.forfeited_by == staller and outcome.winner_side == claimant
+        await two.claimed(staller, claimant)
         said = f"{names[claimant]} claimed the game: {names[staller]} had not moved for"
         for line in (staller_line, claimant_line):
             await until(lambda line=line: said in flat(line), what=f"{said} on both screens")
@@ -112,9 +131,8 @@ async def test_a_caller_who_sits_on_the_deal_pressing_keys_loses_the_game_to_a_c
 async def test_the_stallers_move_withdraws_the_offer_and_g_then_claims_nothing() -> None:
     two = Two()
     try:
-        staller, claimant = await two.dealer_waited_on()
+        staller, claimant = await two.offered_the_claim()
         staller_line, claimant_line = two.lines[staller], two.lines[claimant]
-        await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
         staller_line.press(Key.ENTER)  # deals, at last
         await until(lambda: "throw to the crib" in " ".join(two.table.waits.values()))
         claimant_person = two.table.seats[claimant].person
@@ -132,11 +150,8 @@ async def test_the_stallers_move_withdraws_the_offer_and_g_then_claims_nothing()
 async def test_a_claim_in_a_match_forfeits_the_whole_match_to_the_claimant() -> None:
     two = Two(GameOptions(level="easy", best_of=3))
     try:
-        staller, claimant = await two.dealer_waited_on()
-        claimant_line = two.lines[claimant]
-        await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
-        claimant_line.press("g")
-        await until(lambda: two.table.over)
+        staller, claimant = await two.offered_the_claim()
+        await two.claimed(staller, claimant)
         assert two.table.match is not None
         assert two.table.match.wins[claimant] == 1 and two.table.match.wins[staller] == 0
         assert two.table.forfeit_text.startswith(f"{two.table.names[claimant]} claimed the match")
@@ -168,10 +183,7 @@ async def test_a_caller_with_a_screen_reader_hears_the_offer_and_claims_in_a_wor
         b_line = two.lines[1]
         offer = "A has not moved for 1 second. Type claim to claim the game, which A then"
         await until(lambda: offer in " ".join(sent(b_line).split()), what="the offer said")
-        b_line.press("claim", Key.ENTER)
-        await until(lambda: two.table.over)
-        outcome = two.table.game.outcome()
-        assert outcome is not None and outcome.forfeited_by == 0
+        await two.claimed(0, 1, "claim", Key.ENTER)
         said = "B claimed the game: A had not moved for 1 second, and forfeits it."
         await until(lambda: said in " ".join(sent(b_line).split()))
     finally:
@@ -200,10 +212,7 @@ async def test_a_wait_is_timed_from_its_own_start_and_a_claim_due_waits_for_a_cl
         assert "g claim the game" not in claimant_line.status  # still throwing, too
         claimant_line.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)  # throws at last
         await until(lambda: "g claim the game" in claimant_line.status, what="the offer")
-        claimant_line.press("g")
-        await until(lambda: two.table.over)
-        outcome = two.table.game.outcome()
-        assert outcome is not None and outcome.forfeited_by == staller
+        await two.claimed(staller, claimant)
     finally:
         await two.close()
 
@@ -234,16 +243,13 @@ async def test_the_claim_is_told_once_on_a_screen_in_plain_lines_and_in_speech()
     for speech, plain in (((), ()), ((), (0, 1)), ((0, 1), ())):
         two = Two(speech=speech, plain=plain)
         try:
-            staller, claimant = await two.dealer_waited_on()
+            staller, claimant = await two.offered_the_claim()
             names = two.table.names
             claimed = (
                 f"{names[claimant]} claimed the game: {names[staller]} had not moved for"
                 " 1 second, and forfeits it."
             )
-            person = two.table.seats[claimant].person
-            assert person is not None
-            await until(lambda person=person: offered(person), what="the offer")
-            two.lines[claimant].press(*(("claim", Key.ENTER) if speech else ("g",)))
+            await two.claimed(staller, claimant, *(("claim", Key.ENTER) if speech else ("g",)))
             for line in two.lines.values():
                 await until(lambda line=line: at_the_end(line), what="the end, said")
                 assert told(line, claimed) == 1, (speech, plain, sent(line)[-600:])
@@ -271,8 +277,7 @@ async def test_at_four_a_caller_never_ready_for_the_computers_deal_loses_to_a_cl
         b_line.press("still here", Key.ENTER)
         await until(lambda: 0 not in two.table.waits, what="A no longer waited on")
         await until(lambda: "g claim the game" in a_line.status, what="A's offer")
-        a_line.press("g")
-        await until(lambda: two.table.over, what="the game claimed")
+        await two.claimed(1, 0)
         assert two.table.forfeit_text.startswith("A claimed the game: B had not moved")
         assert two.table.game.hand_number == 0  # never dealt
     finally:
