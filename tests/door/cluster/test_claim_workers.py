@@ -5,10 +5,14 @@ Doors in one event loop on a real ``redis-server`` (tests/door/cluster/test_two_
 
 from __future__ import annotations
 
+from typing import Any
+
 from door.config import Config, config_from_mapping
+from door.storage.store import Store
+from door.table.flow import Table
 from door.term.keys import Key
 from tests.door.caller import KeyboardTerminal, run_async
-from tests.door.cluster.test_two_workers import ada_challenges_bob, two_workers
+from tests.door.cluster.test_two_workers import Worker, ada_challenges_bob, two_workers
 from tests.door.storage.conftest import Database
 from tests.door.waiting import until
 
@@ -17,12 +21,20 @@ def flat(terminal: KeyboardTerminal) -> str:
     return " ".join(" ".join(terminal.display).split())
 
 
-async def to_the_throw(ada: KeyboardTerminal, bob: KeyboardTerminal) -> None:
-    """The dealer deals; both are asked their throw."""
+async def at_the_throw(
+    first: Worker, second: Worker, store: Store
+) -> tuple[KeyboardTerminal, KeyboardTerminal, Table[Any]]:
+    """Ada (at ``first``) challenges Bob (at ``second``), who accepts; the dealer deals
+    and both are asked their throw: their lines, and the table (at Ada's worker, to
+    which Bob's line is relayed)."""
+    ada, bob, _, _ = await ada_challenges_bob(first, second, store)
+    await until(lambda: bool(first.presence.tables))
+    table = first.presence.tables[0]
     callers = (ada, bob)
     await until(lambda: any("blank line: deal" in t.status for t in callers))
     next(t for t in callers if "blank line: deal" in t.status).press(Key.ENTER)
     await until(lambda: all("RETURN mark" in t.status for t in callers))
+    return ada, bob, table
 
 
 def claim_config(redis_url: str) -> Config:
@@ -41,10 +53,7 @@ async def test_a_relayed_caller_claims_a_game_the_tables_own_caller_stalls(
 ) -> None:
     async with two_workers(redis_url, database, claim_config(redis_url)) as (first, second, store):
         assert store is not None
-        ada, bob, _, _ = await ada_challenges_bob(first, second, store)
-        await until(lambda: bool(first.presence.tables))
-        table = first.presence.tables[0]  # Ada's worker: Bob's line is relayed to it
-        await to_the_throw(ada, bob)
+        ada, bob, table = await at_the_throw(first, second, store)
         bob.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)  # Bob throws; Ada sits on hers
         await until(lambda: "may claim the game in" in flat(ada), what="Ada warned")
         await until(lambda: "g claim the game" in bob.status, what="Bob's offer, relayed")
@@ -61,10 +70,7 @@ async def test_the_tables_own_caller_claims_a_game_a_relayed_caller_stalls(
 ) -> None:
     async with two_workers(redis_url, database, claim_config(redis_url)) as (first, second, store):
         assert store is not None
-        ada, bob, _, _ = await ada_challenges_bob(first, second, store)
-        await until(lambda: bool(first.presence.tables))
-        table = first.presence.tables[0]
-        await to_the_throw(ada, bob)
+        ada, bob, table = await at_the_throw(first, second, store)
         ada.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)
         bob.press("c", "a moment", Key.ENTER)  # Bob chats on: his line stays alive
         await until(lambda: "may claim the game in" in flat(bob), what="Bob warned, relayed")
