@@ -49,8 +49,8 @@ def result_text(game: GameSummary, viewer: int | None = None) -> str:
     if outcome.forfeit:
         leaver = outcome.forfeited_by
         if side is not None and leaver == side:
-            return "you left it: a loss"
-        return f"{who} by forfeit"
+            return "claimed from you: lost" if outcome.claimed else "you left it: a loss"
+        return f"{who} by a claim" if outcome.claimed else f"{who} by forfeit"
     scores = sorted(outcome.scores, reverse=True)
     if side is not None:  # the member's own score first: "lost, 98 to 121"
         scores.remove(outcome.scores[side])

@@ -54,6 +54,7 @@ def outcome_to_json(outcome: Outcome) -> str:
             "scores": list(outcome.scores),
             "skunks": [list(skunk) for skunk in outcome.skunks],
             "forfeited_by": outcome.forfeited_by,
+            **({"claimed": True} if outcome.claimed else {}),
         }
     )
 
@@ -65,6 +66,7 @@ def outcome_from_json(text: str) -> Outcome:
         tuple(data["scores"]),
         tuple((side, kind) for side, kind in data["skunks"]),
         data["forfeited_by"],
+        data.get("claimed") is True,  # (absent before claims were kept)
     )
 
 

@@ -379,15 +379,15 @@ class Company(Generic[Someone]):
         self._end_if_nobody_plays()
         self.changed()
 
-    def forfeited_by(self, seat: Seat, claimed_text: str = "") -> None:
-        """``seat``'s caller left a game that counts (or it was claimed from them,
+    def forfeited_by(self, seat: Seat, claimed_text: str = "", by: int | None = None) -> None:
+        """``seat``'s caller left a game that counts (or seat ``by`` claimed it from them,
         ``claimed_text`` saying so): the game in play is their loss, a match goes to the
         other side whole, and the table ends (door/table/forfeits.py)."""
         other = next(other for other in self.seats if other is not seat)
         self.claimed = bool(claimed_text)
         self.forfeit_text = claimed_text or forfeit_line(self.options, seat.name, other.name)
         if not is_over(self.game):  # (not between two games of a match)
-            self.game.forfeit(seat.index)  # a saved game records it as its last action
+            self.game.forfeit(seat.index, claimed_by=by)  # a saved game records it last
             outcome = self.game.outcome()
             if self.match is not None and outcome is not None:
                 self.match = self.match.add(outcome)

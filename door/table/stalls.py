@@ -214,5 +214,7 @@ class Stalls:
         )
         waited = duration(self.claim_after)
         self.table.forfeited_by(
-            staller, claim_line(self.table.options, person.name, staller.name, waited)
+            staller,
+            claim_line(self.table.options, person.name, staller.name, waited),
+            by=person.seat.index if person.seat is not None else None,
         )

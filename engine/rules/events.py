@@ -105,18 +105,22 @@ class HandOver:
 class GameOver:
     """``skunks`` names each losing side left under 91 ("skunk") or 61 ("double skunk").
     ``scores`` never pass 121. ``forfeited_by`` is the side that left the game, when it
-    ended that way; ``winner_seat`` is then the winning side's first seat."""
+    ended that way; ``winner_seat`` is then the winning side's first seat, and
+    ``claimed_by`` the seat that claimed the game from a player who had not moved, if it
+    was claimed (``Game.forfeit``)."""
 
     winner_side: int
     winner_seat: int
     scores: tuple[int, ...]
     skunks: tuple[tuple[int, SkunkKind], ...]
     forfeited_by: int | None = None
+    claimed_by: int | None = None
 
     @property
     def outcome(self) -> Outcome:
         """The same end as ``Game.outcome()`` gives."""
-        return Outcome(self.winner_side, self.scores, self.skunks, self.forfeited_by)
+        claimed = self.claimed_by is not None
+        return Outcome(self.winner_side, self.scores, self.skunks, self.forfeited_by, claimed)
 
 
 Event = (

@@ -398,26 +398,37 @@ class Game:
 
         return self._settle(events, peg_show)
 
-    def forfeit(self, seat: int) -> list[Event]:
-        """``seat`` leaves the game before its end: their side loses it.
+    def forfeit(self, seat: int, *, claimed_by: int | None = None) -> list[Event]:
+        """``seat`` leaves the game before its end: their side loses it. With
+        ``claimed_by``, that seat of the other side claimed it from ``seat``, who had not
+        moved (a door's rule against stalling): the same end, told as a claim.
 
         With two sides the other side wins; with three players the best placed of the
         other two (the first after the leaver on equal scores). Nobody is skunked by a
-        forfeit. Raises IllegalActionError for a seat that does not exist or a game that
-        is already over.
+        forfeit. Raises IllegalActionError for a seat that does not exist, a game that
+        is already over, or a claim by a seat of the same side or in a game of three
+        sides (where the winner need not be the claimant).
         """
         self._check_seat(seat)
         if self.phase is Phase.OVER:
             raise IllegalActionError("The game is over.")
         leaver = self.side_of(seat)
+        if claimed_by is not None:
+            self._check_seat(claimed_by)
+            if self.sides != 2 or self.side_of(claimed_by) == leaver:
+                raise IllegalActionError("Only the other side of two may claim the game.")
         others = [(seat + offset) % self.players for offset in range(1, self.players)]
         winner_seat = max(
             (s for s in others if self.side_of(s) != leaver),
             key=lambda s: self.scores[self.side_of(s)],
         )
         winner = self.side_of(winner_seat)
-        self._end(winner, Outcome(winner, tuple(self.scores), (), forfeited_by=leaver))
-        return [GameOver(winner, winner_seat, tuple(self.scores), (), forfeited_by=leaver)]
+        claimed = claimed_by is not None
+        scores = tuple(self.scores)
+        self._end(winner, Outcome(winner, scores, (), forfeited_by=leaver, claimed=claimed))
+        return [
+            GameOver(winner, winner_seat, scores, (), forfeited_by=leaver, claimed_by=claimed_by)
+        ]
 
     def snapshot(self) -> Game:
         """A plain ``Game`` standing exactly where this one stands, sharing nothing with

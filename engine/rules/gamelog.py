@@ -86,7 +86,12 @@ def _action_lines(
         assert isinstance(seat, int) and isinstance(thrown, tuple)
         lines.append(f"{INDENT}{names[seat]} throws {' '.join(thrown)} to the crib.")
     for event in events:
-        lines.extend(_event_lines(event, game, names))
+        if isinstance(event, GameOver) and event.claimed_by is not None:
+            staller = action.args[0]  # (the forfeit's seat: a game claimed names its staller)
+            assert isinstance(staller, int)
+            lines.extend(_claimed_lines(event, event.claimed_by, staller, game, names))
+        else:
+            lines.extend(_event_lines(event, game, names))
     return lines
 
 
@@ -170,10 +175,26 @@ def _show_lines(event: ShowScored, names: Sequence[str]) -> list[str]:
     return lines  # the points follow as Pegged events
 
 
-def _game_over_lines(event: GameOver, game: RecordedGame, names: Sequence[str]) -> list[str]:
-    scores = ", ".join(
+def _final_scores(event: GameOver, game: RecordedGame, names: Sequence[str]) -> str:
+    return ", ".join(
         f"{_side_name(game, names, side)} {score}" for side, score in enumerate(event.scores)
     )
+
+
+def _claimed_lines(
+    event: GameOver, claimant: int, staller: int, game: RecordedGame, names: Sequence[str]
+) -> list[str]:
+    """A game one seat claimed from another who had not moved (``Game.forfeit``)."""
+    winner = _side_name(game, names, event.winner_side)
+    return [
+        "",
+        f"{names[claimant]} claimed the game from {names[staller]}, who had not moved: "
+        f"{winner} won by forfeit. The score stood {_final_scores(event, game, names)}.",
+    ]
+
+
+def _game_over_lines(event: GameOver, game: RecordedGame, names: Sequence[str]) -> list[str]:
+    scores = _final_scores(event, game, names)
     winner = _side_name(game, names, event.winner_side)
     if event.forfeited_by is not None:
         leaver = _side_name(game, names, event.forfeited_by)

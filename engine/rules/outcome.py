@@ -33,13 +33,15 @@ class Outcome:
     ``scores`` are per side (a partnership is one side), as pegged and never past 121.
     ``skunks`` names each losing side left under 91 ("skunk") or 61 ("double skunk");
     a forfeit skunks nobody. ``forfeited_by`` is the side that left the game, if it
-    ended that way rather than at 121.
+    ended that way rather than at 121; ``claimed``, that the other side claimed it from
+    them because they did not move, rather than their leaving it.
     """
 
     winner_side: int
     scores: tuple[int, ...]
     skunks: tuple[tuple[int, SkunkKind], ...] = ()
     forfeited_by: int | None = None
+    claimed: bool = False
 
     @property
     def forfeit(self) -> bool:
@@ -67,8 +69,9 @@ class Outcome:
         theirs = self.best_other(self.winner_side)
         if self.forfeit:
             assert self.forfeited_by is not None
+            how = "had the game claimed from them" if self.claimed else "left the game"
             return (
-                f"{winner} won by forfeit: {names[self.forfeited_by]} left the game "
+                f"{winner} won by forfeit: {names[self.forfeited_by]} {how} "
                 f"at {self.scores[self.forfeited_by]} to {mine}"
             )
         kinds = [kind for _, kind in self.skunks]

@@ -93,6 +93,8 @@ class Action:
             return game.count_hand(args[0])
         if name == "forfeit" and len(args) == 1:
             return game.forfeit(_seat(args[0]))
+        if name == "forfeit" and len(args) == 2:  # claimed by the second seat
+            return game.forfeit(_seat(args[0]), claimed_by=_seat(args[1]))
         raise RecordingError(f"{self} is not an action a game knows")
 
     def to_list(self) -> list[Any]:
@@ -251,8 +253,10 @@ class RecordedGame(Game):
     def count_hand(self, claim: int | str | None = None) -> list[Event]:
         return self._recorded(super().count_hand(claim), Action("count_hand", (claim,)))
 
-    def forfeit(self, seat: int) -> list[Event]:
-        return self._recorded(super().forfeit(seat), Action("forfeit", (seat,)))
+    def forfeit(self, seat: int, *, claimed_by: int | None = None) -> list[Event]:
+        events = super().forfeit(seat, claimed_by=claimed_by)
+        action = Action("forfeit", (seat,) if claimed_by is None else (seat, claimed_by))
+        return self._recorded(events, action)
 
     def next_game(self, seed: int | None = None) -> RecordedGame:
         """The next game, recorded too, with its own seed (by default drawn from this

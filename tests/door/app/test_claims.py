@@ -65,3 +65,13 @@ async def test_a_rated_game_stalled_by_bob_is_claimed_by_ada_and_rated_as_his_fo
 
         await until(losses, what="Bob's loss in the store")
         assert await losses() == 1
+
+        # The stored game and Bob's record say it was claimed: he did not leave it.
+        [game] = await door.store.recent_games(account_id=bob.id)
+        log = " ".join(await door.store.game_log(game.game_id))
+        assert "Ada claimed the game from Bob, who had not moved: Ada won by forfeit." in log
+        assert "left the game" not in log
+        bob_terminal.press("r")
+        await until(lambda: "Latest games" in flat(bob_terminal), what="Bob's record")
+        assert f"#{game.game_id} " in flat(bob_terminal)
+        assert "claimed from you: lost Ada vs Bob" in flat(bob_terminal)

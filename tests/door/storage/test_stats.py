@@ -73,7 +73,18 @@ def test_an_unfinished_game_without_a_forfeit_has_no_statistics() -> None:
 
 
 @pytest.mark.parametrize(
-    "outcome", [Outcome(1, (87, 121), ((0, "skunk"),)), Outcome(0, (40, 60), (), forfeited_by=1)]
+    "outcome",
+    [
+        Outcome(1, (87, 121), ((0, "skunk"),)),
+        Outcome(0, (40, 60), (), forfeited_by=1),
+        Outcome(0, (40, 60), (), forfeited_by=1, claimed=True),
+    ],
 )
 def test_an_outcome_reads_back_what_it_writes(outcome: Outcome) -> None:
     assert outcome_from_json(outcome_to_json(outcome)) == outcome
+
+
+@pytest.mark.parametrize("kept", ["", ', "claimed": 1', ', "claimed": "yes"', ', "claimed": false'])
+def test_a_result_kept_before_claims_or_spoiled_is_no_claim(kept: str) -> None:
+    text = f'{{"winner_side": 0, "scores": [40, 60], "skunks": [], "forfeited_by": 1{kept}}}'
+    assert outcome_from_json(text) == Outcome(0, (40, 60), (), forfeited_by=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -10,7 +11,7 @@ from engine import Card, CribbageError, parse_cards
 from engine.rules.events import GameOver, ShowScored
 from engine.rules.game import NINETEEN_REMARK, Game, Phase
 from engine.rules.outcome import Outcome
-from engine.rules.record import RecordedGame, Recording, replay
+from engine.rules.record import Action, RecordedGame, Recording, replay
 from tests.engine.rules.test_game import pegged, play_all, two_player_game
 
 C = Card.parse
@@ -181,6 +182,45 @@ def test_a_forfeit_is_recorded_and_replays() -> None:
     copy = replay(Recording.from_json(game.recording.to_json()))
     assert copy.outcome() == game.outcome() and copy.outcome() is not None
     assert copy.outcome().describe(["Ada", "Bo"]).startswith("Ada won by forfeit: Bo left")
+
+
+def test_a_claimed_forfeit_is_recorded_replays_and_is_told_as_a_claim() -> None:
+    # A door's claim against a player who did not move was recorded as a plain forfeit,
+    # so the stored game said the staller "left the game".
+    game = RecordedGame(4, seed=11, dealer=0)
+    game.deal()
+    events = game.forfeit(1, claimed_by=2)
+    over = events[-1]
+    assert isinstance(over, GameOver) and over.claimed_by == 2 and over.forfeited_by == 1
+    assert over.outcome == game.outcome()
+    copy = replay(Recording.from_json(game.recording.to_json()))
+    outcome = copy.outcome()
+    assert outcome is not None and outcome == game.outcome()
+    assert outcome.claimed and outcome.forfeited_by == 1 and outcome.winner_side == 0
+    told = outcome.describe(["Ada and Cy", "Bo and Di"])
+    assert told == "Ada and Cy won by forfeit: Bo and Di had the game claimed from them at 0 to 0"
+
+
+@pytest.mark.parametrize(
+    ("players", "seat", "claimed_by"),
+    [
+        (2, 1, 1),  # oneself
+        (4, 1, 3),  # one's partner
+        (3, 1, 0),  # three sides: the forfeit goes to the best placed, not the claimant
+        (2, 1, 2),  # no such seat
+    ],
+)
+def test_a_claim_only_by_the_other_side_of_two(players: int, seat: int, claimed_by: int) -> None:
+    game = RecordedGame(players, seed=11, dealer=0)
+    game.deal()
+    with pytest.raises(CribbageError):
+        game.forfeit(seat, claimed_by=claimed_by)
+    assert game.outcome() is None and game.recording.actions[-1].name == "deal"
+    spoiled = replace(
+        game.recording, actions=(*game.recording.actions, Action("forfeit", (seat, claimed_by)))
+    )
+    with pytest.raises(CribbageError):
+        replay(Recording.from_json(spoiled.to_json()))
 
 
 def end_games(level: str, trials: int) -> tuple[int, int]:

@@ -7,6 +7,7 @@ import dataclasses
 from engine.odds.winbar import win_bar
 from engine.rules.events import CardPlayed, GameOver, GoSaid, Pegged, ShowScored
 from engine.rules.gamelog import game_log, recording_finished
+from engine.rules.record import RecordedGame
 from tests.door.storage.games import played_game
 
 
@@ -111,3 +112,20 @@ def test_partners_chances_are_told_per_side() -> None:
     lines = game_log(game.recording, ("Ada", "Bob", "Cy", "Di"), chances=win_bar)
     line = next(line for line in lines if " plays " in line)
     assert set(_chances(line)) == {"Ada and Cy", "Bob and Di"}
+
+
+def test_a_claimed_game_is_told_as_claimed_not_left() -> None:
+    # The stored log of a game claimed from a player who had not moved said that they
+    # "left the game" (as the game-over box did before 804f569).
+    for players, staller, claimant, winners in ((2, 1, 0, "Ada"), (4, 3, 2, "Ada and Cy")):
+        game = RecordedGame(players, seed=11, dealer=0)
+        game.deal()
+        game.forfeit(staller, claimed_by=claimant)
+        names = ("Ada", "Bob", "Cy", "Di")[:players]
+        lines = game_log(game.recording, names)
+        assert lines[-1] == (
+            f"{names[claimant]} claimed the game from {names[staller]}, who had not moved: "
+            f"{winners} won by forfeit. The score stood {winners} 0, "
+            f"{' and '.join(names[1::2])} 0."
+        )
+        assert "left the game" not in " ".join(lines)
