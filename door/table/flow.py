@@ -276,7 +276,7 @@ class Table(Company[Someone]):
                         return
                 else:
                     self.set_waits(
-                        {person.seat.index: "be ready" for person in asked if person.seat}
+                        {person.seat.index: words.BE_READY for person in asked if person.seat}
                     )
                     # Whoever is ready is waited on no more: they may claim the game from
                     # one who never is (door/table/stalls.py), as after a show.

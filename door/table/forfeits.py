@@ -43,8 +43,12 @@ def forfeit_line(options: GameOptions, leaver: str, other: str) -> str:
     return f"{leaver} left and forfeits {what_is_forfeited(options)} to {other}."
 
 
-def claim_line(options: GameOptions, claimant: str, staller: str, waited: str) -> str:
+def claim_line(
+    options: GameOptions, claimant: str, staller: str, waited: str, *, ready: bool = False
+) -> str:
     """What both players are told of a claim: ``Ada claimed the game: Bob had not moved
-    for 3 minutes, and forfeits it.``"""
+    for 3 minutes, and forfeits it.`` (``had not said they were ready``, ``ready``: the
+    wait was for them to say so before the computer's deal)."""
     what = what_is_forfeited(options)
-    return f"{claimant} claimed {what}: {staller} had not moved for {waited}, and forfeits it."
+    stalled = "had not said they were ready" if ready else "had not moved"
+    return f"{claimant} claimed {what}: {staller} {stalled} for {waited}, and forfeits it."

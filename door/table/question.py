@@ -154,7 +154,15 @@ class ClaimGame(Question[str]):
 
     name: str
     waited: str
+    ready: bool = False
+    """The wait was for ``name`` to say they are ready for the computer's deal, not for
+    a move."""
     urgent: ClassVar[bool] = True
+
+    @property
+    def stalled(self) -> str:
+        """What ``name`` has not done for ``waited``: ``has not moved``."""
+        return "has not said they are ready" if self.ready else "has not moved"
 
     @property
     def waiting_for(self) -> str:

@@ -523,7 +523,7 @@ class Reader(Asked):
             )
         if isinstance(question, ClaimGame):
             return (
-                f"{question.name} has not moved for {question.waited}. Type claim to claim "
+                f"{question.name} {question.stalled} for {question.waited}. Type claim to claim "
                 f"the game, which {question.name} then forfeits, or wait."
             )
         return question.waiting_for

@@ -33,7 +33,7 @@ from door.screens import theme
 from door.table.forfeits import claim_line
 from door.table.question import ClaimGame
 from door.table.seats import Participant, Seat
-from door.table.words import and_list, duration
+from door.table.words import BE_READY, and_list, duration
 
 if TYPE_CHECKING:
     from door.table.company import Company
@@ -165,6 +165,15 @@ class Stalls:
         else:
             self._offer(index)
 
+    def _ready_wait(self, index: int) -> bool:
+        """The game waits on the seat to say they are ready for the computer's deal:
+        no move of the game, and the words say so."""
+        return self.table.waits.get(index) == BE_READY
+
+    def _awaited(self, index: int) -> str:
+        """What the game waits for, as the staller is told it."""
+        return "you to say you are ready" if self._ready_wait(index) else "your move"
+
     def _warn(self, index: int) -> None:
         staller = self.table.seats[index]
         claimants = self._claimants(staller, deciding_too=True)
@@ -172,7 +181,8 @@ class Stalls:
             return
         names = and_list([person.name for person in claimants])
         staller.person.tell(
-            f"{names} may claim the game in {duration(self._ahead)}: it waits for your move.",
+            f"{names} may claim the game in {duration(self._ahead)}: "
+            f"it waits for {self._awaited(index)}.",
             theme.ERROR,
         )
 
@@ -189,12 +199,12 @@ class Stalls:
         waited = duration(self.claim_after)
         offers = self._offers.setdefault(index, [])
         for person in claimants:
-            offer = person.ask(ClaimGame(staller.name, waited))
+            offer = person.ask(ClaimGame(staller.name, waited, self._ready_wait(index)))
             offers.append((person, offer))
             offer.add_done_callback(functools.partial(self._answered, index, person))
         names = and_list([person.name for person in claimants])
         staller.person.tell(
-            f"{names} may now claim the game: it has waited {waited} for your move.",
+            f"{names} may now claim the game: it has waited {waited} for {self._awaited(index)}.",
             theme.ERROR,
         )
         table.changed()
@@ -212,9 +222,9 @@ class Stalls:
             duration(self.claim_after),
             staller.name,
         )
-        waited = duration(self.claim_after)
+        waited, ready = duration(self.claim_after), self._ready_wait(index)
         self.table.forfeited_by(
             staller,
-            claim_line(self.table.options, person.name, staller.name, waited),
+            claim_line(self.table.options, person.name, staller.name, waited, ready=ready),
             by=person.seat.index if person.seat is not None else None,
         )

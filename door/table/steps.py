@@ -341,7 +341,7 @@ async def claim_game(caller: Answering, question: ClaimGame) -> str:
     """The game has waited long on someone's move: claim it, or go on waiting (this is
     withdrawn when they move)."""
     name = question.name
-    prompt = f"{name} has not moved for {question.waited}: g claims the game, or wait."
+    prompt = f"{name} {question.stalled} for {question.waited}: g claims the game, or wait."
     hint = f"wait for {name}, or press g to claim the game"
     await one_key_or_wait(caller, prompt, CLAIM_STATUS, "g", hint)
     return "claim"

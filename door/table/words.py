@@ -23,6 +23,9 @@ EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
 WAITING_STATUS: Final = f"Waiting  {EVERYWHERE}"
 CLAIM_STATUS: Final = f"g claim the game  {EVERYWHERE}"
 """While the game has waited long on another player's move (door/table/stalls.py)."""
+BE_READY: Final = "be ready"
+"""What the table waits on each caller for before the computer deals for several (they
+say they are ready): no move of the game."""
 WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
 EXHIBITION_STATUS: Final = "Watching  + faster  - slower  w win bar  c chat  ? help  q stop"
 EXHIBITION_STATUS_NO_BAR: Final = EXHIBITION_STATUS.replace("  w win bar", "")

@@ -106,7 +106,7 @@ class GameOver:
     """``skunks`` names each losing side left under 91 ("skunk") or 61 ("double skunk").
     ``scores`` never pass 121. ``forfeited_by`` is the side that left the game, when it
     ended that way; ``winner_seat`` is then the winning side's first seat, and
-    ``claimed_by`` the seat that claimed the game from a player who had not moved, if it
+    ``claimed_by`` the seat that claimed the game from a player who kept it waiting, if it
     was claimed (``Game.forfeit``)."""
 
     winner_side: int

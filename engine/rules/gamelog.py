@@ -184,11 +184,12 @@ def _final_scores(event: GameOver, game: RecordedGame, names: Sequence[str]) -> 
 def _claimed_lines(
     event: GameOver, claimant: int, staller: int, game: RecordedGame, names: Sequence[str]
 ) -> list[str]:
-    """A game one seat claimed from another who had not moved (``Game.forfeit``)."""
+    """A game one seat claimed from another who kept it waiting, on a move or on their
+    word that they were ready (``Game.forfeit``): the log does not know which."""
     winner = _side_name(game, names, event.winner_side)
     return [
         "",
-        f"{names[claimant]} claimed the game from {names[staller]}, who had not moved: "
+        f"{names[claimant]} claimed the game from {names[staller]}, who kept it waiting: "
         f"{winner} won by forfeit. The score stood {_final_scores(event, game, names)}.",
     ]
 

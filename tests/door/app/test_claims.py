@@ -69,7 +69,7 @@ async def test_a_rated_game_stalled_by_bob_is_claimed_by_ada_and_rated_as_his_fo
         # The stored game and Bob's record say it was claimed: he did not leave it.
         [game] = await door.store.recent_games(account_id=bob.id)
         log = " ".join(await door.store.game_log(game.game_id))
-        assert "Ada claimed the game from Bob, who had not moved: Ada won by forfeit." in log
+        assert "Ada claimed the game from Bob, who kept it waiting: Ada won by forfeit." in log
         assert "left the game" not in log
         bob_terminal.press("r")
         await until(lambda: "Latest games" in flat(bob_terminal), what="Bob's record")

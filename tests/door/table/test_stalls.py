@@ -257,18 +257,27 @@ async def test_the_claim_is_told_once_on_a_screen_in_plain_lines_and_in_speech()
             await two.close()
 
 
+async def four_and_the_computer_deals(
+    speech: tuple[int, ...] = (), plain: tuple[int, ...] = ()
+) -> Two:
+    """A table of four, A and B with two computers, whose first deal is a computer's
+    (seat 2 or 3): the deal waits on A and B to say they are ready."""
+    four = GameOptions(level="easy", players=4)
+    for seed in range(40):
+        two = Two(four, names=("A", "B", None, None), seed=seed, speech=speech, plain=plain)
+        await until(lambda two=two: bool(two.table.waits), what="a wait before the deal")
+        if two.table.seats[two.table.game.dealer].computer_plays:
+            return two
+        await two.close()
+    raise AssertionError("no seed of 40 lets the computer deal first")
+
+
 @run_async
 async def test_at_four_a_caller_never_ready_for_the_computers_deal_loses_to_a_claim() -> None:
     # The computer deals once every caller has said they are ready. The table waited on
     # every caller until all had, so whoever was ready could never claim: the other
     # could chat there for ever.
-    four = GameOptions(level="easy", players=4)
-    for seed in range(40):  # a deal of the computer's (seat 2 or 3)
-        two = Two(four, names=("A", "B", None, None), seed=seed)
-        await until(lambda two=two: bool(two.table.waits), what="a wait before the deal")
-        if two.table.seats[two.table.game.dealer].computer_plays:
-            break
-        await two.close()
+    two = await four_and_the_computer_deals()
     try:
         assert set(two.table.waits.values()) == {"be ready"}
         a_line, b_line = two.lines[0], two.lines[1]
@@ -278,7 +287,49 @@ async def test_at_four_a_caller_never_ready_for_the_computers_deal_loses_to_a_cl
         await until(lambda: 0 not in two.table.waits, what="A no longer waited on")
         await until(lambda: "g claim the game" in a_line.status, what="A's offer")
         await two.claimed(1, 0)
-        assert two.table.forfeit_text.startswith("A claimed the game: B had not moved")
+        assert two.table.forfeit_text.startswith("A claimed the game: B had not said they were")
         assert two.table.game.hand_number == 0  # never dealt
     finally:
         await two.close()
+
+
+def heard(line: KeyboardTerminal) -> str:
+    """What ``line`` shows now (a screen), or all it was sent (plain lines, speech)."""
+    if line.display_mode is Display.SCREEN:
+        return flat(line)
+    return " ".join(sent(line).split())
+
+
+NOT_READY_OFFER = "B has not said they are ready for 1 second"
+NOT_READY_TOLD = "may now claim the game: it has waited 1 second for you to say you are ready"
+NOT_READY_CLAIM = (
+    "A claimed the game: B had not said they were ready for 1 second, and forfeits it."
+)
+
+
+@run_async
+async def test_a_claim_before_the_computers_deal_says_who_is_not_ready() -> None:
+    # The offer read "B has not moved for ..." in the wait to be ready, where nobody moves
+    # a card; B was told the game waited for his move.
+    for speech, plain in (((), ()), ((), (0, 1)), ((0, 1), ())):
+        two = await four_and_the_computer_deals(speech=speech, plain=plain)
+        try:
+            a_line, b_line = two.lines[0], two.lines[1]
+            a_person = two.table.seats[0].person
+            assert a_person is not None
+            await until(lambda a_person=a_person: bool(a_person.requests), what="A asked")
+            a_line.press(Key.ENTER)  # ready
+            await until(lambda two=two: 0 not in two.table.waits, what="A ready")
+            await until(
+                lambda b_line=b_line: "it waits for you to say you are ready" in heard(b_line)
+            )
+            await until(lambda a_person=a_person: offered(a_person), what="A's offer")
+            await until(lambda a_line=a_line: NOT_READY_OFFER in heard(a_line), what="the offer")
+            await until(lambda b_line=b_line: NOT_READY_TOLD in heard(b_line), what="B told")
+            await two.claimed(1, 0, *(("claim", Key.ENTER) if speech else ("g",)))
+            for line in (a_line, b_line):
+                await until(lambda line=line: NOT_READY_CLAIM in heard(line), what="the claim")
+                assert "not moved" not in heard(line), (speech, plain)
+                assert "your move" not in heard(line), (speech, plain)
+        finally:
+            await two.close()

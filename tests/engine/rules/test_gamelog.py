@@ -124,7 +124,7 @@ def test_a_claimed_game_is_told_as_claimed_not_left() -> None:
         names = ("Ada", "Bob", "Cy", "Di")[:players]
         lines = game_log(game.recording, names)
         assert lines[-1] == (
-            f"{names[claimant]} claimed the game from {names[staller]}, who had not moved: "
+            f"{names[claimant]} claimed the game from {names[staller]}, who kept it waiting: "
             f"{winners} won by forfeit. The score stood {winners} 0, "
             f"{' and '.join(names[1::2])} 0."
         )
