@@ -257,7 +257,8 @@ class Lobby:
         if person.seat is not None and table.forfeit_text:
             self.choices.notes.append(table.forfeit_text)  # both are told who forfeited
         elif person.seat is not None:
-            self.choices.count(result, side_names(table.names, table.game.sides))
+            sides = side_names(table.names, table.game.sides)
+            self.choices.count(result, sides, spoken=self.session.speech)
 
     async def private_chat(self) -> None:
         """The private chat the sysop paged the caller into (door/app/private_chat.py)."""
@@ -366,7 +367,8 @@ class Lobby:
                 self.presence.remove_table(table)
             self.presence.set_place(member, IN_THE_LOBBY)
             for finished in keeper.results:  # (results come only from a table)
-                choices.count(finished, side_names(tables[0].names, len(finished.scores)))
+                sides = side_names(tables[0].names, len(finished.scores))
+                choices.count(finished, sides, spoken=self.session.speech)
             quit_rating = await keeper.left(tables[0] if tables else None)
         if result.quit:
             choices.notes.append(" ".join(filter(None, ("Game abandoned.", quit_rating))))

@@ -25,16 +25,17 @@ class MenuChoices:
     options: GameOptions = field(default_factory=GameOptions)
     notes: list[str] = field(default_factory=list)
 
-    def count(self, result: GameResult, sides: Sequence[str]) -> None:
+    def count(self, result: GameResult, sides: Sequence[str], *, spoken: bool = False) -> None:
         """Keep a line about how the game went, for the lobby; ``sides`` are the
-        names of the game's sides, in order."""
+        names of the game's sides, in order. ``spoken``: for a screen reader, which has
+        no row to fit, so hears every name whole."""
         if result.quit:
             self.notes.append("Game abandoned.")
             return
-        self.notes.append(result_line(result, sides))
+        self.notes.append(result_line(result, sides, None if spoken else RESULT_WIDTH))
 
 
-def result_line(result: GameResult, sides: Sequence[str], width: int = RESULT_WIDTH) -> str:
+def result_line(result: GameResult, sides: Sequence[str], width: int | None = RESULT_WIDTH) -> str:
     """How the game went, in one line: who won, and every side's score, a skunk beside
     the score it marks: "You won 121 to 98.", "Computer 2 won 121; you 73 (skunk),
     Computer 95." (A three-handed loss said "The computer won 121 to 73": not which of
@@ -42,11 +43,12 @@ def result_line(result: GameResult, sides: Sequence[str], width: int = RESULT_WI
     Within ``width`` cells: past it the longest of the other sides' names gives way, a
     cell at a time, with a '…' (two double skunks and handles of 20 letters made 92
     columns, wrapping onto the second message row), never a score: "Bartholomew S… won
-    121; you 60 (double skunk), Maximiliana… 59 (double skunk)."
+    121; you 60 (double skunk), Maximiliana… 59 (double skunk)." ``width`` None: no
+    limit, every name whole.
     """
     cells = {side: len(name) for side, name in enumerate(sides) if side != result.side}
     line = _result_line(result, sides)
-    while len(line) > width and cells and max(cells.values()) > SHORTEST_NAME:
+    while width is not None and len(line) > width and cells and max(cells.values()) > SHORTEST_NAME:
         longest = max(cells, key=lambda side: (cells[side], side))
         cells[longest] -= 1
         named = [shortened(name, cells.get(side, len(name))) for side, name in enumerate(sides)]

@@ -74,3 +74,17 @@ def test_a_game_given_up_is_abandoned() -> None:
     choices = MenuChoices()
     choices.count(GameResult(None, 0, (40, 50)), ("Ada", "Computer"))
     assert choices.notes == ["Game abandoned."]
+
+
+def test_a_note_for_a_screen_reader_keeps_every_name_whole() -> None:
+    # Shortened to fit the lobby's row, and the same words were said.
+    long = ("A" * 20, "B" * 20, "C" * 20)
+    outcome = Outcome(1, (60, 121, 59), ((0, "double skunk"), (2, "double skunk")))
+    result = GameResult(outcome, 0, outcome.scores)
+    shown, spoken = MenuChoices(), MenuChoices()
+    shown.count(result, long)
+    spoken.count(result, long, spoken=True)
+    assert "…" in shown.notes[0] and len(shown.notes[0]) <= 78
+    assert spoken.notes == [
+        f"{'B' * 20} won 121; you 60 (double skunk), {'C' * 20} 59 (double skunk)."
+    ]

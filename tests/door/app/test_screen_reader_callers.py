@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from door.app import menu_choices
 from door.term.keys import Key
 from tests.door.app.reader_callers import NOISE, ReaderPlayer, call_reader, play_mixed
 from tests.door.app.test_lobby import Callers, in_lobby_after_game, log_text, screen, settled
@@ -170,3 +173,44 @@ async def test_four_handed_a_screen_reader_partners_the_computer() -> None:
     # The score is said side by side, Bob's side as "You and" his partner.
     assert re.search(rf"Score: Alice and \S+ \d+, You and {partner} \d+, ", heard), heard[:900]
     assert re.search(r"(wins|win), 121 to \d+", heard)
+
+
+@run_async
+async def test_a_screen_reader_hears_the_lobbys_result_note_with_every_name_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The note was shortened to fit the lobby's row ("Alexand… won 121; you 73, ..."),
+    # and the same words were said. The row is made narrow here (20 cells, where it
+    # is a default too) so that any game's note would be shortened on a screen.
+    monkeypatch.setattr(menu_choices, "RESULT_WIDTH", 20)
+    monkeypatch.setattr(menu_choices.result_line, "__defaults__", (20,))
+    door = Callers()
+    alexandrina, _ = door.call("Alexandrina")
+    bob = call_reader(door, "Bob")
+    await until(
+        lambda: "Press a key from the menu" in alexandrina.status and lobby_ready(sent(bob))
+    )
+    await settled(alexandrina)
+    alexandrina.press("g")  # three players: the computer takes the empty seat
+    await until(lambda: "G players: 3" in screen(alexandrina))
+    alexandrina.press("w", "2", Key.ENTER)
+    await until(lambda: "3 players (+1 computer)" in sent(bob))
+    mark = sent(bob).index("3 players (+1 computer)")
+    bob.press("accept\r")
+    await until(lambda: bool(door.presence.tables))
+    table = door.presence.tables[0]
+    await play_mixed([alexandrina], [ReaderPlayer(bob, mark)], stop=lambda: table.over)
+    await until(lambda: "Back to the lobby." in sent(bob)[mark:])
+    back = sent(bob).index("Back to the lobby.", mark)
+    await until(lambda: lobby_ready(sent(bob)[back:]), what=lambda: sent(bob)[back:][-400:])
+    said = " ".join(sent(bob)[back:].split())
+    note = re.search(r"(You|Alexandrina|Computer) won 121; [^.]*\.", said)
+    assert note is not None, said[-600:]
+    assert "…" not in note[0] and "Alexandrina" in note[0], note[0]
+    assert re.fullmatch(
+        r"(You won 121; (Alexandrina|Computer) \d+.*, (Alexandrina|Computer) \d+.*"
+        r"|(Alexandrina|Computer) won 121; you \d+.*, (Alexandrina|Computer) \d+.*)\.",
+        note[0],
+    ), note[0]
+    await in_lobby_after_game(alexandrina)
+    await door.close()
