@@ -534,7 +534,7 @@ class Table(Company[Someone]):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.reconnect_wait
         minutes = words.duration(self.reconnect_wait)
-        self.wait_for(seat.index, "call back")
+        self.wait_for(seat.index, words.CALL_BACK)
         choice: str | None = None
         while seat.away and not seat.computer_plays:
             asked = {

@@ -16,7 +16,11 @@ The clock is the time the table began to wait on a seat, and a timer that looks 
 (``Table.set_waits`` and the others call ``waits_changed``, a few times a turn): nothing
 is looked at per key. Nothing is offered against a seat whose
 caller's line is down (the reconnect wait already bounds that, and the others may hand
-the seat to the computer), and a call back starts the clock again. Games of three sides
+the seat to the computer). Its clock is held meanwhile, and goes on from where it was
+when the caller, back, is waited on for the same thing: a call back that started it
+again let a caller drop and call back within the reconnect wait, again and again, and
+stall the game for ever. (The time away counts; a staller not warned yet is still
+warned the full minute ahead.) Games of three sides
 are left out: a forfeit there goes to the best placed of the other two (``Game.forfeit``),
 not to whoever claims it.
 """
@@ -33,7 +37,7 @@ from door.screens import theme
 from door.table.forfeits import claim_line
 from door.table.question import ClaimGame
 from door.table.seats import Participant, Seat
-from door.table.words import BE_READY, and_list, duration
+from door.table.words import BE_READY, CALL_BACK, and_list, duration
 
 if TYPE_CHECKING:
     from door.table.company import Company
@@ -71,6 +75,12 @@ class Stalls:
         seat's caller and the sides never change)."""
         self._since: dict[int, float] = {}
         """When (the loop's time) the game began to wait on each seat it waits on."""
+        self._what: dict[int, str] = {}
+        """What it waits on each for ("throw to the crib"), when the clock started."""
+        self._held: dict[int, tuple[float, str, bool]] = {}
+        """The clocks of seats whose caller's line dropped while waited on: since when,
+        for what, warned or not; taken up again when the caller, back, is waited on for
+        the same thing."""
         self._warned: set[int] = set()
         self._overdue: set[int] = set()
         """Seats whose claim came due while nobody could claim it (the other side was
@@ -93,15 +103,17 @@ class Stalls:
     def waits_changed(self) -> None:
         """The seats the table waits on changed: clocks start on the new ones, stop on
         the others (a move made, a line dropped, the game over)."""
-        waits = self.table.waits
+        waits, seats = self.table.waits, self.table.seats
         if self._since:
             for index in [index for index in self._since if index not in waits]:
-                self._stop(index)
+                self._stop(index, held=seats[index].away)
+            for index in [index for index in self._since if seats[index].away]:
+                self._stop(index, held=True)  # (still waited on: for their call back)
         if self.claim_after <= 0:
             return
         for index in waits:
             if index in self._clocked and index not in self._since:
-                self._start(index)
+                self._start(index, waits[index])
         if self._overdue:
             for index in list(self._overdue):
                 self._offer(index)  # someone on the other side may claim it now
@@ -109,6 +121,7 @@ class Stalls:
     def stop_all(self) -> None:
         for index in list(self._since):
             self._stop(index)
+        self._held.clear()
         for timer in self._timers.values():
             timer.cancel()  # (they would hold the table until they fired)
         self._timers.clear()
@@ -130,17 +143,33 @@ class Stalls:
             and self._other_side(staller, person.seat)
         ]
 
-    def _start(self, index: int) -> None:
-        if self.table.seats[index].computer_plays:
+    def _start(self, index: int, what: str) -> None:
+        seat = self.table.seats[index]
+        if seat.away or what == CALL_BACK:
+            return  # the reconnect wait bounds it; a clock held waits for their return
+        held = self._held.pop(index, None)
+        if seat.computer_plays:
             return
         loop = asyncio.get_running_loop()
-        now = self._since[index] = loop.time()
+        now = loop.time()
+        since, warned = now, False
+        if held is not None and held[1] == what:  # back from a dropped line
+            since, _, warned = held
+            if not warned:  # not warned yet: still the full time ahead
+                since = max(since, now - self.claim_after + self._ahead)
+        self._since[index], self._what[index] = since, what
+        if warned:
+            self._warned.add(index)
         if index not in self._timers:
-            due = now + self.claim_after - self._ahead
+            due = since + self.claim_after - (0 if warned else self._ahead)
             self._timers[index] = loop.call_at(due, self._due, index)
 
-    def _stop(self, index: int) -> None:
-        del self._since[index]
+    def _stop(self, index: int, *, held: bool = False) -> None:
+        """The game waits on the seat no more (``held``: its caller's line dropped; the
+        clock is kept for their return)."""
+        since, what = self._since.pop(index), self._what.pop(index, "")
+        if held:
+            self._held[index] = (since, what, index in self._warned)
         self._warned.discard(index)
         self._overdue.discard(index)
         for person, offer in self._offers.pop(index, ()):

@@ -26,6 +26,8 @@ CLAIM_STATUS: Final = f"g claim the game  {EVERYWHERE}"
 BE_READY: Final = "be ready"
 """What the table waits on each caller for before the computer deals for several (they
 say they are ready): no move of the game."""
+CALL_BACK: Final = "call back"
+"""What the table waits on a seat for while its caller's line is down."""
 WATCHING_STATUS: Final = "Watching  c chat  ? help  ^L redraw  q stop watching"
 EXHIBITION_STATUS: Final = "Watching  + faster  - slower  w win bar  c chat  ? help  q stop"
 EXHIBITION_STATUS_NO_BAR: Final = EXHIBITION_STATUS.replace("  w win bar", "")

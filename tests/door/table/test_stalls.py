@@ -90,6 +90,15 @@ class Two:
         assert outcome.forfeited_by == staller and outcome.winner_side == claimant
         return outcome
 
+    async def drop_and_call_back(self, index: int) -> None:
+        """Seat ``index``'s line drops; once the table waits for their call back, they
+        call back on a new line and sit down again."""
+        self.lines[index].hang_up()
+        await until(lambda: self.table.waits.get(index) == "call back", what="the drop")
+        line = self.lines[index] = KeyboardTerminal()
+        person = self.table.sit(index, Session(line))
+        self.attending.append(asyncio.ensure_future(person.attend()))
+
     async def close(self) -> None:
         self.table.close()
         for task in self.attending:
@@ -333,3 +342,29 @@ async def test_a_claim_before_the_computers_deal_says_who_is_not_ready() -> None
                 assert "your move" not in heard(line), (speech, plain)
         finally:
             await two.close()
+
+
+@run_async
+async def test_dropping_the_line_and_calling_back_does_not_start_the_claims_clock_again() -> None:
+    # Each call back started the staller's clock again: dropping the line and calling
+    # back within the reconnect wait, again and again, stalled the game for ever (the
+    # other's only way out the computer in the staller's seat).
+    two = Two()
+    try:
+        staller, claimant = await two.dealer_waited_on()
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        claimant_person = two.table.seats[claimant].person
+        assert claimant_person is not None
+        while not offered(claimant_person) and loop.time() - began < CLAIM_AFTER * 3:
+            await asyncio.sleep(CLAIM_AFTER / 4)
+            if not offered(claimant_person):
+                await two.drop_and_call_back(staller)
+                await asyncio.sleep(0.02)
+        assert offered(claimant_person), "no claim while the staller drops and calls back"
+        assert loop.time() - began < CLAIM_AFTER * 2
+        staller_said = " ".join(two.lines[staller].display)
+        assert "may now claim the game" in " ".join(staller_said.split())
+        await two.claimed(staller, claimant)
+    finally:
+        await two.close()
