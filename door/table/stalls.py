@@ -109,6 +109,9 @@ class Stalls:
                 self._stop(index, held=seats[index].away)
             for index in [index for index in self._since if seats[index].away]:
                 self._stop(index, held=True)  # (still waited on: for their call back)
+        if self._held:  # the computer took a seat held: it moves for them, no stall
+            for index in [index for index in self._held if seats[index].computer_plays]:
+                del self._held[index]
         if self.claim_after <= 0:
             return
         for index in waits:

@@ -368,3 +368,38 @@ async def test_dropping_the_line_and_calling_back_does_not_start_the_claims_cloc
         await two.claimed(staller, claimant)
     finally:
         await two.close()
+
+
+@run_async
+async def test_a_clock_held_over_a_drop_is_forgotten_once_the_computer_moves_for_the_seat() -> None:
+    # A held clock is taken up again by the same wait after the call back; but once the
+    # other asked the computer to play the seat, the computer's card ended that stall,
+    # and the next card's wait starts a clock of its own.
+    two = Two()
+    try:
+        dealer, pone = await two.dealer_waited_on()
+        two.lines[dealer].press(Key.ENTER)  # deals
+        for line in two.lines.values():
+            await until(lambda line=line: "RETURN mark" in line.status, what="the throw")
+            line.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)
+        await until(lambda: two.table.waits.get(pone) == "cut the deck", what="the cut")
+        two.lines[pone].press("5", Key.ENTER)
+        await until(lambda: two.table.waits.get(pone) == "play", what="the pone's first card")
+        staller, claimant = pone, dealer  # the pone sits on the first card till warned
+        await until(lambda: "may claim the game in" in flat(two.lines[staller]), what="warned")
+        two.lines[staller].hang_up()
+        await until(lambda: "p computer plays for" in two.lines[claimant].status)
+        two.lines[claimant].press("p")
+        await until(lambda: "RETURN play" in two.lines[claimant].status, what="the other's card")
+        back = two.table.rejoin(two.table.names[staller], Session(KeyboardTerminal()))
+        assert back is not None
+        two.lines[staller] = back.session.terminal  # type: ignore[attr-defined]
+        two.attending.append(asyncio.ensure_future(back.attend()))
+        two.lines[claimant].press(Key.ENTER)
+        await until(lambda: two.table.waits.get(staller) == "play", what="the staller's card")
+        await asyncio.sleep(CLAIM_AFTER / 3)  # (the warning comes at two thirds)
+        claimant_person = two.table.seats[claimant].person
+        assert claimant_person is not None and not offered(claimant_person)
+        assert "may claim the game" not in flat(two.lines[staller]), flat(two.lines[staller])
+    finally:
+        await two.close()
