@@ -346,6 +346,22 @@ of the average shows, paired on the kept deals of last stop's main (from six car
 52, 2,000 games, 54.00 % (from seven alone 54.45 %); seed 53, 54.65 % (54.70 %). So about
 -0.25 against from seven alone, where a pone sure to count out made the old search value
 a dealer's hopeless lines at 0.45 (patch: branch endshow, /work/notes/s15/shows_s5*.out).
+
+The two-player draws reading the opponent's first card (2026-11-29, nice 19, one job, the
+machine shared; ``MASTER_READS_FIRST_PLAY``, engine.computer.discard_draws.first_play_chance):
+a hand drawn through the expert's discard is kept as often as the expert, holding its four,
+lays the card they laid first (their lead, or their answer to ours), by a table of the
+expert's first plays from every four ranks kept, each played in eight deals drawn at random
+(bench/expert_first_plays.py: the same card in all eight 0.837 of the time; its throw drawn
+from those it makes keeping those four, the starter from the rest), never below 1/16; read
+while both sides are short of 81 (the table is the expert's play for points). The expert
+leads an eight from only about half the hands the draws had held after its lead of an eight
+(tests/engine/computer/test_discard_draws.py). Paired on the kept deals of stop 64's main
+(from six cards; from seven, as shipped before, won 54.45 % and 54.70 % on them): seed 52,
+2,000 games, 55.55 %, +2.05 (+0.61 to +3.49) over those deals, +1.10 over from seven; seed
+53, 55.55 %, +1.90 (+0.50 to +3.30), +0.85 over from seven. A play's p99 as before (27-28 ms
+of process time against 26-34, bench/ai_latency.py's 150 deals alternated), its median 1.6
+ms where 1.3 (more draws refused).
 """
 
 from __future__ import annotations

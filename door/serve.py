@@ -171,9 +171,10 @@ async def forfeit_overdue_mail_games(mail: MailGames, every: float = FORFEIT_CHE
 def prepare_computer_player() -> None:
     """Load the computer's tables and the win bar's now rather than in the first
     caller's game (the win bar's take a few tenths of a second, which every caller
-    would wait through), then put everything long-lived out of the garbage
-    collector's sight: a full collection over those objects would otherwise land
-    inside some decision."""
+    would wait through, and so do the expert's throws the master draws the opponent's
+    hand through), then put everything long-lived out of the garbage collector's sight:
+    a full collection over those objects would otherwise land inside some decision."""
+    from engine.computer.discard_draws import expert_first_plays, expert_keeps
     from engine.odds.hand_tables import load_tables
     from engine.odds.position import shipped_position
     from engine.odds.winbar import prepare as prepare_win_bar
@@ -181,6 +182,8 @@ def prepare_computer_player() -> None:
     load_tables()
     shipped_position()
     prepare_win_bar()
+    expert_keeps()
+    expert_first_plays()
     gc.collect()
     gc.freeze()
     # A young collection every 700 allocations (Python's default) runs thousands of

@@ -8,6 +8,12 @@ exactly, against a caller a strong player's discard (``engine.computer.sampled_p
 The expert's throws, by ranks alone (a flush is left out), come from
 ``engine/data/expert_throws.bin`` (written by bench/expert_throws.py).
 
+The opponent's first card this hand is read too, where the caller gives it: a draw is kept
+only as often as the expert holding those four would lay that card first, their lead or
+their answer to ours (``engine/data/expert_first_plays.bin``, written by
+bench/expert_first_plays.py: how often the expert lays each card first in a few deals drawn
+at random, since the cards it cannot see sway its choice).
+
 >>> import random
 >>> unseen = [0] + [4] * 13
 >>> hands = hands_through_discard(unseen, [5], "pone", least_pips=1, declined=(),
@@ -31,6 +37,8 @@ from engine.rules.cards import PIPS
 # The fifteen throws from six cards, as pairs of places in the ranks sorted (the table's
 # index: bench/expert_throws.py).
 THROW_PLACES: Final = tuple(itertools.combinations(range(6), 2))
+# The first plays a four-card hand is read by: the lead and the answer to each rank led.
+FIRST_PLAYS: Final = 14
 # Draws tried for each hand wanted before giving up on the rest.
 TRIES_PER_HAND: Final = 20
 # Fewer hands accepted than this: what the opponent did is unlikely under the expert's
@@ -47,6 +55,42 @@ def six_rank_hands() -> tuple[tuple[int, ...], ...]:
         for ranks in itertools.combinations_with_replacement(range(1, 14), 6)
         if all(ranks.count(rank) <= 4 for rank in set(ranks))
     )
+
+
+@cache
+def expert_first_plays() -> dict[tuple[int, ...], tuple[int, ...]]:
+    """For each four ranks kept (sorted), the fourteen packed words of
+    ``engine/data/expert_first_plays.bin`` (bench/expert_first_plays.py): how often the expert
+    lays each rank it holds first, as pone (the lead) and as dealer answering a lead of
+    each rank."""
+    data = resources.files("engine").joinpath("data/expert_first_plays.bin").read_bytes()
+    hands = four_rank_hands()
+    if len(data) != 2 * FIRST_PLAYS * len(hands):
+        raise ValueError(f"expert_first_plays.bin holds {len(data)} bytes, not a word a play")
+    words = [int.from_bytes(data[at : at + 2], "little") for at in range(0, len(data), 2)]
+    return {
+        hand: tuple(words[FIRST_PLAYS * place : FIRST_PLAYS * (place + 1)])
+        for place, hand in enumerate(hands)
+    }
+
+
+def first_play_chance(kept: tuple[int, ...], lead: int, laid: int) -> float:
+    """How often the expert holding the four ranks ``kept`` (sorted) lays ``laid`` first: as
+    pone leading (``lead`` 0) or as dealer answering a lead of rank ``lead``; at least
+    ``DECLINED`` (the table's deals are a few, and a caller is not the expert)."""
+    word = expert_first_plays()[kept][lead]
+    counts = [(word >> (4 * place)) & 15 for place in range(4)]
+    total = sum(counts)
+    if not total or laid not in kept:
+        return DECLINED
+    return max(DECLINED, counts[kept.index(laid)] / total)
+
+
+@cache
+def four_rank_hands() -> tuple[tuple[int, ...], ...]:
+    """Every multiset of four ranks (1..13), sorted, in order: the order of
+    ``engine/data/expert_first_plays.bin``."""
+    return tuple(itertools.combinations_with_replacement(range(1, 14), 4))
 
 
 @cache
@@ -74,6 +118,7 @@ def hands_through_discard(
     declined: Sequence[int],
     samples: int,
     rng: random.Random,
+    first_play: tuple[int, int] | None = None,
 ) -> list[tuple[int, ...]]:
     """Up to ``samples`` hands (sorted ranks) the opponent may still hold, drawn through the
     expert's discard (see the module docstring). ``unseen`` is the cards they may hold, by
@@ -82,7 +127,10 @@ def hands_through_discard(
     the fewest pips a card they still hold may have (their goes), ``declined`` the ranks
     that would have pegged more than a card they laid: a draw holding one is accepted
     ``DECLINED`` times as often, once for each such card. At most ``TRIES_PER_HAND`` times
-    ``samples`` draws are tried; fewer hands come back when fewer are accepted."""
+    ``samples`` draws are tried; fewer hands come back when fewer are accepted.
+    ``first_play`` (the rank they answered, 0 for their lead; the rank they laid) accepts a
+    draw as often as the expert holding its four lays that card first
+    (``first_play_chance``)."""
     missing = 6 - len(played)
     deck = [rank for rank in range(1, 14) for _ in range(unseen[rank])]
     if not 2 <= missing <= len(deck):
@@ -92,7 +140,8 @@ def hands_through_discard(
     forced = list(played)
     hands: list[tuple[int, ...]] = []
     for _ in range(TRIES_PER_HAND * samples):
-        kept = list(keeps[tuple(sorted(forced + rng.sample(deck, missing)))])
+        four = keeps[tuple(sorted(forced + rng.sample(deck, missing)))]
+        kept = list(four)
         try:
             for rank in played:
                 kept.remove(rank)
@@ -103,6 +152,8 @@ def hands_through_discard(
         passed_up = sum(rank in declined_ranks for rank in kept)
         if passed_up and rng.random() >= DECLINED**passed_up:
             continue
+        if first_play is not None and rng.random() >= first_play_chance(four, *first_play):
+            continue  # the expert holding these four would seldom have laid that first
         hands.append(tuple(kept))
         if len(hands) == samples:
             break

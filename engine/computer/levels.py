@@ -31,6 +31,11 @@ MASTER_SAMPLED_FROM: Final = 7
 # 54.40 % against 53.34 % (bench/master_strength.py); a play's p99 as main's (22-25 ms of
 # process time), its median 1.2 ms where 0.7. Off, the keep model's draws.
 MASTER_DRAWS_THROUGH_DISCARD: Final = True
+# Those draws also read the opponent's first card this hand (their lead, or their answer to
+# ours): a draw is kept as often as the expert holding its four cards lays that card first
+# (engine.computer.discard_draws.first_play_chance, from engine/data/expert_first_plays.bin),
+# while both sides are short of ENDGAME_FROM (the table is the expert's play for points).
+MASTER_READS_FIRST_PLAY: Final = True
 # With three or four players the master searches the play to its end over hands the other
 # seats may hold (engine.computer.table_sampled) once every hand together holds this many
 # cards or fewer, by the number of players (not listed: never): at least as strong as the

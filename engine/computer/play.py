@@ -24,6 +24,7 @@ from engine.computer.levels import (
     ENDGAME_FROM,
     MASTER_DRAWS_THROUGH_DISCARD,
     MASTER_PLAY_FROM,
+    MASTER_READS_FIRST_PLAY,
     MASTER_SAMPLED_FROM,
     check_level,
 )
@@ -258,6 +259,7 @@ def full_search_values(
             said_go=opp_said_go,
             declined=opp_declined,
             holding=opp_cards_left,
+            first_play=_first_play_read(played, dealer, my_score, opp_score),
         )
     return sampled_play_values(
         mine,
@@ -283,26 +285,57 @@ def _drawn_through_discard(
     said_go: bool,
     declined: Sequence[int],
     holding: int,
+    first_play: tuple[int, int] | None = None,
 ) -> list[tuple[int, ...]]:
     """The hands the opponent may hold drawn through the expert's discard
     (``engine.computer.discard_draws``), seeded by the position: ``mine`` and ``seq`` our
     ranks and the count's, ``seen`` every card we have seen (ours, those laid, the
     starter), ``laid`` the ranks they have laid this hand, ``role`` theirs, ``least_pips``
     and ``said_go`` what their goes say, ``declined`` the ranks they passed up points with,
-    ``holding`` how many cards they hold. Empty when fewer than ``FEWEST_ACCEPTED`` are
-    accepted or the cards they laid and hold are not four: the caller draws as before."""
+    ``holding`` how many cards they hold, ``first_play`` their first card
+    (``opponents_first_play``). Empty when fewer than ``FEWEST_ACCEPTED`` are accepted or
+    the cards they laid and hold are not four: the caller draws as before."""
     if len(laid) + holding != 4:
         return []
     unseen = unseen_ranks([int(card.rank) for card in seen])
     if said_go:  # nothing they hold fits on this count
         least_pips = max(least_pips, 32 - sum(PIPS[rank] for rank in seq))
     laid, declined = sorted(laid), sorted(set(declined))
-    seed = (sorted(mine), list(seq), unseen, laid, least_pips, declined, SAMPLES)
+    seed = (sorted(mine), list(seq), unseen, laid, least_pips, declined, SAMPLES, first_play)
     rng = random.Random(repr(seed))
     hands = hands_through_discard(
-        unseen, laid, role, least_pips=least_pips, declined=declined, samples=SAMPLES, rng=rng
+        unseen,
+        laid,
+        role,
+        least_pips=least_pips,
+        declined=declined,
+        samples=SAMPLES,
+        rng=rng,
+        first_play=first_play,
     )
     return hands if len(hands) >= FEWEST_ACCEPTED else []
+
+
+def _first_play_read(
+    played: Sequence[Card], dealer: bool, my_score: int, opp_score: int
+) -> tuple[int, int] | None:
+    """The opponent's first card as the draws read it, or None where it is not read: the
+    table is the expert's play for points, which it plays until a side reaches
+    ``ENDGAME_FROM``."""
+    if not MASTER_READS_FIRST_PLAY or max(my_score, opp_score) >= ENDGAME_FROM:
+        return None
+    return opponents_first_play(played, dealer)
+
+
+def opponents_first_play(played: Sequence[Card], dealer: bool) -> tuple[int, int] | None:
+    """The opponent's first card this hand as ``hands_through_discard`` reads it: (the rank
+    they answered, 0 for their lead; the rank they laid), from ``played`` (every card laid
+    this hand, in order) and whether we deal. The dealer always answers the lead (a lead is
+    at most ten, so any card fits on it): the second card laid is the dealer's. None before
+    they have laid one."""
+    if dealer:
+        return (0, int(played[0].rank)) if played else None
+    return (int(played[0].rank), int(played[1].rank)) if len(played) >= 2 else None
 
 
 def _opponent_pool(

@@ -14,7 +14,15 @@ import engine.computer.discard_draws
 import engine.computer.play as play
 import engine.computer.sampled_play as sampled_play
 from engine.computer.discard import choose_discard
-from engine.computer.discard_draws import expert_keeps, hands_through_discard, six_rank_hands
+from engine.computer.discard_draws import (
+    FIRST_PLAYS,
+    expert_first_plays,
+    expert_keeps,
+    first_play_chance,
+    four_rank_hands,
+    hands_through_discard,
+    six_rank_hands,
+)
 from engine.rules.cards import PIPS, Card, Rank, Suit, parse_cards
 
 
@@ -94,6 +102,13 @@ def test_a_rank_that_would_have_pegged_more_is_rarely_held() -> None:
     assert share_holding_fives([5]) < share_holding_fives([]) / 4
 
 
+def take_rank(deck: list[Card], rank: int) -> Card:
+    """Takes a card of ``rank`` out of ``deck``."""
+    card = next(card for card in deck if card.rank == rank)
+    deck.remove(card)
+    return card
+
+
 def parse_ranks(text: str) -> list[int]:
     return [int(card.rank) for card in parse_cards(" ".join(f"{rank}S" for rank in text.split()))]
 
@@ -132,3 +147,93 @@ def test_the_masters_full_search_draws_only_hands_the_expert_keeps(
     assert searched and all(
         tuple(sorted([13, 2, *drawn])) in keeps for hands in searched for drawn in hands
     )
+
+
+def test_the_first_plays_table_counts_one_card_a_deal_from_the_hand_held() -> None:
+    table = expert_first_plays()
+    assert len(four_rank_hands()) == len(table) == 1_820  # C(16, 4) multisets of four
+    totals = set()
+    for kept, words in table.items():
+        assert len(words) == FIRST_PLAYS
+        for lead, word in enumerate(words):
+            counts = [(word >> (4 * place)) & 15 for place in range(4)]
+            if lead and kept.count(lead) == 4:
+                assert word == 0  # a fifth card of that rank cannot be led
+                continue
+            totals.add(sum(counts))
+            # Only a rank's first place counts it.
+            assert all(not counts[place] for place in range(1, 4) if kept[place] == kept[place - 1])
+    assert totals == {8}
+
+
+def test_the_first_plays_table_is_mostly_what_the_expert_lays_in_a_deal_of_its_own() -> None:
+    rng = random.Random(5)
+    agreed = tried = 0
+    for kept in rng.sample(four_rank_hands(), 60):
+        lead = rng.choice([0, *(rank for rank in range(1, 14) if kept.count(rank) < 4)])
+        deck = [Card(Rank(rank), suit) for rank in range(1, 14) for suit in Suit]
+        rng.shuffle(deck)
+
+        hand = [take_rank(deck, rank) for rank in kept]
+        count = [take_rank(deck, lead)] if lead else []
+        starter, thrown = deck[0], deck[1:3]
+        card = play.choose_play(
+            hand,
+            count,
+            played=count,
+            starter=starter,
+            discards=thrown,
+            kept=hand,
+            dealer=bool(lead),
+            level="expert",
+            opp_cards_left=3 if lead else 4,
+        )
+        assert card is not None
+        word = expert_first_plays()[kept][lead]
+        counts = {rank: (word >> (4 * kept.index(rank))) & 15 for rank in set(kept)}
+        agreed += counts[int(card.rank)] == max(counts.values())
+        tried += 1
+    assert agreed >= 0.75 * tried
+
+
+def test_the_expert_takes_a_fifteen_with_its_answer_to_a_ten() -> None:
+    assert first_play_chance((2, 3, 4, 5), 10, 5) >= 0.75
+    assert first_play_chance((2, 3, 4, 5), 10, 2) <= 0.25
+
+
+def test_a_first_card_the_expert_would_seldom_lay_makes_its_hands_rare() -> None:
+    unseen = _unseen(parse_ranks("A 2 9 Q K 3"))
+
+    def mean_chance(first_play: tuple[int, int] | None) -> float:
+        hands = hands_through_discard(
+            unseen,
+            [8],
+            "pone",
+            least_pips=1,
+            declined=(),
+            samples=300,
+            rng=random.Random(4),
+            first_play=first_play,
+        )
+        fours = [tuple(sorted((8, *hand))) for hand in hands]
+        return sum(first_play_chance(four, 0, 8) for four in fours) / len(fours)
+
+    unread, read = mean_chance(None), mean_chance((0, 8))
+    assert read > unread + 0.1
+
+
+@pytest.mark.parametrize(
+    ("played", "dealer", "first"),
+    [
+        ("", True, None),
+        ("7H", True, (0, 7)),
+        ("7H 8S 5D", True, (0, 7)),
+        ("7H", False, None),
+        ("7H 8S", False, (7, 8)),
+        ("KH 5S 4D", False, (13, 5)),
+    ],
+)
+def test_the_opponents_first_card_is_their_lead_or_their_answer_to_ours(
+    played: str, dealer: bool, first: tuple[int, int] | None
+) -> None:
+    assert play.opponents_first_play(parse_cards(played) if played else [], dealer) == first
