@@ -35,6 +35,9 @@ MASTER_DRAWS_THROUGH_DISCARD: Final = True
 # ours): a draw is kept as often as the expert holding its four cards lays that card first
 # (engine.computer.discard_draws.first_play_chance, from engine/data/expert_first_plays.bin),
 # while both sides are short of ENDGAME_FROM (the table is the expert's play for points).
+# Paired on the kept deals of seeds 52 and 53 (2,000 games each) 55.55 % both, where the
+# draws without it won 54.45 % and 54.70 % (bench/master_strength.py); a play's p99 as
+# without it (27-28 ms of process time), its median 1.6 ms where 1.3.
 MASTER_READS_FIRST_PLAY: Final = True
 # With three or four players the master searches the play to its end over hands the other
 # seats may hold (engine.computer.table_sampled) once every hand together holds this many
