@@ -12,16 +12,34 @@ import re
 import pytest
 
 from door.app import menu_choices
+from door.table.flow import Table
 from door.term.keys import Key
 from tests.door.app.reader_callers import NOISE, ReaderPlayer, call_reader, play_mixed
 from tests.door.app.test_lobby import Callers, in_lobby_after_game, log_text, screen, settled
-from tests.door.caller import run_async
+from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.table.reader_client import sent
 from tests.door.waiting import until
 
 
 def lobby_ready(terminal_text: str) -> bool:
     return "Lobby: type a key or a word, then RETURN." in terminal_text
+
+
+async def three_handed_with_a_reader(
+    door: Callers, host: KeyboardTerminal, reader: KeyboardTerminal
+) -> tuple[Table, int]:
+    """``host`` (full screen, in the lobby) offers a game of three with the computer in the
+    empty seat and ``reader`` accepts it: the table, and where the reader's transcript
+    stood when the offer was said."""
+    await settled(host)
+    host.press("g")  # three players: the computer takes the empty seat
+    await until(lambda: "G players: 3" in screen(host))
+    host.press("w", "2", Key.ENTER)
+    await until(lambda: "3 players (+1 computer)" in sent(reader))
+    mark = sent(reader).index("3 players (+1 computer)")
+    reader.press("accept\r")
+    await until(lambda: bool(door.presence.tables))
+    return door.presence.tables[0], mark
 
 
 @run_async
@@ -78,15 +96,7 @@ async def test_three_handed_with_the_computer_and_a_screen_reader_watching() -> 
     carol = call_reader(door, "Carol")
     await until(lambda: "Press a key from the menu" in alice.status)
     await until(lambda: lobby_ready(sent(bob)) and lobby_ready(sent(carol)))
-    await settled(alice)
-    alice.press("g")  # three players: the computer takes the empty seat
-    await until(lambda: "G players: 3" in screen(alice))
-    alice.press("w", "2", Key.ENTER)
-    await until(lambda: "3 players (+1 computer)" in sent(bob))
-    mark = sent(bob).index("3 players (+1 computer)")
-    bob.press("accept\r")
-    await until(lambda: bool(door.presence.tables))
-    table = door.presence.tables[0]
+    table, mark = await three_handed_with_a_reader(door, alice, bob)
     assert table.names == ("Alice", "Bob", "Computer")
     await until(lambda: "playing Bob and Computer" in sent(carol))
     carol.press("help\r")  # the lobby's help, said: her page, not the keys' pages
@@ -190,15 +200,7 @@ async def test_a_screen_reader_hears_the_lobbys_result_note_with_every_name_whol
     await until(
         lambda: "Press a key from the menu" in alexandrina.status and lobby_ready(sent(bob))
     )
-    await settled(alexandrina)
-    alexandrina.press("g")  # three players: the computer takes the empty seat
-    await until(lambda: "G players: 3" in screen(alexandrina))
-    alexandrina.press("w", "2", Key.ENTER)
-    await until(lambda: "3 players (+1 computer)" in sent(bob))
-    mark = sent(bob).index("3 players (+1 computer)")
-    bob.press("accept\r")
-    await until(lambda: bool(door.presence.tables))
-    table = door.presence.tables[0]
+    table, mark = await three_handed_with_a_reader(door, alexandrina, bob)
     await play_mixed([alexandrina], [ReaderPlayer(bob, mark)], stop=lambda: table.over)
     await until(lambda: "Back to the lobby." in sent(bob)[mark:])
     back = sent(bob).index("Back to the lobby.", mark)
