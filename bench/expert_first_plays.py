@@ -28,6 +28,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,14 +37,18 @@ from engine.computer.discard_draws import (  # noqa: E402
     expert_keeps,
     four_rank_hands,
     six_rank_hands,
+    three_rank_hands,
 )
 from engine.computer.play import choose_play  # noqa: E402
 from engine.rules.cards import Card, Rank, Suit  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[1] / "engine" / "data" / "expert_first_plays.bin"
+DATA = Path(__file__).resolve().parents[1] / "engine" / "data"
+OUT = DATA / "expert_first_plays.bin"
+OUT_SECOND = DATA / "expert_second_plays.bin"
 LEADS = 14  # the lead (0), then the answer to a lead of each rank 1..13
 
 
+@cache  # once a process, not once a task
 def throws_by_keep(role: str) -> dict[tuple[int, ...], list[tuple[int, ...]]]:
     """For each four ranks the expert keeps in ``role``, the two ranks it throws with them."""
     found: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
@@ -116,24 +121,87 @@ def first_play_counts(task: tuple[int, int, int]) -> list[int]:
     return words
 
 
+def second_play_counts(task: tuple[int, int, int]) -> list[int]:
+    """The packed words of the pone's second card for the hands
+    ``three_rank_hands()[start:end]`` (see the module docstring), from ``contexts`` deals
+    each, seeded by the hand's place."""
+    start, end, contexts = task
+    hands = three_rank_hands()
+    throws = throws_by_keep("pone")
+    suits = list(Suit)
+    words: list[int] = []
+    for place in range(start, end):
+        held = hands[place]
+        rng = random.Random(1_000_000 + place)
+        for lead in range(1, 14):
+            kept = tuple(sorted((*held, lead)))
+            for answer in range(1, 14):
+                if kept.count(lead) > 4 or (*kept, answer).count(answer) > 4:
+                    words.append(0)
+                    continue
+                counts = Counter[int]()
+                for _ in range(contexts):
+                    deck = [Card(Rank(r), s) for r in range(1, 14) for s in suits]
+                    rng.shuffle(deck)
+                    hand = [take_rank(deck, rank) for rank in held]
+                    count_cards = [take_rank(deck, lead), take_rank(deck, answer)]
+                    fitting = [
+                        pair
+                        for pair in throws.get(kept, [])
+                        if all(sum(1 for c in deck if c.rank == r) >= pair.count(r) for r in pair)
+                    ]
+                    if fitting:
+                        thrown = [take_rank(deck, rank) for rank in rng.choice(fitting)]
+                    else:
+                        thrown = [deck.pop(), deck.pop()]
+                    starter = deck.pop()
+                    card = choose_play(
+                        hand,
+                        count_cards,
+                        played=count_cards,
+                        starter=starter,
+                        discards=thrown,
+                        kept=[*hand, count_cards[0]],
+                        dealer=False,
+                        level="expert",
+                        opp_cards_left=3,
+                        opp_played=count_cards[1:],
+                    )
+                    assert card is not None  # a count of two cards is at most 20
+                    counts[int(card.rank)] += 1
+                word = 0
+                for index, rank in enumerate(held):
+                    if held.index(rank) == index:
+                        word |= counts[rank] << (4 * index)
+                words.append(word)
+    return words
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contexts", type=int, default=8, help="deals a hand is played in")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--write", action="store_true", help=f"save them as {OUT.name}")
+    parser.add_argument(
+        "--second", action="store_true", help=f"the pone's second card ({OUT_SECOND.name})"
+    )
+    parser.add_argument("--write", action="store_true", help="save the table")
     args = parser.parse_args()
     if not 1 <= args.contexts <= 15:
         parser.error("--contexts is 1 to 15 (four bits a count)")
     started = time.time()
-    hands = four_rank_hands()
-    step = 20
+    if args.second:
+        hands, step, counter, out = three_rank_hands(), 5, second_play_counts, OUT_SECOND
+        what = "the pone's second card after each lead and answer"
+    else:
+        hands, step, counter, out = four_rank_hands(), 20, first_play_counts, OUT
+        what = f"{LEADS} first plays each"
     tasks = [(at, min(at + step, len(hands)), args.contexts) for at in range(0, len(hands), step)]
     words: list[int] = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for part in pool.map(first_play_counts, tasks):
+        for part in pool.map(counter, tasks):
             words.extend(part)
     seconds = time.time() - started
-    print(f"{len(hands):,} hands of four ranks, {LEADS} first plays each, {seconds:.0f} s")
+    print(f"{len(hands):,} hands of {len(hands[0])} ranks, {what}, {seconds:.0f} s")
     sure = sum(
         1
         for word in words
@@ -144,8 +212,8 @@ def main() -> int:
     six = len(six_rank_hands())
     print(f"(the throws read from {six:,} hands of six)")
     if args.write:
-        OUT.write_bytes(b"".join(word.to_bytes(2, "little") for word in words))
-        print(f"wrote {OUT} ({2 * len(words):,} bytes)")
+        out.write_bytes(b"".join(word.to_bytes(2, "little") for word in words))
+        print(f"wrote {out} ({2 * len(words):,} bytes)")
     return 0
 
 

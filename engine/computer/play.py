@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from engine.computer.levels import (
     MASTER_DRAWS_THROUGH_DISCARD,
     MASTER_PLAY_FROM,
     MASTER_READS_FIRST_PLAY,
+    MASTER_READS_SECOND_PLAY,
     MASTER_SAMPLED_FROM,
     check_level,
 )
@@ -259,7 +260,7 @@ def full_search_values(
             said_go=opp_said_go,
             declined=opp_declined,
             holding=opp_cards_left,
-            first_play=_first_play_read(played, dealer, my_score, opp_score),
+            **_plays_read(played, dealer, my_score, opp_score),
         )
     return sampled_play_values(
         mine,
@@ -286,22 +287,35 @@ def _drawn_through_discard(
     declined: Sequence[int],
     holding: int,
     first_play: tuple[int, int] | None = None,
+    second_play: tuple[int, int, int] | None = None,
 ) -> list[tuple[int, ...]]:
     """The hands the opponent may hold drawn through the expert's discard
     (``engine.computer.discard_draws``), seeded by the position: ``mine`` and ``seq`` our
     ranks and the count's, ``seen`` every card we have seen (ours, those laid, the
     starter), ``laid`` the ranks they have laid this hand, ``role`` theirs, ``least_pips``
     and ``said_go`` what their goes say, ``declined`` the ranks they passed up points with,
-    ``holding`` how many cards they hold, ``first_play`` their first card
-    (``opponents_first_play``). Empty when fewer than ``FEWEST_ACCEPTED`` are accepted or
-    the cards they laid and hold are not four: the caller draws as before."""
+    ``holding`` how many cards they hold, ``first_play`` and ``second_play`` their first
+    cards (``opponents_first_play``, ``pones_second_play``). Empty when fewer than
+    ``FEWEST_ACCEPTED`` are accepted or the cards they laid and hold are not four: the
+    caller draws as before."""
     if len(laid) + holding != 4:
         return []
     unseen = unseen_ranks([int(card.rank) for card in seen])
     if said_go:  # nothing they hold fits on this count
         least_pips = max(least_pips, 32 - sum(PIPS[rank] for rank in seq))
     laid, declined = sorted(laid), sorted(set(declined))
-    seed = (sorted(mine), list(seq), unseen, laid, least_pips, declined, SAMPLES, first_play)
+    seed: tuple[object, ...] = (
+        sorted(mine),
+        list(seq),
+        unseen,
+        laid,
+        least_pips,
+        declined,
+        SAMPLES,
+        first_play,
+    )
+    if second_play is not None:  # the seeds of positions without it stay as they were
+        seed += (second_play,)
     rng = random.Random(repr(seed))
     hands = hands_through_discard(
         unseen,
@@ -312,19 +326,25 @@ def _drawn_through_discard(
         samples=SAMPLES,
         rng=rng,
         first_play=first_play,
+        second_play=second_play,
     )
     return hands if len(hands) >= FEWEST_ACCEPTED else []
 
 
-def _first_play_read(
+def _plays_read(
     played: Sequence[Card], dealer: bool, my_score: int, opp_score: int
-) -> tuple[int, int] | None:
-    """The opponent's first card as the draws read it, or None where it is not read: the
-    table is the expert's play for points, which it plays until a side reaches
-    ``ENDGAME_FROM``."""
-    if not MASTER_READS_FIRST_PLAY or max(my_score, opp_score) >= ENDGAME_FROM:
-        return None
-    return opponents_first_play(played, dealer)
+) -> dict[str, Any]:
+    """The opponent's first cards as the draws read them (``_drawn_through_discard``'s
+    ``first_play`` and ``second_play``), none where they are not read: the tables are the
+    expert's play for points, which it plays until a side reaches ``ENDGAME_FROM``."""
+    if max(my_score, opp_score) >= ENDGAME_FROM:
+        return {}
+    reads: dict[str, Any] = {}
+    if MASTER_READS_FIRST_PLAY:
+        reads["first_play"] = opponents_first_play(played, dealer)
+    if MASTER_READS_SECOND_PLAY:
+        reads["second_play"] = pones_second_play(played, dealer)
+    return reads
 
 
 def opponents_first_play(played: Sequence[Card], dealer: bool) -> tuple[int, int] | None:
@@ -336,6 +356,17 @@ def opponents_first_play(played: Sequence[Card], dealer: bool) -> tuple[int, int
     if dealer:
         return (0, int(played[0].rank)) if played else None
     return (int(played[0].rank), int(played[1].rank)) if len(played) >= 2 else None
+
+
+def pones_second_play(played: Sequence[Card], dealer: bool) -> tuple[int, int, int] | None:
+    """The pone's second card this hand as ``hands_through_discard`` reads it: (their lead,
+    our answer, the rank they laid on it), from ``played`` and whether we deal; None when
+    they deal or before they have laid it. Two cards count at most twenty, so the third
+    card laid is always the pone's."""
+    if not dealer or len(played) < 3:
+        return None
+    lead, answer, laid = (int(card.rank) for card in played[:3])
+    return lead, answer, laid
 
 
 def _opponent_pool(

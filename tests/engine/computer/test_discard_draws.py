@@ -18,11 +18,15 @@ from engine.computer.discard_draws import (
     FIRST_PLAYS,
     expert_first_plays,
     expert_keeps,
+    expert_second_plays,
     first_play_chance,
     four_rank_hands,
     hands_through_discard,
+    second_play_chance,
     six_rank_hands,
+    three_rank_hands,
 )
+from engine.computer.opponent import DECLINED
 from engine.rules.cards import PIPS, Card, Rank, Suit, parse_cards
 
 
@@ -237,3 +241,118 @@ def test_the_opponents_first_card_is_their_lead_or_their_answer_to_ours(
     played: str, dealer: bool, first: tuple[int, int] | None
 ) -> None:
     assert play.opponents_first_play(parse_cards(played) if played else [], dealer) == first
+
+
+def test_the_second_plays_table_counts_one_card_a_deal_from_the_three_held() -> None:
+    table = expert_second_plays()
+    assert len(three_rank_hands()) == len(table) == 455  # C(15, 3) multisets of three
+    totals = set()
+    for held, words in table.items():
+        assert len(words) == 13 * 13
+        for at, word in enumerate(words):
+            lead, answer = at // 13 + 1, at % 13 + 1
+            counts = [(word >> (4 * place)) & 15 for place in range(3)]
+            if held.count(lead) == 4 or (*held, lead, answer).count(answer) > 4:
+                assert word == 0  # a fifth card of a rank cannot be laid
+                continue
+            totals.add(sum(counts))
+            assert word >> 12 == 0  # three ranks held, three counts
+            assert all(not counts[place] for place in range(1, 3) if held[place] == held[place - 1])
+    assert totals == {8}
+
+
+def test_the_second_plays_table_is_mostly_what_the_expert_lays_in_a_deal_of_its_own() -> None:
+    rng = random.Random(6)
+    agreed = tried = 0
+    for held in rng.sample(three_rank_hands(), 60):
+        lead = rng.choice([rank for rank in range(1, 14) if held.count(rank) < 4])
+        answer = rng.choice([rank for rank in range(1, 14) if (*held, lead).count(rank) < 4])
+        deck = [Card(Rank(rank), suit) for rank in range(1, 14) for suit in Suit]
+        rng.shuffle(deck)
+
+        hand = [take_rank(deck, rank) for rank in held]
+        count = [take_rank(deck, lead), take_rank(deck, answer)]
+        starter, thrown = deck[0], deck[1:3]
+        card = play.choose_play(
+            hand,
+            count,
+            played=count,
+            starter=starter,
+            discards=thrown,
+            kept=[*hand, count[0]],
+            level="expert",
+            opp_cards_left=3,
+            opp_played=count[1:],
+        )
+        assert card is not None
+        word = expert_second_plays()[held][13 * (lead - 1) + answer - 1]
+        counts = {rank: (word >> (4 * held.index(rank))) & 15 for rank in set(held)}
+        agreed += counts[int(card.rank)] == max(counts.values())
+        tried += 1
+    assert agreed >= 0.75 * tried
+
+
+def test_the_pone_makes_fifteen_and_a_run_with_its_second_card() -> None:
+    # Led a four, we answered a five: their six makes fifteen and a run of three.
+    assert second_play_chance((4, 6, 12, 13), 4, 5, 6) >= 0.75
+    assert second_play_chance((4, 6, 12, 13), 4, 5, 12) <= 0.25
+    assert second_play_chance((6, 12, 13, 13), 4, 5, 6) == DECLINED  # they did not lead it
+
+
+def test_a_second_card_the_expert_would_seldom_lay_makes_its_hands_rare() -> None:
+    # They led a four and, on our five, laid a queen where a six would have made five.
+    unseen = _unseen(parse_ranks("5 9 10 K 2 4 Q"))
+
+    def mean_chance(second_play: tuple[int, int, int] | None) -> float:
+        hands = hands_through_discard(
+            unseen,
+            [4, 12],
+            "pone",
+            least_pips=1,
+            declined=(),
+            samples=300,
+            rng=random.Random(4),
+            first_play=(0, 4),
+            second_play=second_play,
+        )
+        fours = [tuple(sorted((4, 12, *hand))) for hand in hands]
+        return sum(second_play_chance(four, 4, 5, 12) for four in fours) / len(fours)
+
+    unread, read = mean_chance(None), mean_chance((4, 5, 12))
+    assert read > unread + 0.1
+
+
+@pytest.mark.parametrize(
+    ("played", "dealer", "second"),
+    [
+        ("7H 8S", True, None),
+        ("7H 8S 5D", True, (7, 8, 5)),
+        ("KH QS 5D 4C", True, (13, 12, 5)),
+        ("7H 8S 5D", False, None),  # they deal: their second card is not read
+    ],
+)
+def test_the_pones_second_card_is_laid_on_their_lead_and_our_answer(
+    played: str, dealer: bool, second: tuple[int, int, int] | None
+) -> None:
+    assert play.pones_second_play(parse_cards(played), dealer) == second
+
+
+def test_a_play_every_hand_makes_rare_still_draws_hands_through_the_discard() -> None:
+    # The pone led a king, we paired it, and they laid a two on twenty where the expert
+    # lays a ten (thirty) or a card making a run: almost no hand makes that likely, so
+    # every hand stays as likely as the discard made it rather than too few surviving.
+    unseen = _unseen([3, 7, 9, 13, 13, 2, 4, 12, 8])
+    hands = hands_through_discard(
+        unseen,
+        [13, 2],
+        "pone",
+        least_pips=1,
+        declined=(),
+        samples=64,
+        rng=random.Random(1),
+        first_play=(0, 13),
+        second_play=(13, 13, 2),
+    )
+    assert len(hands) == 64
+    keeps = set(expert_keeps()["pone"].values())
+    assert all(tuple(sorted((13, 2, *hand))) in keeps for hand in hands)

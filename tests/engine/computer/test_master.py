@@ -83,7 +83,8 @@ def test_a_weighted_pool_draws_as_the_card_pool_does() -> None:
 def test_master_does_not_pair_a_king_the_pone_led() -> None:
     # The pone led a king. Every unseen card as likely, pairing it (two points) is best,
     # as the expert plays; but a pone keeps a king almost only with another, so the
-    # master expects a pair royal back and plays the six.
+    # master expects a pair royal back and plays a low card (the six or the three, worth
+    # the same within the draws' noise).
     hand, count = parse_cards("3S 9S KD 6C"), parse_cards("KH")
     position = {
         "played": count,
@@ -95,7 +96,7 @@ def test_master_does_not_pair_a_king_the_pone_led() -> None:
     }
     assert str(choose_play(hand, count, level="expert", **position)) == "KD"  # type: ignore[arg-type]
     master = choose_play(hand, count, level="master", opp_played=count, **position)  # type: ignore[arg-type]
-    assert str(master) == "6C"
+    assert str(master) in {"6C", "3S"}
 
 
 def test_the_ranks_a_player_passed_up_points_with() -> None:
