@@ -174,7 +174,11 @@ def prepare_computer_player() -> None:
     would wait through, and so do the expert's throws the master draws the opponent's
     hand through), then put everything long-lived out of the garbage collector's sight:
     a full collection over those objects would otherwise land inside some decision."""
-    from engine.computer.discard_draws import expert_first_plays, expert_keeps
+    from engine.computer.discard_draws import (
+        expert_first_plays,
+        expert_keeps,
+        expert_second_plays,
+    )
     from engine.odds.hand_tables import load_tables
     from engine.odds.position import shipped_position
     from engine.odds.winbar import prepare as prepare_win_bar
@@ -184,6 +188,7 @@ def prepare_computer_player() -> None:
     prepare_win_bar()
     expert_keeps()
     expert_first_plays()
+    expert_second_plays()
     gc.collect()
     gc.freeze()
     # A young collection every 700 allocations (Python's default) runs thousands of

@@ -9,9 +9,10 @@ import sys
 
 CHECK = """
 from door.serve import prepare_computer_player
-from engine.computer.discard_draws import expert_first_plays, expert_keeps
+from engine.computer.discard_draws import expert_first_plays, expert_keeps, expert_second_plays
 prepare_computer_player()
-print(expert_keeps.cache_info().currsize, expert_first_plays.cache_info().currsize)
+print(*(table.cache_info().currsize for table in (expert_keeps, expert_first_plays,
+                                                   expert_second_plays)))
 """
 
 
@@ -19,4 +20,4 @@ def test_the_masters_draw_tables_are_loaded_before_the_first_caller() -> None:
     done = subprocess.run(
         [sys.executable, "-c", CHECK], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.split() == ["1", "1"]
+    assert done.stdout.split() == ["1", "1", "1"]
