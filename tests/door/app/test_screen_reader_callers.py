@@ -82,6 +82,12 @@ async def test_a_screen_reader_and_a_full_screen_caller_play_a_whole_game() -> N
     winner = table.names[table.game.winner_side or 0]
     said = "You win" if winner == "Bob" else "Alice wins"
     assert re.search(rf"{said}, 121 to \d+\.", heard), heard[-600:]
+    # Back in the lobby, Bob hears how the game ended, as he heard that it began.
+    back = sent(bob).index("Back to the lobby.", mark)
+    ended = f"Alice vs Bob: {winner} won 121 to {min(table.game.scores)}"
+    await until(lambda: ended in sent(bob)[back:], what=lambda: sent(bob)[back:][-600:])
+    lobby = sent(bob)[back:]
+    assert lobby.index("Alice vs Bob: a game begins.") < lobby.index(ended)
     # Alice's screens stayed the full-screen table, drawn with escapes and boxes.
     drawn = bytes(alice.output[alice_mark:]).decode("utf-8", errors="replace")
     assert "\x1b[" in drawn and re.search("[\u2500-\u257f]", drawn)
