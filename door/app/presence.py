@@ -38,7 +38,7 @@ from door.app.members import (
     TableFactory,
 )
 from door.defence.lookalike import skeleton
-from door.screens.chat import MAX_CHAT_LENGTH, clean_chat
+from door.screens.chat import clean_chat
 from door.table.options import GameOptions
 from door.term.ansi import sanitize
 
@@ -49,6 +49,10 @@ if TYPE_CHECKING:
     from door.table.flow import Table
 
 MAX_NAME_LENGTH: Final = 20
+MAX_NOTICE_LENGTH: Final = 240
+"""The longest notice of the lobby's chat: the door's own words, but with callers' names
+in them. The longest it writes is a claim's end between four 20-letter names (225: the
+title alone is 90); 120 cut a claim's end between two of them."""
 CLAIM_WAIT_SECONDS: Final = 7.0
 """Longest a caller waits for the name claim of a worker that died to expire (its time to
 live, door/cluster/link.py, and a sync)."""
@@ -262,7 +266,7 @@ class Presence:
             self._add_chat(ChatLine(member.name, line))
 
     def notice(self, text: str) -> None:
-        self._add_chat(ChatLine("", sanitize(text, 2 * MAX_CHAT_LENGTH)))
+        self._add_chat(ChatLine("", sanitize(text, MAX_NOTICE_LENGTH)))
 
     def _add_chat(self, line: ChatLine) -> None:
         self.chat.append(line)

@@ -33,9 +33,11 @@ from door.app.presence import Presence
 from door.app.records import KeptGame, Records, computer_names
 from door.app.table_settings import read_settings, settings_text
 from door.config import Config
+from door.screens.narration import side_names
 from door.storage.errors import StoreError
 from door.storage.saver import GameSaver
 from door.storage.store import Account, SavedGame
+from door.table import words
 from door.table.admission import person_or_reader
 from door.table.flow import Table
 from door.table.listener import TableListener
@@ -309,6 +311,12 @@ class CallersGame(ModeratedTable):
         )
 
     def game_over(self, table: Table, result: GameResult) -> None:
+        if result.outcome is not None:
+            # The lobby read "a game begins" (Presence._accepted); it reads the end too,
+            # at every worker (the notice goes to the cluster's chat).
+            sides = side_names(table.names, result.outcome.sides)
+            ended = words.ended_notice(table.title, sides, result.outcome, table.match)
+            self.service.presence.notice(ended)
         first, second = (self.accounts + [None, None])[:2]
         if first is None or second is None:
             return

@@ -21,7 +21,7 @@ from door.screens import theme
 from door.screens.cards import card_face
 from door.screens.chat import Entry
 from door.screens.frame import draw_message, draw_status
-from door.screens.game_list import game_line
+from door.screens.game_list import game_rows
 from door.screens.layout import MESSAGE_ROW, SCREEN_COLS
 from door.storage.ratings import RatedMember, RatingHistoryEntry
 from door.storage.store import GameSummary, LeaderboardEntry, PlayerStats, StatLine
@@ -167,8 +167,14 @@ def _draw_games(canvas: Canvas, top: int, games: Sequence[GameSummary], viewer: 
     if not games or rows < 2:
         return
     canvas.put(top, 1, "Latest games (the number is the one the sysop replays)", theme.LABEL)
-    for offset, game in enumerate(games[: rows - 1], start=1):
-        canvas.put(top + offset, 1, game_line(game, viewer)[: SCREEN_COLS - 2], theme.TEXT)
+    row, bottom = top + 1, top + rows
+    for game in games:
+        lines = game_rows(game, viewer, SCREEN_COLS - 2)
+        if row + len(lines) > bottom:
+            break  # a game whole or not at all
+        for line in lines:
+            canvas.put(row, 1, line, theme.TEXT)
+            row += 1
 
 
 def draw_stats(

@@ -28,6 +28,7 @@ from door.screens.fit import shortened, wrap_lines
 from door.screens.frame import draw_message, draw_status
 from door.screens.layout import ENTRY_ROW, SCREEN_COLS
 from door.screens.side_pane import canvas_for, draw_side_pane, has_pane
+from door.screens.wrap import wrapped
 from door.term.canvas import Canvas, Style, picture, picture_top
 
 WHO_TOP: Final = 3
@@ -201,10 +202,26 @@ def _chat_segments(line: ChatText) -> list[tuple[str, Style]]:
     return [(f"{line.speaker}: ", theme.PLAYER_STYLES[1]), (line.text, theme.BRIGHT)]
 
 
+def _chat_rows(lines: Sequence[ChatText], rows: int) -> list[list[tuple[str, Style]]]:
+    """The last ``rows`` rows of the chat: a notice too long for its row (a game's begin
+    or end between long names: a title alone may take 90 cells) goes on over the next
+    rows, where a caller's line (60 letters and a name) is cut as it always was."""
+    width = SCREEN_COLS - 2
+    drawn: list[list[tuple[str, Style]]] = []
+    for line in list(lines)[-rows:]:
+        segments = _chat_segments(line)
+        if len(segments) == 1 and len(segments[0][0]) > width:
+            text, style = segments[0]
+            drawn.extend([(row, style)] for row in wrapped(text, width, "  "))
+        else:
+            drawn.append(segments)
+    return drawn[-rows:]
+
+
 def _draw_chat_lines(canvas: Canvas, lines: Sequence[ChatText], top: int, rows: int) -> None:
-    for offset, line in enumerate(list(lines)[-rows:]):
+    for offset, segments in enumerate(_chat_rows(lines, rows)):
         col = 1
-        for text, style in _chat_segments(line):
+        for text, style in segments:
             room = SCREEN_COLS - 1 - col
             if room <= 0:
                 break

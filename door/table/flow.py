@@ -559,12 +559,17 @@ class Table(Company[Someone]):
                 back.cancel()
                 for person, future in asked.items():
                     person.withdraw(future)
-        self.stop_waiting(seat.index)
         if not seat.away or seat.computer_plays:
+            self.stop_waiting(seat.index)
             return  # back, or handed to the computer meanwhile (seat_refused), and said
         if not self.players_present():
+            self.stop_waiting(seat.index)
             raise GameAbandoned
+        # The computer takes the seat before the table stops waiting on it: the clock
+        # held for its caller's stall is forgotten as the waits change (stalls.py), so a
+        # caller back while the computer is on its move starts a clock of their own.
         seat.computer_plays = True
+        self.stop_waiting(seat.index)
         why = "as asked" if choice else "as the wait is over"
         self.announce(f"The computer plays for {seat.name} from here, {why}.", theme.TITLE)
         self.changed()

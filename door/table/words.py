@@ -17,6 +17,7 @@ from door.screens.show import show_title
 from door.table.options import GameOptions
 from door.term.keys import Key
 from engine.rules.cards import Card
+from engine.rules.outcome import Outcome
 
 EVERYWHERE: Final = "c chat  ? help  ^L redraw  q quit"
 """The keys that work at every step, ending each status line."""
@@ -140,3 +141,24 @@ def end_text(*, abandoned: bool, stopped: bool = False) -> str:
     if abandoned:
         return "Nobody is left to play: the game is over."
     return "The game is over."
+
+
+def ended_notice(title: str, sides: Sequence[str], outcome: Outcome, match: Match | None) -> str:
+    """The lobby's line when a table's game ends, as ``a game begins`` was its line when
+    it began: ``Ada vs Bob: Ada won 121 to 98 (a skunk).``, ``Ada vs Bob: Ada won by a
+    claim at 12 to 30 (Bob kept it waiting).``, ``... by forfeit ... (Bob left).``; a
+    match's game, how the match stands. ``sides`` names each side (partners together).
+    Kept short: the lobby's chat row is 78 cells at 80 columns."""
+    if outcome.forfeited_by is not None:
+        won = outcome.winner_side
+        how = "a claim" if outcome.claimed else "forfeit"
+        why = "kept it waiting" if outcome.claimed else "left"
+        stood = f"{outcome.scores[won]} to {outcome.best_other(won)}"
+        line = (
+            f"{title}: {sides[won]} won by {how} at {stood} ({sides[outcome.forfeited_by]} {why})."
+        )
+    else:
+        line = f"{title}: {outcome.describe(sides)}."
+    if match is not None and match.best_of > 1 and match.games:
+        line += f" {match.line()}."
+    return line

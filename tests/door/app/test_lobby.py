@@ -232,6 +232,10 @@ async def test_two_callers_chat_before_the_hand_and_play_a_whole_game() -> None:
     won = f"You won {max(scores)} to {min(scores)}"
     lost = f"{winner} won {max(scores)} to {min(scores)}"
     assert (won in notes[alice]) == (winner == "Alice") and (lost in notes[bob]) == (loser == "Bob")
+    # The lobby's chat, which read that the game began, reads how it ended.
+    ended = f"Alice vs Bob: {winner} won {max(scores)} to {min(scores)}"
+    assert "Alice vs Bob: a game begins." in flat(alice)
+    assert ended in flat(alice) and ended in flat(bob)
     await door.close()
 
 

@@ -8,6 +8,7 @@ box drawing and suit symbols."""
 from __future__ import annotations
 
 import re
+from typing import Final
 
 import pytest
 
@@ -20,23 +21,26 @@ from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.table.reader_client import sent
 from tests.door.waiting import until
 
+THREE_OFFERED: Final = "3 players (+1 computer)"
+"""What a screen reader hears of a game of three offered, the computer in the last seat."""
+
 
 def lobby_ready(terminal_text: str) -> bool:
     return "Lobby: type a key or a word, then RETURN." in terminal_text
 
 
-async def three_handed_with_a_reader(
-    door: Callers, host: KeyboardTerminal, reader: KeyboardTerminal
+async def offered_to_a_reader(
+    door: Callers, host: KeyboardTerminal, reader: KeyboardTerminal, players: int, offer: str
 ) -> tuple[Table, int]:
-    """``host`` (full screen, in the lobby) offers a game of three with the computer in the
-    empty seat and ``reader`` accepts it: the table, and where the reader's transcript
-    stood when the offer was said."""
+    """``host`` (full screen, in the lobby) offers a game of ``players`` with the computer
+    in the empty seats and ``reader`` accepts it once their transcript says ``offer``:
+    the table, and where the reader's transcript stood when the offer was said."""
     await settled(host)
-    host.press("g")  # three players: the computer takes the empty seat
-    await until(lambda: "G players: 3" in screen(host))
+    host.press(*["g"] * (players - 2))  # g: three players, then four (partners)
+    await until(lambda: f"G players: {players}" in screen(host))
     host.press("w", "2", Key.ENTER)
-    await until(lambda: "3 players (+1 computer)" in sent(reader))
-    mark = sent(reader).index("3 players (+1 computer)")
+    await until(lambda: offer in sent(reader), what=lambda: sent(reader)[-300:])
+    mark = sent(reader).index(offer)
     reader.press("accept\r")
     await until(lambda: bool(door.presence.tables))
     return door.presence.tables[0], mark
@@ -82,6 +86,12 @@ async def test_a_screen_reader_and_a_full_screen_caller_play_a_whole_game() -> N
     winner = table.names[table.game.winner_side or 0]
     said = "You win" if winner == "Bob" else "Alice wins"
     assert re.search(rf"{said}, 121 to \d+\.", heard), heard[-600:]
+    # Back in the lobby, Bob hears how the game ended, as he heard that it began.
+    back = sent(bob).index("Back to the lobby.", mark)
+    ended = f"Alice vs Bob: {winner} won 121 to {min(table.game.scores)}"
+    await until(lambda: ended in sent(bob)[back:], what=lambda: sent(bob)[back:][-600:])
+    lobby = sent(bob)[back:]
+    assert lobby.index("Alice vs Bob: a game begins.") < lobby.index(ended)
     # Alice's screens stayed the full-screen table, drawn with escapes and boxes.
     drawn = bytes(alice.output[alice_mark:]).decode("utf-8", errors="replace")
     assert "\x1b[" in drawn and re.search("[\u2500-\u257f]", drawn)
@@ -96,7 +106,7 @@ async def test_three_handed_with_the_computer_and_a_screen_reader_watching() -> 
     carol = call_reader(door, "Carol")
     await until(lambda: "Press a key from the menu" in alice.status)
     await until(lambda: lobby_ready(sent(bob)) and lobby_ready(sent(carol)))
-    table, mark = await three_handed_with_a_reader(door, alice, bob)
+    table, mark = await offered_to_a_reader(door, alice, bob, 3, THREE_OFFERED)
     assert table.names == ("Alice", "Bob", "Computer")
     await until(lambda: "playing Bob and Computer" in sent(carol))
     carol.press("help\r")  # the lobby's help, said: her page, not the keys' pages
@@ -164,15 +174,8 @@ async def test_four_handed_a_screen_reader_partners_the_computer() -> None:
     alice, _ = door.call("Alice")
     bob = call_reader(door, "Bob")
     await until(lambda: "Press a key from the menu" in alice.status and lobby_ready(sent(bob)))
-    await settled(alice)
-    alice.press("g", "g")  # four players: partners, the computer in the two empty seats
-    await until(lambda: "G players: 4" in screen(alice))
-    alice.press("w", "2", Key.ENTER)
-    await until(lambda: "Alice challenges you" in sent(bob))
-    mark = sent(bob).index("Alice challenges you")
-    bob.press("accept\r")
-    await until(lambda: bool(door.presence.tables))
-    table = door.presence.tables[0]
+    # Four players: partners, the computer in the two empty seats.
+    table, mark = await offered_to_a_reader(door, alice, bob, 4, "Alice challenges you")
     assert len(table.names) == 4 and table.names[:2] == ("Alice", "Bob")
     partner = table.names[3]  # Bob's partner sits across: seat 3
     await play_mixed([alice], [ReaderPlayer(bob, mark)], stop=lambda: table.over)
@@ -200,7 +203,7 @@ async def test_a_screen_reader_hears_the_lobbys_result_note_with_every_name_whol
     await until(
         lambda: "Press a key from the menu" in alexandrina.status and lobby_ready(sent(bob))
     )
-    table, mark = await three_handed_with_a_reader(door, alexandrina, bob)
+    table, mark = await offered_to_a_reader(door, alexandrina, bob, 3, THREE_OFFERED)
     await play_mixed([alexandrina], [ReaderPlayer(bob, mark)], stop=lambda: table.over)
     await until(lambda: "Back to the lobby." in sent(bob)[mark:])
     back = sent(bob).index("Back to the lobby.", mark)

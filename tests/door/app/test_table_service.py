@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+import pytest
+
 from door.app.door import Door
 from door.app.presence import Presence
 from door.app.records import Records
@@ -19,6 +21,7 @@ from engine.rules.record import RecordedGame
 from tests.door.caller import run_async
 from tests.door.fake_terminal import FakeTerminal
 from tests.door.storage.conftest import Database
+from tests.door.waiting import until
 
 CONFIG = config_from_mapping({"game": {"computer_pause_seconds": 0, "level": "easy"}})
 
@@ -112,3 +115,62 @@ async def test_a_tournament_game_resumed_after_its_match_was_settled_no_longer_c
         settled.abandoned = True
         settled.close()
         await records.close()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@run_async
+async def test_the_lobby_reads_who_won_when_a_table_of_callers_ends_its_game(
+    players: int,
+) -> None:
+    # The lobby's chat said "Ada vs Bob: a game begins." and nothing at its end.
+    presence = Presence("Sysop", random.Random(1))
+    await presence.enter("Ada", Session(FakeTerminal()))
+    await presence.enter("Bob", Session(FakeTerminal()))
+    service = TableService(CONFIG, presence, Records())
+    names: list[str | None] = ["Ada", "Bob", None, None][:players]
+    table = service.between_callers(GameOptions(players=players), names, rng=random.Random(5))
+    game = table.game
+    randoms = [RandomPlayer(random.Random(seat)) for seat in range(players)]
+    while game.winner_side is None:
+        next_action(game, randoms)
+    table.start()  # the table finds the game played out, and ends it
+    await until(lambda: table.over)
+
+    # Each side named as the table's title names it: partners together, at four.
+    sides = [" & ".join(table.names[seat :: game.sides]) for seat in range(game.sides)]
+    winner = game.winner_side
+    loser = max((score, side) for side, score in enumerate(game.scores) if side != winner)[1]
+    said = presence.chat[-1]
+    assert said.speaker == ""  # a notice, as the line of its beginning
+    assert said.text.startswith(
+        f"{table.title}: {sides[winner]} won 121 to {game.scores[loser]}"
+    ), said.text
+    assert table.title == " vs ".join(sides)
+
+
+@pytest.mark.parametrize(
+    ("claimed_by", "how"),
+    [(0, "a claim at {} ({} kept it waiting)"), (None, "forfeit at {} ({} left)")],
+)
+@pytest.mark.parametrize(
+    "names", [("Ada", "Bob"), ("Bartholomew Smithers", "Maximiliana Feathers")]
+)
+@run_async
+async def test_the_lobby_reads_a_claim_and_a_forfeit_as_such(
+    claimed_by: int | None, how: str, names: tuple[str, str]
+) -> None:
+    # Between two 20-letter names the claim's line was cut at 120 letters, mid-word.
+    presence = Presence("Sysop", random.Random(1))
+    for name in names:
+        await presence.enter(name, Session(FakeTerminal()))
+    service = TableService(CONFIG, presence, Records())
+    table = service.between_callers(GameOptions(rated=True), list(names), rng=random.Random(5))
+    randoms = [RandomPlayer(random.Random(seat)) for seat in range(2)]
+    while min(table.game.scores) == 0 or len(set(table.game.scores)) == 1:
+        next_action(table.game, randoms)  # a score for each, not the same
+    first, second = table.game.scores
+    told = f"{names[0]} claimed the game." if claimed_by is not None else ""
+    table.forfeited_by(table.seats[1], told, by=claimed_by)  # as stalls.py and forfeits.py do
+    # The winner's score first, as in "Ada won 121 to 98", though it may be the lower.
+    said = how.format(f"{first} to {second}", names[1])
+    assert presence.chat[-1].text == f"{names[0]} vs {names[1]}: {names[0]} won by {said}."

@@ -62,6 +62,12 @@ async def test_a_relayed_caller_claims_a_game_the_tables_own_caller_stalls(
         await until(lambda: table.over and said in flat(ada) and said in flat(bob))
         outcome = table.game.outcome()
         assert outcome is not None and outcome.forfeited_by == 0 and outcome.winner_side == 1
+        # Both workers' lobbies read how it ended, as they read that it began.
+        ended = "Ada vs Bob: Bob won by a claim at 0 to 0 (Ada kept it waiting)."
+        for worker in (first, second):
+            chat = worker.presence.chat
+            await until(lambda chat=chat: any(line.text == ended for line in chat))
+            assert any(line.text == "Ada vs Bob: a game begins." for line in chat)
 
 
 @run_async

@@ -129,3 +129,19 @@ def test_a_long_place_in_the_who_list_is_shortened_with_a_mark() -> None:
     text = canvas.text(row)
     assert text[29:68] == where[:38] + "…"  # its 39 cells, the last one the mark
     assert text[68:].strip() == "1:15"  # the idle time kept
+
+
+def test_a_notice_too_long_for_the_lobbys_chat_row_goes_on_to_the_next() -> None:
+    # A game's end between long names ("Bartholomew Smithers vs Maximiliana Feather:
+    # Maximiliana Feather won 121 to 98 (a skunk).") was cut at the 80th column.
+    from door.screens.lobby import ChatText, LobbyView, draw_lobby
+
+    title = "Bartholomew Smithers vs Maximiliana Feather"
+    ended = f"{title}: Maximiliana Feather won 121 to 88 (a skunk)."
+    said = "Lou: " + "x" * 60  # a caller's line, as long as chat allows
+    chat = (ChatText("", "Ada has come in."), ChatText("", ended), ChatText("Lou", "x" * 60))
+    canvas, _ = draw_lobby(LobbyView("Cribbage Door", "Ada", chat=chat))
+    rows = [canvas.text(row).strip() for row in range(canvas.rows)]
+    top = rows.index(next(row for row in rows if row.startswith(title)))
+    assert " ".join(rows[top : top + 2]) == ended  # whole, over two rows
+    assert rows[top - 1] == "Ada has come in." and rows[top + 2] == said

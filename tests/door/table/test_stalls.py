@@ -41,13 +41,14 @@ class Two:
         speech: tuple[int, ...] = (),
         plain: tuple[int, ...] = (),
         seed: int = 3,
+        pause: float = 0,
     ) -> None:
         self.table: Table[Any] = Table(
             options or GameOptions(level="easy"),
             list(names),
             rng=random.Random(seed),
             admit=person_or_reader,
-            pause=0,
+            pause=pause,
             claim_after=CLAIM_AFTER,
         )
         self.lines: dict[int, KeyboardTerminal] = {}
@@ -370,6 +371,44 @@ async def test_dropping_the_line_and_calling_back_does_not_start_the_claims_cloc
         await two.close()
 
 
+async def staller_warned_and_dropped_at_the_first_card(two: Two) -> tuple[int, int]:
+    """The pone sits on the first card of the play till warned, and their line drops; the
+    dealer is asked whether the computer plays the seat: the staller's seat, the other's."""
+    dealer, pone = await two.dealer_waited_on()
+    two.lines[dealer].press(Key.ENTER)  # deals
+    for line in two.lines.values():
+        await until(lambda line=line: "RETURN mark" in line.status, what="the throw")
+        line.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)
+    await until(lambda: two.table.waits.get(pone) == "cut the deck", what="the cut")
+    two.lines[pone].press("5", Key.ENTER)
+    await until(lambda: two.table.waits.get(pone) == "play", what="the pone's first card")
+    staller, claimant = pone, dealer
+    await until(lambda: "may claim the game in" in flat(two.lines[staller]), what="warned")
+    two.lines[staller].hang_up()
+    await until(lambda: "p computer plays for" in two.lines[claimant].status)
+    return staller, claimant
+
+
+def call_back(two: Two, staller: int) -> None:
+    """The staller calls back on a new line and takes their seat again."""
+    back = two.table.rejoin(two.table.names[staller], Session(KeyboardTerminal()))
+    assert back is not None
+    two.lines[staller] = back.session.terminal  # type: ignore[attr-defined]
+    two.attending.append(asyncio.ensure_future(back.attend()))
+
+
+async def no_claim_on_the_next_card(two: Two, staller: int, claimant: int) -> None:
+    """The claimant plays their card; the staller's next card starts a clock of its own:
+    no warning, no offer for a third of the wait (the warning comes at two thirds)."""
+    await until(lambda: "RETURN play" in two.lines[claimant].status, what="the other's card")
+    two.lines[claimant].press(Key.ENTER)
+    await until(lambda: two.table.waits.get(staller) == "play", what="the staller's card")
+    await asyncio.sleep(CLAIM_AFTER / 3)
+    claimant_person = two.table.seats[claimant].person
+    assert claimant_person is not None and not offered(claimant_person)
+    assert "may claim the game" not in flat(two.lines[staller]), flat(two.lines[staller])
+
+
 @run_async
 async def test_a_clock_held_over_a_drop_is_forgotten_once_the_computer_moves_for_the_seat() -> None:
     # A held clock is taken up again by the same wait after the call back; but once the
@@ -377,29 +416,28 @@ async def test_a_clock_held_over_a_drop_is_forgotten_once_the_computer_moves_for
     # and the next card's wait starts a clock of its own.
     two = Two()
     try:
-        dealer, pone = await two.dealer_waited_on()
-        two.lines[dealer].press(Key.ENTER)  # deals
-        for line in two.lines.values():
-            await until(lambda line=line: "RETURN mark" in line.status, what="the throw")
-            line.press(Key.ENTER, "2", Key.ENTER, Key.ENTER)
-        await until(lambda: two.table.waits.get(pone) == "cut the deck", what="the cut")
-        two.lines[pone].press("5", Key.ENTER)
-        await until(lambda: two.table.waits.get(pone) == "play", what="the pone's first card")
-        staller, claimant = pone, dealer  # the pone sits on the first card till warned
-        await until(lambda: "may claim the game in" in flat(two.lines[staller]), what="warned")
-        two.lines[staller].hang_up()
-        await until(lambda: "p computer plays for" in two.lines[claimant].status)
+        staller, claimant = await staller_warned_and_dropped_at_the_first_card(two)
         two.lines[claimant].press("p")
         await until(lambda: "RETURN play" in two.lines[claimant].status, what="the other's card")
-        back = two.table.rejoin(two.table.names[staller], Session(KeyboardTerminal()))
-        assert back is not None
-        two.lines[staller] = back.session.terminal  # type: ignore[attr-defined]
-        two.attending.append(asyncio.ensure_future(back.attend()))
-        two.lines[claimant].press(Key.ENTER)
-        await until(lambda: two.table.waits.get(staller) == "play", what="the staller's card")
-        await asyncio.sleep(CLAIM_AFTER / 3)  # (the warning comes at two thirds)
-        claimant_person = two.table.seats[claimant].person
-        assert claimant_person is not None and not offered(claimant_person)
-        assert "may claim the game" not in flat(two.lines[staller]), flat(two.lines[staller])
+        call_back(two, staller)
+        await no_claim_on_the_next_card(two, staller, claimant)
+    finally:
+        await two.close()
+
+
+@run_async
+async def test_a_caller_back_while_the_computer_moves_for_them_starts_a_fresh_clock() -> None:
+    # Back while the computer was still on its move for them (its thinking, its pause),
+    # before the table next waited on anyone, the caller found the clock held at the
+    # drop, and was offered against at once on their next card.
+    two = Two(pause=CLAIM_AFTER / 3)  # the computer's pause after its card
+    try:
+        staller, claimant = await staller_warned_and_dropped_at_the_first_card(two)
+        seat = two.table.seats[staller]
+        two.lines[claimant].press("p")
+        await until(lambda: seat.computer_plays, what="the computer taking the seat")
+        call_back(two, staller)  # before its card is down, or during the pause after it
+        assert not two.table.waits, two.table.waits  # nobody waited on yet
+        await no_claim_on_the_next_card(two, staller, claimant)
     finally:
         await two.close()

@@ -10,6 +10,7 @@ from door.table import words
 from door.table.options import GameOptions
 from door.term.keys import Key
 from engine.rules.cards import Card
+from engine.rules.outcome import Outcome
 
 
 @pytest.mark.parametrize(
@@ -95,3 +96,13 @@ def test_a_key_that_does_nothing_is_named() -> None:
         "The 'x' key does nothing here: press RETURN."
     )
     assert words.faces([Card.parse("TD"), Card.parse("AS")]) == "10♦ A♠"
+
+
+def test_the_lobbys_end_of_a_match_game_says_how_the_match_stands() -> None:
+    first = Outcome(0, (121, 80), ((1, "skunk"),))
+    match = Match(("Ann", "Bob"), best_of=3).add(first)
+    said = words.ended_notice("Ann vs Bob", ("Ann", "Bob"), first, match)
+    assert said.startswith("Ann vs Bob: Ann won 121 to 80 (a skunk). Ann leads 1")
+    # One game alone is no match: nothing said of it.
+    alone = Match(("Ann", "Bob")).add(first)
+    assert words.ended_notice("Ann vs Bob", ("Ann", "Bob"), first, alone).endswith("(a skunk).")
