@@ -460,7 +460,7 @@ async def show_stats(session: Session, store: Store, handle: str) -> None:
             pass  # the statistics stand without the rating
         while True:
             canvas = draw_stats(stats, rating_line=rated, games=games)
-            frame.show(canvas, hits=form_hits(canvas), said=stats_said(stats, rated))
+            frame.show(canvas, hits=form_hits(canvas), said=stats_said(stats, rated, games))
             await session.paint()
             if await typed_key(session) == Key.CTRL_L:
                 session.redraw_all()

@@ -42,6 +42,7 @@ from door.app.presence import CLAIM_WAIT_SECONDS, MAX_NAME_LENGTH, Presence, cle
 from door.app.records import Records
 from door.app.table_service import TableService
 from door.config import Config
+from door.defence.guard import peer_address
 from door.defence.logins import LoginAttempts, TooManyTries
 from door.logtext import escaped
 from door.screens import theme
@@ -128,7 +129,7 @@ class Caller:
     @property
     def address(self) -> str:
         """The caller's address without the port ("" when there is none)."""
-        return self.peer.rsplit(":", 1)[0] if ":" in self.peer else self.peer
+        return peer_address(self.peer)
 
 
 async def run_session(

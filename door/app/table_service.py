@@ -328,8 +328,19 @@ class CallersGame(ModeratedTable):
                 service.record_tournament_game(options.tournament, first, second, table)
             )
 
+    def match_forfeited(self, table: Table, seat: int) -> None:
+        # Between two games: the lobby read the last game's end, and reads the match's.
+        if table.match is not None:
+            leaver = table.game.side_of(seat)
+            ended = words.match_forfeited_notice(
+                table.title, table.match, leaver, claimed=table.claimed
+            )
+            self.service.presence.notice(ended)
+
     def abandoned(self, table: Table) -> None:
-        # Everyone left: nothing to resume, and nobody to count it against.
+        # Everyone left: nothing to resume, and nobody to count it against. The lobby,
+        # which read that it began, reads that it ended unfinished.
+        self.service.presence.notice(words.abandoned_notice(table.title, table.options))
         if self.saver is not None:
             self.saver.set_aside()
 

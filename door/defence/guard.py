@@ -191,3 +191,30 @@ def address_of(peername: object) -> str:
     if isinstance(peername, tuple) and peername:
         return str(peername[0])
     return str(peername or "")
+
+
+def peer_text(peername: object) -> str:
+    """A socket's peer name as the log and a caller's ``peer`` write it, address and
+    port: an IPv6 address in brackets, as in a URL, where "2001:db8::1:0" read as the
+    address 2001:db8::1:0 with no port ("" when there is none).
+
+    >>> peer_text(("203.0.113.7", 4711)), peer_text(("2001:db8::1", 0, 0, 0))
+    ('203.0.113.7:4711', '[2001:db8::1]:0')
+    """
+    if isinstance(peername, tuple) and len(peername) >= 2:
+        host, port = peername[0], peername[1]
+        return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+    return str(peername or "")
+
+
+def peer_address(peer: str) -> str:
+    """The address in a ``peer_text`` (brackets and port taken off), or in text of no
+    port ("local", "NODES (192.0.2.7)") that text; an unbracketed IPv6 peer as a worker
+    before the brackets wrote it loses its last part, the port.
+
+    >>> peer_address("[2001:db8::1]:0"), peer_address("203.0.113.7:4711")
+    ('2001:db8::1', '203.0.113.7')
+    """
+    if peer.startswith("["):
+        return peer[1:].partition("]")[0]
+    return peer.rsplit(":", 1)[0] if ":" in peer else peer

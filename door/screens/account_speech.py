@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from door.screens.account import leaderboard_title, mode_name
+from door.screens.game_list import result_text, sides_text
 from door.screens.speech import Said, cards_words, rating_in_words
 from door.storage.ratings import RatedMember
-from door.storage.values import LeaderboardEntry, PlayerStats, StatLine
+from door.storage.values import GameSummary, LeaderboardEntry, PlayerStats, StatLine
 from engine.rules.cards import Card
 
 BOARD_PROMPT: Final = (
@@ -78,8 +79,11 @@ def stat_sentence(line: StatLine) -> str:
     )
 
 
-def stats_said(stats: PlayerStats, rating_line: str = "") -> Said:
-    """A member's record: each mode they played, all modes, their best hand in words."""
+def stats_said(
+    stats: PlayerStats, rating_line: str = "", games: Sequence[GameSummary] = ()
+) -> Said:
+    """A member's record: each mode they played, all modes, their best hand in words,
+    then their latest games in the order the screen lists them, a sentence each."""
     account = stats.account
     since = account.created_at.strftime("%Y-%m-%d")
     sentences = [f"Statistics for {account.handle}, a member since {since}."]
@@ -99,7 +103,20 @@ def stats_said(stats: PlayerStats, rating_line: str = "") -> Said:
         )
     if rating_line:
         sentences.append(rating_in_words(rating_line) + ".")
+    if games:
+        sentences.append("Latest games, newest first; the number is the one the sysop replays.")
+        sentences.extend(game_sentence(game, account.id) for game in games)
     return Said(tuple(sentences), prompt=RECORD_PROMPT)
+
+
+def game_sentence(game: GameSummary, viewer: int) -> str:
+    """``Game 12, 2026-03-02 09:05, won, 121 to 98; Ada vs Computer.``: a row of the
+    record's list of games without the padding that lines its columns up (read out as
+    silence or "space space"), the names whole where the screen may carry them over to
+    a second row; the result as ``viewer`` (the record's member) reads it."""
+    when = game.when.strftime("%Y-%m-%d %H:%M")
+    names = " vs ".join(sides_text(game))
+    return f"Game {game.game_id}, {when}, {result_text(game, viewer)}; {names}."
 
 
 def best_hand(cards: str) -> str:

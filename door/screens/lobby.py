@@ -203,18 +203,27 @@ def _chat_segments(line: ChatText) -> list[tuple[str, Style]]:
 
 
 def _chat_rows(lines: Sequence[ChatText], rows: int) -> list[list[tuple[str, Style]]]:
-    """The last ``rows`` rows of the chat: a notice too long for its row (a game's begin
-    or end between long names: a title alone may take 90 cells) goes on over the next
-    rows, where a caller's line (60 letters and a name) is cut as it always was."""
+    """The last ``rows`` rows of the chat: a line too long for its row goes on over the
+    next rows, a notice (a game's begin or end between long names: a title alone may
+    take 90 cells) and a caller's line alike (60 letters after a 20-letter name is 82
+    cells); the name keeps its colour on the first row, the rest are the words'."""
     width = SCREEN_COLS - 2
     drawn: list[list[tuple[str, Style]]] = []
     for line in list(lines)[-rows:]:
         segments = _chat_segments(line)
-        if len(segments) == 1 and len(segments[0][0]) > width:
-            text, style = segments[0]
-            drawn.extend([(row, style)] for row in wrapped(text, width, "  "))
-        else:
+        if sum(len(text) for text, _ in segments) <= width:
             drawn.append(segments)
+            continue
+        *head, (_, style) = segments
+        whole = "".join(text for text, _ in segments)
+        first, *rest = wrapped(whole, width, "  ") or ("",)  # all blanks: wrapped gives none
+        if head:  # "Ada: " or "*** Sysop: ": whole on the first row, the name never broken
+            name, name_style = head[0]
+            first_row = [(first[: len(name)], name_style), (first[len(name) :], style)]
+        else:
+            first_row = [(first, style)]
+        drawn.append(first_row)
+        drawn.extend([(row, style)] for row in rest)
     return drawn[-rows:]
 
 

@@ -197,9 +197,8 @@ class Company(Generic[Someone]):
         return all(person.wants_win_bar for person in self.players_present())
 
     def toggle_win_bar(self, person: Participant) -> bool:
-        """``w`` from ``person``: their win bar on or off; between callers, a request to
-        the others until all agree. False: the bar may not be asked for here (they are
-        told why)."""
+        """``w`` from ``person``: their bar on or off; between callers, a request to the
+        others until all agree. False: the bar may not be asked for here (told why)."""
         if refusal := self.win_bar_refusal():
             person.tell(refusal, theme.DIM)
             return False
@@ -380,9 +379,8 @@ class Company(Generic[Someone]):
         self.changed()
 
     def forfeited_by(self, seat: Seat, claimed_text: str = "", by: int | None = None) -> None:
-        """``seat``'s caller left a game that counts (or seat ``by`` claimed it from them,
-        ``claimed_text`` saying so): the game in play is their loss, a match goes to the
-        other side whole, and the table ends (door/table/forfeits.py)."""
+        """``seat``'s caller left a game that counts, or ``by`` claimed it (``claimed_text``):
+        the game in play is their loss, a match is lost whole, the table ends (forfeits.py)."""
         other = next(other for other in self.seats if other is not seat)
         self.claimed = bool(claimed_text)
         self.forfeit_text = claimed_text or forfeit_line(self.options, seat.name, other.name)
@@ -393,6 +391,8 @@ class Company(Generic[Someone]):
                 self.match = self.match.add(outcome)
             self.panel = self.game_over_panel()
             self.listener.game_over(self, self.result_for(None))  # rated, or into the tournament
+        elif self.match is not None:  # between two games: no game to end, the match lost
+            self.listener.match_forfeited(self, seat.index)
         self.announce(self.forfeit_text, theme.TITLE)
         self.close()
 

@@ -26,6 +26,11 @@ class TableListener(Generic[TableT]):
         """A game at ``table`` ended: played out, or forfeited by a caller who left a
         game that counts (rated, a tournament's). ``table.game`` is the game."""
 
+    def match_forfeited(self, table: TableT, seat: int) -> None:
+        """The caller of ``seat`` forfeited the match at ``table`` between two of its
+        games (left it, or it was claimed from them: ``table.claimed``): no game was in
+        play, so ``game_over`` is not called. ``table.match`` is the match as it stood."""
+
     def abandoned(self, table: TableT) -> None:
         """The game at ``table`` ended with nobody left to play it."""
 

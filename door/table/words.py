@@ -151,8 +151,7 @@ def ended_notice(title: str, sides: Sequence[str], outcome: Outcome, match: Matc
     Kept short: the lobby's chat row is 78 cells at 80 columns."""
     if outcome.forfeited_by is not None:
         won = outcome.winner_side
-        how = "a claim" if outcome.claimed else "forfeit"
-        why = "kept it waiting" if outcome.claimed else "left"
+        how, why = _forfeit_words(claimed=outcome.claimed)
         stood = f"{outcome.scores[won]} to {outcome.best_other(won)}"
         line = (
             f"{title}: {sides[won]} won by {how} at {stood} ({sides[outcome.forfeited_by]} {why})."
@@ -162,3 +161,29 @@ def ended_notice(title: str, sides: Sequence[str], outcome: Outcome, match: Matc
     if match is not None and match.best_of > 1 and match.games:
         line += f" {match.line()}."
     return line
+
+
+def match_forfeited_notice(title: str, match: Match, leaver: int, *, claimed: bool) -> str:
+    """The lobby's line when side ``leaver`` forfeits a match between two of its games
+    (no game in play to end): ``Ada vs Bob: Ada won the match by forfeit at 1 to 1 in
+    games (Bob left).``, ``... by a claim ... (Bob kept it waiting).``"""
+    won = 1 - leaver
+    how, why = _forfeit_words(claimed=claimed)
+    stood = f"{match.wins[won]} to {match.wins[leaver]}"
+    names = match.names
+    return (
+        f"{title}: {names[won]} won the match by {how} at {stood} in games ({names[leaver]} {why})."
+    )
+
+
+def abandoned_notice(title: str, options: GameOptions) -> str:
+    """The lobby's line when everyone left a table's game (or match) unfinished:
+    ``Ada vs Bob: the game was abandoned (everyone left).``"""
+    what = "the match" if options.best_of > 1 else "the game"
+    return f"{title}: {what} was abandoned (everyone left)."
+
+
+def _forfeit_words(*, claimed: bool) -> tuple[str, str]:
+    """How a forfeit was won and why it was lost: claimed from a caller who kept the
+    table waiting, or left."""
+    return ("a claim", "kept it waiting") if claimed else ("forfeit", "left")

@@ -26,6 +26,7 @@ from typing import Any, Final
 from proxyprotocol.detect import ProxyProtocolDetect
 from proxyprotocol.result import ProxyResultIPv4, ProxyResultIPv6, ProxyResultLocal
 
+from door.defence.guard import peer_text
 from door.defence.log_limit import SourceLog
 from door.transports.proxy_checks import (
     V1_PREFIX,
@@ -170,7 +171,9 @@ class ProxyHeader(asyncio.Protocol):
         if transport is None or transport.is_closing():
             return
         peer = transport.get_extra_info("peername")
-        self._log.warning(_address(peer), "closed a connection from %s: %s", _shown(peer), reason)
+        self._log.warning(
+            _address(peer), "closed a connection from %s: %s", peer_text(peer), reason
+        )
         transport.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -182,12 +185,6 @@ def _address(peer: object) -> str:
     """The address part of a peername: one source for the log, whatever its port."""
     if isinstance(peer, tuple) and peer:
         return str(peer[0])
-    return str(peer)
-
-
-def _shown(peer: object) -> str:
-    if isinstance(peer, tuple) and len(peer) >= 2:
-        return f"{peer[0]}:{peer[1]}"
     return str(peer)
 
 

@@ -25,7 +25,7 @@ from door.app.call import Caller
 from door.app.door import Door
 from door.app.sysop import verify_password
 from door.config import ConfigError, SysopConfig
-from door.defence.guard import AddressGuard, address_of
+from door.defence.guard import AddressGuard, address_of, peer_text
 from door.defence.hash_pool import HashPoolFull, password_checks
 from door.defence.logins import LoginAttempts, LoginGuard, TooManyTries
 from door.defence.ratelimit import TokenBucket
@@ -355,7 +355,7 @@ async def start_ssh(
         connection = process.get_extra_info("connection")
         server = connection.get_owner() if connection is not None else None
         assert isinstance(server, DoorSSHServer)
-        caller = server.caller(username, f"{peer[0]}:{peer[1]}" if peer else "")
+        caller = server.caller(username, peer_text(peer))
         try:
             await door.serve_caller(terminal, caller)
         finally:

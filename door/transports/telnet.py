@@ -11,7 +11,7 @@ import telnetlib3
 
 from door.app.call import Caller
 from door.app.door import Door
-from door.defence.guard import AddressGuard, address_of
+from door.defence.guard import AddressGuard, address_of, peer_text
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.logtext import escaped
 from door.term.sources import InputReceiver
@@ -242,7 +242,7 @@ async def start_telnet(door: Door, host: str, port: int) -> Any:
         caller = Caller(
             name=None,
             transport="telnet",
-            peer=_peer_text(writer.get_extra_info("peername")),
+            peer=peer_text(writer.get_extra_info("peername")),
             connected_at=getattr(protocol, "connected_at", None),
         )
         await door.serve_caller(terminal, caller)
@@ -293,9 +293,3 @@ def _forget_new_clients(server: Any) -> None:
 
 _forgetting: set[asyncio.Task[None]] = set()
 """Strong references to those tasks, which the event loop holds only weakly."""
-
-
-def _peer_text(peer: Any) -> str:
-    if isinstance(peer, tuple) and len(peer) >= 2:
-        return f"{peer[0]}:{peer[1]}"
-    return str(peer or "")

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from door.app.call import Caller
-from door.defence.guard import address_of
+from door.defence.guard import address_of, peer_text
 from door.defence.log_limit import SourceLog
 from door.term.charset import Charset
 from door.term.offers import Offer
@@ -400,12 +400,12 @@ async def start_web(door: Any, host: str, port: int, allowed_origins: tuple[str,
             protocols=TELNET_SUBPROTOCOLS, max_msg_size=MAX_FRAME_BYTES, heartbeat=30
         )
         await ws.prepare(request)
-        peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else address
+        shown = peer_text(peer) if isinstance(peer, tuple) else address
         reader_args = (request.transport, address, log)
         if ws.ws_protocol in TELNET_SUBPROTOCOLS:
-            await _serve_telnet_tunnel(door, ws, peer, peer_text, reader_args)
+            await _serve_telnet_tunnel(door, ws, peer, shown, reader_args)
         else:
-            await _serve_page(door, ws, request, peer_text, reader_args)
+            await _serve_page(door, ws, request, shown, reader_args)
         return ws
 
     async def no_icon(request: web.Request) -> web.Response:

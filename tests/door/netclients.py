@@ -156,9 +156,9 @@ class KeepsEveryByte(Caller):
 
 
 class TelnetCaller(Caller):
-    async def connect(self, port: int) -> None:
+    async def connect(self, port: int, host: str = "127.0.0.1") -> None:
         self.reader, self.writer = await telnetlib3.open_connection(
-            "127.0.0.1",
+            host,
             port,
             encoding=False,
             term="xterm-256color",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
+import re
 
 from door.app.call import Caller, run_session
 from door.competition.rating import Rating
@@ -195,3 +196,38 @@ async def test_a_screen_reader_hears_the_leaderboards_and_their_record(
         await until(lambda: sent(terminal).rstrip().endswith(PROMPT))
         assert NOISE.search(sent(terminal)) is None, NOISE.search(sent(terminal))
         assert "Handle" not in sent(terminal)  # no table's headings read out
+
+
+@run_async
+async def test_a_screen_reader_hears_their_latest_games_with_their_record(
+    database: Database,
+) -> None:
+    # The record screen's list of games was not said at all.
+    from door.storage.store import Seat
+    from tests.door.storage.games import played_game
+
+    async with mail_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        numbers = [
+            await door.store.record_game_result(played_game(seed).recording, seats, "people")
+            for seed, seats in (
+                (201, [Seat("Ada", ada.id), Seat("Computer")]),
+                (203, [Seat("Maximiliana Feathers"), Seat("Ada", ada.id)]),
+            )
+        ]
+        terminal = call_reader(door, ada)
+        await until(lambda: PROMPT in sent(terminal))
+        mark = len(sent(terminal))
+        terminal.press("r\r")
+        await until(lambda: RECORD_PROMPT in sent(terminal)[mark:])
+        heard = sent(terminal)[mark:].split("\r\n")
+        listed = [line for line in heard if line.startswith("Game ")]
+        result = r"\d{4}-\d\d-\d\d \d\d:\d\d, (won|lost), \d+ to \d+"
+        assert len(listed) == 2, heard
+        assert re.fullmatch(
+            rf"Game {numbers[1]}, {result}; Maximiliana Feathers vs Ada\.", listed[0]
+        )
+        assert re.fullmatch(rf"Game {numbers[0]}, {result}; Ada vs Computer\.", listed[1])
+        assert NOISE.search(sent(terminal)) is None, NOISE.search(sent(terminal))
+        terminal.press("\r")
+        await until(lambda: sent(terminal).rstrip().endswith(PROMPT))

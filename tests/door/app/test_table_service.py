@@ -174,3 +174,58 @@ async def test_the_lobby_reads_a_claim_and_a_forfeit_as_such(
     # The winner's score first, as in "Ada won 121 to 98", though it may be the lower.
     said = how.format(f"{first} to {second}", names[1])
     assert presence.chat[-1].text == f"{names[0]} vs {names[1]}: {names[0]} won by {said}."
+
+
+@pytest.mark.parametrize(
+    ("claimed", "how"),
+    [
+        (True, "a claim at {} in games ({} kept it waiting)"),
+        (False, "forfeit at {} in games ({} left)"),
+    ],
+)
+@pytest.mark.parametrize("leaver_won_the_first", [False, True])
+@run_async
+async def test_the_lobby_reads_a_match_forfeited_between_two_of_its_games(
+    claimed: bool, how: str, leaver_won_the_first: bool
+) -> None:
+    # Between games no game is in play to end: the lobby read the first game's end and
+    # then nothing, though the match was over.
+    presence = Presence("Sysop", random.Random(1))
+    for name in ("Ada", "Bob"):
+        await presence.enter(name, Session(FakeTerminal()))
+    service = TableService(CONFIG, presence, Records())
+    options = GameOptions(rated=True, best_of=3)
+    table = service.between_callers(options, ["Ada", "Bob"], rng=random.Random(5))
+    randoms = [RandomPlayer(random.Random(seat)) for seat in range(2)]
+    while table.game.winner_side is None:
+        next_action(table.game, randoms)
+    first_winner = table.game.winner_side
+    outcome = table.game.outcome()
+    assert table.match is not None and outcome is not None
+    table.match = table.match.add(outcome)  # as the table counts a game of its match
+    leaver = first_winner if leaver_won_the_first else 1 - first_winner
+    stays = 1 - leaver
+    names = table.names
+    told = f"{names[stays]} claimed the match." if claimed else ""
+    by = stays if claimed else None
+    table.forfeited_by(table.seats[leaver], told, by=by)  # as stalls.py and forfeits.py do
+    # The winner's games first, as in "Ada won 121 to 98", though they may be fewer.
+    stood = "0 to 1" if leaver_won_the_first else "1 to 0"
+    said = how.format(stood, names[leaver])
+    assert presence.chat[-1].text == f"Ada vs Bob: {names[stays]} won the match by {said}."
+
+
+@run_async
+async def test_the_lobby_reads_a_game_everyone_left() -> None:
+    presence = Presence("Sysop", random.Random(1))
+    for name in ("Ada", "Bob"):
+        await presence.enter(name, Session(FakeTerminal()))
+    service = TableService(CONFIG, presence, Records())
+    table = service.between_callers(GameOptions(), ["Ada", "Bob"], rng=random.Random(5))
+    people = [table.sit(seat, Session(FakeTerminal())) for seat in range(2)]
+    said = len(presence.chat)
+    table.person_quit(people[0])  # a friendly game: the computer plays Ada's seat
+    assert not table.over and len(presence.chat) == said
+    table.person_quit(people[1])
+    assert table.over and table.abandoned
+    assert presence.chat[-1].text == "Ada vs Bob: the game was abandoned (everyone left)."

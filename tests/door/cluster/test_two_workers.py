@@ -188,6 +188,23 @@ async def test_callers_of_two_workers_share_one_lobby_and_its_chat(redis_url: st
 
 
 @run_async
+async def test_both_workers_lobbies_read_a_game_everyone_left(redis_url: str) -> None:
+    # A game everyone left had no end line, where a game played out, forfeited or
+    # claimed has one at every worker.
+    async with two_workers(redis_url) as (first, second, _):
+        ada, bob, table = await bob_relayed_waiting_on_ada(first, second)
+        for caller in (bob, ada):  # Bob's line relayed to the table's worker
+            caller.press(Key.CTRL_C)
+            await until(lambda caller=caller: "the computer plays your seat" in flat(caller))
+            caller.press("y")
+        await until(lambda: table.over and table.abandoned)
+        ended = "Ada vs Bob: the game was abandoned (everyone left)."
+        for worker in (first, second):
+            chat = worker.presence.chat
+            await until(lambda chat=chat: any(line.text == ended for line in chat))
+
+
+@run_async
 async def test_a_challenge_across_workers_is_played_to_the_end_and_recorded(
     redis_url: str, database: Database
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import doctest
 import logging
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,8 +15,9 @@ import pytest
 import door.defence.guard
 import door.logtext
 import door.transports.subneg
+from door.app.call import Caller
 from door.app.door import Door
-from door.defence.guard import AT_ONCE_MESSAGE, PER_MINUTE_MESSAGE, AddressGuard
+from door.defence.guard import AT_ONCE_MESSAGE, PER_MINUTE_MESSAGE, AddressGuard, peer_text
 from door.logtext import escaped
 from door.serve import Listening, run_server
 from door.transports.subneg import IAC, SB, SE, SubnegotiationLimit
@@ -197,3 +199,47 @@ def test_an_address_hammering_the_door_is_one_log_line_a_minute(
     assert all(AT_ONCE_MESSAGE in text for text in told)
     refusals = [r.getMessage() for r in caplog.records if "connection refused" in r.getMessage()]
     assert refusals == [f"127.0.0.1: telnet connection refused: {AT_ONCE_MESSAGE}"]
+
+
+@pytest.mark.parametrize(
+    ("peername", "logged", "address"),
+    [
+        (("203.0.113.7", 4711), "203.0.113.7:4711", "203.0.113.7"),
+        # Logged "2001:db8::1:0": the port read as the address's last group.
+        (("2001:db8::1", 0, 0, 0), "[2001:db8::1]:0", "2001:db8::1"),
+        (("fe80::1%eth0", 23, 0, 2), "[fe80::1%eth0]:23", "fe80::1%eth0"),
+        (("::ffff:192.0.2.9", 5000, 0, 0), "[::ffff:192.0.2.9]:5000", "::ffff:192.0.2.9"),
+        (None, "", ""),
+    ],
+)
+def test_a_peer_is_written_address_and_port_an_ipv6_address_in_brackets(
+    peername: object, logged: str, address: str
+) -> None:
+    assert peer_text(peername) == logged
+    assert Caller(None, "telnet", logged).address == address  # what bans and throttles key on
+
+
+def test_a_peer_written_before_the_brackets_keeps_its_address() -> None:
+    # A worker of the version before relays "2001:db8::1:4711" in its hello.
+    assert Caller(None, "telnet", "2001:db8::1:4711").address == "2001:db8::1"
+    assert Caller(None, "rlogin", "NODES (192.0.2.7)").address == "NODES (192.0.2.7)"
+
+
+def test_an_ipv6_caller_is_logged_with_their_address_in_brackets(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def scenario() -> None:
+        stop, server, listening = await _serve(tmp_path, host="::1")
+        assert listening.telnet
+        caller = TelnetCaller()
+        await caller.connect(listening.telnet[1], host="::1")
+        await caller.wait_for("G guest")
+        caller.hang_up()
+        await until(lambda: any("disconnected" in r.getMessage() for r in caplog.records))
+        stop.set()
+        await asyncio.wait_for(server, 10)
+
+    with caplog.at_level(logging.INFO):
+        asyncio.run(scenario())
+    [line] = [r.getMessage() for r in caplog.records if "disconnected" in r.getMessage()]
+    assert re.fullmatch(r"telnet caller from \[::1\]:\d+ disconnected", line), line

@@ -103,3 +103,25 @@ def test_the_record_screen_shows_four_handed_games_whole() -> None:
     # The list ends with a game whole, above the message line.
     listed = [row for row in rows[top + 1 : 22] if row.strip()]
     assert listed[-1].endswith((" Ada vs Bob", " Bruno & Computer 2")), listed
+
+
+def test_the_record_said_to_a_screen_reader_lists_its_games_a_sentence_each() -> None:
+    """The screen's list of games was not said at all; a reader hears each game as one
+    sentence, in the screen's order, names whole and no column padding."""
+    from door.screens.account_speech import stats_said
+    from door.storage.values import Account, PlayerStats
+
+    ada = Account(ADA, "Ada", WHEN)
+    names = ("Ada", "Maximiliana Feathers", "Alexandrina Kowalski", "Computer 2")
+    games = [four_handed(*names), forfeited(claimed=True), forfeited(claimed=False)]
+    said = stats_said(PlayerStats(ada, ()), games=games)
+    listed = said.sentences[-4:]
+    assert listed == (
+        "Latest games, newest first; the number is the one the sysop replays.",
+        "Game 1234, 2026-03-02 09:05, won, 121 to 98;"
+        " Ada & Alexandrina Kowalski vs Maximiliana Feathers & Computer 2.",
+        "Game 7, 2026-03-02 09:05, won by a claim; Ada vs Bob.",
+        "Game 7, 2026-03-02 09:05, won by forfeit; Ada vs Bob.",
+    )
+    assert not any("  " in sentence for sentence in said.sentences)
+    assert stats_said(PlayerStats(ada, ())).sentences == said.sentences[:-4]  # no games

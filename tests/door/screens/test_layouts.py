@@ -145,3 +145,35 @@ def test_a_notice_too_long_for_the_lobbys_chat_row_goes_on_to_the_next() -> None
     top = rows.index(next(row for row in rows if row.startswith(title)))
     assert " ".join(rows[top : top + 2]) == ended  # whole, over two rows
     assert rows[top - 1] == "Ada has come in." and rows[top + 2] == said
+
+
+def test_a_callers_line_too_long_for_the_lobbys_chat_row_goes_on_to_the_next() -> None:
+    # A 60-letter line after a 20-letter name (82 cells) lost its last word at the 80th
+    # column ("ok!" here), where notices went on to the next row.
+    from door.screens import theme
+    from door.screens.lobby import CHAT_ROWS, CHAT_TOP, ChatText, LobbyView, draw_lobby
+
+    name, text = (
+        "Bartholomew Smithers",
+        "we played to the end of the night and nobody won a game, ok!",
+    )
+    assert (len(name), len(text)) == (20, 60)  # the longest a handle and a chat line are
+    chat = (
+        ChatText("", "Ada has come in."),
+        ChatText("", "Bob has come in."),
+        ChatText(name, text),
+        ChatText("Lou", "hi"),
+    )
+    canvas, _ = draw_lobby(LobbyView("Cribbage Door", "Ada", chat=chat))
+    rows = [canvas.text(row).rstrip() for row in range(CHAT_TOP, CHAT_TOP + CHAT_ROWS)]
+    assert rows == [
+        " Bob has come in.",  # the newest rows: Ada's arrival has gone up out of view
+        " Bartholomew Smithers: we played to the end of the night and nobody won a game,",
+        "   ok!",
+        " Lou: hi",
+    ]
+    first, second = canvas.cells[CHAT_TOP + 1], canvas.cells[CHAT_TOP + 2]
+    name_style = theme.PLAYER_STYLES[1]
+    assert {style for _, style in first[1:22]} == {name_style}  # "Bartholomew Smithers:"
+    assert {style for _, style in first[23:79]} == {theme.BRIGHT}
+    assert {style for _, style in second[3:6]} == {theme.BRIGHT}  # no name, no name's colour

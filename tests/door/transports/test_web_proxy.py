@@ -204,7 +204,7 @@ async def test_rfc7239_forwarded_and_x_real_ip_name_the_caller_too() -> None:
             assert head.startswith(b"HTTP/1.1 101"), head
             writer.close()
         await until(lambda: len(peers) == 3, 10)
-        assert peers[:2] == ["2001:db8::17:0", "203.0.113.44:0"]
+        assert peers[:2] == ["[2001:db8::17]:0", "203.0.113.44:0"]  # was "2001:db8::17:0"
         # The address the log-in throttles count by (door/app/call.py), port taken off.
         assert Caller(None, "web", peers[0]).address == "2001:db8::17"
         assert peers[2].startswith("127.0.0.1:") and peers[2] != "127.0.0.1:0"
