@@ -118,7 +118,7 @@ class TableService:
             Account(seat.account_id, seat.name, UNKNOWN_TIME) if seat.account_id else None
             for seat in saved.seats
         ]
-        keeper = CallersGame(self, accounts)
+        keeper = CallersGame(self, accounts, resumed=True)
         table = self._table(
             options,
             names,
@@ -297,10 +297,15 @@ class CallersGame(ModeratedTable):
     rates it when it is rated, and counts it in its match when it is a tournament's.
     ``accounts`` holds each seat's account (None: a guest, the computer)."""
 
-    def __init__(self, service: TableService, accounts: list[Account | None]) -> None:
+    def __init__(
+        self, service: TableService, accounts: list[Account | None], *, resumed: bool = False
+    ) -> None:
         super().__init__(service)
         self.accounts = accounts
         self.saver: GameSaver | None = None
+        # Set again after a restart: the lobby never read that it began, so a table nobody
+        # came back to ends without a line (one a table would follow every restart).
+        self.resumed = resumed
 
     def saved_by(self, table: Table, saver: GameSaver) -> None:
         """``saver`` saves ``table``'s game after every action from now on."""
@@ -340,7 +345,8 @@ class CallersGame(ModeratedTable):
     def abandoned(self, table: Table) -> None:
         # Everyone left: nothing to resume, and nobody to count it against. The lobby,
         # which read that it began, reads that it ended unfinished.
-        self.service.presence.notice(words.abandoned_notice(table.title, table.options))
+        if not self.resumed:
+            self.service.presence.notice(words.abandoned_notice(table.title, table.options))
         if self.saver is not None:
             self.saver.set_aside()
 

@@ -59,10 +59,13 @@ async def test_a_members_table_is_saved_as_it_goes_set_again_and_set_aside(
         assert all(seat.sat_down for seat in again.seats)  # each waits for its caller
 
         table.close()
+        said = len(presence.chat)
         again.abandoned = True  # everyone left it: its keeper sets the game aside
         again.close()
         await records.close()
         assert await records.game_between_callers_to_resume(ada) is None
+        # The lobby never read that the resumed game began: one a table each restart.
+        assert len(presence.chat) == said, presence.chat[-1]
 
 
 def test_the_door_owns_one_table_service_its_sessions_share() -> None:
