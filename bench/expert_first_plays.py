@@ -27,6 +27,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
@@ -67,13 +68,47 @@ def take_rank(deck: list[Card], rank: int) -> Card:
     return card
 
 
+def deal_around(
+    rng: random.Random,
+    held: Sequence[int],
+    count: Sequence[int],
+    throws: Sequence[tuple[int, ...]],
+) -> tuple[list[Card], list[Card], list[Card], Card]:
+    """A deal drawn at random around the ranks ``held`` and those on the ``count``: the
+    hand's cards, the count's, the two thrown (one of ``throws`` that the deck left still
+    holds, else any two) and the starter."""
+    deck = [Card(Rank(rank), suit) for rank in range(1, 14) for suit in Suit]
+    rng.shuffle(deck)
+    hand = [take_rank(deck, rank) for rank in held]
+    count_cards = [take_rank(deck, rank) for rank in count]
+    fitting = [
+        pair
+        for pair in throws
+        if all(sum(1 for card in deck if card.rank == rank) >= pair.count(rank) for rank in pair)
+    ]
+    if fitting:
+        thrown = [take_rank(deck, rank) for rank in rng.choice(fitting)]
+    else:
+        thrown = [deck.pop(), deck.pop()]
+    return hand, count_cards, thrown, deck.pop()
+
+
+def packed(held: tuple[int, ...], counts: Counter[int]) -> int:
+    """``counts`` (by rank) as a table's word: four bits a place of ``held``, a rank held
+    twice counted at its first place."""
+    word = 0
+    for index, rank in enumerate(held):
+        if held.index(rank) == index:
+            word |= counts[rank] << (4 * index)
+    return word
+
+
 def first_play_counts(task: tuple[int, int, int]) -> list[int]:
     """The packed words of the hands ``four_rank_hands()[start:end]`` (see the module
     docstring), from ``contexts`` deals each, seeded by the hand's place."""
     start, end, contexts = task
     hands = four_rank_hands()
     throws = {role: throws_by_keep(role) for role in ("pone", "dealer")}
-    suits = list(Suit)
     words: list[int] = []
     for place in range(start, end):
         kept = hands[place]
@@ -85,21 +120,9 @@ def first_play_counts(task: tuple[int, int, int]) -> list[int]:
                 continue
             counts = Counter[int]()
             for _ in range(contexts):
-                deck = [Card(Rank(r), s) for r in range(1, 14) for s in suits]
-                rng.shuffle(deck)
-
-                keep_cards = [take_rank(deck, rank) for rank in kept]
-                count_cards = [take_rank(deck, lead)] if lead else []
-                fitting = [
-                    pair
-                    for pair in throws[role].get(kept, [])
-                    if all(sum(1 for c in deck if c.rank == r) >= pair.count(r) for r in pair)
-                ]
-                if fitting:
-                    thrown = [take_rank(deck, rank) for rank in rng.choice(fitting)]
-                else:
-                    thrown = [deck.pop(), deck.pop()]
-                starter = deck.pop()
+                keep_cards, count_cards, thrown, starter = deal_around(
+                    rng, kept, [lead] if lead else [], throws[role].get(kept, [])
+                )
                 card = choose_play(
                     keep_cards,
                     count_cards,
@@ -113,11 +136,7 @@ def first_play_counts(task: tuple[int, int, int]) -> list[int]:
                 )
                 assert card is not None
                 counts[int(card.rank)] += 1
-            word = 0
-            for index, rank in enumerate(kept):
-                if kept.index(rank) == index:
-                    word |= counts[rank] << (4 * index)
-            words.append(word)
+            words.append(packed(kept, counts))
     return words
 
 
@@ -128,7 +147,6 @@ def second_play_counts(task: tuple[int, int, int]) -> list[int]:
     start, end, contexts = task
     hands = three_rank_hands()
     throws = throws_by_keep("pone")
-    suits = list(Suit)
     words: list[int] = []
     for place in range(start, end):
         held = hands[place]
@@ -141,20 +159,9 @@ def second_play_counts(task: tuple[int, int, int]) -> list[int]:
                     continue
                 counts = Counter[int]()
                 for _ in range(contexts):
-                    deck = [Card(Rank(r), s) for r in range(1, 14) for s in suits]
-                    rng.shuffle(deck)
-                    hand = [take_rank(deck, rank) for rank in held]
-                    count_cards = [take_rank(deck, lead), take_rank(deck, answer)]
-                    fitting = [
-                        pair
-                        for pair in throws.get(kept, [])
-                        if all(sum(1 for c in deck if c.rank == r) >= pair.count(r) for r in pair)
-                    ]
-                    if fitting:
-                        thrown = [take_rank(deck, rank) for rank in rng.choice(fitting)]
-                    else:
-                        thrown = [deck.pop(), deck.pop()]
-                    starter = deck.pop()
+                    hand, count_cards, thrown, starter = deal_around(
+                        rng, held, [lead, answer], throws.get(kept, [])
+                    )
                     card = choose_play(
                         hand,
                         count_cards,
@@ -169,11 +176,7 @@ def second_play_counts(task: tuple[int, int, int]) -> list[int]:
                     )
                     assert card is not None  # a count of two cards is at most 20
                     counts[int(card.rank)] += 1
-                word = 0
-                for index, rank in enumerate(held):
-                    if held.index(rank) == index:
-                        word |= counts[rank] << (4 * index)
-                words.append(word)
+                words.append(packed(held, counts))
     return words
 
 

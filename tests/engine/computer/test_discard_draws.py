@@ -170,17 +170,30 @@ def test_the_first_plays_table_counts_one_card_a_deal_from_the_hand_held() -> No
     assert totals == {8}
 
 
+def dealt_at_random(
+    rng: random.Random, held: Sequence[int], count: Sequence[int]
+) -> tuple[list[Card], list[Card], Card, list[Card]]:
+    """A deal around the ranks ``held`` and on the ``count``: the hand, the count's cards,
+    the starter and two thrown, the rest at random (not the table's own deals)."""
+    deck = [Card(Rank(rank), suit) for rank in range(1, 14) for suit in Suit]
+    rng.shuffle(deck)
+    hand = [take_rank(deck, rank) for rank in held]
+    count_cards = [take_rank(deck, rank) for rank in count]
+    return hand, count_cards, deck[0], deck[1:3]
+
+
+def laid_most(word: int, held: tuple[int, ...], card: Card) -> bool:
+    """Whether ``card`` is a rank laid most often in the table's ``word`` for ``held``."""
+    counts = {rank: (word >> (4 * held.index(rank))) & 15 for rank in set(held)}
+    return counts[int(card.rank)] == max(counts.values())
+
+
 def test_the_first_plays_table_is_mostly_what_the_expert_lays_in_a_deal_of_its_own() -> None:
     rng = random.Random(5)
     agreed = tried = 0
     for kept in rng.sample(four_rank_hands(), 60):
         lead = rng.choice([0, *(rank for rank in range(1, 14) if kept.count(rank) < 4)])
-        deck = [Card(Rank(rank), suit) for rank in range(1, 14) for suit in Suit]
-        rng.shuffle(deck)
-
-        hand = [take_rank(deck, rank) for rank in kept]
-        count = [take_rank(deck, lead)] if lead else []
-        starter, thrown = deck[0], deck[1:3]
+        hand, count, starter, thrown = dealt_at_random(rng, kept, [lead] if lead else [])
         card = play.choose_play(
             hand,
             count,
@@ -193,9 +206,7 @@ def test_the_first_plays_table_is_mostly_what_the_expert_lays_in_a_deal_of_its_o
             opp_cards_left=3 if lead else 4,
         )
         assert card is not None
-        word = expert_first_plays()[kept][lead]
-        counts = {rank: (word >> (4 * kept.index(rank))) & 15 for rank in set(kept)}
-        agreed += counts[int(card.rank)] == max(counts.values())
+        agreed += laid_most(expert_first_plays()[kept][lead], kept, card)
         tried += 1
     assert agreed >= 0.75 * tried
 
@@ -267,12 +278,7 @@ def test_the_second_plays_table_is_mostly_what_the_expert_lays_in_a_deal_of_its_
     for held in rng.sample(three_rank_hands(), 60):
         lead = rng.choice([rank for rank in range(1, 14) if held.count(rank) < 4])
         answer = rng.choice([rank for rank in range(1, 14) if (*held, lead).count(rank) < 4])
-        deck = [Card(Rank(rank), suit) for rank in range(1, 14) for suit in Suit]
-        rng.shuffle(deck)
-
-        hand = [take_rank(deck, rank) for rank in held]
-        count = [take_rank(deck, lead), take_rank(deck, answer)]
-        starter, thrown = deck[0], deck[1:3]
+        hand, count, starter, thrown = dealt_at_random(rng, held, [lead, answer])
         card = play.choose_play(
             hand,
             count,
@@ -285,9 +291,7 @@ def test_the_second_plays_table_is_mostly_what_the_expert_lays_in_a_deal_of_its_
             opp_played=count[1:],
         )
         assert card is not None
-        word = expert_second_plays()[held][13 * (lead - 1) + answer - 1]
-        counts = {rank: (word >> (4 * held.index(rank))) & 15 for rank in set(held)}
-        agreed += counts[int(card.rank)] == max(counts.values())
+        agreed += laid_most(expert_second_plays()[held][13 * (lead - 1) + answer - 1], held, card)
         tried += 1
     assert agreed >= 0.75 * tried
 
