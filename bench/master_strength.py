@@ -371,6 +371,21 @@ code before it (bd4064e, from seven without the read), on the first 10,000 games
 same seed paired by ``--against-file`` (its run kept with ``--save-deals``, cut to them):
 53.58 % where the read won 54.49 %, +0.91 (+0.33 to +1.49; 809 of 5,000 deals won
 differently). Over the 14,000 paired games the read gains about +0.95.
+
+The pone's second card read too, and the draws weighed rather than rejected (2026-11-29,
+``MASTER_READS_SECOND_PLAY``, engine.computer.discard_draws.second_play_chance): when the
+master deals, a hand drawn counts as often as the expert as pone, holding its three after
+its lead, lays the card they laid on their lead and our answer (bench/expert_first_plays.py
+--second: 455 hands of three by 169 leads and answers, eight deals each, the same card in
+all eight 0.876 of the time); four hands drawn for each wanted and 64 drawn from them by
+the first and second reads' weight (with two reads, rejection left 7 of 64 where every hand
+made a play rare, and the search fell back to draws ignoring the discard). Paired on the
+first 4,000 games of seed 55 against the first card read alone (its kept run, cut): 55.07 %
+where 54.73 %, +0.35 (-0.44 to +1.14; 248 of 2,000 deals won differently), two jobs.
+At the issue's size, a seed never used (705fbf1's engine, two jobs under nice 10, the
+machine shared): ``--games 20000 --seed 56 --jobs 2``, 11,108 wins, 55.54 % (Wilson 54.85
+to 56.23 %; bootstrap over the deals 54.96 to 56.12 %), points per two deals 26.435 against
+25.989, in 4,189 s. Two players' mark (55 % over 20,000, low end above 54 %) is met.
 """
 
 from __future__ import annotations

@@ -45,7 +45,8 @@ MASTER_READS_FIRST_PLAY: Final = True
 # every hand makes a play rare, rejection left too few to use). Paired on the first 4,000
 # games of seed 55 against the first card read alone: 55.07 % where 54.73 %, +0.35 (-0.44
 # to +1.14; 248 of 2,000 deals won differently); a play's p99 as before (31 ms of process
-# time on the loaded machine where 34), its median 2.3 ms where 2.1.
+# time on the loaded machine where 34), its median 2.3 ms where 2.1. Over 20,000 games of
+# a seed never used (56), 55.54 % (Wilson 54.85-56.23 %; bench/master_strength.py).
 MASTER_READS_SECOND_PLAY: Final = True
 # With three or four players the master searches the play to its end over hands the other
 # seats may hold (engine.computer.table_sampled) once every hand together holds this many
