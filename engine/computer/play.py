@@ -11,7 +11,8 @@ near the end, for the chance to win.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
@@ -105,8 +106,102 @@ def choose_play(
         )
     endgame_from = MASTER_PLAY_FROM if level == "master" else ENDGAME_FROM
     chance = max(my_score, opp_score) >= endgame_from
+    if level == "master":
+        values = master_play_values(
+            hand,
+            count_cards,
+            played=played,
+            starter=starter,
+            runs=runs,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=opp_cards_left,
+            dealer=dealer,
+            opp_said_go=opp_said_go,
+            discards=discards,
+            kept=kept,
+            opp_min_pips=opp_min_pips,
+            chance=chance,
+            opp_played=opp_played,
+            opp_declined=opp_declined,
+            sampled_from=sampled_from,
+        ).deciding
+    else:
+        values = play_values(
+            hand,
+            count_cards,
+            played=played,
+            starter=starter,
+            runs=runs,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=opp_cards_left,
+            dealer=dealer,
+            opp_said_go=opp_said_go,
+            discards=discards,
+            kept=kept,
+            opp_min_pips=opp_min_pips,
+            chance=chance,
+        )
+    best_rank = _best_rank(values)
+    return next(card for card in legal if int(card.rank) == best_rank)
 
-    def searched() -> dict[int, float]:
+
+def _best_rank(values: Mapping[int, float]) -> int:
+    """The rank of highest value; equal values keep the higher card back (low cards play
+    late in a count)."""
+    return max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
+
+
+@dataclass(frozen=True)
+class MasterValues:
+    """How the master weighs each rank that fits on the count at two players (see
+    ``master_play_values``). ``values``: every fitting rank's value. ``tie_break``: where
+    the full search cannot tell its best ranks apart, those ranks valued by the deep
+    search, which chooses among them; empty otherwise."""
+
+    values: dict[int, float]
+    tie_break: dict[int, float]
+
+    @property
+    def deciding(self) -> dict[int, float]:
+        """The values the master picks its card from: the tie's, else every rank's."""
+        return self.tie_break or self.values
+
+    @property
+    def best_rank(self) -> int:
+        """The rank the master lays."""
+        return _best_rank(self.deciding)
+
+
+def master_play_values(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    *,
+    played: Sequence[Card],
+    starter: Card | None,
+    runs: str,
+    my_score: int,
+    opp_score: int,
+    opp_cards_left: int,
+    dealer: bool,
+    opp_said_go: bool,
+    discards: Sequence[Card],
+    kept: Sequence[Card] | None,
+    opp_min_pips: int,
+    chance: bool,
+    opp_played: Sequence[Card] | None,
+    opp_declined: Sequence[int],
+    sampled_from: int = MASTER_SAMPLED_FROM,
+) -> MasterValues:
+    """The master's value of each rank in ``hand`` that fits on the count (the arguments
+    as for ``choose_play``; ``chance`` as for ``play_values``): once the two hands hold
+    ``sampled_from`` cards or fewer (and ``opp_played`` is known), the full search over
+    hands drawn through the expert's discard (``full_search_values``), its tied best
+    ranks told apart by the deep search; otherwise, or where no hand the opponent may
+    hold fits what they did, the deep search (``play_values`` with ``deep``)."""
+
+    def deep_search() -> dict[int, float]:
         return play_values(
             hand,
             count_cards,
@@ -122,14 +217,14 @@ def choose_play(
             kept=kept,
             opp_min_pips=opp_min_pips,
             chance=chance,
-            deep=level == "master",
-            opp_played=opp_played if level == "master" else None,
+            deep=True,
+            opp_played=opp_played,
             opp_declined=opp_declined,
         )
 
-    values = None
-    if level == "master" and opp_played is not None and sampled_from:
-        values = full_search_values(
+    full = None
+    if opp_played is not None and sampled_from:
+        full = full_search_values(
             hand,
             count_cards,
             played=played,
@@ -148,18 +243,14 @@ def choose_play(
             opp_declined=opp_declined,
             most_cards=sampled_from,
         )
-    if values is None:
-        values = searched()
-    else:
-        # Cards the full search cannot tell apart: the master's usual search chooses.
-        top = max(values.values())
-        tied = [rank for rank, value in values.items() if value >= top - 1e-9]
-        if len(tied) > 1:
-            usual = searched()
-            values = {rank: usual[rank] for rank in tied}
-    # Equal values: keep the higher card back (low cards play late in a count).
-    best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
-    return next(card for card in legal if int(card.rank) == best_rank)
+    if full is None:
+        return MasterValues(deep_search(), {})
+    top = max(full.values())
+    tied = [rank for rank, value in full.items() if value >= top - 1e-9]
+    if len(tied) == 1:
+        return MasterValues(full, {})
+    deep = deep_search()
+    return MasterValues(full, {rank: deep[rank] for rank in tied})
 
 
 def play_values(
