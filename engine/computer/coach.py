@@ -245,9 +245,8 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
     }
     masters_card = None
     if game.players == 2:
-        points = _as_the_master_weighs(game, seat, arguments, chance=False).values
-        by_chance = _as_the_master_weighs(game, seat, arguments, chance=True)
-        chances, masters_card = by_chance.values, by_chance.best_rank
+        for_points, for_chance = _as_the_master_weighs(game, seat, arguments)
+        points, chances, masters_card = for_points.values, for_chance.values, for_chance.best_rank
     else:
         points = play_values(game.hand(seat), game.count_cards, chance=False, **arguments)  # type: ignore[arg-type]
         chances = _play_chances_many(game, seat, legal, thrown)
@@ -272,21 +271,22 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
 
 
 def _as_the_master_weighs(
-    game: Game, seat: int, arguments: Mapping[str, object], *, chance: bool
-) -> MasterValues:
-    """Each rank's value at two players as the master weighs a play: the opponent's cards
-    judged by what they laid and passed up (and their first cards read), the last seven
-    cards searched to the end over hands drawn through the expert's discard, earlier the
-    deep search (``master_play_values``, the master's own path, its tie-break included).
-    The coach's best card was another than the master's in 27 % of the master's plays
-    with the expert's search, 5 % so (figures in 42fe4ec), 0.8 % with the tie-break."""
+    game: Game, seat: int, arguments: Mapping[str, object]
+) -> tuple[MasterValues, ...]:
+    """Each rank's value at two players as the master weighs a play, for points and for
+    the chance to win (the hands drawn once for both): the opponent's cards judged by what
+    they laid and passed up (and their first cards read), the last seven cards searched to
+    the end over hands drawn through the expert's discard, earlier the deep search
+    (``master_play_values``, the master's own path, its tie-break included). The coach's
+    best card was another than the master's in 27 % of the master's plays with the
+    expert's search, 5 % so (figures in 42fe4ec), 0.8 % with the tie-break."""
     hand, count = game.hand(seat), game.count_cards
     known = dict(
         arguments,
         opp_played=[play.card for play in game.plays if play.seat != seat],
         opp_declined=declined_ranks(game, seat),
     )
-    return master_play_values(hand, count, chance=chance, **known)  # type: ignore[arg-type]
+    return master_play_values(hand, count, chances=(False, True), **known)  # type: ignore[arg-type]
 
 
 def _least_pips(game: Game, seat: int) -> int:

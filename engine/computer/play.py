@@ -11,9 +11,9 @@ near the end, for the chance to win.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -121,11 +121,11 @@ def choose_play(
             discards=discards,
             kept=kept,
             opp_min_pips=opp_min_pips,
-            chance=chance,
+            chances=(chance,),
             opp_played=opp_played,
             opp_declined=opp_declined,
             sampled_from=sampled_from,
-        ).deciding
+        )[0].deciding
     else:
         values = play_values(
             hand,
@@ -189,19 +189,21 @@ def master_play_values(
     discards: Sequence[Card],
     kept: Sequence[Card] | None,
     opp_min_pips: int,
-    chance: bool,
+    chances: Sequence[bool],
     opp_played: Sequence[Card] | None,
     opp_declined: Sequence[int],
     sampled_from: int = MASTER_SAMPLED_FROM,
-) -> MasterValues:
+) -> tuple[MasterValues, ...]:
     """The master's value of each rank in ``hand`` that fits on the count (the arguments
-    as for ``choose_play``; ``chance`` as for ``play_values``): once the two hands hold
+    as for ``choose_play``), one ``MasterValues`` for each of ``chances``: the chance to
+    win (True) or points (False), as for ``play_values``. Once the two hands hold
     ``sampled_from`` cards or fewer (and ``opp_played`` is known), the full search over
-    hands drawn through the expert's discard (``full_search_values``), its tied best
-    ranks told apart by the deep search; otherwise, or where no hand the opponent may
-    hold fits what they did, the deep search (``play_values`` with ``deep``)."""
+    hands drawn through the expert's discard (``engine.computer.sampled_play``), drawn
+    once for all of ``chances``, its tied best ranks told apart by the deep search;
+    otherwise, or where no hand the opponent may hold fits what they did, the deep search
+    (``play_values`` with ``deep``)."""
 
-    def deep_search() -> dict[int, float]:
+    def deep_search(chance: bool) -> dict[int, float]:
         return play_values(
             hand,
             count_cards,
@@ -222,27 +224,40 @@ def master_play_values(
             opp_declined=opp_declined,
         )
 
-    full = None
+    draws = None
     if opp_played is not None and sampled_from:
-        full = full_search_values(
+        draws = _full_search_draws(
             hand,
             count_cards,
             played=played,
             starter=starter,
-            runs=runs,
+            exact=runs == "exact",
             my_score=my_score,
             opp_score=opp_score,
             opp_cards_left=opp_cards_left,
             dealer=dealer,
             opp_said_go=opp_said_go,
             discards=discards,
-            kept=kept,
             opp_min_pips=opp_min_pips,
-            chance=chance,
             opp_played=opp_played,
             opp_declined=opp_declined,
             most_cards=sampled_from,
         )
+    weighed = []
+    for chance in chances:
+        full = None
+        if draws is not None:
+            score = _play_score(chance, my_score, opp_score, dealer, kept, starter, discards)
+            full = draws.searched(score)
+        weighed.append(_tie_broken(full, partial(deep_search, chance)))
+    return tuple(weighed)
+
+
+def _tie_broken(
+    full: dict[int, float] | None, deep_search: Callable[[], dict[int, float]]
+) -> MasterValues:
+    """The full search's values (``full``), its best ranks that it cannot tell apart
+    valued by the deep search; the deep search's where the full search gave none."""
     if full is None:
         return MasterValues(deep_search(), {})
     top = max(full.values())
@@ -300,42 +315,65 @@ def play_values(
     return search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
 
 
-def full_search_values(
+@dataclass(frozen=True)
+class _FullSearchDraws:
+    """What the master's full search runs over, the same whatever a line is scored by:
+    our ranks (``mine``) and the count's (``seq``), the opponent's pool by rank with each
+    rank's ``weight``, how many cards they hold, whether they said go, the runs rule, and
+    the hands ``drawn`` through the expert's discard (empty: ``sampled_play_values``
+    draws by the weights, seeded by the position)."""
+
+    mine: list[int]
+    seq: list[int]
+    pool: list[int]
+    weight: list[float]
+    opp_cards: int
+    opp_said_go: bool
+    exact: bool
+    drawn: list[tuple[int, ...]]
+
+    def searched(self, score: PlayScore) -> dict[int, float] | None:
+        """Each fitting rank's mean over the hands, a line scored by ``score``; None when
+        no hand fits what the opponent did."""
+        return sampled_play_values(
+            self.mine,
+            self.seq,
+            self.pool,
+            self.weight,
+            self.opp_cards,
+            opp_said_go=self.opp_said_go,
+            exact=self.exact,
+            score=score,
+            drawn=self.drawn,
+        )
+
+
+def _full_search_draws(
     hand: Sequence[Card],
     count_cards: Sequence[Card],
     *,
     played: Sequence[Card],
     starter: Card | None,
-    runs: str,
+    exact: bool,
     my_score: int,
     opp_score: int,
     opp_cards_left: int,
     dealer: bool,
     opp_said_go: bool,
     discards: Sequence[Card],
-    kept: Sequence[Card] | None,
     opp_min_pips: int,
-    chance: bool,
     opp_played: Sequence[Card],
     opp_declined: Sequence[int],
     most_cards: int,
-) -> dict[int, float] | None:
-    """The master's full search of the rest of the play over sampled hands
-    (``engine.computer.sampled_play``; the arguments as for ``play_values``): each fitting
-    rank's mean value, or None when the two hands hold more than ``most_cards`` together
-    or no hand the opponent may hold fits what they did."""
+) -> _FullSearchDraws | None:
+    """The hands the master's full search runs over (the arguments as for
+    ``play_values``); None when the two hands hold more than ``most_cards`` together."""
     pool, opp_cards = _opponent_pool(
         hand, count_cards, played, discards, starter, opp_min_pips, opp_cards_left
     )
     if len(hand) + opp_cards > most_cards:
         return None
     weight = _opponent_weight(dealer, opp_played, opp_declined)
-    if chance:
-        my, theirs = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
-        table = _chance_table(dealer, *_deal_known(kept, starter, discards))
-        score = PlayScore.chance(table, my, theirs)
-    else:
-        score = PlayScore.points()
     mine = [int(card.rank) for card in hand]
     seq = [int(card.rank) for card in count_cards]
     drawn: list[tuple[int, ...]] = []
@@ -353,17 +391,25 @@ def full_search_values(
             holding=opp_cards_left,
             **_plays_read(played, dealer, my_score, opp_score),
         )
-    return sampled_play_values(
-        mine,
-        seq,
-        pool,
-        weight,
-        opp_cards,
-        opp_said_go=opp_said_go,
-        exact=runs == "exact",
-        score=score,
-        drawn=drawn,
-    )
+    return _FullSearchDraws(mine, seq, pool, weight, opp_cards, opp_said_go, exact, drawn)
+
+
+def _play_score(
+    chance: bool,
+    my_score: int,
+    opp_score: int,
+    dealer: bool,
+    kept: Sequence[Card] | None,
+    starter: Card | None,
+    discards: Sequence[Card],
+) -> PlayScore:
+    """What the full search scores a line by: the chance to win from the board as it
+    stands (``chance``), or the points."""
+    if not chance:
+        return PlayScore.points()
+    my, theirs = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
+    table = _chance_table(dealer, *_deal_known(kept, starter, discards))
+    return PlayScore.chance(table, my, theirs)
 
 
 def _drawn_through_discard(

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
+from engine.computer import play
 from engine.computer.coach import analyse_claim, analyse_discard, analyse_play, review_game
+from engine.computer.discard_draws import FEWEST_ACCEPTED
 from engine.computer.levels import MASTER_PLAY_FROM
 from engine.computer.player import ComputerPlayer
 from engine.computer.selfplay import RandomPlayer, next_action
@@ -187,3 +189,35 @@ def test_where_the_master_plays_to_win_the_coach_names_its_card() -> None:
             next_action(game, players)
     assert len(named) > 80
     assert [(laid, best) for laid, best in named if laid.rank != best.rank] == []
+
+
+def test_the_coach_draws_the_opponents_hands_once_for_points_and_chances(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At two players the coach weighs each card for points and for the chance to win over
+    # the same hands drawn through the expert's discard (seeded by the position); it drew
+    # them twice, once for each.
+    drawn: list[list[tuple[int, ...]]] = []
+    real = play.hands_through_discard
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append(real(*args, **kwargs))
+        return drawn[-1]
+
+    game = Game(2, rng=random.Random(0))
+    players = [
+        ComputerPlayer("master", rng=random.Random(0)),
+        ComputerPlayer("expert", rng=random.Random(1)),
+    ]
+    while not (
+        game.phase is Phase.PLAY
+        and game.turn == 0
+        and len(game.hand(0)) + len(game.hand(1)) <= 7
+        and len({card.rank for card in game.playable(0)}) > 1
+    ):
+        next_action(game, players)
+    monkeypatch.setattr(play, "hands_through_discard", spy)
+    analysis = analyse_play(game, 0, game.playable(0)[0], thrown=game.thrown_by(0))
+    assert len(drawn) == 1
+    assert len(drawn[0]) >= FEWEST_ACCEPTED  # the search ran over them
+    assert len(analysis.options) > 1
