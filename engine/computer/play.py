@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import numpy as np
 
@@ -389,7 +389,7 @@ def _full_search_draws(
             said_go=opp_said_go,
             declined=opp_declined,
             holding=opp_cards_left,
-            **_plays_read(played, dealer, my_score, opp_score),
+            read=_plays_read(played, dealer, my_score, opp_score),
         )
     return _FullSearchDraws(mine, seq, pool, weight, opp_cards, opp_said_go, exact, drawn)
 
@@ -412,6 +412,14 @@ def _play_score(
     return PlayScore.chance(table, my, theirs)
 
 
+class _PlaysRead(NamedTuple):
+    """The opponent's first cards as the draws through the discard read them
+    (``hands_through_discard``'s ``first_play`` and ``second_play``): None, not read."""
+
+    first_play: tuple[int, int] | None = None
+    second_play: tuple[int, int, int] | None = None
+
+
 def _drawn_through_discard(
     mine: Sequence[int],
     seq: Sequence[int],
@@ -423,18 +431,16 @@ def _drawn_through_discard(
     said_go: bool,
     declined: Sequence[int],
     holding: int,
-    first_play: tuple[int, int] | None = None,
-    second_play: tuple[int, int, int] | None = None,
+    read: _PlaysRead,
 ) -> list[tuple[int, ...]]:
     """The hands the opponent may hold drawn through the expert's discard
     (``engine.computer.discard_draws``), seeded by the position: ``mine`` and ``seq`` our
     ranks and the count's, ``seen`` every card we have seen (ours, those laid, the
     starter), ``laid`` the ranks they have laid this hand, ``role`` theirs, ``least_pips``
     and ``said_go`` what their goes say, ``declined`` the ranks they passed up points with,
-    ``holding`` how many cards they hold, ``first_play`` and ``second_play`` their first
-    cards (``opponents_first_play``, ``pones_second_play``). Empty when fewer than
-    ``FEWEST_ACCEPTED`` are accepted or the cards they laid and hold are not four: the
-    caller draws as before."""
+    ``holding`` how many cards they hold, ``read`` their first cards (``_plays_read``).
+    Empty when fewer than ``FEWEST_ACCEPTED`` are accepted or the cards they laid and hold
+    are not four: the caller draws as before."""
     if len(laid) + holding != 4:
         return []
     unseen = unseen_ranks([int(card.rank) for card in seen])
@@ -449,10 +455,10 @@ def _drawn_through_discard(
         least_pips,
         declined,
         SAMPLES,
-        first_play,
+        read.first_play,
     )
-    if second_play is not None:  # the seeds of positions without it stay as they were
-        seed += (second_play,)
+    if read.second_play is not None:  # the seeds of positions without it stay as they were
+        seed += (read.second_play,)
     rng = random.Random(repr(seed))
     hands = hands_through_discard(
         unseen,
@@ -462,26 +468,22 @@ def _drawn_through_discard(
         declined=declined,
         samples=SAMPLES,
         rng=rng,
-        first_play=first_play,
-        second_play=second_play,
+        first_play=read.first_play,
+        second_play=read.second_play,
     )
     return hands if len(hands) >= FEWEST_ACCEPTED else []
 
 
-def _plays_read(
-    played: Sequence[Card], dealer: bool, my_score: int, opp_score: int
-) -> dict[str, Any]:
-    """The opponent's first cards as the draws read them (``_drawn_through_discard``'s
-    ``first_play`` and ``second_play``), none where they are not read: the tables are the
-    expert's play for points, which it plays until a side reaches ``ENDGAME_FROM``."""
+def _plays_read(played: Sequence[Card], dealer: bool, my_score: int, opp_score: int) -> _PlaysRead:
+    """The opponent's first cards (``opponents_first_play``, ``pones_second_play``), none
+    where they are not read: the tables are the expert's play for points, which it plays
+    until a side reaches ``ENDGAME_FROM``."""
     if max(my_score, opp_score) >= ENDGAME_FROM:
-        return {}
-    reads: dict[str, Any] = {}
-    if MASTER_READS_FIRST_PLAY:
-        reads["first_play"] = opponents_first_play(played, dealer)
-    if MASTER_READS_SECOND_PLAY:
-        reads["second_play"] = pones_second_play(played, dealer)
-    return reads
+        return _PlaysRead()
+    return _PlaysRead(
+        opponents_first_play(played, dealer) if MASTER_READS_FIRST_PLAY else None,
+        pones_second_play(played, dealer) if MASTER_READS_SECOND_PLAY else None,
+    )
 
 
 def opponents_first_play(played: Sequence[Card], dealer: bool) -> tuple[int, int] | None:
