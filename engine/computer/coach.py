@@ -11,8 +11,8 @@ and returns values; nothing is changed.
   comes from the hand's distribution and the crib's value in points).
 * ``analyse_play``: every card that fits, once for points (ours less theirs over the
   next cards) and once for the chance to win: at two players as the master weighs it
-  (the opponent's cards read from what they did, the last seven searched to the end),
-  with three or four by the expert's pegging search.
+  (the opponent's cards read from what they did, the last seven searched to the end,
+  ties broken as it breaks them), with three or four by the expert's pegging search.
 * ``analyse_claim``: a count claim (manual counting) against the true count, muggins
   included.
 * ``review_game``: replays a recording and returns the costliest choices, worst first.
@@ -27,9 +27,8 @@ from typing import Final, Literal
 import numpy as np
 
 from engine.computer.discard import discard_values
-from engine.computer.levels import MASTER_SAMPLED_FROM
 from engine.computer.opponent import declined_ranks, least_pips_left
-from engine.computer.play import full_search_values, play_values
+from engine.computer.play import MasterValues, master_play_values, play_values
 from engine.odds.hand_values import (
     Unseen,
     crib_values_single,
@@ -73,7 +72,8 @@ class Choice:
 @dataclass(frozen=True)
 class Analysis:
     """A choice weighed against every other. ``options`` come best first (by the chance
-    to win, points breaking ties); ``chosen`` is one of them."""
+    to win, points breaking ties; a two-player play's as the master breaks them);
+    ``chosen`` is one of them."""
 
     kind: Kind
     seat: int
@@ -243,9 +243,10 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
         "kept": game.kept(seat) or None,
         "opp_min_pips": _least_pips(game, seat),
     }
+    masters_card = None
     if game.players == 2:
-        points = _as_the_master_weighs(game, seat, arguments, chance=False)
-        chances = _as_the_master_weighs(game, seat, arguments, chance=True)
+        for_points, for_chance = _as_the_master_weighs(game, seat, arguments)
+        points, chances, masters_card = for_points.values, for_chance.values, for_chance.best_rank
     else:
         points = play_values(game.hand(seat), game.count_cards, chance=False, **arguments)  # type: ignore[arg-type]
         chances = _play_chances_many(game, seat, legal, thrown)
@@ -261,33 +262,31 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
         if choice.cards[0].rank == card.rank:
             chosen = choice
     assert chosen is not None
-    return Analysis("play", seat, chosen, _ordered(choices))
+    options = _ordered(choices)
+    if masters_card is not None:
+        # The master's card first: its chance is the best, ties broken as the master
+        # breaks them (the deep search), not by points.
+        options = tuple(sorted(options, key=lambda o: int(o.cards[0].rank) != masters_card))
+    return Analysis("play", seat, chosen, options)
 
 
 def _as_the_master_weighs(
-    game: Game, seat: int, arguments: Mapping[str, object], *, chance: bool
-) -> dict[int, float]:
-    """Each rank's value at two players as the master weighs a play: the opponent's cards
-    judged by what they laid and passed up (and their first cards read), the last seven
-    cards searched to the end over hands drawn through the expert's discard, earlier the
-    deep search. The coach's best card was another than the master's in 27 % of the
-    master's plays with the expert's search, 5 % so (figures in 42fe4ec)."""
+    game: Game, seat: int, arguments: Mapping[str, object]
+) -> tuple[MasterValues, ...]:
+    """Each rank's value at two players as the master weighs a play, for points and for
+    the chance to win (the hands drawn once for both): the opponent's cards judged by what
+    they laid and passed up (and their first cards read), the last seven cards searched to
+    the end over hands drawn through the expert's discard, earlier the deep search
+    (``master_play_values``, the master's own path, its tie-break included). The coach's
+    best card was another than the master's in 27 % of the master's plays with the
+    expert's search, 5 % so (figures in 42fe4ec), 0.8 % with the tie-break."""
     hand, count = game.hand(seat), game.count_cards
     known = dict(
         arguments,
         opp_played=[play.card for play in game.plays if play.seat != seat],
         opp_declined=declined_ranks(game, seat),
     )
-    full = full_search_values(
-        hand,
-        count,
-        chance=chance,
-        most_cards=MASTER_SAMPLED_FROM,
-        **known,  # type: ignore[arg-type]
-    )
-    if full is not None:
-        return full
-    return play_values(hand, count, chance=chance, deep=True, **known)  # type: ignore[arg-type]
+    return master_play_values(hand, count, chances=(False, True), **known)  # type: ignore[arg-type]
 
 
 def _least_pips(game: Game, seat: int) -> int:

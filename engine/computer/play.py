@@ -11,9 +11,10 @@ near the end, for the chance to win.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 import numpy as np
 
@@ -105,8 +106,104 @@ def choose_play(
         )
     endgame_from = MASTER_PLAY_FROM if level == "master" else ENDGAME_FROM
     chance = max(my_score, opp_score) >= endgame_from
+    if level == "master":
+        values = master_play_values(
+            hand,
+            count_cards,
+            played=played,
+            starter=starter,
+            runs=runs,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=opp_cards_left,
+            dealer=dealer,
+            opp_said_go=opp_said_go,
+            discards=discards,
+            kept=kept,
+            opp_min_pips=opp_min_pips,
+            chances=(chance,),
+            opp_played=opp_played,
+            opp_declined=opp_declined,
+            sampled_from=sampled_from,
+        )[0].deciding
+    else:
+        values = play_values(
+            hand,
+            count_cards,
+            played=played,
+            starter=starter,
+            runs=runs,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=opp_cards_left,
+            dealer=dealer,
+            opp_said_go=opp_said_go,
+            discards=discards,
+            kept=kept,
+            opp_min_pips=opp_min_pips,
+            chance=chance,
+        )
+    best_rank = _best_rank(values)
+    return next(card for card in legal if int(card.rank) == best_rank)
 
-    def searched() -> dict[int, float]:
+
+def _best_rank(values: Mapping[int, float]) -> int:
+    """The rank of highest value; equal values keep the higher card back (low cards play
+    late in a count)."""
+    return max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
+
+
+@dataclass(frozen=True)
+class MasterValues:
+    """How the master weighs each rank that fits on the count at two players (see
+    ``master_play_values``). ``values``: every fitting rank's value. ``tie_break``: where
+    the full search cannot tell its best ranks apart, those ranks valued by the deep
+    search, which chooses among them; empty otherwise."""
+
+    values: dict[int, float]
+    tie_break: dict[int, float]
+
+    @property
+    def deciding(self) -> dict[int, float]:
+        """The values the master picks its card from: the tie's, else every rank's."""
+        return self.tie_break or self.values
+
+    @property
+    def best_rank(self) -> int:
+        """The rank the master lays."""
+        return _best_rank(self.deciding)
+
+
+def master_play_values(
+    hand: Sequence[Card],
+    count_cards: Sequence[Card],
+    *,
+    played: Sequence[Card],
+    starter: Card | None,
+    runs: str,
+    my_score: int,
+    opp_score: int,
+    opp_cards_left: int,
+    dealer: bool,
+    opp_said_go: bool,
+    discards: Sequence[Card],
+    kept: Sequence[Card] | None,
+    opp_min_pips: int,
+    chances: Sequence[bool],
+    opp_played: Sequence[Card] | None,
+    opp_declined: Sequence[int],
+    sampled_from: int = MASTER_SAMPLED_FROM,
+) -> tuple[MasterValues, ...]:
+    """The master's value of each rank in ``hand`` that fits on the count (the arguments
+    as for ``choose_play``), one ``MasterValues`` for each of ``chances``: the chance to
+    win (True) or points (False), as for ``play_values``. Once the two hands hold
+    ``sampled_from`` cards or fewer (and ``opp_played`` is known), the full search over
+    hands drawn through the expert's discard (``engine.computer.sampled_play``), drawn
+    once for all of ``chances``, its tied best ranks told apart by the deep search;
+    otherwise, or where no hand the opponent may hold fits what they did, the deep search
+    (``play_values`` with ``deep``)."""
+
+    def deep_search(chance: bool) -> dict[int, float]:
         return play_values(
             hand,
             count_cards,
@@ -122,44 +219,53 @@ def choose_play(
             kept=kept,
             opp_min_pips=opp_min_pips,
             chance=chance,
-            deep=level == "master",
-            opp_played=opp_played if level == "master" else None,
+            deep=True,
+            opp_played=opp_played,
             opp_declined=opp_declined,
         )
 
-    values = None
-    if level == "master" and opp_played is not None and sampled_from:
-        values = full_search_values(
+    draws = None
+    if opp_played is not None and sampled_from:
+        draws = _full_search_draws(
             hand,
             count_cards,
             played=played,
             starter=starter,
-            runs=runs,
+            exact=runs == "exact",
             my_score=my_score,
             opp_score=opp_score,
             opp_cards_left=opp_cards_left,
             dealer=dealer,
             opp_said_go=opp_said_go,
             discards=discards,
-            kept=kept,
             opp_min_pips=opp_min_pips,
-            chance=chance,
             opp_played=opp_played,
             opp_declined=opp_declined,
             most_cards=sampled_from,
         )
-    if values is None:
-        values = searched()
-    else:
-        # Cards the full search cannot tell apart: the master's usual search chooses.
-        top = max(values.values())
-        tied = [rank for rank, value in values.items() if value >= top - 1e-9]
-        if len(tied) > 1:
-            usual = searched()
-            values = {rank: usual[rank] for rank in tied}
-    # Equal values: keep the higher card back (low cards play late in a count).
-    best_rank = max(values, key=lambda rank: (round(values[rank], 9), -PIPS[rank], -rank))
-    return next(card for card in legal if int(card.rank) == best_rank)
+    weighed = []
+    for chance in chances:
+        full = None
+        if draws is not None:
+            score = _play_score(chance, my_score, opp_score, dealer, kept, starter, discards)
+            full = draws.searched(score)
+        weighed.append(_tie_broken(full, partial(deep_search, chance)))
+    return tuple(weighed)
+
+
+def _tie_broken(
+    full: dict[int, float] | None, deep_search: Callable[[], dict[int, float]]
+) -> MasterValues:
+    """The full search's values (``full``), its best ranks that it cannot tell apart
+    valued by the deep search; the deep search's where the full search gave none."""
+    if full is None:
+        return MasterValues(deep_search(), {})
+    top = max(full.values())
+    tied = [rank for rank, value in full.items() if value >= top - 1e-9]
+    if len(tied) == 1:
+        return MasterValues(full, {})
+    deep = deep_search()
+    return MasterValues(full, {rank: deep[rank] for rank in tied})
 
 
 def play_values(
@@ -209,42 +315,65 @@ def play_values(
     return search.choose(mine, seq, unseen, opp_cards, opp_said_go, depth)
 
 
-def full_search_values(
+@dataclass(frozen=True)
+class _FullSearchDraws:
+    """What the master's full search runs over, the same whatever a line is scored by:
+    our ranks (``mine``) and the count's (``seq``), the opponent's pool by rank with each
+    rank's ``weight``, how many cards they hold, whether they said go, the runs rule, and
+    the hands ``drawn`` through the expert's discard (empty: ``sampled_play_values``
+    draws by the weights, seeded by the position)."""
+
+    mine: list[int]
+    seq: list[int]
+    pool: list[int]
+    weight: list[float]
+    opp_cards: int
+    opp_said_go: bool
+    exact: bool
+    drawn: list[tuple[int, ...]]
+
+    def searched(self, score: PlayScore) -> dict[int, float] | None:
+        """Each fitting rank's mean over the hands, a line scored by ``score``; None when
+        no hand fits what the opponent did."""
+        return sampled_play_values(
+            self.mine,
+            self.seq,
+            self.pool,
+            self.weight,
+            self.opp_cards,
+            opp_said_go=self.opp_said_go,
+            exact=self.exact,
+            score=score,
+            drawn=self.drawn,
+        )
+
+
+def _full_search_draws(
     hand: Sequence[Card],
     count_cards: Sequence[Card],
     *,
     played: Sequence[Card],
     starter: Card | None,
-    runs: str,
+    exact: bool,
     my_score: int,
     opp_score: int,
     opp_cards_left: int,
     dealer: bool,
     opp_said_go: bool,
     discards: Sequence[Card],
-    kept: Sequence[Card] | None,
     opp_min_pips: int,
-    chance: bool,
     opp_played: Sequence[Card],
     opp_declined: Sequence[int],
     most_cards: int,
-) -> dict[int, float] | None:
-    """The master's full search of the rest of the play over sampled hands
-    (``engine.computer.sampled_play``; the arguments as for ``play_values``): each fitting
-    rank's mean value, or None when the two hands hold more than ``most_cards`` together
-    or no hand the opponent may hold fits what they did."""
+) -> _FullSearchDraws | None:
+    """The hands the master's full search runs over (the arguments as for
+    ``play_values``); None when the two hands hold more than ``most_cards`` together."""
     pool, opp_cards = _opponent_pool(
         hand, count_cards, played, discards, starter, opp_min_pips, opp_cards_left
     )
     if len(hand) + opp_cards > most_cards:
         return None
     weight = _opponent_weight(dealer, opp_played, opp_declined)
-    if chance:
-        my, theirs = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
-        table = _chance_table(dealer, *_deal_known(kept, starter, discards))
-        score = PlayScore.chance(table, my, theirs)
-    else:
-        score = PlayScore.points()
     mine = [int(card.rank) for card in hand]
     seq = [int(card.rank) for card in count_cards]
     drawn: list[tuple[int, ...]] = []
@@ -260,19 +389,35 @@ def full_search_values(
             said_go=opp_said_go,
             declined=opp_declined,
             holding=opp_cards_left,
-            **_plays_read(played, dealer, my_score, opp_score),
+            read=_plays_read(played, dealer, my_score, opp_score),
         )
-    return sampled_play_values(
-        mine,
-        seq,
-        pool,
-        weight,
-        opp_cards,
-        opp_said_go=opp_said_go,
-        exact=runs == "exact",
-        score=score,
-        drawn=drawn,
-    )
+    return _FullSearchDraws(mine, seq, pool, weight, opp_cards, opp_said_go, exact, drawn)
+
+
+def _play_score(
+    chance: bool,
+    my_score: int,
+    opp_score: int,
+    dealer: bool,
+    kept: Sequence[Card] | None,
+    starter: Card | None,
+    discards: Sequence[Card],
+) -> PlayScore:
+    """What the full search scores a line by: the chance to win from the board as it
+    stands (``chance``), or the points."""
+    if not chance:
+        return PlayScore.points()
+    my, theirs = min(my_score, GOAL - 1), min(opp_score, GOAL - 1)
+    table = _chance_table(dealer, *_deal_known(kept, starter, discards))
+    return PlayScore.chance(table, my, theirs)
+
+
+class _PlaysRead(NamedTuple):
+    """The opponent's first cards as the draws through the discard read them
+    (``hands_through_discard``'s ``first_play`` and ``second_play``): None, not read."""
+
+    first_play: tuple[int, int] | None = None
+    second_play: tuple[int, int, int] | None = None
 
 
 def _drawn_through_discard(
@@ -286,18 +431,16 @@ def _drawn_through_discard(
     said_go: bool,
     declined: Sequence[int],
     holding: int,
-    first_play: tuple[int, int] | None = None,
-    second_play: tuple[int, int, int] | None = None,
+    read: _PlaysRead,
 ) -> list[tuple[int, ...]]:
     """The hands the opponent may hold drawn through the expert's discard
     (``engine.computer.discard_draws``), seeded by the position: ``mine`` and ``seq`` our
     ranks and the count's, ``seen`` every card we have seen (ours, those laid, the
     starter), ``laid`` the ranks they have laid this hand, ``role`` theirs, ``least_pips``
     and ``said_go`` what their goes say, ``declined`` the ranks they passed up points with,
-    ``holding`` how many cards they hold, ``first_play`` and ``second_play`` their first
-    cards (``opponents_first_play``, ``pones_second_play``). Empty when fewer than
-    ``FEWEST_ACCEPTED`` are accepted or the cards they laid and hold are not four: the
-    caller draws as before."""
+    ``holding`` how many cards they hold, ``read`` their first cards (``_plays_read``).
+    Empty when fewer than ``FEWEST_ACCEPTED`` are accepted or the cards they laid and hold
+    are not four: the caller draws as before."""
     if len(laid) + holding != 4:
         return []
     unseen = unseen_ranks([int(card.rank) for card in seen])
@@ -312,10 +455,10 @@ def _drawn_through_discard(
         least_pips,
         declined,
         SAMPLES,
-        first_play,
+        read.first_play,
     )
-    if second_play is not None:  # the seeds of positions without it stay as they were
-        seed += (second_play,)
+    if read.second_play is not None:  # the seeds of positions without it stay as they were
+        seed += (read.second_play,)
     rng = random.Random(repr(seed))
     hands = hands_through_discard(
         unseen,
@@ -325,26 +468,22 @@ def _drawn_through_discard(
         declined=declined,
         samples=SAMPLES,
         rng=rng,
-        first_play=first_play,
-        second_play=second_play,
+        first_play=read.first_play,
+        second_play=read.second_play,
     )
     return hands if len(hands) >= FEWEST_ACCEPTED else []
 
 
-def _plays_read(
-    played: Sequence[Card], dealer: bool, my_score: int, opp_score: int
-) -> dict[str, Any]:
-    """The opponent's first cards as the draws read them (``_drawn_through_discard``'s
-    ``first_play`` and ``second_play``), none where they are not read: the tables are the
-    expert's play for points, which it plays until a side reaches ``ENDGAME_FROM``."""
+def _plays_read(played: Sequence[Card], dealer: bool, my_score: int, opp_score: int) -> _PlaysRead:
+    """The opponent's first cards (``opponents_first_play``, ``pones_second_play``), none
+    where they are not read: the tables are the expert's play for points, which it plays
+    until a side reaches ``ENDGAME_FROM``."""
     if max(my_score, opp_score) >= ENDGAME_FROM:
-        return {}
-    reads: dict[str, Any] = {}
-    if MASTER_READS_FIRST_PLAY:
-        reads["first_play"] = opponents_first_play(played, dealer)
-    if MASTER_READS_SECOND_PLAY:
-        reads["second_play"] = pones_second_play(played, dealer)
-    return reads
+        return _PlaysRead()
+    return _PlaysRead(
+        opponents_first_play(played, dealer) if MASTER_READS_FIRST_PLAY else None,
+        pones_second_play(played, dealer) if MASTER_READS_SECOND_PLAY else None,
+    )
 
 
 def opponents_first_play(played: Sequence[Card], dealer: bool) -> tuple[int, int] | None:

@@ -6,7 +6,10 @@ import random
 
 import pytest
 
+from engine.computer import play
 from engine.computer.coach import analyse_claim, analyse_discard, analyse_play, review_game
+from engine.computer.discard_draws import FEWEST_ACCEPTED
+from engine.computer.levels import MASTER_PLAY_FROM
 from engine.computer.player import ComputerPlayer
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.cards import Card, parse_cards
@@ -163,3 +166,58 @@ def test_at_two_players_the_coach_names_the_card_the_master_lays() -> None:
             next_action(game, players)
     assert tried > 80
     assert agreed >= 0.9 * tried, (agreed, tried)
+
+
+def test_where_the_master_plays_to_win_the_coach_names_its_card() -> None:
+    # From MASTER_PLAY_FROM the master lays the card of the best chance to win, and ranks
+    # its full search cannot tell apart (a jack and a queen, say) it tells apart by its
+    # deep search. The coach ordered such ties by points and named another card in 4 of
+    # the 91 plays with a choice of ranks in these games.
+    named: list[tuple[Card, Card]] = []
+    for seed in range(8):
+        game = Game(2, rng=random.Random(seed))
+        players = [
+            ComputerPlayer("master", rng=random.Random(seed)),
+            ComputerPlayer("expert", rng=random.Random(seed + 1)),
+        ]
+        while game.winner_side is None:
+            to_win = game.phase is Phase.PLAY and max(game.scores) >= MASTER_PLAY_FROM
+            if to_win and game.turn == 0 and len({c.rank for c in game.playable(0)}) > 1:
+                card = players[0].play(game, 0)
+                analysis = analyse_play(game, 0, card, thrown=game.thrown_by(0))
+                named.append((card, analysis.best.cards[0]))
+            next_action(game, players)
+    assert len(named) > 80
+    assert [(laid, best) for laid, best in named if laid.rank != best.rank] == []
+
+
+def test_the_coach_draws_the_opponents_hands_once_for_points_and_chances(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At two players the coach weighs each card for points and for the chance to win over
+    # the same hands drawn through the expert's discard (seeded by the position); it drew
+    # them twice, once for each.
+    drawn: list[list[tuple[int, ...]]] = []
+    real = play.hands_through_discard
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append(real(*args, **kwargs))
+        return drawn[-1]
+
+    game = Game(2, rng=random.Random(0))
+    players = [
+        ComputerPlayer("master", rng=random.Random(0)),
+        ComputerPlayer("expert", rng=random.Random(1)),
+    ]
+    while not (
+        game.phase is Phase.PLAY
+        and game.turn == 0
+        and len(game.hand(0)) + len(game.hand(1)) <= 7
+        and len({card.rank for card in game.playable(0)}) > 1
+    ):
+        next_action(game, players)
+    monkeypatch.setattr(play, "hands_through_discard", spy)
+    analysis = analyse_play(game, 0, game.playable(0)[0], thrown=game.thrown_by(0))
+    assert len(drawn) == 1
+    assert len(drawn[0]) >= FEWEST_ACCEPTED  # the search ran over them
+    assert len(analysis.options) > 1
