@@ -241,7 +241,10 @@ def hand_distribution(game: Game, view: View, seat: int) -> FloatArray:
     # Part of a hand seen is not enough to go on: completing it with random unseen cards
     # underrates a hand its owner chose to keep (the calibration bench showed the seat's
     # own chances two points too high that way), so until all four are seen it is the
-    # measured average for the seat's place at the table.
+    # measured average for the seat's place at the table. Reading it as the master does
+    # (drawn through the expert's discard, with the cards laid, the goes and the first
+    # cards read) foretells the hand better but moved the bar too little for its price:
+    # bench/winbar_reads.py.
     average: FloatArray = tables.hand_average(game.players, seat_role(game, seat))
     return average
 
