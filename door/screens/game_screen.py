@@ -62,7 +62,7 @@ Overlay = HelpOverlay | Dialog
 _CARDS_OUT = (Phase.DISCARD, Phase.CUT, Phase.PLAY)
 
 
-@dataclass
+@dataclass(slots=True)  # read at every frame, cold among many sessions (#48)
 class TableView:
     names: tuple[str, ...]
     """Every seat's name, in seat order."""
