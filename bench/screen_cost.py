@@ -280,7 +280,12 @@ def capture_moments(callers: int, seconds: float, charset: Charset) -> list[Mome
         drawn = draw_frame(self)
         view = _kept_view(self.view)
         clicked = types.SimpleNamespace(
-            nesting=self.nesting, own_hand=self.own_hand, own_panel=self.own_panel, view=view
+            nesting=self.nesting,
+            own_hand=self.own_hand,
+            own_panel=self.own_panel,
+            view=view,
+            seat=self.seat,
+            wants_win_bar=self.wants_win_bar,
         )
         moments.append((id(self), view, clicked, self.session.size))
         return drawn

@@ -62,7 +62,7 @@ Overlay = HelpOverlay | Dialog
 _CARDS_OUT = (Phase.DISCARD, Phase.CUT, Phase.PLAY)
 
 
-@dataclass
+@dataclass(slots=True)  # read at every frame, cold among many sessions (#48)
 class TableView:
     names: tuple[str, ...]
     """Every seat's name, in seat order."""
@@ -244,13 +244,14 @@ def _side_panel(
     game: Game, names: tuple[str, ...], viewer: int | None
 ) -> tuple[Card | None, int, str, tuple[tuple[str, int], ...]]:
     """What the side panel draws: the starter, the crib's cards and owner, and how many
-    cards each other player holds."""
-    called = _panel_names(tuple(names), game.players, viewer)
-    crib_owner = "Yours" if game.dealer == viewer else f"{called[game.dealer]}'s"
-    others = tuple(
-        (called[seat], len(game.hand(seat))) for seat in range(game.players) if seat != viewer
-    )
-    return game.starter, len(game.crib), crib_owner, others
+    cards each other player holds. (At most frames: a list, not a generator, and the
+    partner's name looked up only where there is one.)"""
+    players, dealer = game.players, game.dealer
+    called = names if players != 4 else _panel_names(tuple(names), players, viewer)
+    crib_owner = "Yours" if dealer == viewer else f"{called[dealer]}'s"
+    hand = game.hand
+    others = [(called[seat], len(hand(seat))) for seat in range(players) if seat != viewer]
+    return game.starter, len(game.crib), crib_owner, tuple(others)
 
 
 @functools.lru_cache(maxsize=1024)

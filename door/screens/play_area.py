@@ -42,7 +42,7 @@ PLAYED_SHOWN = (RIGHT_PANEL_COL - CARDS_COL) // CARD_STEP
 three or four players only the latest are shown."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one made at most frames (#48)
 class HandState:
     """The caller's cards as shown, and what the keys have done to them.
 

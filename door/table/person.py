@@ -53,6 +53,7 @@ logger = logging.getLogger(__name__)
 SETTLE_TURNS: Final = 3
 """Turns of the event loop a player who has just answered lets the table take before
 drawing: enough for a play or a count to reach the screen in one frame."""
+_NO_HAND: Final = HandState()
 WATCHER_STYLE: Final = theme.TITLE
 """Chat from someone who is not playing (the sysop breaking in, a watcher)."""
 
@@ -114,6 +115,8 @@ class Person(Asked):
         """This person has just answered a request (the table has yet to act on it)."""
         self._painted_wakes = -1
         """The inbox's wake-ups when the last frame was composed."""
+        self._held: tuple[Card, ...] | None = None  # the seat's cards at the last frame
+        self._shown = _NO_HAND  # and those cards as shown, sorted (``compose``)
         self._bar_row_wakes: int | None = None
         """The inbox's wake-ups once ``bar_ready`` woke it, if nothing else had since the
         last frame: the next draw then sends the bar's row alone (door/table/bar_row.py)."""
@@ -511,9 +514,12 @@ class Person(Asked):
         if self.own_hand is not None:
             view.hand = self.own_hand
         elif self.seat is not None and not is_over(table.game):
-            view.hand = HandState(table.sorted_hand(self.seat.index))
+            held = table.game.hand(self.seat.index)
+            if held != self._held:  # (drawn at every move at the table, sorted once)
+                self._held, self._shown = held, HandState(table.sorted_hand(self.seat.index))
+            view.hand = self._shown
         else:
-            view.hand = HandState()
+            view.hand = _NO_HAND
         # A bar the screen has no room for is not worked out (a fifth of the bars
         # were, during the show).
         bar = self.win_bar_shown() if shows_win_bar(view.panel) else None

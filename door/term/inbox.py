@@ -24,6 +24,10 @@ from door.term.terminal import Terminal
 
 
 class Inbox:
+    # Slots: read at every frame, and cold among a thousand callers' sessions: the
+    # attributes in the object, not in a values array beside it (#48).
+    __slots__ = ("terminal", "clicks", "_woken", "wakes", "_waiters")
+
     def __init__(self, terminal: Terminal, clicks: ClickKeys | None = None) -> None:
         self.terminal = terminal
         self.clicks = clicks if clicks is not None else ClickKeys()

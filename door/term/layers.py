@@ -75,6 +75,10 @@ def _row_numbers(rows: int) -> list[int]:
 class Layers:
     """One screen's layers as last drawn, and the frame they made (one per session)."""
 
+    # Slots: read at every frame, and cold among a thousand callers' sessions: the
+    # attributes in the object, not in a values array beside it (#48).
+    __slots__ = ("_size", "_order", "_drawn", "_frame", "_recorder", "drawn")
+
     def __init__(self) -> None:
         self._size = (0, 0)
         self._order: list[str] = []

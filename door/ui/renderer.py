@@ -73,6 +73,13 @@ class Renderer:
     when the terminal is resized, from the last canvas it was given.
     """
 
+    # Slots: read at every frame, and cold among a thousand callers' sessions: the
+    # attributes in the object, not in a values array beside it (#48).
+    __slots__ = (
+        "_terminal", "_sent", "_last", "_sent_for", "_cursor_shown", "hid_cursor",
+        "_background", "_behind", "_stop_listening",
+    )  # fmt: skip
+
     def __init__(self, terminal: Terminal) -> None:
         self._terminal = terminal
         self._sent: Canvas | None = None
