@@ -272,7 +272,9 @@ class BarQueue:
     look was quiet (``QUIET_TURN_SECONDS``), or when the oldest bar is overdue."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
+        # Weakly: ``_QUEUES`` keeps a queue as long as its loop lives, which it would not
+        # if the queue held the loop (each test's loop would be kept alive).
+        self._loop = weakref.ref(loop)
         self._tables: dict[WinBars, None] = {}  # an ordered set
         self._scheduled = False
         self._looked = 0.0
@@ -322,9 +324,12 @@ class BarQueue:
             self._look_next_turn()
 
     def _look_next_turn(self) -> None:
+        loop = self._loop()
+        if loop is None:
+            return
         self._scheduled = True
         self._looked = time.thread_time()
-        self._loop.call_soon(self._run)
+        loop.call_soon(self._run)
 
     def _run(self) -> None:
         self._scheduled = False

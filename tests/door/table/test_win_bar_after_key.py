@@ -6,8 +6,10 @@ leaves before its bar was worked out is skipped; watchers share one computation.
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 import time
+import weakref
 
 import pytest
 
@@ -288,3 +290,19 @@ async def test_once_a_phase_s_bars_are_known_cheap_one_in_eight_is_timed(
     assert sum(table.win_bars.worked_out for table, _, _ in tables) == len(tables)
     assert reads == 2 * 3  # three bars timed, each read before and after
     assert queue.affords(tables[0][2])
+
+
+def test_a_closed_loops_queue_of_bars_is_let_go() -> None:
+    """The queues are kept by their loop, weakly: one that held its loop strongly kept
+    every test's loop, and its queue, alive for good."""
+    loop = asyncio.new_event_loop()
+
+    async def ask() -> None:
+        win_bars.bar_queue()
+
+    loop.run_until_complete(ask())
+    loop.close()
+    gone = weakref.ref(loop)
+    del loop
+    gc.collect()
+    assert gone() is None
