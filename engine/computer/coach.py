@@ -20,9 +20,9 @@ and returns values; nothing is changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 import numpy as np
 
@@ -228,27 +228,13 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
     legal = game.playable(seat)
     if card not in legal:
         raise IllegalActionError(f"{card} cannot be played now")
-    my_score, opp_score = _my_scores(game, seat)
-    current = game.plays[-len(game.count_cards) :] if game.count_cards else []
-    arguments = {
-        "played": [play.card for play in game.plays],
-        "starter": game.starter,
-        "runs": game.runs,
-        "my_score": my_score,
-        "opp_score": opp_score,
-        "opp_cards_left": len(game.hand(game.seat_after(seat))),
-        "dealer": game.side_of(game.dealer) == game.side_of(seat),
-        "opp_said_go": bool(current) and current[-1].seat == seat,
-        "discards": tuple(thrown),
-        "kept": game.kept(seat) or None,
-        "opp_min_pips": _least_pips(game, seat),
-    }
+    seen = _PlaySeen.of(game, seat, thrown)
     masters_card = None
     if game.players == 2:
-        for_points, for_chance = _as_the_master_weighs(game, seat, arguments)
+        for_points, for_chance = _as_the_master_weighs(game, seat, seen)
         points, chances, masters_card = for_points.values, for_chance.values, for_chance.best_rank
     else:
-        points = play_values(game.hand(seat), game.count_cards, chance=False, **arguments)  # type: ignore[arg-type]
+        points = _as_the_expert_weighs(game, seat, seen)
         chances = _play_chances_many(game, seat, legal, thrown)
     choices: list[Choice] = []
     chosen: Choice | None = None
@@ -270,9 +256,46 @@ def analyse_play(game: Game, seat: int, card: Card, *, thrown: Sequence[Card] = 
     return Analysis("play", seat, chosen, options)
 
 
-def _as_the_master_weighs(
-    game: Game, seat: int, arguments: Mapping[str, object]
-) -> tuple[MasterValues, ...]:
+class _PlaySeen(NamedTuple):
+    """What the seat knows at the play that the searches weigh (``play_values``'s keywords
+    of the same names): every card laid this hand, the starter, the runs rule, the scores
+    (capped below the goal), how many cards the next seat holds, whether the seat's side
+    deals, whether the others said go (the count came back to the seat), the seat's own
+    crib cards and kept hand, and the fewest pips the next seat may hold (two players; 1
+    otherwise)."""
+
+    played: list[Card]
+    starter: Card | None
+    runs: str
+    my_score: int
+    opp_score: int
+    opp_cards_left: int
+    dealer: bool
+    opp_said_go: bool
+    discards: tuple[Card, ...]
+    kept: tuple[Card, ...] | None
+    opp_min_pips: int
+
+    @classmethod
+    def of(cls, game: Game, seat: int, thrown: Sequence[Card]) -> _PlaySeen:
+        my_score, opp_score = _my_scores(game, seat)
+        current = game.plays[-len(game.count_cards) :] if game.count_cards else []
+        return cls(
+            played=[play.card for play in game.plays],
+            starter=game.starter,
+            runs=game.runs,
+            my_score=my_score,
+            opp_score=opp_score,
+            opp_cards_left=len(game.hand(game.seat_after(seat))),
+            dealer=game.side_of(game.dealer) == game.side_of(seat),
+            opp_said_go=bool(current) and current[-1].seat == seat,
+            discards=tuple(thrown),
+            kept=game.kept(seat) or None,
+            opp_min_pips=least_pips_left(game, seat) if game.players == 2 else 1,
+        )
+
+
+def _as_the_master_weighs(game: Game, seat: int, seen: _PlaySeen) -> tuple[MasterValues, ...]:
     """Each rank's value at two players as the master weighs a play, for points and for
     the chance to win (the hands drawn once for both): the opponent's cards judged by what
     they laid and passed up (and their first cards read), the last seven cards searched to
@@ -280,17 +303,45 @@ def _as_the_master_weighs(
     (``master_play_values``, the master's own path, its tie-break included). The coach's
     best card was another than the master's in 27 % of the master's plays with the
     expert's search, 5 % so (figures in 42fe4ec), 0.8 % with the tie-break."""
-    hand, count = game.hand(seat), game.count_cards
-    known = dict(
-        arguments,
+    return master_play_values(
+        game.hand(seat),
+        game.count_cards,
+        played=seen.played,
+        starter=seen.starter,
+        runs=seen.runs,
+        my_score=seen.my_score,
+        opp_score=seen.opp_score,
+        opp_cards_left=seen.opp_cards_left,
+        dealer=seen.dealer,
+        opp_said_go=seen.opp_said_go,
+        discards=seen.discards,
+        kept=seen.kept,
+        opp_min_pips=seen.opp_min_pips,
+        chances=(False, True),
         opp_played=[play.card for play in game.plays if play.seat != seat],
         opp_declined=declined_ranks(game, seat),
     )
-    return master_play_values(hand, count, chances=(False, True), **known)  # type: ignore[arg-type]
 
 
-def _least_pips(game: Game, seat: int) -> int:
-    return least_pips_left(game, seat) if game.players == 2 else 1
+def _as_the_expert_weighs(game: Game, seat: int, seen: _PlaySeen) -> dict[int, float]:
+    """Three or four players: each rank's points (ours less theirs over the next cards)
+    by the expert's pegging search."""
+    return play_values(
+        game.hand(seat),
+        game.count_cards,
+        played=seen.played,
+        starter=seen.starter,
+        runs=seen.runs,
+        my_score=seen.my_score,
+        opp_score=seen.opp_score,
+        opp_cards_left=seen.opp_cards_left,
+        dealer=seen.dealer,
+        opp_said_go=seen.opp_said_go,
+        discards=seen.discards,
+        kept=seen.kept,
+        opp_min_pips=seen.opp_min_pips,
+        chance=False,
+    )
 
 
 def _play_chances_many(

@@ -20,7 +20,7 @@ import numpy as np
 
 import compiled_parts
 from engine.computer.discard_draws import FEWEST_ACCEPTED, hands_through_discard
-from engine.computer.full_play import PlayScore
+from engine.computer.full_play import PlayScore, full_play_values
 from engine.computer.levels import (
     ENDGAME_FROM,
     MASTER_DRAWS_THROUGH_DISCARD,
@@ -32,7 +32,7 @@ from engine.computer.levels import (
 )
 from engine.computer.opponent import DECLINED, POOL_UNITS, opponent_weights
 from engine.computer.pegging import PegSearch, linear_utility, peg_points, unseen_ranks
-from engine.computer.sampled_play import SAMPLES, sampled_play_values
+from engine.computer.sampled_play import SAMPLES, drawn_by_weight
 from engine.odds.crib import crib_given_starter
 from engine.odds.hand_tables import FloatArray, load_tables
 from engine.odds.position import GOAL, shipped_position
@@ -318,33 +318,24 @@ def play_values(
 @dataclass(frozen=True)
 class _FullSearchDraws:
     """What the master's full search runs over, the same whatever a line is scored by:
-    our ranks (``mine``) and the count's (``seq``), the opponent's pool by rank with each
-    rank's ``weight``, how many cards they hold, whether they said go, the runs rule, and
-    the hands ``drawn`` through the expert's discard (empty: ``sampled_play_values``
-    draws by the weights, seeded by the position)."""
+    our ranks (``mine``) and the count's (``seq``), the ``hands`` the opponent may hold,
+    whether they said go, and the runs rule."""
 
     mine: list[int]
     seq: list[int]
-    pool: list[int]
-    weight: list[float]
-    opp_cards: int
+    hands: list[tuple[int, ...]]
     opp_said_go: bool
     exact: bool
-    drawn: list[tuple[int, ...]]
 
-    def searched(self, score: PlayScore) -> dict[int, float] | None:
-        """Each fitting rank's mean over the hands, a line scored by ``score``; None when
-        no hand fits what the opponent did."""
-        return sampled_play_values(
+    def searched(self, score: PlayScore) -> dict[int, float]:
+        """Each fitting rank's mean over the hands, a line scored by ``score``."""
+        return full_play_values(
             self.mine,
+            self.hands,
             self.seq,
-            self.pool,
-            self.weight,
-            self.opp_cards,
             opp_said_go=self.opp_said_go,
             exact=self.exact,
             score=score,
-            drawn=self.drawn,
         )
 
 
@@ -367,13 +358,15 @@ def _full_search_draws(
     most_cards: int,
 ) -> _FullSearchDraws | None:
     """The hands the master's full search runs over (the arguments as for
-    ``play_values``); None when the two hands hold more than ``most_cards`` together."""
+    ``play_values``), drawn once whatever a line is scored by: through the expert's
+    discard, or where too few come through, by the keep model's weights
+    (``drawn_by_weight``). None when the two hands hold more than ``most_cards`` together
+    or no hand the opponent may hold fits what they did."""
     pool, opp_cards = _opponent_pool(
         hand, count_cards, played, discards, starter, opp_min_pips, opp_cards_left
     )
     if len(hand) + opp_cards > most_cards:
         return None
-    weight = _opponent_weight(dealer, opp_played, opp_declined)
     mine = [int(card.rank) for card in hand]
     seq = [int(card.rank) for card in count_cards]
     drawn: list[tuple[int, ...]] = []
@@ -391,7 +384,17 @@ def _full_search_draws(
             holding=opp_cards_left,
             read=_plays_read(played, dealer, my_score, opp_score),
         )
-    return _FullSearchDraws(mine, seq, pool, weight, opp_cards, opp_said_go, exact, drawn)
+    hands = drawn or drawn_by_weight(
+        mine,
+        seq,
+        pool,
+        _opponent_weight(dealer, opp_played, opp_declined),
+        opp_cards,
+        opp_said_go=opp_said_go,
+    )
+    if hands is None:
+        return None
+    return _FullSearchDraws(mine, seq, hands, opp_said_go, exact)
 
 
 def _play_score(

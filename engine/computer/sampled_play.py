@@ -57,6 +57,30 @@ def sample_hands(
     return hands
 
 
+def drawn_by_weight(
+    mine: Sequence[int],
+    seq: Sequence[int],
+    pool: Sequence[int],
+    weight: Sequence[float],
+    opp_cards: int,
+    *,
+    opp_said_go: bool,
+    samples: int = SAMPLES,
+) -> list[tuple[int, ...]] | None:
+    """``samples`` hands of ``opp_cards`` the opponent may hold where none come through the
+    discard: drawn from ``pool`` (unseen cards by rank, their goes' ruled-out ranks already
+    gone) by ``weight``, seeded by the position (``mine`` and ``seq`` our ranks and the
+    count's); one empty hand when they hold none; None when no hand fits the pool (what
+    the opponent did contradicts the model)."""
+    count = sum(PIPS[rank] for rank in seq)
+    if opp_said_go:  # nothing they hold fits on this count
+        pool = [n if PIPS[rank] > 31 - count else 0 for rank, n in enumerate(pool)]
+    if not opp_cards:
+        return [()]
+    seed = repr((sorted(mine), tuple(seq), tuple(pool), opp_cards, opp_said_go))
+    return sample_hands(pool, weight, opp_cards, samples, random.Random(seed)) or None
+
+
 def sampled_play_values(
     mine: Sequence[int],
     seq: Sequence[int],
@@ -71,22 +95,12 @@ def sampled_play_values(
     drawn: Sequence[tuple[int, ...]] = (),
 ) -> dict[int, float] | None:
     """Each rank of ``mine`` that fits on ``seq`` (ranks), valued by the full search over
-    ``samples`` hands of ``opp_cards`` drawn from ``pool`` (unseen cards by rank, their goes'
-    ruled-out ranks already gone) by ``weight``, or over the hands ``drawn`` when there are
-    any (``engine.computer.discard_draws``); None when no hand fits the pool (what the
-    opponent did contradicts the model: the caller searches as before)."""
-    if drawn:
-        return full_play_values(
-            mine, list(drawn), seq, opp_said_go=opp_said_go, exact=exact, score=score
-        )
-    count = sum(PIPS[rank] for rank in seq)
-    if opp_said_go:  # nothing they hold fits on this count
-        pool = [n if PIPS[rank] > 31 - count else 0 for rank, n in enumerate(pool)]
-    seed = repr((sorted(mine), tuple(seq), tuple(pool), opp_cards, opp_said_go))
-    if opp_cards:
-        hands = sample_hands(pool, weight, opp_cards, samples, random.Random(seed))
-        if not hands:
-            return None
-    else:
-        hands = [()]
+    the hands ``drawn`` when there are any (``engine.computer.discard_draws``), otherwise
+    over ``samples`` hands ``drawn_by_weight``; None when no hand fits the pool (the caller
+    searches as before)."""
+    hands = list(drawn) or drawn_by_weight(
+        mine, seq, pool, weight, opp_cards, opp_said_go=opp_said_go, samples=samples
+    )
+    if hands is None:
+        return None
     return full_play_values(mine, hands, seq, opp_said_go=opp_said_go, exact=exact, score=score)

@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from engine.computer import play
+from engine.computer import play, sampled_play
 from engine.computer.coach import analyse_claim, analyse_discard, analyse_play, review_game
 from engine.computer.discard_draws import FEWEST_ACCEPTED
 from engine.computer.levels import MASTER_PLAY_FROM
 from engine.computer.player import ComputerPlayer
+from engine.computer.sampled_play import SAMPLES
 from engine.computer.selfplay import RandomPlayer, next_action
 from engine.rules.cards import Card, parse_cards
 from engine.rules.errors import IllegalActionError
@@ -191,6 +192,24 @@ def test_where_the_master_plays_to_win_the_coach_names_its_card() -> None:
     assert [(laid, best) for laid, best in named if laid.rank != best.rank] == []
 
 
+def _searched_to_the_end() -> Game:
+    """A game (master against expert) at the master's first play with seven cards or fewer
+    in the two hands, more than one rank to choose from: where it searches to the end."""
+    game = Game(2, rng=random.Random(0))
+    players = [
+        ComputerPlayer("master", rng=random.Random(0)),
+        ComputerPlayer("expert", rng=random.Random(1)),
+    ]
+    while not (
+        game.phase is Phase.PLAY
+        and game.turn == 0
+        and len(game.hand(0)) + len(game.hand(1)) <= 7
+        and len({card.rank for card in game.playable(0)}) > 1
+    ):
+        next_action(game, players)
+    return game
+
+
 def test_the_coach_draws_the_opponents_hands_once_for_points_and_chances(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -204,20 +223,31 @@ def test_the_coach_draws_the_opponents_hands_once_for_points_and_chances(
         drawn.append(real(*args, **kwargs))
         return drawn[-1]
 
-    game = Game(2, rng=random.Random(0))
-    players = [
-        ComputerPlayer("master", rng=random.Random(0)),
-        ComputerPlayer("expert", rng=random.Random(1)),
-    ]
-    while not (
-        game.phase is Phase.PLAY
-        and game.turn == 0
-        and len(game.hand(0)) + len(game.hand(1)) <= 7
-        and len({card.rank for card in game.playable(0)}) > 1
-    ):
-        next_action(game, players)
+    game = _searched_to_the_end()
     monkeypatch.setattr(play, "hands_through_discard", spy)
     analysis = analyse_play(game, 0, game.playable(0)[0], thrown=game.thrown_by(0))
     assert len(drawn) == 1
     assert len(drawn[0]) >= FEWEST_ACCEPTED  # the search ran over them
+    assert len(analysis.options) > 1
+
+
+def test_where_too_few_hands_come_through_the_discard_the_coach_draws_them_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Where fewer than FEWEST_ACCEPTED hands come through the expert's discard, the hands
+    # are drawn by the keep model's weights (seeded by the position); the coach drew those
+    # twice, once for points and once for the chance to win.
+    drawn: list[list[tuple[int, ...]]] = []
+    real = sampled_play.sample_hands
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append(real(*args, **kwargs))
+        return drawn[-1]
+
+    game = _searched_to_the_end()
+    monkeypatch.setattr(play, "hands_through_discard", lambda *args, **kwargs: [])
+    monkeypatch.setattr(sampled_play, "sample_hands", spy)
+    analysis = analyse_play(game, 0, game.playable(0)[0], thrown=game.thrown_by(0))
+    assert len(drawn) == 1
+    assert len(drawn[0]) == SAMPLES  # the search ran over them
     assert len(analysis.options) > 1

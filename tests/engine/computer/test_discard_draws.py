@@ -12,7 +12,6 @@ import pytest
 
 import engine.computer.discard_draws
 import engine.computer.play as play
-import engine.computer.sampled_play as sampled_play
 from engine.computer.discard import choose_discard
 from engine.computer.discard_draws import (
     FIRST_PLAYS,
@@ -124,13 +123,13 @@ def test_the_masters_full_search_draws_only_hands_the_expert_keeps(
     # cards left, with the king and the two, must be four the expert keeps as pone: the
     # keep model's card-by-card draws make others.
     searched: list[Sequence[Sequence[int]]] = []
-    real = sampled_play.full_play_values
+    real = play.full_play_values
 
     def spy(mine, hands, *args, **kwargs):  # type: ignore[no-untyped-def]
         searched.append(hands)
         return real(mine, hands, *args, **kwargs)
 
-    monkeypatch.setattr(sampled_play, "full_play_values", spy)
+    monkeypatch.setattr(play, "full_play_values", spy)
     hand = parse_cards("3C 7C 9D")
     card = play.choose_play(
         hand,
