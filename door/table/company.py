@@ -25,7 +25,7 @@ from door.table.before_deal import BeforeDeal, before_deal
 from door.table.forfeits import counts, forfeit_line, quit_warning
 from door.table.light_random import light_random
 from door.table.listener import TableListener
-from door.table.options import COMPUTER_NAME, GameOptions, GameResult
+from door.table.options import GameOptions, GameResult
 from door.table.question import PlayAgain
 from door.table.seats import (
     DEFAULT_PAUSE,
@@ -37,12 +37,12 @@ from door.table.seats import (
     Someone,
     display_order,
     is_over,
+    make_seats,
 )
 from door.table.win_bars import WIN_BAR_SETTINGS, WinBars
 from door.term.ansi import sanitize
 from door.term.canvas import Style
 from door.ui.session import Session
-from engine.computer.player import ComputerPlayer
 from engine.rules.cards import Card
 from engine.rules.events import Event
 from engine.rules.game import Game
@@ -87,7 +87,7 @@ class Company(Generic[Someone]):
         """Whoever keeps the table (saves its game, rates it): door/table/listener.py."""
         self.chat_rng = light_random(rng)
         self.last_reply = ""
-        self.seats = _make_seats(names, options.level, rng, account_ids)
+        self.seats = make_seats(names, options.level, rng, account_ids)
         self.names = tuple(seat.name for seat in self.seats)
         self.match: Match | None = (
             Match(side_names(self.names, 2), options.best_of) if options.best_of > 1 else None
@@ -575,25 +575,3 @@ class Company(Generic[Someone]):
         if quit and (outcome is None or outcome.forfeited_by != side):
             outcome = None
         return GameResult(outcome, side, tuple(game.scores))
-
-
-def _make_seats(
-    names: Sequence[str | None],
-    level: str,
-    rng: random.Random,
-    account_ids: Sequence[int | None] | None = None,
-) -> list[Seat]:
-    accounts = list(account_ids) if account_ids is not None else [None] * len(names)
-    seats = []
-    computers = 0
-    for index, name in enumerate(names):
-        # The computer gets its own stream so its choices never shift the deck's shuffles.
-        computer = ComputerPlayer(level, light_random(rng))
-        if name is None:
-            computers += 1
-            shown = COMPUTER_NAME if computers == 1 else f"{COMPUTER_NAME} {computers}"
-            seats.append(Seat(index, shown, False, computer))
-        else:
-            shown = sanitize(name, MAX_NAME_LENGTH).strip() or f"Player {index + 1}"
-            seats.append(Seat(index, shown, True, computer, accounts[index]))
-    return seats
