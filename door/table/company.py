@@ -20,9 +20,8 @@ from door.screens.game_over import GameOverPanel
 from door.screens.game_screen import Panel
 from door.screens.help import default_help
 from door.screens.narration import narrate, side_names
-from door.table import words
+from door.table import forfeits, words
 from door.table.before_deal import BeforeDeal, before_deal
-from door.table.forfeits import counts, forfeit_line, quit_warning
 from door.table.light_random import light_random
 from door.table.listener import TableListener
 from door.table.options import GameOptions, GameResult
@@ -119,7 +118,8 @@ class Company(Generic[Someone]):
         self.failure: BaseException | None = None
         self.quit_result: GameResult | None = None
         self.forfeit_text = ""
-        """Set when a caller forfeited a game that counts by leaving it (forfeits.py)."""
+        """Set when a game that counts ended early: a caller forfeited it by leaving, or
+        left it while the other's line was down (forfeits.py)."""
         self.claimed = False  # ... or when it was claimed from them (stalls.py)
         self.stopped = False
         """The door closed the table as it stopped (the game is not over)."""
@@ -176,9 +176,9 @@ class Company(Generic[Someone]):
         """What leaving now means for ``person``, for the quit dialog."""
         if self.solo:
             return f"Leave now and {self.first_opponent_name()} is given the game."
-        if counts(self.options, sum(seat.human for seat in self.seats)):
-            other = next(s.name for s in self.seats if person is None or s is not person.seat)
-            return quit_warning(self.options, other)
+        if forfeits.counts(self.options, sum(seat.human for seat in self.seats)):
+            other = next(s for s in self.seats if person is None or s is not person.seat)
+            return forfeits.quit_warning(self.options, other, self.reconnect_wait)
         return "Leave now and the computer plays your seat."
 
     def win_bar_refusal(self) -> str:
@@ -339,7 +339,7 @@ class Company(Generic[Someone]):
         seat = person.seat
         if seat.person is person:
             seat.person = None
-            seat.went_away()
+            seat.dropped()
         if self.over:
             return
         if self.solo:
@@ -369,8 +369,12 @@ class Company(Generic[Someone]):
             self.close()
             return
         seat.left = True
-        if counts(self.options, sum(seat.human for seat in self.seats)):
-            self.forfeited_by(seat)
+        if forfeits.counts(self.options, sum(seat.human for seat in self.seats)):
+            other = next(other for other in self.seats if other is not seat)
+            if other.away:  # they left first: not a forfeit to them (forfeits.py)
+                self._left_while_away(seat, other)
+            else:
+                self.forfeited_by(seat)
             return
         seat.computer_plays = True
         seat.settled()
@@ -378,12 +382,30 @@ class Company(Generic[Someone]):
         self._end_if_nobody_plays()
         self.changed()
 
-    def forfeited_by(self, seat: Seat, claimed_text: str = "", by: int | None = None) -> None:
-        """``seat``'s caller left a game that counts, or ``by`` claimed it (``claimed_text``):
-        the game in play is their loss, a match is lost whole, the table ends (forfeits.py)."""
+    def _left_while_away(self, seat: Seat, away: Seat) -> None:
+        """``seat``'s caller left a game that counts while ``away``'s line was down: after
+        the reconnect wait it is ``away``'s forfeit; before, it ends counted for neither."""
+        if away.away_longer_than(self.reconnect_wait):
+            waited = words.duration(self.reconnect_wait)
+            text = forfeits.not_back_line(self.options, away.name, seat.name, waited)
+            self.forfeited_by(away, text=text)
+            return
+        self.forfeit_text = forfeits.left_while_away_line(seat.name, away.name)
+        self.announce(self.forfeit_text, theme.TITLE)
+        self.abandoned = True  # set aside, rated and recorded nowhere
+        self.close()
+
+    def forfeited_by(
+        self, seat: Seat, claimed_text: str = "", by: int | None = None, *, text: str = ""
+    ) -> None:
+        """``seat``'s caller left a game that counts, or ``by`` claimed it (``claimed_text``;
+        ``text``: told in place of the usual line): the game in play is their loss, a
+        match is lost whole, the table ends (forfeits.py)."""
         other = next(other for other in self.seats if other is not seat)
         self.claimed = bool(claimed_text)
-        self.forfeit_text = claimed_text or forfeit_line(self.options, seat.name, other.name)
+        self.forfeit_text = (
+            claimed_text or text or forfeits.forfeit_line(self.options, seat.name, other.name)
+        )
         if not is_over(self.game):  # (not between two games of a match)
             self.game.forfeit(seat.index, claimed_by=by)  # a saved game records it last
             outcome = self.game.outcome()

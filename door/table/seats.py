@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Coroutine, Sequence
 from typing import Any, Final, Protocol, TypeVar
 
@@ -70,6 +71,9 @@ class Seat:
         over after their line dropped or they left."""
         self.left = False
         """The caller quit: the seat is the computer's to the end."""
+        self.away_since = time.monotonic()
+        """When its caller's line last dropped (until then, when the table was made: a
+        seat waits for its caller from the start), for how long they have been away."""
         self._settled: asyncio.Event | None = None
         """Set when an away caller's absence ends: they sat down again, or left for good.
         Made for the first wait (an Event keeps room for 64 waiters, 0.6 KB, and most
@@ -79,6 +83,15 @@ class Seat:
         """The caller sat down again, or left for good: whoever waits for them goes on."""
         if self._settled is not None:
             self._settled.set()
+
+    def dropped(self) -> None:
+        """The caller's line dropped: away from now."""
+        self.away_since = time.monotonic()
+        self.went_away()
+
+    def away_longer_than(self, seconds: float) -> bool:
+        """Whether its caller has been away over ``seconds`` (asked while away)."""
+        return time.monotonic() - self.away_since >= seconds
 
     def went_away(self) -> None:
         """The caller's line dropped (or they stood up): a wait for them may begin."""
