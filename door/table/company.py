@@ -178,7 +178,7 @@ class Company(Generic[Someone]):
             return f"Leave now and {self.first_opponent_name()} is given the game."
         if forfeits.counts(self.options, sum(seat.human for seat in self.seats)):
             other = next(s for s in self.seats if person is None or s is not person.seat)
-            return forfeits.quit_warning(self.options, other, self.reconnect_wait)
+            return forfeits.quit_warning(self.options, other, self.reconnect_wait, self.game)
         return "Leave now and the computer plays your seat."
 
     def win_bar_refusal(self) -> str:

@@ -24,7 +24,8 @@ side (door/table/stalls.py): the staller forfeits it the same way, friendly or n
 from __future__ import annotations
 
 from door.table.options import GameOptions
-from door.table.seats import Seat
+from door.table.seats import Seat, is_over
+from engine.rules.game import Game
 
 
 def counts(options: GameOptions, seats_of_callers: int) -> bool:
@@ -37,15 +38,19 @@ def what_is_forfeited(options: GameOptions) -> str:
     return "the match" if options.best_of > 1 else "the game"
 
 
-def quit_warning(options: GameOptions, other: Seat, reconnect_wait: float) -> str:
-    """For the quit dialog: what leaving now costs, the other player being at ``other``
-    (their line down for longer than ``reconnect_wait``: they forfeit it)."""
+def quit_warning(options: GameOptions, other: Seat, reconnect_wait: float, game: Game) -> str:
+    """For the quit dialog: what leaving ``game`` now costs, the other player being at
+    ``other`` (their line down for longer than ``reconnect_wait``: they forfeit it).
+    Between two games of a match no game is in play to record as a loss: the match is
+    lost, and the games played stay as they ended."""
     name = other.name
     if other.away and other.away_longer_than(reconnect_wait):
         what = what_is_forfeited(options)
         return f"{name} has not called back: leave now and {name} forfeits {what} to you."
     if other.away:
         return f"{name}'s line is down: leave now and this game ends, counted for neither of you."
+    if is_over(game) and options.best_of > 1:
+        return f"Leave now and you forfeit the match to {name}; its games stay as they ended."
     kind = "rating" if options.rated else "tournament match"
     return (
         f"Leave now and you forfeit {what_is_forfeited(options)} to {name}: "

@@ -221,3 +221,43 @@ async def test_quitting_once_the_reconnect_wait_is_over_is_the_dropped_callers_f
             return await people_games(door, "Bob")
 
         await until(bobs_games, what="Bob's loss in the store")
+
+
+@run_async
+async def test_quitting_between_two_games_of_a_rated_match_forfeits_the_match_and_no_game(
+    database: Database,
+) -> None:
+    # The dialog said "a loss in your record and your rating", but between games no game
+    # is in play: the match is lost, and nothing more is rated or recorded.
+    async with account_door(database) as door:
+        ada = await door.store.create_account("Ada", "correct horse")
+        bob = await door.store.create_account("Bob", "battery staple")
+        ada_terminal, _ = door.call(ada)
+        bob_terminal, _ = door.call(bob)
+        await in_lobby(ada_terminal, bob_terminal)
+        ada_terminal.press("e", "m")
+        await until(lambda: "E rated" in screen(ada_terminal))
+        await until(lambda: "best of 3" in screen(ada_terminal))
+        await challenge(ada_terminal, bob_terminal)
+        await until(lambda: bool(door.presence.tables))
+        table = door.presence.tables[0]
+        await play_together(
+            [ada_terminal, bob_terminal],
+            stop=lambda: table.match is not None and any(table.match.wins),
+        )
+        ratings = RatingStore(door.store)
+
+        async def rated() -> bool:  # game 1, in the background
+            return (await ratings.rating(ada.id)).rating != 1500
+
+        await until(rated, what="game 1 rated")
+        after_one = [(await ratings.rating(a.id)).rating for a in (ada, bob)]
+        bob_terminal.press(Key.CTRL_C)
+        await until(lambda: "Quit this game?" in flat(bob_terminal))
+        said = "Leave now and you forfeit the match to Ada; its games stay as they ended."
+        assert said in dialog(bob_terminal)
+        bob_terminal.press("y")
+        await until(lambda: "Bob left and forfeits the match to Ada." in flat(ada_terminal))
+        await table.until_saved()
+        assert [(await ratings.rating(a.id)).rating for a in (ada, bob)] == after_one
+        assert await people_games(door, "Bob") == 1  # the game played, and no other
