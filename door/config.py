@@ -137,8 +137,9 @@ class WebConfig:
 
 @dataclass(frozen=True)
 class HubConfig:
-    """Door mode's hub: ``address`` ("host:port") of a running ``cribbage-door serve``'s
-    RLogin listener that lists this machine; "" plays the computer alone."""
+    """Door mode's hub: ``address`` ("host:port", "[::1]:port" for IPv6) of a running
+    ``cribbage-door serve``'s RLogin listener that lists this machine; "" plays the
+    computer alone."""
 
     address: str = ""
 
@@ -291,7 +292,9 @@ def _check_value(where: str, key: str, expected: type, value: Any) -> Any:
     if key == "cluster.redis_url" and value and not value.startswith(_REDIS_SCHEMES):
         raise ConfigError(f"{where}: {key} must be a redis:// URL, not {value!r}")
     if key == "hub.address" and value and not _is_host_port(value):
-        raise ConfigError(f"{where}: {key} must be host:port, not {value!r}")
+        raise ConfigError(
+            f"{where}: {key} must be host:port ([::1]:2513 for an IPv6 address), not {value!r}"
+        )
     if key == "web.allowed_origins":
         if not isinstance(value, list | tuple) or not all(
             isinstance(item, str) and item.startswith(("http://", "https://")) for item in value
@@ -360,9 +363,33 @@ def _check_systems(where: str, key: str, value: Any) -> tuple[tuple[str, str], .
     return tuple(systems)
 
 
+def host_and_port(address: str) -> tuple[str, int]:
+    """The host and port of ``host:port``, an IPv6 address in brackets as in a URL
+    (``[::1]:2513``). Raises ValueError for anything else, an IPv6 address without its
+    brackets too: in "2001:db8::1:2513" the port could be the address's last group.
+
+    >>> host_and_port("bbs.example:2513"), host_and_port("[::1]:2513")
+    (('bbs.example', 2513), ('::1', 2513))
+    """
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"no port (1 to 65535) at the end of {address!r}")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+        ipaddress.IPv6Address(host)  # a ValueError names what is wrong with it
+    elif ":" in host or "[" in host or "]" in host:
+        raise ValueError(f"an IPv6 address goes in brackets ([::1]:2513), not {address!r}")
+    if not host:
+        raise ValueError(f"no host in {address!r}")
+    return host, int(port)
+
+
 def _is_host_port(value: str) -> bool:
-    host, _, port = value.rpartition(":")
-    return bool(host) and port.isdigit() and 0 < int(port) < 65536
+    try:
+        host_and_port(value)
+    except ValueError:
+        return False
+    return True
 
 
 def config_from_mapping(data: dict[str, Any], where: str = "config") -> Config:

@@ -15,10 +15,10 @@ count it more, so ``ScoringRules(double_skunk=4)`` says so.
 >>> match = match.add(Outcome(0, (121, 85), ((1, "skunk"),)))
 >>> match = match.add(Outcome(1, (110, 121)))
 >>> match.line()
-'Level at 1–1 in games; Ada leads 3–2 in points'
+'Level at 1 to 1 in games; Ada leads 3 to 2 in points'
 >>> match = match.add(Outcome(0, (121, 118)))
 >>> match.line()
-'Ada wins the match 2–1 in games, 5–2 in points'
+'Ada wins the match 2 to 1 in games, 5 to 2 in points'
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ class Match:
 
     def line(self) -> str:
         """One line for the screen between games, such as
-        "Ada leads 2–1 in games, 5–3 in points"."""
+        "Ada leads 2 to 1 in games, 5 to 3 in points"."""
         if not self.games:
             if self.best_of == 1:
                 return f"{self.names[0]} v {self.names[1]}: one game"
@@ -167,18 +167,18 @@ class Match:
             if points[0] == points[1]:
                 return (
                     f"{self.names[0]} and {self.names[1]} are level at "
-                    f"{wins[0]}–{wins[1]} in games, {points[0]}–{points[1]} in points"
+                    f"{wins[0]} to {wins[1]} in games, {points[0]} to {points[1]} in points"
                 )
             ahead = 0 if points[0] > points[1] else 1
             return (
-                f"Level at {wins[0]}–{wins[1]} in games; {self.names[ahead]} leads "
-                f"{points[ahead]}–{points[1 - ahead]} in points"
+                f"Level at {wins[0]} to {wins[1]} in games; {self.names[ahead]} leads "
+                f"{points[ahead]} to {points[1 - ahead]} in points"
             )
         ahead = 0 if wins[0] > wins[1] else 1
         verb = "wins the match" if self.decided else "leads"
         return (
-            f"{self.names[ahead]} {verb} {wins[ahead]}–{wins[1 - ahead]} in games, "
-            f"{points[ahead]}–{points[1 - ahead]} in points"
+            f"{self.names[ahead]} {verb} {wins[ahead]} to {wins[1 - ahead]} in games, "
+            f"{points[ahead]} to {points[1 - ahead]} in points"
         )
 
 

@@ -207,14 +207,26 @@ def peer_text(peername: object) -> str:
     return str(peername or "")
 
 
+def system_peer(system: str, peername: object) -> str:
+    """A linked BBS's caller's peer: the BBS's tag and its address, as the log writes
+    it ("FRIEND (203.0.113.7)"): the BBS's port says nothing of which caller it is."""
+    return f"{system} ({address_of(peername)})"
+
+
 def peer_address(peer: str) -> str:
-    """The address in a ``peer_text`` (brackets and port taken off), or in text of no
-    port ("local", "NODES (192.0.2.7)") that text; an unbracketed IPv6 peer as a worker
-    before the brackets wrote it loses its last part, the port.
+    """The address in a ``peer_text`` (brackets and port taken off), or in a
+    ``system_peer`` (the BBS's: a linked BBS's callers all come from it), or text of no
+    port ("local") itself; an unbracketed IPv6 peer as a worker before the brackets wrote
+    it loses its last part, the port.
 
     >>> peer_address("[2001:db8::1]:0"), peer_address("203.0.113.7:4711")
     ('2001:db8::1', '203.0.113.7')
+    >>> peer_address("FRIEND (2001:db8::7)"), peer_address("FRIEND (192.0.2.7)")
+    ('2001:db8::7', '192.0.2.7')
     """
+    _, opened, inside = peer.rpartition(" (")
+    if opened and inside.endswith(")"):
+        return inside[:-1]
     if peer.startswith("["):
         return peer[1:].partition("]")[0]
     return peer.rsplit(":", 1)[0] if ":" in peer else peer

@@ -24,7 +24,7 @@ class GameOverPanel:
     outcome: Outcome
     question: str = PLAY_AGAIN
     match_line: str = ""
-    """How the match stands after this game ("Ada leads 2–1 in games, ..."), if one is on."""
+    """How the match stands after this game ("Ada leads 2 to 1 in games, ..."), if one is on."""
     game_number: int | None = None
     """The game's number in the door's records, when it was kept (members' games)."""
     claimed: bool = False

@@ -203,28 +203,37 @@ def _chat_segments(line: ChatText) -> list[tuple[str, Style]]:
 
 
 def _chat_rows(lines: Sequence[ChatText], rows: int) -> list[list[tuple[str, Style]]]:
-    """The last ``rows`` rows of the chat: a line too long for its row goes on over the
-    next rows, a notice (a game's begin or end between long names: a title alone may
-    take 90 cells) and a caller's line alike (60 letters after a 20-letter name is 82
-    cells); the name keeps its colour on the first row, the rest are the words'."""
-    width = SCREEN_COLS - 2
+    """The chat's newest lines that fit in ``rows`` rows, whole: a line too long for its
+    row goes on over the next rows, a notice (a game's begin or end between long names: a
+    title alone may take 90 cells) and a caller's line alike (60 letters after a
+    20-letter name is 82 cells); the name keeps its colour on the first row, the rest are
+    the words'. An older line with no room for all its rows is left out, not shown from
+    its middle: a top row going on from a line out of view has no name and reads as the
+    door's (the rows below stay empty until newer lines fill them, as at the start)."""
     drawn: list[list[tuple[str, Style]]] = []
-    for line in list(lines)[-rows:]:
-        segments = _chat_segments(line)
-        if sum(len(text) for text, _ in segments) <= width:
-            drawn.append(segments)
-            continue
-        *head, (_, style) = segments
-        whole = "".join(text for text, _ in segments)
-        first, *rest = wrapped(whole, width, "  ") or ("",)  # all blanks: wrapped gives none
-        if head:  # "Ada: " or "*** Sysop: ": whole on the first row, the name never broken
-            name, name_style = head[0]
-            first_row = [(first[: len(name)], name_style), (first[len(name) :], style)]
-        else:
-            first_row = [(first, style)]
-        drawn.append(first_row)
-        drawn.extend([(row, style)] for row in rest)
-    return drawn[-rows:]
+    for line in reversed(list(lines)[-rows:]):
+        line_rows = _line_rows(line, SCREEN_COLS - 2)
+        if len(drawn) + len(line_rows) > rows:
+            # The newest line alone taller than the chat: its start, with its name.
+            return drawn or line_rows[:rows]
+        drawn[:0] = line_rows
+    return drawn
+
+
+def _line_rows(line: ChatText, width: int) -> list[list[tuple[str, Style]]]:
+    """One chat line's rows, each a list of (text, style)."""
+    segments = _chat_segments(line)
+    if sum(len(text) for text, _ in segments) <= width:
+        return [segments]
+    *head, (_, style) = segments
+    whole = "".join(text for text, _ in segments)
+    first, *rest = wrapped(whole, width, "  ") or ("",)  # all blanks: wrapped gives none
+    if head:  # "Ada: " or "*** Sysop: ": whole on the first row, the name never broken
+        name, name_style = head[0]
+        first_row = [(first[: len(name)], name_style), (first[len(name) :], style)]
+    else:
+        first_row = [(first, style)]
+    return [first_row, *([(row, style)] for row in rest)]
 
 
 def _draw_chat_lines(canvas: Canvas, lines: Sequence[ChatText], top: int, rows: int) -> None:

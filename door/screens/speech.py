@@ -136,8 +136,6 @@ KEY_HINTS: Final = (
 )
 """The table's sentences that name a full-screen key, and the words a screen reader's
 caller types instead."""
-_SCORE_DASH: Final = re.compile(r"(\d)–(\d)")
-"""A match's score (``2–1``): read out as "two dash one", said "2 to 1"."""
 
 
 def in_words(text: str) -> str:
@@ -146,12 +144,10 @@ def in_words(text: str) -> str:
 
     >>> in_words("Bob asks for the win bar: press w to agree.")
     'Bob asks for the win bar: type chances to agree.'
-    >>> in_words("Ada leads 2–1 in games, 5–3 in points.")
-    'Ada leads 2 to 1 in games, 5 to 3 in points.'
     >>> in_words("Every player asked for the win bar: here it is (w: off).")
     'Every player asked for the win bar: type chances to hear it.'
     """
-    text = _SCORE_DASH.sub(r"\1 to \2", spoken(text))
+    text = spoken(text)
     for key_hint, word_hint in KEY_HINTS:
         text = text.replace(key_hint, word_hint)
     return text

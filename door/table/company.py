@@ -20,12 +20,11 @@ from door.screens.game_over import GameOverPanel
 from door.screens.game_screen import Panel
 from door.screens.help import default_help
 from door.screens.narration import narrate, side_names
-from door.table import words
+from door.table import forfeits, words
 from door.table.before_deal import BeforeDeal, before_deal
-from door.table.forfeits import counts, forfeit_line, quit_warning
 from door.table.light_random import light_random
 from door.table.listener import TableListener
-from door.table.options import COMPUTER_NAME, GameOptions, GameResult
+from door.table.options import GameOptions, GameResult
 from door.table.question import PlayAgain
 from door.table.seats import (
     DEFAULT_PAUSE,
@@ -37,12 +36,12 @@ from door.table.seats import (
     Someone,
     display_order,
     is_over,
+    make_seats,
 )
 from door.table.win_bars import WIN_BAR_SETTINGS, WinBars
 from door.term.ansi import sanitize
 from door.term.canvas import Style
 from door.ui.session import Session
-from engine.computer.player import ComputerPlayer
 from engine.rules.cards import Card
 from engine.rules.events import Event
 from engine.rules.game import Game
@@ -87,7 +86,7 @@ class Company(Generic[Someone]):
         """Whoever keeps the table (saves its game, rates it): door/table/listener.py."""
         self.chat_rng = light_random(rng)
         self.last_reply = ""
-        self.seats = _make_seats(names, options.level, rng, account_ids)
+        self.seats = make_seats(names, options.level, rng, account_ids)
         self.names = tuple(seat.name for seat in self.seats)
         self.match: Match | None = (
             Match(side_names(self.names, 2), options.best_of) if options.best_of > 1 else None
@@ -119,7 +118,8 @@ class Company(Generic[Someone]):
         self.failure: BaseException | None = None
         self.quit_result: GameResult | None = None
         self.forfeit_text = ""
-        """Set when a caller forfeited a game that counts by leaving it (forfeits.py)."""
+        """Set when a game that counts ended early: a caller forfeited it by leaving, or
+        left it while the other's line was down (forfeits.py)."""
         self.claimed = False  # ... or when it was claimed from them (stalls.py)
         self.stopped = False
         """The door closed the table as it stopped (the game is not over)."""
@@ -176,9 +176,9 @@ class Company(Generic[Someone]):
         """What leaving now means for ``person``, for the quit dialog."""
         if self.solo:
             return f"Leave now and {self.first_opponent_name()} is given the game."
-        if counts(self.options, sum(seat.human for seat in self.seats)):
-            other = next(s.name for s in self.seats if person is None or s is not person.seat)
-            return quit_warning(self.options, other)
+        if forfeits.counts(self.options, sum(seat.human for seat in self.seats)):
+            other = next(s for s in self.seats if person is None or s is not person.seat)
+            return forfeits.quit_warning(self.options, other, self.reconnect_wait, self.game)
         return "Leave now and the computer plays your seat."
 
     def win_bar_refusal(self) -> str:
@@ -339,7 +339,7 @@ class Company(Generic[Someone]):
         seat = person.seat
         if seat.person is person:
             seat.person = None
-            seat.went_away()
+            seat.dropped()
         if self.over:
             return
         if self.solo:
@@ -369,8 +369,12 @@ class Company(Generic[Someone]):
             self.close()
             return
         seat.left = True
-        if counts(self.options, sum(seat.human for seat in self.seats)):
-            self.forfeited_by(seat)
+        if forfeits.counts(self.options, sum(seat.human for seat in self.seats)):
+            other = next(other for other in self.seats if other is not seat)
+            if other.away:  # they left first: not a forfeit to them (forfeits.py)
+                self._left_while_away(seat, other)
+            else:
+                self.forfeited_by(seat)
             return
         seat.computer_plays = True
         seat.settled()
@@ -378,12 +382,30 @@ class Company(Generic[Someone]):
         self._end_if_nobody_plays()
         self.changed()
 
-    def forfeited_by(self, seat: Seat, claimed_text: str = "", by: int | None = None) -> None:
-        """``seat``'s caller left a game that counts, or ``by`` claimed it (``claimed_text``):
-        the game in play is their loss, a match is lost whole, the table ends (forfeits.py)."""
+    def _left_while_away(self, seat: Seat, away: Seat) -> None:
+        """``seat``'s caller left a game that counts while ``away``'s line was down: after
+        the reconnect wait it is ``away``'s forfeit; before, it ends counted for neither."""
+        if away.away_longer_than(self.reconnect_wait):
+            waited = words.duration(self.reconnect_wait)
+            text = forfeits.not_back_line(self.options, away.name, seat.name, waited)
+            self.forfeited_by(away, text=text)
+            return
+        self.forfeit_text = forfeits.left_while_away_line(seat.name, away.name)
+        self.announce(self.forfeit_text, theme.TITLE)
+        self.abandoned = True  # set aside, rated and recorded nowhere
+        self.close()
+
+    def forfeited_by(
+        self, seat: Seat, claimed_text: str = "", by: int | None = None, *, text: str = ""
+    ) -> None:
+        """``seat``'s caller left a game that counts, or ``by`` claimed it (``claimed_text``;
+        ``text``: told in place of the usual line): the game in play is their loss, a
+        match is lost whole, the table ends (forfeits.py)."""
         other = next(other for other in self.seats if other is not seat)
         self.claimed = bool(claimed_text)
-        self.forfeit_text = claimed_text or forfeit_line(self.options, seat.name, other.name)
+        self.forfeit_text = (
+            claimed_text or text or forfeits.forfeit_line(self.options, seat.name, other.name)
+        )
         if not is_over(self.game):  # (not between two games of a match)
             self.game.forfeit(seat.index, claimed_by=by)  # a saved game records it last
             outcome = self.game.outcome()
@@ -575,25 +597,3 @@ class Company(Generic[Someone]):
         if quit and (outcome is None or outcome.forfeited_by != side):
             outcome = None
         return GameResult(outcome, side, tuple(game.scores))
-
-
-def _make_seats(
-    names: Sequence[str | None],
-    level: str,
-    rng: random.Random,
-    account_ids: Sequence[int | None] | None = None,
-) -> list[Seat]:
-    accounts = list(account_ids) if account_ids is not None else [None] * len(names)
-    seats = []
-    computers = 0
-    for index, name in enumerate(names):
-        # The computer gets its own stream so its choices never shift the deck's shuffles.
-        computer = ComputerPlayer(level, light_random(rng))
-        if name is None:
-            computers += 1
-            shown = COMPUTER_NAME if computers == 1 else f"{COMPUTER_NAME} {computers}"
-            seats.append(Seat(index, shown, False, computer))
-        else:
-            shown = sanitize(name, MAX_NAME_LENGTH).strip() or f"Player {index + 1}"
-            seats.append(Seat(index, shown, True, computer, accounts[index]))
-    return seats

@@ -10,6 +10,13 @@ player would otherwise play on against the computer, for the leaver's rating.
 Between friends (unrated, no tournament), or with a guest at the table, the computer
 plays the seat of whoever leaves, as ever.
 
+Leaving while the other caller's line is down is not a forfeit to them: they left the
+game first. Once their line has been down longer than the table waits for a call back
+(the reconnect wait) they forfeit it to the one who stayed, as to a claim; before that both
+have left it, and the game ends counted for neither (``Company.person_quit``). Pressing
+``p`` (the computer plays the dropped seat) changes neither: it only goes on with the
+game meanwhile.
+
 A game the table waited on one caller's move for too long may be claimed by the other
 side (door/table/stalls.py): the staller forfeits it the same way, friendly or not.
 """
@@ -17,6 +24,8 @@ side (door/table/stalls.py): the staller forfeits it the same way, friendly or n
 from __future__ import annotations
 
 from door.table.options import GameOptions
+from door.table.seats import Seat, is_over
+from engine.rules.game import Game
 
 
 def counts(options: GameOptions, seats_of_callers: int) -> bool:
@@ -29,13 +38,38 @@ def what_is_forfeited(options: GameOptions) -> str:
     return "the match" if options.best_of > 1 else "the game"
 
 
-def quit_warning(options: GameOptions, other: str) -> str:
-    """For the quit dialog: what leaving now costs."""
+def quit_warning(options: GameOptions, other: Seat, reconnect_wait: float, game: Game) -> str:
+    """For the quit dialog: what leaving ``game`` now costs, the other player being at
+    ``other`` (their line down for longer than ``reconnect_wait``: they forfeit it).
+    Between two games of a match no game is in play to record as a loss: the match is
+    lost, and the games played stay as they ended."""
+    name = other.name
+    if other.away and other.away_longer_than(reconnect_wait):
+        what = what_is_forfeited(options)
+        return f"{name} has not called back: leave now and {name} forfeits {what} to you."
+    if other.away:
+        return f"{name}'s line is down: leave now and this game ends, counted for neither of you."
+    if is_over(game) and options.best_of > 1:
+        return f"Leave now and you forfeit the match to {name}; its games stay as they ended."
     kind = "rating" if options.rated else "tournament match"
     return (
-        f"Leave now and you forfeit {what_is_forfeited(options)} to {other}: "
+        f"Leave now and you forfeit {what_is_forfeited(options)} to {name}: "
         f"a loss in your record and your {kind}."
     )
+
+
+def not_back_line(options: GameOptions, dropper: str, other: str, waited: str) -> str:
+    """What is told when ``other`` leaves after ``dropper``'s line was down ``waited``:
+    ``Bob did not call back within 2 minutes, and forfeits the game to Ada.``"""
+    what = what_is_forfeited(options)
+    return f"{dropper} did not call back within {waited}, and forfeits {what} to {other}."
+
+
+def left_while_away_line(leaver: str, dropper: str) -> str:
+    """What is told when ``leaver`` leaves while ``dropper``'s line is down, before the
+    wait for them is over: ``Ada left while Bob's line was down: the game ends, counted
+    for neither.``"""
+    return f"{leaver} left while {dropper}'s line was down: the game ends, counted for neither."
 
 
 def forfeit_line(options: GameOptions, leaver: str, other: str) -> str:

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+import random
+import time
+from collections.abc import Coroutine, Sequence
 from typing import Any, Final, Protocol, TypeVar
 
 from door.competition.turn_timer import TurnTimer
 from door.screens import theme
+from door.table.light_random import light_random
+from door.table.options import COMPUTER_NAME
 from door.table.question import Answer, Question
+from door.term.ansi import sanitize
 from door.term.canvas import Style
 from engine.computer.player import ComputerPlayer
 from engine.rules.cards import FULL_DECK, Card
@@ -66,6 +71,9 @@ class Seat:
         over after their line dropped or they left."""
         self.left = False
         """The caller quit: the seat is the computer's to the end."""
+        self.away_since = time.monotonic()
+        """When its caller's line last dropped (until then, when the table was made: a
+        seat waits for its caller from the start), for how long they have been away."""
         self._settled: asyncio.Event | None = None
         """Set when an away caller's absence ends: they sat down again, or left for good.
         Made for the first wait (an Event keeps room for 64 waiters, 0.6 KB, and most
@@ -75,6 +83,15 @@ class Seat:
         """The caller sat down again, or left for good: whoever waits for them goes on."""
         if self._settled is not None:
             self._settled.set()
+
+    def dropped(self) -> None:
+        """The caller's line dropped: away from now."""
+        self.away_since = time.monotonic()
+        self.went_away()
+
+    def away_longer_than(self, seconds: float) -> bool:
+        """Whether its caller has been away over ``seconds`` (asked while away)."""
+        return time.monotonic() - self.away_since >= seconds
 
     def went_away(self) -> None:
         """The caller's line dropped (or they stood up): a wait for them may begin."""
@@ -192,3 +209,27 @@ def display_order(card: Card) -> int:
     every turn) takes 0.8 us, where building a (rank, suit letter) tuple of enum values a
     card took 3.1 (timeit)."""
     return _DISPLAY_PLACES[card.index]
+
+
+def make_seats(
+    names: Sequence[str | None],
+    level: str,
+    rng: random.Random,
+    account_ids: Sequence[int | None] | None = None,
+) -> list[Seat]:
+    """A table's seats, one a name (None: the computer's, named in turn), each with a
+    computer of ``level`` to stand in for its caller."""
+    accounts = list(account_ids) if account_ids is not None else [None] * len(names)
+    seats = []
+    computers = 0
+    for index, name in enumerate(names):
+        # The computer gets its own stream so its choices never shift the deck's shuffles.
+        computer = ComputerPlayer(level, light_random(rng))
+        if name is None:
+            computers += 1
+            shown = COMPUTER_NAME if computers == 1 else f"{COMPUTER_NAME} {computers}"
+            seats.append(Seat(index, shown, False, computer))
+        else:
+            shown = sanitize(name, MAX_NAME_LENGTH).strip() or f"Player {index + 1}"
+            seats.append(Seat(index, shown, True, computer, accounts[index]))
+    return seats

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
+from door.config import host_and_port
 from door.term.ansi import CLEAR_SCREEN, RESET, SHOW_CURSOR
 from door.term.mouse import STOP_REPORTS
 from door.transports.bbs_line import TIME_UP, closing_message, inherited_telnet, keep_time
@@ -89,10 +90,10 @@ async def relay_to_hub(
     """Bridge the caller into the hub until either side hangs up or their time is up.
     Raises HubUnavailable before the caller has seen anything, so door mode can fall
     back to playing here."""
-    host, _, port = address.rpartition(":")
+    host, port = host_and_port(address)  # checked with the config
     try:
         reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host.strip("[]"), int(port)), CONNECT_TIMEOUT
+            asyncio.open_connection(host, port), CONNECT_TIMEOUT
         )
     except (OSError, TimeoutError) as error:
         raise HubUnavailable(f"the hub {address} cannot be reached ({error})") from None

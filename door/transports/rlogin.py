@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from door.app.call import Caller
 from door.defence.bans import BansInForce
+from door.defence.guard import address_of, system_peer
 from door.defence.log_limit import SourceLog
 from door.defence.ratelimit import INPUT_BURST_BYTES, INPUT_BYTES_PER_SECOND, TokenBucket
 from door.term.ansi import sanitize
@@ -230,7 +231,7 @@ async def start_rlogin(
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) else ""
+        address = address_of(peer)
         banned = bans.refusal(address)
         if banned is not None:  # before anything else, a listed system or not
             refusals.info(address, "rlogin refused: %s", banned)
@@ -270,7 +271,7 @@ async def start_rlogin(
             name=None if account is not None else start.alias,
             account=account,
             transport="rlogin",
-            peer=f"{system} ({address})",
+            peer=system_peer(system, peer),
         )
         await door.serve_caller(terminal, caller)
 

@@ -4,7 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from door.config import Config, ConfigError, config_from_mapping, load_config, with_overrides
+from door.config import (
+    Config,
+    ConfigError,
+    config_from_mapping,
+    host_and_port,
+    load_config,
+    with_overrides,
+)
 from door.paths import CONFIG_ENV, user_config_dir, user_data_dir
 
 PACKAGED_CONFIG = Path(str(resources.files("door.resources").joinpath("door.toml")))
@@ -97,6 +104,12 @@ def test_a_relative_data_dir_is_taken_from_the_config_files_folder(
         ("[web]\ntrusted_proxies = ['nginx.local']\n", "web.trusted_proxies"),
         ("[web]\ntrusted_proxies = '127.0.0.1'\n", "web.trusted_proxies"),
         ("[server]\nproxy_addresses = []\n", "server.proxy_addresses"),
+        # An IPv6 hub goes in brackets: "2001:db8::1:2513" could be an address alone.
+        ("[hub]\naddress = '::1:2513'\n", "hub.address"),
+        ("[hub]\naddress = '[::1:2513'\n", "hub.address"),
+        ("[hub]\naddress = '[bbs.example]:2513'\n", "hub.address"),
+        ("[hub]\naddress = '[]:2513'\n", "hub.address"),
+        ("[hub]\naddress = 'bbs.example:0'\n", "hub.address"),
     ],
 )
 def test_a_bad_value_names_the_file_and_the_key(tmp_path: Path, text: str, names: str) -> None:
@@ -203,3 +216,18 @@ def test_the_packaged_config_documents_screen_reader_under_game() -> None:
     door = lines[lines.index("[door]") :]
     door = door[: next(i for i, line in enumerate(door[1:], 1) if line.startswith("["))]
     assert not any("screen_reader" in line for line in door)
+
+
+@pytest.mark.parametrize(
+    ("address", "host", "port"),
+    [
+        ("127.0.0.1:2513", "127.0.0.1", 2513),
+        ("[::1]:2513", "::1", 2513),
+        ("bbs.example:513", "bbs.example", 513),
+    ],
+)
+def test_the_hubs_address_is_a_host_and_a_port_an_ipv6_host_in_brackets(
+    address: str, host: str, port: int
+) -> None:
+    assert config_from_mapping({"hub": {"address": address}}).hub.address == address
+    assert host_and_port(address) == (host, port)  # where door mode connects

@@ -74,34 +74,34 @@ def test_a_one_game_match_is_decided_by_its_game() -> None:
     match = match.add(won(1, 85))
     assert match.decided and match.winner == 1
     assert match.points == (0, 3) and match.spreads == (-36, 36)
-    assert match.line() == "Bob wins the match 1–0 in games, 3–0 in points"
+    assert match.line() == "Bob wins the match 1 to 0 in games, 3 to 0 in points"
 
 
 def test_a_best_of_five_reads_between_games_and_ends_at_three_wins() -> None:
     match = Match(("Ada", "Bob"), best_of=5)
     assert match.line() == "Ada v Bob: best of 5, first to 3 games"
     match = match.add(won(0, 88))  # Ada skunks Bob: 3
-    assert match.line() == "Ada leads 1–0 in games, 3–0 in points"
+    assert match.line() == "Ada leads 1 to 0 in games, 3 to 0 in points"
     match = match.add(won(1, 75))  # Bob skunks Ada: 3
-    assert match.line() == "Ada and Bob are level at 1–1 in games, 3–3 in points"
+    assert match.line() == "Ada and Bob are level at 1 to 1 in games, 3 to 3 in points"
     match = match.add(won(0, 112))  # Ada wins: 2
-    assert match.line() == "Ada leads 2–1 in games, 5–3 in points"
+    assert match.line() == "Ada leads 2 to 1 in games, 5 to 3 in points"
     assert match.next_game == 4 and not match.decided
     match = match.add(won(1, 119))  # Bob wins: 2
-    assert match.line() == "Ada and Bob are level at 2–2 in games, 5–5 in points"
+    assert match.line() == "Ada and Bob are level at 2 to 2 in games, 5 to 5 in points"
     assert match.wins == (2, 2) and match.points == (5, 5)
     match = match.add(won(0, 101))
     assert match.decided and match.winner == 0 and match.wins == (3, 2)
     assert match.points == (7, 5)
     assert match.spreads == (14, -14)  # +33 -46 +9 -2 +20, each 121 less the loser's score
-    assert match.line() == "Ada wins the match 3–2 in games, 7–5 in points"
+    assert match.line() == "Ada wins the match 3 to 2 in games, 7 to 5 in points"
     with pytest.raises(MatchOverError):
         match.add(won(1, 100))
 
 
 def test_level_in_games_but_not_in_points_says_who_leads_on_points() -> None:
     match = match_from_outcomes(("Ada", "Bob"), 3, [won(0, 110), won(1, 80)])
-    assert match.line() == "Level at 1–1 in games; Bob leads 3–2 in points"
+    assert match.line() == "Level at 1 to 1 in games; Bob leads 3 to 2 in points"
 
 
 def test_a_match_stops_at_the_decisive_game_even_if_games_remain() -> None:

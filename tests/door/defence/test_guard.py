@@ -17,7 +17,13 @@ import door.logtext
 import door.transports.subneg
 from door.app.call import Caller
 from door.app.door import Door
-from door.defence.guard import AT_ONCE_MESSAGE, PER_MINUTE_MESSAGE, AddressGuard, peer_text
+from door.defence.guard import (
+    AT_ONCE_MESSAGE,
+    PER_MINUTE_MESSAGE,
+    AddressGuard,
+    peer_text,
+    system_peer,
+)
 from door.logtext import escaped
 from door.serve import Listening, run_server
 from door.transports.subneg import IAC, SB, SE, SubnegotiationLimit
@@ -222,7 +228,22 @@ def test_a_peer_is_written_address_and_port_an_ipv6_address_in_brackets(
 def test_a_peer_written_before_the_brackets_keeps_its_address() -> None:
     # A worker of the version before relays "2001:db8::1:4711" in its hello.
     assert Caller(None, "telnet", "2001:db8::1:4711").address == "2001:db8::1"
-    assert Caller(None, "rlogin", "NODES (192.0.2.7)").address == "NODES (192.0.2.7)"
+
+
+@pytest.mark.parametrize(
+    ("peername", "logged", "address"),
+    [
+        (("192.0.2.7", 40123), "NODES (192.0.2.7)", "192.0.2.7"),
+        # The address was "NODES (2001:db8:" (cut at its last colon), and "NODES
+        # (192.0.2.7)" for IPv4: no ban or log-in throttle could ever match either.
+        (("2001:db8::7", 40123, 0, 0), "NODES (2001:db8::7)", "2001:db8::7"),
+    ],
+)
+def test_a_linked_bbss_caller_has_the_bbss_address(
+    peername: object, logged: str, address: str
+) -> None:
+    assert system_peer("NODES", peername) == logged  # as the log has always written it
+    assert Caller(None, "rlogin", logged).address == address
 
 
 def test_an_ipv6_caller_is_logged_with_their_address_in_brackets(

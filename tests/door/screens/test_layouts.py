@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from door.screens.board import draw_board
 from door.screens.layout import (
     BOARD_TOP,
@@ -177,3 +179,28 @@ def test_a_callers_line_too_long_for_the_lobbys_chat_row_goes_on_to_the_next() -
     assert {style for _, style in first[1:22]} == {name_style}  # "Bartholomew Smithers:"
     assert {style for _, style in first[23:79]} == {theme.BRIGHT}
     assert {style for _, style in second[3:6]} == {theme.BRIGHT}  # no name, no name's colour
+
+
+@pytest.mark.parametrize(
+    "oldest",
+    [
+        ("Bartholomew Smithers", "we played to the end of the night and nobody won a game, ok!"),
+        (
+            "",
+            "Maximiliana Feathers vs Bartholomew Smithers: Maximiliana Feathers won 121 to"
+            " 98 (a skunk).",
+        ),
+    ],
+    ids=["a caller's line", "a notice"],
+)
+def test_a_wrapped_line_scrolling_up_out_of_the_lobbys_chat_leaves_no_row_without_its_start(
+    oldest: tuple[str, str],
+) -> None:
+    # The chat kept its last four rows: the oldest line's second row stayed at the top,
+    # "   ok!" (or "   98 (a skunk).") with no name, as if the door had said it.
+    from door.screens.lobby import CHAT_ROWS, CHAT_TOP, ChatText, LobbyView, draw_lobby
+
+    chat = (ChatText(*oldest), ChatText("Lou", "hi"), ChatText("Cy", "hey"), ChatText("Di", "yo"))
+    canvas, _ = draw_lobby(LobbyView("Cribbage Door", "Ada", chat=chat))
+    rows = [canvas.text(row).rstrip() for row in range(CHAT_TOP, CHAT_TOP + CHAT_ROWS)]
+    assert rows == [" Lou: hi", " Cy: hey", " Di: yo", ""]

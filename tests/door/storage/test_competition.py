@@ -91,14 +91,14 @@ async def test_a_match_keeps_its_games_until_it_is_decided(database: Database) -
         ada, bob = await members(store, "Ada", "Bob")
         match_id = await MatchStore(store).start_match(ada, bob, 3, START, rated=True)
         stored = await MatchStore(store).add_match_game(match_id, won(0, 85), START)
-        assert stored.match.line() == "Ada leads 1–0 in games, 3–0 in points"
+        assert stored.match.line() == "Ada leads 1 to 0 in games, 3 to 0 in points"
         assert stored.finished_at is None
     async with database.store() as store:
         stored = await MatchStore(store).add_match_game(match_id, won(0, 100), START)
         assert stored.match.decided and stored.finished_at == START
         again = await MatchStore(store).match(match_id)
         assert again.match == stored.match and again.seats == (ada, bob) and again.rated
-        assert again.match.line() == "Ada wins the match 2–0 in games, 5–0 in points"
+        assert again.match.line() == "Ada wins the match 2 to 0 in games, 5 to 0 in points"
         with pytest.raises(MatchOverError):
             await MatchStore(store).add_match_game(match_id, won(1, 100), START)
         assert len((await MatchStore(store).match(match_id)).match.games) == 2

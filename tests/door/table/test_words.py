@@ -102,7 +102,13 @@ def test_the_lobbys_end_of_a_match_game_says_how_the_match_stands() -> None:
     first = Outcome(0, (121, 80), ((1, "skunk"),))
     match = Match(("Ann", "Bob"), best_of=3).add(first)
     said = words.ended_notice("Ann vs Bob", ("Ann", "Bob"), first, match)
-    assert said.startswith("Ann vs Bob: Ann won 121 to 80 (a skunk). Ann leads 1")
+    # In the words of the scores before it, and of a match forfeited between games.
+    assert (
+        said
+        == "Ann vs Bob: Ann won 121 to 80 (a skunk). Ann leads 1 to 0 in games, 3 to 0 in points."
+    )
+    forfeited = words.match_forfeited_notice("Ann vs Bob", match, 1, claimed=False)
+    assert forfeited == "Ann vs Bob: Ann won the match by forfeit at 1 to 0 in games (Bob left)."
     # One game alone is no match: nothing said of it.
     alone = Match(("Ann", "Bob")).add(first)
     assert words.ended_notice("Ann vs Bob", ("Ann", "Bob"), first, alone).endswith("(a skunk).")

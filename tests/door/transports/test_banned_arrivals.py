@@ -177,6 +177,30 @@ async def test_a_caller_already_on_from_a_newly_banned_address_is_told_and_disco
 
 
 @run_async
+async def test_a_linked_bbss_callers_already_on_are_turned_away_when_its_address_is_banned(
+    tmp_path: Path,
+) -> None:
+    # Their address was the text "OK (127.0.0.1)", which no ban covers: they stayed on,
+    # where the same BBS calling again was refused before its handshake.
+    stop, task, listening, door = await serving(tmp_path)
+    try:
+        assert listening.rlogin and listening.telnet
+        linked, spared = RloginCaller(), TelnetCallerFrom("127.0.0.5")
+        await linked.connect(listening.rlogin[1], "Zed")
+        await linked.wait_for("Welcome, Zed!")
+        await spared.connect(listening.telnet[1])
+        await spared.come_as_guest("Bystander")
+        await spared.wait_for("Welcome, Bystander!")
+        door.moderation.apply([Ban(3, BanTarget.parse("127.0.0.1/32"), "flooding", UNTIL)], [])
+        await linked.wait_for(TOLD, timeout=5)
+        await linked.wait_for_close(timeout=5)
+        assert not spared.closed and "banned" not in spared.text
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 20)
+
+
+@run_async
 async def test_a_banned_name_cannot_be_a_guests_name(tmp_path: Path) -> None:
     stop, task, listening, door = await serving(tmp_path)
     try:
