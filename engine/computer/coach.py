@@ -318,6 +318,7 @@ def _as_the_master_weighs(game: Game, seat: int, seen: _PlaySeen) -> tuple[Maste
         kept=seen.kept,
         opp_min_pips=seen.opp_min_pips,
         chances=(False, True),
+        ties_told_for=(False, True),  # the points are shown, the master's card is the chance's
         opp_played=[play.card for play in game.plays if play.seat != seat],
         opp_declined=declined_ranks(game, seat),
     )

@@ -251,3 +251,43 @@ def test_where_too_few_hands_come_through_the_discard_the_coach_draws_them_once(
     assert len(drawn) == 1
     assert len(drawn[0]) == SAMPLES  # the search ran over them
     assert len(analysis.options) > 1
+
+
+def test_the_coach_asks_no_search_to_tell_apart_cards_equal_for_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The master tells apart the cards its full search values the same with its deep
+    # search; the coach shows the points but lays no card by them, and ran that search
+    # for the points' ties too (up to 35 ms over six cards). Game 1's first five plays
+    # searched to the end hold one such tie (the fifth), and the chance's ties are still
+    # told apart: the coach names the master's card (the test above).
+    deep_for_points = 0
+    coaching = False  # (the master's own plays tell its points' ties apart, as ever)
+    real = play.play_values
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        nonlocal deep_for_points
+        deep_for_points += coaching and kwargs.get("deep", False) and not kwargs["chance"]
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(play, "play_values", spy)
+    game = Game(2, rng=random.Random(1))
+    players = [
+        ComputerPlayer("master", rng=random.Random(1)),
+        ComputerPlayer("expert", rng=random.Random(2)),
+    ]
+    analysed = 0
+    while analysed < 5:
+        if (
+            game.phase is Phase.PLAY
+            and game.turn == 0
+            and len(game.hand(0)) + len(game.hand(1)) <= 7
+            and len({card.rank for card in game.playable(0)}) > 1
+        ):
+            coaching = True
+            analysis = analyse_play(game, 0, game.playable(0)[0], thrown=game.thrown_by(0))
+            coaching = False
+            assert len(analysis.options) > 1
+            analysed += 1
+        next_action(game, players)
+    assert deep_for_points == 0
