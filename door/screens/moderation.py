@@ -61,7 +61,8 @@ def _rule(canvas: Canvas, row: int, title: str) -> None:
 
 def _finish(canvas: Canvas, view: ModerationView) -> tuple[Canvas, tuple[int, int] | None]:
     cursor = draw_entry(canvas, view.entry) if view.entry is not None else None
-    draw_message(canvas, view.message, error=view.error)
+    # Without a line being typed its row is free: a question (whom a ban bars) wraps there.
+    draw_message(canvas, view.message, error=view.error, spare=0 if view.entry else 1)
     draw_status(canvas, view.status)
     return canvas, cursor
 
