@@ -11,6 +11,8 @@ from pathlib import Path
 
 from door.app.moderation_screens import bans_screen, recent_chat_screen
 from door.app.presence import Member, Presence
+from door.screens.moderation import RecentChatView
+from door.screens.tool_speech import recent_chat_said
 from door.storage.store import Store
 from door.term.keys import Key
 from door.ui.session import Session
@@ -138,6 +140,12 @@ async def test_banning_a_linked_bbss_caller_from_the_recent_chat_bans_them_not_t
     try:
         await until(lambda: "buy gold" in flat(terminal))
         assert "M mute U unmute B ban N next P previous Esc back" in flat(terminal)
+        zeds = next(line for line in terminal.display if "buy gold" in line)
+        assert zeds.split()[2:5] == ["Zed", "via", "NODES"]  # not NODES's 198.51.100.4
+        spoken = recent_chat_said(RecentChatView("Recent chat", lines=[lobby.moderation.recent[0]]))
+        assert ", Zed, through NODES (198.51.100.4), in the lobby: buy gold" in " ".join(
+            spoken.sentences
+        )
         terminal.press("b", "2", Key.ENTER)  # newest first: Zed's line is the second
         await until(lambda: "Press Y or N." in flat(terminal))
         assert (
