@@ -4,9 +4,13 @@ A running door reads the change within door/app/moderation.py's REFRESH_SECONDS 
 away whoever it covers, connected or not; every change is written to the audit as
 ``shell:<unix user>``.
 
+A linked BBS's callers (``[rlogin] systems``) all come from its address: ``ban add`` of
+that address bars every one of them, and is made only with ``--whole-bbs``; one of its
+callers is banned by name (handle:NAME).
+
 Each prints what it did, or one line saying why it could not, and exits 0 when done, 1
 when the database said no (an unknown ban, a ban that would cover the sysop's own
-address), 2 for a bad command line, address or config.
+address or a linked BBS's), 2 for a bad command line, address or config.
 """
 
 from __future__ import annotations
@@ -48,6 +52,11 @@ def add_ban_commands(new_command: Callable[..., argparse.ArgumentParser]) -> Non
     add.add_argument(
         "--force", action="store_true", help="even if it covers an address of the sysop's own"
     )
+    add.add_argument(
+        "--whole-bbs",
+        action="store_true",
+        help="even if it is a linked BBS's address ([rlogin] systems): every caller of it",
+    )
     actions.add_parser("list", help="the bans in force")
     remove = actions.add_parser("remove", help="lift ban number ID")
     remove.add_argument("id", type=int, metavar="ID")
@@ -78,7 +87,13 @@ def ban_command(args: argparse.Namespace) -> int:
 
 
 async def _add(store: Store, args: argparse.Namespace, config: Config) -> None:
-    from door.app.moderation import LOOPBACK, CoversOwnAddress, ModerationError, add_ban
+    from door.app.moderation import (
+        LOOPBACK,
+        CoversLinkedBbs,
+        CoversOwnAddress,
+        ModerationError,
+        add_ban,
+    )
     from door.defence.bans import ending
 
     own = [*LOOPBACK, *shell_addresses(), *await store.sysop_addresses(config.sysop.name)]
@@ -91,9 +106,13 @@ async def _add(store: Store, args: argparse.Namespace, config: Config) -> None:
             shell_actor(),
             own_addresses=own,
             force=args.force,
+            linked=config.rlogin.system_by_address,
+            whole_bbs=args.whole_bbs,
         )
     except CoversOwnAddress as error:
         raise CommandFailed(f"{error} --force bans it anyway.") from None
+    except CoversLinkedBbs as error:
+        raise CommandFailed(f"{error} --whole-bbs bans it anyway.") from None
     except ModerationError as error:
         raise CommandFailed(str(error), BAD_USAGE_EXIT) from None
     print(f"ban #{ban.id}: {ban.target} {ending(ban.until)} ({ban.reason})")

@@ -81,7 +81,11 @@ class Door:
         )
         """Per-address limits, which the transports check as each connection arrives."""
         self.moderation = Moderation(
-            self.records.store, self.bans, WordMask(config.chat.masked_words), lines=self
+            self.records.store,
+            self.bans,
+            WordMask(config.chat.masked_words),
+            lines=self,
+            linked=config.rlogin.system_by_address,
         )
         self.presence.moderation = self.moderation
         self._turning_away: set[asyncio.Task[None]] = set()
@@ -206,11 +210,11 @@ class Door:
         if member is not None:
             member.tell(note)
 
-    def address_of(self, name: str) -> str:
+    def peer_of(self, name: str) -> str:
         member = self.presence.members.get(name.casefold())
         line_terminal = getattr(member.line, "terminal", None) if member is not None else None
         caller = self._callers_by_line.get(line_terminal) if line_terminal is not None else None
-        return caller.address if caller is not None else ""
+        return caller.peer if caller is not None else ""
 
     def _hang_up(self, terminal: Terminal, message: str) -> None:
         say_last = getattr(terminal, "write_last", terminal.write)

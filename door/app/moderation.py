@@ -19,12 +19,13 @@ import asyncio
 import datetime as dt
 import logging
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
 from door.defence.bans import Ban, BanError, BanList, BansInForce, BanTarget, check_reason, ending
 from door.defence.chat_mask import WordMask
+from door.defence.guard import peer_address, peer_system
 from door.defence.mutes import MAX_MUTE_HOURS, Mute, MuteList
 from door.logtext import escaped
 from door.storage.errors import StoreError
@@ -53,6 +54,11 @@ class CoversOwnAddress(ModerationError):
     """A ban that would turn the sysop away too (the shell may force it)."""
 
 
+class CoversLinkedBbs(ModerationError):
+    """A ban of a linked BBS's address: every caller of it, made only when asked for
+    by name (``whole_bbs``), never as the ban of one of its callers."""
+
+
 # --- making bans and mutes (the shell's and the door's) --------------------------------
 
 
@@ -70,6 +76,29 @@ def covered_own_address(target: BanTarget, own: Iterable[str]) -> str | None:
     return next((address for address in own if target.covers(address)), None)
 
 
+def covers_own(target: BanTarget, own: str) -> CoversOwnAddress:
+    return CoversOwnAddress(f"Not banned: {target} covers {own}, one of the sysop's own addresses.")
+
+
+def covered_linked_bbses(target: BanTarget, linked: Mapping[str, str]) -> list[str]:
+    """The tags of the linked BBSes (``[rlogin] systems``: address -> tag) whose
+    address ``target`` covers: a ban that turns away every caller of each."""
+    return sorted({tag for address, tag in linked.items() if target.covers(address)})
+
+
+def every_caller_of(tags: Iterable[str]) -> str:
+    """``every caller of NODES`` (``and`` between several), as the sysop reads it."""
+    return "every caller of " + " and ".join(tags)
+
+
+def parsed_target(text: str) -> BanTarget:
+    """``text`` as a ban's target; ModerationError saying why it is none."""
+    try:
+        return BanTarget.parse(text)
+    except BanError as error:
+        raise ModerationError(str(error)) from None
+
+
 async def add_ban(
     store: Store,
     text: str,
@@ -79,23 +108,32 @@ async def add_ban(
     *,
     own_addresses: Iterable[str] = LOOPBACK,
     force: bool = False,
+    linked: Mapping[str, str] | None = None,
+    whole_bbs: bool = False,
 ) -> Ban:
     """Ban ``text`` (an address, a CIDR network or handle:NAME) and write the audit.
     ModerationError for a bad target, reason or length, or a ban that would cover one of
-    the sysop's ``own_addresses`` (unless ``force``)."""
+    the sysop's ``own_addresses`` (unless ``force``); CoversLinkedBbs for one that covers
+    the address of a ``linked`` BBS (address -> tag) unless ``whole_bbs``."""
+    target = parsed_target(text)
     try:
-        target = BanTarget.parse(text)
         reason = check_reason(reason)
     except BanError as error:
         raise ModerationError(str(error)) from None
     until = ban_end(hours, dt.datetime.now(dt.UTC))
     own = covered_own_address(target, own_addresses)
     if own is not None and not force:
-        raise CoversOwnAddress(
-            f"Not banned: {target} covers {own}, one of the sysop's own addresses."
+        raise covers_own(target, own)
+    bbses = covered_linked_bbses(target, linked or {})
+    if bbses and not whole_bbs:
+        raise CoversLinkedBbs(
+            f"Not banned: {target} is the address of a linked BBS: it would bar "
+            f"{every_caller_of(bbses)}. handle:NAME bans one of its callers."
         )
     ban = await store.add_ban(target, reason, until, actor)
     detail = f"ban #{ban.id}, {ending(until)}" + (f", covers the sysop's {own}" if own else "")
+    if bbses:
+        detail += f", {every_caller_of(bbses)}"
     await store.record_action(actor, "ban.add", str(target), reason, detail)
     return ban
 
@@ -142,6 +180,9 @@ class HeardLine:
     text: str
     address: str = ""
     """Where the speaker calls from ("" when the door does not know)."""
+    bbs: str = ""
+    """The linked BBS the speaker came in through (RLogin): ``address`` is that BBS's,
+    shared by all its callers ("" for a caller who came straight here)."""
 
 
 class Lines(Protocol):
@@ -153,8 +194,9 @@ class Lines(Protocol):
     def tell(self, name: str, note: str) -> None:
         """Tell the caller here named ``name`` (if there is one) ``note``."""
 
-    def address_of(self, name: str) -> str:
-        """The address the caller here named ``name`` calls from ("" if unknown)."""
+    def peer_of(self, name: str) -> str:
+        """The caller here named ``name``'s peer (door/defence/guard.py: ``peer_text`` or
+        a linked BBS's ``system_peer``), "" if unknown."""
 
 
 class Notices(Protocol):
@@ -173,8 +215,12 @@ class Moderation:
         bans: BansInForce,
         mask: WordMask,
         lines: Lines | None = None,
+        linked: Mapping[str, str] | None = None,
     ) -> None:
         self.store = store
+        self.linked: Mapping[str, str] = linked or {}
+        """The linked BBSes by address (``[rlogin] systems``): a ban of one's address
+        bars all its callers, so it is made only when the sysop asks for that."""
         self.bans = bans
         self.mutes = MuteList()
         self.mask = mask
@@ -269,14 +315,42 @@ class Moderation:
         return [*LOOPBACK, *self.sysop_seen, *also]
 
     async def ban(
-        self, text: str, reason: str, hours: float | None, actor: str, *, force: bool = False
+        self,
+        text: str,
+        reason: str,
+        hours: float | None,
+        actor: str,
+        *,
+        force: bool = False,
+        whole_bbs: bool = False,
     ) -> Ban:
         store = self._store()
         own = self.own_addresses(await store.sysop_addresses(actor))
-        ban = await add_ban(store, text, reason, hours, actor, own_addresses=own, force=force)
+        ban = await add_ban(
+            store,
+            text,
+            reason,
+            hours,
+            actor,
+            own_addresses=own,
+            force=force,
+            linked=self.linked,
+            whole_bbs=whole_bbs,
+        )
         logger.info("%s banned %s: %s", escaped(actor), ban.target, escaped(ban.reason))
         await self.changed_here()
         return ban
+
+    async def bbses_barred(self, text: str, actor: str) -> list[str]:
+        """The linked BBSes a ban of ``text`` would bar whole, for the sysop to confirm
+        before anything more is asked; ModerationError at once for a bad target or one
+        that covers the sysop's own address, where the ban itself would be refused."""
+        target = parsed_target(text)
+        own_addresses = self.own_addresses(await self._store().sysop_addresses(actor))
+        own = covered_own_address(target, own_addresses)
+        if own is not None:
+            raise covers_own(target, own)
+        return covered_linked_bbses(target, self.linked)
 
     async def lift(self, ban_id: int, actor: str) -> Ban:
         ban = await lift_ban(self._store(), ban_id, actor)
@@ -310,6 +384,9 @@ class Moderation:
     def heard(self, speaker: str, where: str, line: str) -> str:
         """A chat line going out: masked, and kept for the sysop's recent-chat screen."""
         shown = self.mask.masked(line)
-        address = self.lines.address_of(speaker) if self.lines is not None else ""
-        self.recent.append(HeardLine(dt.datetime.now(dt.UTC), speaker, where, shown, address))
+        peer = self.lines.peer_of(speaker) if self.lines is not None else ""
+        address = peer_address(peer) if peer else ""
+        self.recent.append(
+            HeardLine(dt.datetime.now(dt.UTC), speaker, where, shown, address, peer_system(peer))
+        )
         return shown

@@ -4,7 +4,10 @@ sysop_tools.py lists them from ``SCREENS``: key, words, screen).
 Bans: the bans in force, a page at a time; A bans an address, a network or handle:NAME
 (the reason, then hours or none for good), R lifts one by its number. Recent chat: the
 last lines said in the lobby and at the tables of this door, newest first, with who and
-where; M mutes the speaker of a line for a number of minutes, U lifts a mute. Every
+where; M mutes the speaker of a line for a number of minutes, U lifts a mute, B bans the
+speaker: the address they call from, or, for a caller of a linked BBS (RLogin), whose
+address is the BBS's, their name. Barring a linked BBS's address, every caller of it, is
+A on the bans screen, which names it so and asks first. Every
 action goes through door/app/moderation.py, which writes the audit under the sysop's
 name and puts it in force at every worker at once. Each screen declares its keys once
 (``KEYS``, door/ui/bindings.py): the key bar is made from the same declarations.
@@ -18,9 +21,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from door.app.moderation import Moderation, ModerationError
+from door.app.moderation import (
+    HeardLine,
+    Moderation,
+    ModerationError,
+    every_caller_of,
+)
 from door.app.tool_screen import ToolPlace, ToolScreen, unknown_key
-from door.defence.bans import MAX_REASON_LENGTH, ending
+from door.defence.bans import HANDLE_PREFIX, MAX_REASON_LENGTH, Ban, ending
 from door.screens.moderation import (
     LIST_ROWS,
     BansView,
@@ -33,6 +41,7 @@ from door.screens.speech import Said
 from door.screens.tool_hits import list_hits
 from door.screens.tool_speech import bans_said, recent_chat_said
 from door.storage.errors import StoreError, refusal
+from door.term.ansi import sanitize
 from door.term.canvas import Canvas
 from door.term.clicks import HitMap
 from door.term.keys import Key
@@ -98,6 +107,18 @@ class ModerationScreen(ToolScreen):
         text = await self.read_line(prompt, limit)
         return text.strip() if text is not None else None
 
+    async def ban(self, target: str, *, whole_bbs: bool = False) -> Ban | None:
+        """Ask the reason and the hours and ban ``target``; None if the sysop left off."""
+        reason = await self.ask("Reason (the caller is told it): ", MAX_REASON_LENGTH)
+        if not reason:
+            self.view.message = "Not banned: a ban needs a reason."
+            return None
+        hours = await self.ask("Hours (RETURN for good): ", 8)
+        if hours is None:
+            return None
+        sysop = self.place.sysop.name
+        return await self.moderation.ban(target, reason, _hours(hours), sysop, whole_bbs=whole_bbs)
+
     async def next_page(self) -> None:
         if self.view.first + LIST_ROWS < self.rows():
             self.view.first += LIST_ROWS
@@ -148,15 +169,17 @@ class BansScreen(ModerationScreen):
         target = await self.ask("Ban (address, network/bits or handle:NAME): ", 60)
         if not target:
             return
-        reason = await self.ask("Reason (the caller is told it): ", MAX_REASON_LENGTH)
-        if not reason:
-            self.view.message = "Not banned: a ban needs a reason."
-            return
-        hours = await self.ask("Hours (RETURN for good): ", 8)
-        if hours is None:
-            return
-        ban = await self.moderation.ban(target, reason, _hours(hours), self.place.sysop.name)
-        self.view.message = f"Ban #{ban.id}: {ban.target} {ending(ban.until)}."
+        bbses = await self.moderation.bbses_barred(target, self.place.sysop.name)
+        if bbses:
+            # Its callers all come from it: this is every one of them, not one caller.
+            whom = every_caller_of(sanitize(tag, 20) for tag in bbses)
+            question = f"{target} is a linked BBS's address: bar {whom}?"
+            if not await self.confirm(question):
+                self.view.message = f"Not banned. handle:NAME bans one caller, not {whom}."
+                return
+        ban = await self.ban(target, whole_bbs=bool(bbses))
+        if ban is not None:
+            self.view.message = f"Ban #{ban.id}: {ban.target} {ending(ban.until)}."
 
     async def remove(self) -> None:
         text = await self.ask("Lift ban number: ", 9)
@@ -173,6 +196,7 @@ class RecentChatScreen(ModerationScreen):
         (
             Binding("m", "mute", "mute"),
             Binding("u", "unmute", "unmute"),
+            Binding("b", "ban_speaker", "ban"),
             Binding("n", "next_page", "next"),
             Binding("p", "previous_page", "previous"),
             LEAVE,
@@ -197,10 +221,7 @@ class RecentChatScreen(ModerationScreen):
         text = await self.ask("Mute the speaker of line number: ", 4)
         if not text:
             return
-        index = int(text) - 1 if text.isdigit() else -1
-        if not 0 <= index < len(self.view.lines):
-            raise ModerationError(f"There is no line {text} in the list.")
-        name = self.view.lines[index].speaker
+        name = self._line(text).speaker
         minutes = await self.ask(f"Mute {name} for how many minutes: ", 6)
         if not minutes:
             return
@@ -212,6 +233,37 @@ class RecentChatScreen(ModerationScreen):
             return
         mute = await self.moderation.mute(name, reason, int(minutes), self.place.sysop.name)
         self.view.message = f"{mute.name} is muted {ending(mute.until)}."
+
+    async def ban_speaker(self) -> None:
+        """Ban the speaker of a line: by the address they call from, or by name where that
+        address is a linked BBS's (shared by all its callers) or unknown."""
+        text = await self.ask("Ban the speaker of line number: ", 4)
+        if not text:
+            return
+        line = self._line(text)
+        name = sanitize(line.speaker, 20)
+        if line.bbs or not line.address:
+            target = f"{HANDLE_PREFIX}{line.speaker}"
+            question = f"Ban {name} by name ({HANDLE_PREFIX}{name})?"
+            if line.bbs:
+                bbs = sanitize(line.bbs, 20)
+                question += f" Only {name}: other callers of {bbs} stay welcome."
+        else:
+            target = line.address
+            question = f"Ban the address {target}, {name}'s? Every caller from it is barred."
+        if not await self.confirm(question):
+            self.view.message = "Not banned."
+            return
+        ban = await self.ban(target)
+        if ban is not None:
+            self.view.message = f"Ban #{ban.id}: {ban.target} {ending(ban.until)}."
+
+    def _line(self, text: str) -> HeardLine:
+        """The line of number ``text`` in the list; ModerationError for any other text."""
+        index = int(text) - 1 if text.isdigit() else -1
+        if not 0 <= index < len(self.view.lines):
+            raise ModerationError(f"There is no line {text} in the list.")
+        return self.view.lines[index]
 
     async def unmute(self) -> None:
         name = await self.ask("Unmute (name): ", 40)
@@ -248,6 +300,6 @@ async def recent_chat_screen(place: ToolPlace) -> None:
 
 SCREENS: Final[tuple[tuple[str, str, Callable[[ToolPlace], Awaitable[None]]], ...]] = (
     ("b", "Bans: addresses, networks and handles turned away; add, lift", bans_screen),
-    ("c", "Recent chat: who said what, where; mute a speaker", recent_chat_screen),
+    ("c", "Recent chat: who said what, where; mute or ban a speaker", recent_chat_screen),
 )
 """The entries for the sysop's tools menu (key, label, screen)."""

@@ -213,6 +213,17 @@ def system_peer(system: str, peername: object) -> str:
     return f"{system} ({address_of(peername)})"
 
 
+def peer_system(peer: str) -> str:
+    """The linked BBS's tag in a ``system_peer`` ("" for any other peer): its callers
+    share its address, so a ban of one of them is a ban of their name, not of that.
+
+    >>> peer_system("FRIEND (2001:db8::7)"), peer_system("[2001:db8::1]:0")
+    ('FRIEND', '')
+    """
+    system, opened, inside = peer.rpartition(" (")
+    return system if opened and inside.endswith(")") else ""
+
+
 def peer_address(peer: str) -> str:
     """The address in a ``peer_text`` (brackets and port taken off), or in a
     ``system_peer`` (the BBS's: a linked BBS's callers all come from it), or text of no

@@ -61,7 +61,8 @@ def _rule(canvas: Canvas, row: int, title: str) -> None:
 
 def _finish(canvas: Canvas, view: ModerationView) -> tuple[Canvas, tuple[int, int] | None]:
     cursor = draw_entry(canvas, view.entry) if view.entry is not None else None
-    draw_message(canvas, view.message, error=view.error)
+    # Without a line being typed its row is free: a question (whom a ban bars) wraps there.
+    draw_message(canvas, view.message, error=view.error, spare=0 if view.entry else 1)
     draw_status(canvas, view.status)
     return canvas, cursor
 
@@ -101,8 +102,10 @@ ADDRESS_WIDTH: Final = 18
 """An IPv4 address whole; an IPv6 one's first part, then "~" (the sysop bans its /64)."""
 
 
-def _address(address: str) -> str:
-    return _cut(address, ADDRESS_WIDTH)
+def _from(line: HeardLine) -> str:
+    """Where the speaker calls from: a linked BBS's caller "via NODES", since the address
+    is the BBS's, every caller of it the same (a ban of it bars them all)."""
+    return _cut(f"via {sanitize(line.bbs, 20)}" if line.bbs else line.address or "-", ADDRESS_WIDTH)
 
 
 def chat_row(number: int, line: HeardLine, muted: bool) -> str:
@@ -110,7 +113,7 @@ def chat_row(number: int, line: HeardLine, muted: bool) -> str:
     when = line.at.astimezone(dt.UTC).strftime("%H:%M")
     # A table's line says so ("table Bob vs Eve" is too long beside it); the lobby's is bare.
     said = line.text if line.where == "lobby" else f"[{line.where.split()[0]}] {line.text}"
-    row = f"{number:>3}  {when:<5}  {who:<15}  {_address(line.address or '-'):<18}  {said}"
+    row = f"{number:>3}  {when:<5}  {who:<15}  {_from(line):<18}  {said}"
     return _cut(row, SCREEN_COLS - 2)
 
 

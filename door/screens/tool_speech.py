@@ -160,5 +160,7 @@ def recent_chat_said(view: RecentChatView) -> Said:
         when = line.at.astimezone(dt.UTC).strftime("%H:%M UTC")
         where = "in the lobby" if line.where == "lobby" else f"at {line.where}"
         address = f", from {line.address}" if line.address else ""
+        if line.bbs:  # the address is the linked BBS's, every caller of it the same
+            address = f", through {sanitize(line.bbs, 20)} ({line.address})"
         sentences.append(f"{number}: {when}, {who}{address}, {where}: {line.text}")
     return tool_said(view, sentences)

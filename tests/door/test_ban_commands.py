@@ -108,3 +108,24 @@ def test_an_address_the_sysop_called_from_needs_force(
     asyncio.run(sysop_called())
     assert ban(data_dir, "add", "203.0.113.0/24", "--reason", "x") == 1
     assert "covers 203.0.113.9, one of the sysop's own addresses" in capsys.readouterr().err
+
+
+def test_a_linked_bbss_address_needs_whole_bbs(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every caller of NODES comes from 198.51.100.4 (door/transports/rlogin.py): banning
+    # it is barring them all, which the old code did without a word.
+    config = data_dir / "door.toml"
+    config.write_text('[rlogin]\nport = 0\nsystems = { "198.51.100.4" = "NODES" }\n')
+    args = ["--config", str(config)]
+    assert ban(data_dir, "add", "198.51.100.0/24", "--reason", "x", *args) == 1
+    err = capsys.readouterr().err
+    assert "would bar every caller of NODES" in err and "--whole-bbs bans it anyway" in err
+    assert ban(data_dir, "list", *args) == 0
+    assert capsys.readouterr().out == "no bans in force\n"
+    assert ban(data_dir, "add", "handle:Zed", "--reason", "rude", *args) == 0
+    assert ban(data_dir, "add", "198.51.100.4", "--reason", "a flood", "--whole-bbs", *args) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "ban #1: handle:Zed for good (rude)",
+        "ban #2: 198.51.100.4 for good (a flood)",
+    ]

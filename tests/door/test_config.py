@@ -1,9 +1,11 @@
 import dataclasses
+import doctest
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
+import door.config
 from door.config import (
     Config,
     ConfigError,
@@ -20,6 +22,12 @@ PACKAGED_CONFIG = Path(str(resources.files("door.resources").joinpath("door.toml
 def settings_only(config: Config) -> Config:
     """The config without the record of which file it came from."""
     return dataclasses.replace(config, location=Config().location)
+
+
+def test_doctests() -> None:
+    # host_and_port's examples (the hub's address, IPv6 in brackets) were run by nothing.
+    results = doctest.testmod(door.config)
+    assert results.attempted > 0 and results.failed == 0
 
 
 def test_the_packaged_config_file_holds_the_defaults() -> None:

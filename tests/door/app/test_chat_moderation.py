@@ -32,7 +32,9 @@ class ModeratedLobby:
             {"game": {"computer_pause_seconds": 0}, "chat": {"masked_words": list(masked)}}
         )
         self.presence = Presence("Sysop", random.Random(1))
-        self.moderation = Moderation(store, BansInForce(), WordMask(masked), lines=self)
+        self.moderation = Moderation(
+            store, BansInForce(), WordMask(masked), lines=self, linked={"198.51.100.4": "NODES"}
+        )
         self.presence.moderation = self.moderation
         self.records = Records(store)
         self.tasks: list[asyncio.Task[None]] = []
@@ -49,8 +51,10 @@ class ModeratedLobby:
     def turn_away(self, bans: object) -> None:
         pass
 
-    def address_of(self, name: str) -> str:
-        return "2001:db8:1234:5678::9" if name == "Eve" else "192.0.2.7"
+    def peer_of(self, name: str) -> str:
+        if name == "Zed":  # a caller of a linked BBS (door/transports/rlogin.py)
+            return "NODES (198.51.100.4)"
+        return "[2001:db8:1234:5678::9]:4711" if name == "Eve" else "192.0.2.7:4711"
 
     def tell(self, name: str, note: str) -> None:
         member = self.presence.members.get(name.casefold())
