@@ -224,7 +224,7 @@ class TableService:
 
     async def rate_members(self, first: Account, second: Account, table: Table) -> None:
         """A rated game between two members is over: each is told their new rating."""
-        lines = await self.records.rate_between_members(first, second, table.game.outcome())
+        lines = await self.records.rate_between_members(first, second, table.outcome())
         if lines is not None:
             # The last line the lobby shows: the forfeit is said with the rating.
             self.tell_players(table, [f"{table.forfeit_text} {line}".lstrip() for line in lines])
@@ -233,7 +233,7 @@ class TableService:
         self, number: int, first: Account, second: Account, table: Table
     ) -> None:
         """A tournament game is over: into its match, and the players told how it stands."""
-        tournaments, outcome = self.records.tournaments, table.game.outcome()
+        tournaments, outcome = self.records.tournaments, table.outcome()
         if tournaments is None or outcome is None:
             return
         try:
@@ -316,6 +316,9 @@ class CallersGame(ModeratedTable):
         )
 
     def game_over(self, table: Table, result: GameResult) -> None:
+        forfeiter = result.outcome.forfeited_by if result.outcome is not None else None
+        if self.saver is not None and table.won_while_away and forfeiter is not None:
+            self.saver.forfeited_at_end(forfeiter)  # not the computer's win for them
         if result.outcome is not None:
             # The lobby read "a game begins" (Presence._accepted); it reads the end too,
             # at every worker (the notice goes to the cluster's chat).
@@ -345,7 +348,10 @@ class CallersGame(ModeratedTable):
     def abandoned(self, table: Table) -> None:
         # Everyone left: nothing to resume, and nobody to count it against. The lobby,
         # which read that it began, reads that it ended unfinished.
-        if not self.resumed:
+        if table.won_while_away:  # played out, but no result (door/table/forfeits.py)
+            notice = words.won_while_away_notice(table.title, table.options, table.won_while_away)
+            self.service.presence.notice(notice)
+        elif not self.resumed:
             self.service.presence.notice(words.abandoned_notice(table.title, table.options))
         if self.saver is not None:
             self.saver.set_aside()

@@ -132,7 +132,8 @@ class GameStore(StoreBase):
         """Close a saved game: its final recording, its log and every seated account's
         statistics, in one transaction (so a crash leaves it either open or all done).
 
-        ``forfeited_by`` is the seat that left an unfinished game (it loses). Raises
+        ``forfeited_by`` is the seat that left an unfinished game (it loses), or whose
+        win at 121 counts as their forfeit (``stats.game_stats``). Raises
         GameNotFoundError if there is no such open game, and ValueError (a bug in the
         caller) if the game is neither over nor forfeited.
         """

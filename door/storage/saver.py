@@ -60,6 +60,8 @@ class _SavedGame:
     settled: bool = False
     aside: bool = False
     """Nobody will play it on (``GameSaver.set_aside``)."""
+    forfeited_by: int | None = None
+    """The seat whose win at 121 counts as their forfeit (``GameSaver.forfeited_at_end``)."""
 
 
 def opponent_kind(players: int, callers: int, level: str) -> str:
@@ -191,6 +193,14 @@ class GameSaver:
         self._try_now.clear()  # a failure from here on waits as usual
         return not self._queue
 
+    def forfeited_at_end(self, seat: int) -> None:
+        """The game just reached 121 for ``seat``'s side but counts as their forfeit (the
+        computer won it in the seat of a caller whose line was down): its end, queued by
+        the action that reached 121 and written after, is written so. Called before the
+        loop turns, the write still waits."""
+        if self._current is not None and not self._current.settled:
+            self._current.forfeited_by = seat
+
     async def forfeit(self, seat: int) -> None:
         """The caller in ``seat`` left the game unfinished: it is a loss for their side.
 
@@ -246,7 +256,7 @@ class GameSaver:
         elif not over:
             await self.store.save_game(saved.game_id, recording)
         if over and not saved.settled:
-            await self.store.finish_game(saved.game_id, recording)
+            await self.store.finish_game(saved.game_id, recording, forfeited_by=saved.forfeited_by)
             saved.settled = True
 
     def _closed_elsewhere(self, saved: _SavedGame) -> None:

@@ -88,11 +88,15 @@ def game_stats(recording: Recording, forfeited_by: int | None = None) -> GameSta
     A game that reached 121 is scored as it ended. A game left unfinished counts only
     when ``forfeited_by`` names the seat that left: the forfeit is written into the
     recording and played (``Game.forfeit``: that seat's side loses, nobody is skunked).
+    A game that reached 121 for ``forfeited_by``'s side is theirs forfeited at its end
+    (``forfeited_at_end``: the computer won it in the seat of a caller whose line was
+    down, door/table/forfeits.py); the recording stays as it was played.
     Raises UnfinishedGameError for an unfinished game without a forfeit, ValueError for
     a seat that does not exist, and engine.rules.record.RecordingError if the recording does
     not replay.
     """
-    if forfeited_by is not None and not replay(recording).outcome():
+    ended = replay(recording).outcome() if forfeited_by is not None else None
+    if forfeited_by is not None and ended is None:
         if type(forfeited_by) is not int or not 0 <= forfeited_by < recording.players:
             raise ValueError(f"there is no seat {forfeited_by} to forfeit")
         recording = replace(
@@ -112,6 +116,10 @@ def game_stats(recording: Recording, forfeited_by: int | None = None) -> GameSta
         outcome = game.outcome()
     if outcome is None:
         raise UnfinishedGameError("the game is not over and nobody forfeited it")
+    if forfeited_by is not None and ended is not None and not ended.forfeit:
+        forfeiter = forfeited_by % 2 if recording.players == 4 else forfeited_by
+        if outcome.won(forfeiter):
+            outcome = forfeited_at_end(outcome, forfeiter)
     for seat, stats in enumerate(seats):
         side = seat % 2 if recording.players == 4 else seat
         if outcome.won(side):
@@ -125,6 +133,14 @@ def game_stats(recording: Recording, forfeited_by: int | None = None) -> GameSta
             stats.skunks_taken = 1 if outcome.skunk_of(side) else 0
             stats.double_skunks_taken = 1 if outcome.skunk_of(side) == "double skunk" else 0
     return GameStats(outcome, tuple(seats), recording)
+
+
+def forfeited_at_end(outcome: Outcome, side: int) -> Outcome:
+    """``outcome``, a game that ``side`` won at 121, counted as ``side``'s forfeit: the
+    best placed other side wins it at the scores it ended at, and nobody is skunked."""
+    others = [other for other in range(outcome.sides) if other != side]
+    winner = max(others, key=lambda other: outcome.scores[other])
+    return Outcome(winner, outcome.scores, (), forfeited_by=side)
 
 
 def _count_points(seats: list[SeatStats], event: Pegged, players: int) -> None:

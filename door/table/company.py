@@ -22,6 +22,7 @@ from door.screens.help import default_help
 from door.screens.narration import narrate, side_names
 from door.table import forfeits, words
 from door.table.before_deal import BeforeDeal, before_deal
+from door.table.counted_ends import CountedEnds
 from door.table.light_random import light_random
 from door.table.listener import TableListener
 from door.table.options import GameOptions, GameResult
@@ -35,7 +36,6 @@ from door.table.seats import (
     Seat,
     Someone,
     display_order,
-    is_over,
     make_seats,
 )
 from door.table.win_bars import WIN_BAR_SETTINGS, WinBars
@@ -43,14 +43,15 @@ from door.term.ansi import sanitize
 from door.term.canvas import Style
 from door.ui.session import Session
 from engine.rules.cards import Card
-from engine.rules.events import Event
+from engine.rules.events import Event, GameOver
 from engine.rules.game import Game
+from engine.rules.outcome import Outcome
 
 EXHIBITION_PAUSES: Final = (0.0, 0.2, 0.5, 0.8, 1.5, 3.0)
 """The speeds a watcher of the computer playing itself steps through, in seconds a move."""
 
 
-class Company(Generic[Someone]):
+class Company(CountedEnds, Generic[Someone]):
     """The seats of one game and the people at it (the game is ``game``); see
     door/table/flow.py's ``Table`` for the arguments."""
 
@@ -121,6 +122,10 @@ class Company(Generic[Someone]):
         """Set when a game that counts ended early: a caller forfeited it by leaving, or
         left it while the other's line was down (forfeits.py)."""
         self.claimed = False  # ... or when it was claimed from them (stalls.py)
+        self.won_while_away = ""
+        """The dropped caller for whom the computer won a game that counts: not their
+        win (forfeits.py), and ``counted`` the end that counts in its place, if any."""
+        self.counted: Outcome | None = None
         self.stopped = False
         """The door closed the table as it stopped (the game is not over)."""
         self.back_text = "You are back at the table, where the game stands."
@@ -170,7 +175,8 @@ class Company(Generic[Someone]):
 
     def end_text(self) -> str:
         """What the players read once the game is over for them."""
-        return words.end_text(abandoned=self.abandoned, stopped=self.stopped)
+        abandoned = self.abandoned and not self.won_while_away  # the game was played out
+        return words.end_text(abandoned=abandoned, stopped=self.stopped)
 
     def quit_consequence(self, person: Participant | None = None) -> str:
         """What leaving now means for ``person``, for the quit dialog."""
@@ -382,42 +388,6 @@ class Company(Generic[Someone]):
         self._end_if_nobody_plays()
         self.changed()
 
-    def _left_while_away(self, seat: Seat, away: Seat) -> None:
-        """``seat``'s caller left a game that counts while ``away``'s line was down: after
-        the reconnect wait it is ``away``'s forfeit; before, it ends counted for neither."""
-        if away.away_longer_than(self.reconnect_wait):
-            waited = words.duration(self.reconnect_wait)
-            text = forfeits.not_back_line(self.options, away.name, seat.name, waited)
-            self.forfeited_by(away, text=text)
-            return
-        self.forfeit_text = forfeits.left_while_away_line(seat.name, away.name)
-        self.announce(self.forfeit_text, theme.TITLE)
-        self.abandoned = True  # set aside, rated and recorded nowhere
-        self.close()
-
-    def forfeited_by(
-        self, seat: Seat, claimed_text: str = "", by: int | None = None, *, text: str = ""
-    ) -> None:
-        """``seat``'s caller left a game that counts, or ``by`` claimed it (``claimed_text``;
-        ``text``: told in place of the usual line): the game in play is their loss, a
-        match is lost whole, the table ends (forfeits.py)."""
-        other = next(other for other in self.seats if other is not seat)
-        self.claimed = bool(claimed_text)
-        self.forfeit_text = (
-            claimed_text or text or forfeits.forfeit_line(self.options, seat.name, other.name)
-        )
-        if not is_over(self.game):  # (not between two games of a match)
-            self.game.forfeit(seat.index, claimed_by=by)  # a saved game records it last
-            outcome = self.game.outcome()
-            if self.match is not None and outcome is not None:
-                self.match = self.match.add(outcome)
-            self.panel = self.game_over_panel()
-            self.listener.game_over(self, self.result_for(None))  # rated, or into the tournament
-        elif self.match is not None:  # between two games: no game to end, the match lost
-            self.listener.match_forfeited(self, seat.index)
-        self.announce(self.forfeit_text, theme.TITLE)
-        self.close()
-
     def tournament_match_settled(self, text: str) -> None:
         """The sysop settled this game's tournament match without it (tell everyone
         ``text``): it goes on as a game that does not count there, so leaving it is no
@@ -470,6 +440,8 @@ class Company(Generic[Someone]):
             if line is None:
                 line = told[index] = narrate(events, self.names, index)
             person.tell(line)
+        if any(isinstance(event, GameOver) for event in events):
+            self.game_ended()  # at once: the end is written on the loop's next turn
 
     def announce(
         self, text: str, style: Style = theme.TITLE, *, exclude: Participant | None = None
@@ -537,7 +509,7 @@ class Company(Generic[Someone]):
         return words.next_question(self.match, match_game)
 
     def game_over_panel(self, question: str = "") -> GameOverPanel:
-        outcome = self.game.outcome()
+        outcome = self.outcome()
         assert outcome is not None
         match_line = f"{self.match.line()}." if self.match is not None else ""
         match_line = self.forfeit_text or match_line
@@ -593,7 +565,7 @@ class Company(Generic[Someone]):
             return self.quit_result
         game = self.game
         side = game.side_of(seat) if seat is not None else 0
-        outcome = game.outcome()
+        outcome = self.outcome()
         if quit and (outcome is None or outcome.forfeited_by != side):
             outcome = None
         return GameResult(outcome, side, tuple(game.scores))

@@ -194,6 +194,8 @@ class Table(Company[Someone]):
         while True:
             self.game = game
             await self.play_game(game)
+            if self.over:  # ended by the table (counted_ends.py), told and kept there
+                return
             outcome = game.outcome()
             if self.match is not None and outcome is not None:
                 self.match = self.match.add(outcome)

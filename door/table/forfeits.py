@@ -17,11 +17,19 @@ have left it, and the game ends counted for neither (``Company.person_quit``). P
 ``p`` (the computer plays the dropped seat) changes neither: it only goes on with the
 game meanwhile.
 
+Nor does dropping win a game that counts: when the computer plays a dropped caller's
+seat (``p``, or the wait over) to a win, and they have not come back by its end, it is
+not their win (``won_while_away``). Once their line has been down longer than the
+reconnect wait they forfeit it, as to a claim; before that it ends counted for neither.
+A win of the other side stands as played.
+
 A game the table waited on one caller's move for too long may be claimed by the other
 side (door/table/stalls.py): the staller forfeits it the same way, friendly or not.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from door.table.options import GameOptions
 from door.table.seats import Seat, is_over
@@ -31,6 +39,17 @@ from engine.rules.game import Game
 def counts(options: GameOptions, seats_of_callers: int) -> bool:
     """Whether quitting this game between callers is a forfeit."""
     return seats_of_callers == 2 and (options.rated or bool(options.tournament))
+
+
+def won_while_away(options: GameOptions, seats: Sequence[Seat], game: Game) -> Seat | None:
+    """The seat of a caller whose line is down and whose side ``game``, a game that
+    counts, has just won: the computer played it for them (None: anyone else's end)."""
+    outcome = game.outcome()
+    callers = sum(seat.human for seat in seats)
+    if outcome is None or outcome.forfeit or not counts(options, callers):
+        return None
+    won = [seat for seat in seats if seat.away and outcome.won(game.side_of(seat.index))]
+    return won[0] if won else None
 
 
 def what_is_forfeited(options: GameOptions) -> str:
@@ -86,3 +105,19 @@ def claim_line(
     what = what_is_forfeited(options)
     stalled = "had not said they were ready" if ready else "had not moved"
     return f"{claimant} claimed {what}: {staller} {stalled} for {waited}, and forfeits it."
+
+
+def won_while_away_line(options: GameOptions, dropper: str, other: str, waited: str) -> str:
+    """What is told when the computer won a game that counts for ``dropper``, whose line
+    was down (for longer than the reconnect wait, ``waited``, or else ""): ``The computer
+    won for Bob, whose line was down: the game ends, counted for neither.``"""
+    if not waited:
+        return (
+            f"The computer won for {dropper}, whose line was down: "
+            "the game ends, counted for neither."
+        )
+    what = what_is_forfeited(options)
+    return (
+        f"The computer won for {dropper}, who did not call back within {waited}: "
+        f"{dropper} forfeits {what} to {other}."
+    )

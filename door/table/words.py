@@ -183,6 +183,14 @@ def abandoned_notice(title: str, options: GameOptions) -> str:
     return f"{title}: {what} was abandoned (everyone left)."
 
 
+def won_while_away_notice(title: str, options: GameOptions, dropper: str) -> str:
+    """The lobby's line when the computer won a game that counts for ``dropper`` before
+    the reconnect wait was over: ``Ada vs Bob: the game ends, counted for neither (Bob's
+    line was down).``"""
+    what = "the match" if options.best_of > 1 else "the game"
+    return f"{title}: {what} ends, counted for neither ({dropper}'s line was down)."
+
+
 def _forfeit_words(*, claimed: bool) -> tuple[str, str]:
     """How a forfeit was won and why it was lost: claimed from a caller who kept the
     table waiting, or left."""

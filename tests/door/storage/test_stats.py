@@ -64,6 +64,24 @@ def test_a_three_player_forfeit_goes_to_the_leader_of_the_others() -> None:
     assert sum(line.skunks_taken for line in stats.seats) == 0
 
 
+@pytest.mark.parametrize("seed", [93, 94, 95])
+def test_a_game_won_at_121_forfeited_by_its_winner_is_their_loss_as_it_stood(seed: int) -> None:
+    # A rated game the computer won in a dropped caller's seat (door/table/forfeits.py):
+    # before, forfeited_by was passed over for a game at 121, which stayed their win.
+    game = played_game(seed)
+    over = next(event for event in game.events if isinstance(event, GameOver))
+    winner, loser = over.winner_side, 1 - over.winner_side
+    stats = game_stats(game.recording, forfeited_by=winner)
+    assert stats.result == Outcome(loser, over.scores, (), forfeited_by=winner)
+    assert [line.wins for line in stats.seats] == [int(seat == loser) for seat in range(2)]
+    assert sum(line.skunks_taken for line in stats.seats) == 0
+    assert stats.recording == game.recording  # as it was played
+    # Named for the side that lost it, the game stands as it ended.
+    assert (
+        game_stats(game.recording, forfeited_by=loser).result == game_stats(game.recording).result
+    )
+
+
 def test_an_unfinished_game_without_a_forfeit_has_no_statistics() -> None:
     partial = played_game(92, actions=30)
     with pytest.raises(UnfinishedGameError):
