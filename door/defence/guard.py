@@ -213,6 +213,12 @@ def system_peer(system: str, peername: object) -> str:
     return f"{system} ({address_of(peername)})"
 
 
+def _system_and_address(peer: str) -> tuple[str, str] | None:
+    """A ``system_peer``'s tag and address; None for any other peer."""
+    system, opened, inside = peer.rpartition(" (")
+    return (system, inside[:-1]) if opened and inside.endswith(")") else None
+
+
 def peer_system(peer: str) -> str:
     """The linked BBS's tag in a ``system_peer`` ("" for any other peer): its callers
     share its address, so a ban of one of them is a ban of their name, not of that.
@@ -220,8 +226,8 @@ def peer_system(peer: str) -> str:
     >>> peer_system("FRIEND (2001:db8::7)"), peer_system("[2001:db8::1]:0")
     ('FRIEND', '')
     """
-    system, opened, inside = peer.rpartition(" (")
-    return system if opened and inside.endswith(")") else ""
+    parts = _system_and_address(peer)
+    return parts[0] if parts is not None else ""
 
 
 def peer_address(peer: str) -> str:
@@ -235,9 +241,9 @@ def peer_address(peer: str) -> str:
     >>> peer_address("FRIEND (2001:db8::7)"), peer_address("FRIEND (192.0.2.7)")
     ('2001:db8::7', '192.0.2.7')
     """
-    _, opened, inside = peer.rpartition(" (")
-    if opened and inside.endswith(")"):
-        return inside[:-1]
+    parts = _system_and_address(peer)
+    if parts is not None:
+        return parts[1]
     if peer.startswith("["):
         return peer[1:].partition("]")[0]
     return peer.rsplit(":", 1)[0] if ":" in peer else peer

@@ -58,10 +58,7 @@ class CountedEnds:
             text = forfeits.not_back_line(self.options, away.name, seat.name, waited)
             self.forfeited_by(away, text=text)
             return
-        self.forfeit_text = forfeits.left_while_away_line(seat.name, away.name)
-        self.announce(self.forfeit_text, theme.TITLE)
-        self.abandoned = True  # set aside, rated and recorded nowhere
-        self.close()
+        self._ends_for_neither(forfeits.left_while_away_line(seat.name, away.name))
 
     def game_ended(self) -> None:
         """The game just reached 121, its end not saved yet (the loop has not turned): a
@@ -77,9 +74,14 @@ class CountedEnds:
             text = forfeits.won_while_away_line(self.options, away.name, other.name, waited)
             self.forfeited_by(away, text=text)
             return
-        self.forfeit_text = forfeits.won_while_away_line(self.options, away.name, "", "")
-        self.announce(self.forfeit_text, theme.TITLE)
-        self.abandoned = True  # set aside before its end is written: rated, recorded nowhere
+        self._ends_for_neither(forfeits.won_while_away_line(self.options, away.name, "", ""))
+
+    def _ends_for_neither(self, text: str) -> None:
+        """The game ends counted for neither side, ``text`` told: the table is abandoned,
+        its save set aside before any end is written, rated and recorded nowhere."""
+        self.forfeit_text = text
+        self.announce(text, theme.TITLE)
+        self.abandoned = True
         self.close()
 
     def forfeited_by(

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 from door.table.options import GameOptions
 from door.table.seats import Seat, is_over
+from door.table.words import game_or_match
 from engine.rules.game import Game
 
 
@@ -54,7 +55,7 @@ def won_while_away(options: GameOptions, seats: Sequence[Seat], game: Game) -> S
 
 def what_is_forfeited(options: GameOptions) -> str:
     """``the match`` or ``the game``."""
-    return "the match" if options.best_of > 1 else "the game"
+    return game_or_match(options)
 
 
 def quit_warning(options: GameOptions, other: Seat, reconnect_wait: float, game: Game) -> str:

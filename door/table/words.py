@@ -176,18 +176,22 @@ def match_forfeited_notice(title: str, match: Match, leaver: int, *, claimed: bo
     )
 
 
+def game_or_match(options: GameOptions) -> str:
+    """``the match`` or ``the game``: what a table's options play."""
+    return "the match" if options.best_of > 1 else "the game"
+
+
 def abandoned_notice(title: str, options: GameOptions) -> str:
     """The lobby's line when everyone left a table's game (or match) unfinished:
     ``Ada vs Bob: the game was abandoned (everyone left).``"""
-    what = "the match" if options.best_of > 1 else "the game"
-    return f"{title}: {what} was abandoned (everyone left)."
+    return f"{title}: {game_or_match(options)} was abandoned (everyone left)."
 
 
 def won_while_away_notice(title: str, options: GameOptions, dropper: str) -> str:
     """The lobby's line when the computer won a game that counts for ``dropper`` before
     the reconnect wait was over: ``Ada vs Bob: the game ends, counted for neither (Bob's
     line was down).``"""
-    what = "the match" if options.best_of > 1 else "the game"
+    what = game_or_match(options)
     return f"{title}: {what} ends, counted for neither ({dropper}'s line was down)."
 
 
