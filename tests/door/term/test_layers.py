@@ -50,6 +50,23 @@ def test_a_layer_whose_key_is_unchanged_is_not_drawn_again() -> None:
     assert third is second  # nothing changed: the very same frame
 
 
+def test_layers_drawn_again_alone_draw_those_whose_keys_changed_over_the_frame() -> None:
+    """``Layers.redraw`` of several layers (a step's keys at a table): the changed ones
+    drawn and laid in their places among the others, the frame as a whole draw of the
+    same layers makes it, and the next whole frame draws nothing again."""
+    layers = Layers()
+    under = ("under", (), lambda canvas: canvas.fill(1, 0, 10, "-"))
+    first = [text_layer("top", 0, 0, "one"), under, text_layer("low", 1, 2, "two")]
+    layers.frame(10, 2, first)
+    now = [text_layer("top", 0, 0, "one"), under, text_layer("low", 1, 4, "2")]
+    redrawn = layers.redraw(now[0], now[2])
+    assert redrawn is not None and layers.drawn == 1
+    assert texts(redrawn[0]) == texts(Layers().frame(10, 2, now)[0]) == ["one       ", "----2-----"]
+    again, _ = layers.frame(10, 2, now)
+    assert layers.drawn == 0 and again is redrawn[0]
+    assert layers.redraw(now[0], text_layer("new", 0, 5, "x")) is None  # not in the frame
+
+
 def test_a_shrinking_layer_shows_the_layer_under_it_again() -> None:
     layers = Layers()
     under = ("under", (), lambda canvas: canvas.fill(0, 0, 10, "-"))
