@@ -13,7 +13,7 @@ from door.table.person import Person
 from door.table.solo import play_against_computer
 from door.term.canvas import Canvas
 from door.term.layers import ALWAYS, Layer, Layers
-from door.ui.session import Session
+from door.ui.session import Cursor, Session
 from tests.door.caller import KeyboardTerminal, play_through, run_async
 
 
@@ -143,7 +143,8 @@ async def test_every_table_frame_of_a_game_matches_the_table_drawn_whole(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     frames = 0
-    kept_frame = Person.frame
+    people: list[Person] = []
+    kept_frame, kept_paint_drawn = Person.frame, Session.paint_drawn
 
     def checked(person: Person) -> tuple[Canvas, tuple[int, int] | None]:
         nonlocal frames
@@ -151,9 +152,22 @@ async def test_every_table_frame_of_a_game_matches_the_table_drawn_whole(
         whole, whole_cursor = draw_table(person.view)
         assert canvas.cells == whole.cells and cursor == whole_cursor
         frames += 1
+        people.append(person)
         return canvas, cursor
 
+    async def step_checked(session: Session, canvas: Canvas, cursor: Cursor) -> None:
+        """A step's frame (door/table/step_frame.py): what a whole one would have been,
+        the view composed afresh from the table."""
+        nonlocal frames
+        (person,) = {id(person): person for person in people}.values()
+        person.compose()
+        whole, whole_cursor = draw_table(person.view)
+        assert canvas.cells == whole.cells and cursor == whole_cursor
+        frames += 1
+        await kept_paint_drawn(session, canvas, cursor)
+
     monkeypatch.setattr(Person, "frame", checked)
+    monkeypatch.setattr(Session, "paint_drawn", step_checked)
     terminal = KeyboardTerminal()
     session = Session(terminal)
     options = GameOptions(level="easy")  # against the computer the win bar is on
@@ -162,4 +176,6 @@ async def test_every_table_frame_of_a_game_matches_the_table_drawn_whole(
     )
     await play_through(terminal, task)
     await task
-    assert frames > 120  # a whole game to 121: every step of every hand was compared
+    # A whole game to 121: every step of every hand was compared, the moves of the
+    # highlight bar too.
+    assert frames > 120
