@@ -26,8 +26,9 @@ line includes some 2 us of timing for each call timed under it): the parts nest,
 line includes the ones indented under it.
 
 ``--moves`` times each ``Person.draw`` that drew a move of the highlight bar alone
-(the hand's labels the one layer drawn) with the thread's CPU clock: the cost of the
-most common key's frame in the game, the callers' states as cold as the run has them.
+(the hand's labels the one layer drawn) with the thread's CPU clock, less the bot's
+reading of the bytes sent: the cost of the most common key's frame in the game, the
+callers' states as cold as the run has them.
 
 ``--replay`` keeps every table moment of a game as the person's view showed it (a copy:
 the view, the game, the log), then draws the same frames again from them, in order, as
@@ -466,24 +467,33 @@ def time_bar_moves(
     callers: int, seconds: float, charset: Charset, mouse: bool
 ) -> tuple[list[float], dict[str, float]]:
     """The processor time of each ``Person.draw`` in a run that drew a move of the
-    highlight bar alone (the hand's labels the one layer drawn, their key changed), and
-    the run's tally."""
-    draw = Person.draw
+    highlight bar alone (the hand's labels the one layer drawn, their key changed), the
+    bot's reading of the bytes left out, and the run's tally."""
+    draw, write = Person.draw, _Screen.write
     moves: list[float] = []
+    reading = [0.0]  # the bots' processor time, reading what the door sent
+
+    def timed_write(screen: _Screen, data: bytes) -> None:
+        started = time.thread_time()
+        write(screen, data)
+        reading[0] += time.thread_time() - started
 
     async def timed(person: Person) -> None:
         labels = person.layers.last_key("hand labels")
+        read_before = reading[0]
         started = time.thread_time()
         await draw(person)
-        took = time.thread_time() - started
+        took = time.thread_time() - started - (reading[0] - read_before)
         if person.layers.drawn == 1 and person.layers.last_key("hand labels") != labels:
             moves.append(took)
 
     Person.draw = timed  # type: ignore[method-assign]
+    _Screen.write = timed_write  # type: ignore[method-assign]
     try:
         tally = asyncio.run(_run(callers, seconds, charset, mouse))
     finally:
         Person.draw = draw  # type: ignore[method-assign]
+        _Screen.write = write  # type: ignore[method-assign]
     return moves, tally
 
 
