@@ -8,8 +8,10 @@ win bar looked up, every layer's key built and compared): the layers a step's ke
 change (the hand, the cut's panel, the message, the key bar, the line being typed) are
 drawn again in the person's own layers where their keys changed, so that the next whole
 frame finds them drawn and its difference stays right, and the session sends the
-difference with the click map and a touch screen's keys, as after a whole frame
-(bench/step_frame.py: the processor time of a bar move).
+difference with the click map and a touch screen's keys, as after a whole frame. A
+move's draw at 300 callers in the game (bench/screen_cost.py --moves): 39-41 us of
+processor time, where composing the table took 60-62 (bench/step_frame.py: 14 against
+19 warm, 25 against 35 cold).
 """
 
 from __future__ import annotations
