@@ -157,8 +157,8 @@ def redraw_step(view: TableView, layers: Layers) -> tuple[Canvas, tuple[int, int
     """The frame ``layers`` drew last for ``view`` with only the layers a step's keys
     change drawn again where their keys changed: the hand (its bar, its marks), the cut's
     panel, the log and the side pane (scrolled), the line being typed, the message, the
-    clock and the key bar. A move of the highlight bar draws the hand's labels and lays their row, where
-    ``draw_table`` builds every layer's key and compares them all.
+    clock and the key bar. A move of the highlight bar draws the hand's labels and lays
+    their row, where ``draw_table`` builds every layer's key and compares them all.
 
     Only for a view whose every other input is the last frame's: the same game, names,
     header, panel (or a cut's panel in place of one), win bar, size and overlay
