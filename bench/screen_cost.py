@@ -4,6 +4,7 @@
     python bench/screen_cost.py --layers [--callers 20] [--seconds 6]
     python bench/screen_cost.py --frames [--callers 20] [--seconds 10]
     python bench/screen_cost.py --replay [--callers 20] [--seconds 8]
+    python bench/screen_cost.py --moves [--callers 300] [--seconds 10]
 
 Callers play whole games against the computer inside this one process, each through a
 terminal in memory: the load bench's bots (bench/load_bot.py) read the door's output
@@ -23,6 +24,11 @@ difference), and each of those parts, a frame at a time with the thread's CPU cl
 around them (the other processes' load does not count; a reading costs about 1 us, so a
 line includes some 2 us of timing for each call timed under it): the parts nest, so each
 line includes the ones indented under it.
+
+``--moves`` times each ``Person.draw`` that drew a move of the highlight bar alone
+(the hand's labels the one layer drawn) with the thread's CPU clock, less the bot's
+reading of the bytes sent: the cost of the most common key's frame in the game, the
+callers' states as cold as the run has them.
 
 ``--replay`` keeps every table moment of a game as the person's view showed it (a copy:
 the view, the game, the log), then draws the same frames again from them, in order, as
@@ -457,6 +463,56 @@ def print_frames(callers: int, seconds: float, charset: Charset, mouse: bool) ->
         )
 
 
+def time_bar_moves(
+    callers: int, seconds: float, charset: Charset, mouse: bool
+) -> tuple[list[float], dict[str, float]]:
+    """The processor time of each ``Person.draw`` in a run that drew a move of the
+    highlight bar alone (the hand's labels the one layer drawn, their key changed), the
+    bot's reading of the bytes left out, and the run's tally."""
+    draw, write = Person.draw, _Screen.write
+    moves: list[float] = []
+    reading = [0.0]  # the bots' processor time, reading what the door sent
+
+    def timed_write(screen: _Screen, data: bytes) -> None:
+        started = time.thread_time()
+        write(screen, data)
+        reading[0] += time.thread_time() - started
+
+    async def timed(person: Person) -> None:
+        labels = person.layers.last_key("hand labels")
+        read_before = reading[0]
+        started = time.thread_time()
+        await draw(person)
+        took = time.thread_time() - started - (reading[0] - read_before)
+        if person.layers.drawn == 1 and person.layers.last_key("hand labels") != labels:
+            moves.append(took)
+
+    Person.draw = timed  # type: ignore[method-assign]
+    _Screen.write = timed_write  # type: ignore[method-assign]
+    try:
+        tally = asyncio.run(_run(callers, seconds, charset, mouse))
+    finally:
+        Person.draw = draw  # type: ignore[method-assign]
+        _Screen.write = write  # type: ignore[method-assign]
+    return moves, tally
+
+
+def print_bar_moves(callers: int, seconds: float, charset: Charset, mouse: bool) -> None:
+    moves, tally = time_bar_moves(callers, seconds, charset, mouse)
+    keys = max(tally["keys"], 1)
+    print(
+        f"{len(moves)} bar moves of {callers} callers ({len(moves) / keys:.0%} of "
+        f"{keys:.0f} keys), Person.draw:"
+    )
+    if moves:
+        quartiles = statistics.quantiles(moves, n=4)
+        print(
+            f"median {1e6 * statistics.median(moves):.1f} us, quartiles "
+            f"{1e6 * quartiles[0]:.1f}-{1e6 * quartiles[2]:.1f}, mean "
+            f"{1e6 * statistics.fmean(moves):.1f} us of processor time a move"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=40)
@@ -475,6 +531,9 @@ def main() -> int:
         "--replay", action="store_true", help="time whole table frames drawn again alone"
     )
     parser.add_argument(
+        "--moves", action="store_true", help="time the draws of the highlight bar's moves"
+    )
+    parser.add_argument(
         "--no-mouse", dest="mouse", action="store_false", help="callers ask for no clicks"
     )
     args = parser.parse_args()
@@ -490,6 +549,9 @@ def main() -> int:
         return 0
     if args.frames:
         print_frames(args.callers, args.seconds, charset, args.mouse)
+        return 0
+    if args.moves:
+        print_bar_moves(args.callers, args.seconds, charset, args.mouse)
         return 0
     profiler = cProfile.Profile() if args.profile else None
     started = time.process_time()

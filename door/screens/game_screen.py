@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from door.screens import theme
 from door.screens.board import draw_bare_board, draw_pegs
@@ -120,10 +120,18 @@ def draw_table(
     if top:  # a tall wide window: the picture in its middle, the side pane full height
         drawn = [layer if layer[0] == PANE else _moved_down(layer, top) for layer in drawn]
     canvas, results = (layers or Layers()).frame(cols, rows, drawn)
+    return _finished(canvas, results, view, top)
+
+
+def _finished(
+    canvas: Canvas, results: dict[str, Any], view: TableView, top: int
+) -> tuple[Canvas, tuple[int, int] | None]:
+    """``canvas`` as laid by ``Layers``, told where its log and pane are (for a renderer
+    of lines), and where the cursor belongs (None: hidden)."""
     # (Set at every frame: the layers hand back the same canvas when nothing changed.)
     has_log = not isinstance(view.panel, ShowPanel)  # a show is drawn where the log was
     canvas.log_rows = range(LOG_TOP + top, LOG_TOP + top + LOG_ROWS) if has_log else range(0)
-    canvas.pane_cols = range(SCREEN_COLS, cols) if cols >= WIDE_COLS else range(0)
+    canvas.pane_cols = range(SCREEN_COLS, canvas.cols) if canvas.cols >= WIDE_COLS else range(0)
     cursor = results.get("entry")
     if view.overlay is not None or cursor is None:
         return canvas, None
@@ -142,11 +150,52 @@ def redraw_win_bar(view: TableView, layers: Layers) -> tuple[Canvas, tuple[int, 
     redrawn = layers.redraw(_moved_down(layer, top) if top else layer)
     if redrawn is None:
         return None
-    canvas, results = redrawn
-    cursor = results.get("entry")
-    if view.overlay is not None or cursor is None:
-        return canvas, None
-    return canvas, (cursor[0] + top, cursor[1])
+    return _finished(*redrawn, view, top)
+
+
+def redraw_step(view: TableView, layers: Layers) -> tuple[Canvas, tuple[int, int] | None] | None:
+    """The frame ``layers`` drew last for ``view`` with only the layers a step's keys
+    change drawn again where their keys changed: the hand (its bar, its marks), the cut's
+    panel, the log and the side pane (scrolled), the line being typed, the message, the
+    clock and the key bar. A move of the highlight bar draws the hand's labels and lays
+    their row, where ``draw_table`` builds every layer's key and compares them all.
+
+    Only for a view whose every other input is the last frame's: the same game, names,
+    header, panel (or a cut's panel in place of one), win bar, size and overlay
+    (door/table/step_frame.py makes sure). None when the last frame had other step
+    layers (a line being typed, a clock, come or gone) or a show's panel, which has no
+    hand: draw the whole table with ``draw_table``. The layers are written out as in
+    ``table_layers`` (tests/door/table/test_step_frame.py holds them to it)."""
+    panel, hand = view.panel, view.hand
+    if isinstance(panel, ShowPanel) or view.overlay is not None:
+        return None
+    step: list[Layer] = [
+        ("hand labels", (draw_hand_labels, hand.cards, hand.bar, hand.marked), None),
+        ("hand", (draw_hand_cards, hand.cards, hand.marked, hand.unplayable), None),
+        ("log", (draw_kept_log, view.log.kept(LOG_ROWS), view.log.back), None),
+        ("message", (_draw_message, view.message, view.error), None),
+        ("status", (_draw_status, key_bar(view)), None),
+    ]
+    if isinstance(panel, CutPanel):
+        step.append(("cut", (_draw_cut, panel), None))
+    if view.entry is not None:
+        step.append(("entry", ALWAYS, partial(draw_entry, entry=view.entry)))
+    elif layers.last_key("entry") is not None:
+        return None
+    if view.clock:
+        step.append(("clock", (_draw_clock, view.clock), None))
+    elif layers.last_key("clock") is not None:
+        return None
+    cols, rows = canvas_size(view.size)
+    top = picture_top(rows)
+    if top:
+        step = [_moved_down(layer, top) for layer in step]
+    if cols >= WIDE_COLS:  # the pane shows the log scrolled as the picture's log does
+        step.append((PANE, (_draw_log_pane, view.log.kept()), None))
+    redrawn = layers.redraw(*step)
+    if redrawn is None:
+        return None
+    return _finished(*redrawn, view, top)
 
 
 def _win_bar_layer(view: TableView, chances: tuple[float, ...], sides: tuple[str, ...]) -> Layer:

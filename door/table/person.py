@@ -26,8 +26,10 @@ from door.screens.table_hits import later_table_hits, table_hits
 from door.table.asked import Asked, Request
 from door.table.bar_row import paint_bar_row
 from door.table.coach import Coach
+from door.table.last_frame import LastFrame
 from door.table.options import GameResult
 from door.table.seats import Seat, is_over, thrown_before
+from door.table.step_frame import paint_step_frame
 from door.table.steps import GO_ON_KEYS, answer
 from door.table.win_bars import Shown
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
@@ -113,13 +115,10 @@ class Person(Asked):
         """The coach (h) weighs each of this person's choices against the best one."""
         self._answered = False
         """This person has just answered a request (the table has yet to act on it)."""
-        self._painted_wakes = -1
-        """The inbox's wake-ups when the last frame was composed."""
+        self.last_frame = LastFrame()
+        """When the last whole frame was composed: what may be drawn alone since."""
         self._held: tuple[Card, ...] | None = None  # the seat's cards at the last frame
         self._shown = _NO_HAND  # and those cards as shown, sorted (``compose``)
-        self._bar_row_wakes: int | None = None
-        """The inbox's wake-ups once ``bar_ready`` woke it, if nothing else had since the
-        last frame: the next draw then sends the bar's row alone (door/table/bar_row.py)."""
 
     @property
     def index(self) -> int | None:
@@ -273,9 +272,7 @@ class Person(Asked):
     def bar_ready(self) -> None:
         """The win bar this person's last frame showed dimmed is worked out: the next
         draw sends its row alone, unless anything else woke them since that frame."""
-        quiet = self.inbox.wakes == self._painted_wakes
-        self.inbox.wake()
-        self._bar_row_wakes = self.inbox.wakes if quiet else None
+        self.last_frame.bar_ready(self.inbox)
 
     def clock(self, timer: TurnTimer | None) -> None:
         self.timer = timer
@@ -398,13 +395,14 @@ class Person(Asked):
             self.nesting -= 1
 
     async def draw(self) -> None:
-        row_only = self._bar_row_wakes == self.inbox.wakes
-        self._bar_row_wakes = None
         session = self.session
-        if row_only and paint_bar_row(
+        if self.last_frame.bar_row_only(self.inbox) and paint_bar_row(
             session, self.screen, self.view, self.layers, self.win_bar_shown()
         ):
+            self.last_frame.bar_row_sent(self.inbox)
             await session.terminal.flush()
+            return
+        if await paint_step_frame(self):
             return
         await self.refresh()  # the paint composes the view (``frame``)
 
@@ -511,15 +509,7 @@ class Person(Asked):
         view.header = table.header
         view.size = self.session.size
         view.panel = self.own_panel if self.own_panel is not None else table.panel
-        if self.own_hand is not None:
-            view.hand = self.own_hand
-        elif self.seat is not None and not is_over(table.game):
-            held = table.game.hand(self.seat.index)
-            if held != self._held:  # (drawn at every move at the table, sorted once)
-                self._held, self._shown = held, HandState(table.sorted_hand(self.seat.index))
-            view.hand = self._shown
-        else:
-            view.hand = _NO_HAND
+        view.hand = self.hand_now()
         # A bar the screen has no room for is not worked out (a fifth of the bars
         # were, during the show).
         bar = self.win_bar_shown() if shows_win_bar(view.panel) else None
@@ -538,6 +528,18 @@ class Person(Asked):
                 view.status = table.watching_status
             else:
                 view.status = WAITING_STATUS if watching else table.status
+
+    def hand_now(self) -> HandState:
+        """The hand the view shows: the step's, else the seat's (a watcher's: none)."""
+        if self.own_hand is not None:
+            return self.own_hand
+        table = self.table
+        if self.seat is not None and not is_over(table.game):
+            held = table.game.hand(self.seat.index)
+            if held != self._held:  # (drawn at every move at the table, sorted once)
+                self._held, self._shown = held, HandState(table.sorted_hand(self.seat.index))
+            return self._shown
+        return _NO_HAND
 
     def win_bar_asked(self) -> bool:
         """Whether another player's request for the win bar waits on this player's w."""
@@ -582,7 +584,7 @@ class Person(Asked):
 
     def frame(self) -> tuple[Canvas, tuple[int, int] | None]:
         """The table from this person's seat, as it stands now."""
-        self._painted_wakes = self.inbox.wakes
+        self.last_frame.composed(self.inbox, self.session.top is self.screen)
         self.compose()
         return draw_table(self.view, self.layers)
 

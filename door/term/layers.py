@@ -124,29 +124,35 @@ class Layers:
             self._lay(dirty, order)
         return self._frame, results
 
-    def redraw(self, layer: Layer) -> tuple[Canvas, dict[str, Any]] | None:
-        """The last frame with one of its layers drawn again from a new key, and what
-        each layer's draw returned: only that layer is drawn and only its rows laid (a
-        win bar worked out after its frame was sent: one row). None when the last frame
-        had no layer of that name (draw the whole frame instead)."""
-        name, key, draw = layer
-        before = self._drawn.get(name)
-        if before is None:
-            return None
+    def redraw(self, *layers: Layer) -> tuple[Canvas, dict[str, Any]] | None:
+        """The last frame with some of its layers drawn again from new keys, and what
+        each layer's draw returned: only the layers whose keys changed are drawn and only
+        their rows laid (a win bar worked out after its frame was sent: one row; a move
+        of the highlight bar: the hand's labels). None when the last frame had no layer
+        of one of those names (draw the whole frame instead)."""
+        kept = self._drawn
+        for name, _, _ in layers:
+            if name not in kept:
+                return None
         self.drawn = 0
-        if key is ALWAYS or before[_KEY] != key:
-            recorder = self._recorder
-            recorded = recorder.runs
+        dirty = 0
+        recorder = self._recorder
+        recorded = recorder.runs
+        for name, key, draw in layers:
+            before = kept[name]
+            if key is not ALWAYS and before[_KEY] == key:
+                continue
             recorded.clear()
             result = key[0](recorder, *key[1:]) if draw is None else draw(recorder)  # type: ignore[index]
             runs = tuple(recorded)
             recorded.clear()
-            now = self._drawn[name] = (key, runs, result, _rows_of(runs))
-            self.drawn = 1
-            self._lay(now[_ROWS] | before[_ROWS], self._order)
-        kept = self._drawn.items()
+            now = kept[name] = (key, runs, result, _rows_of(runs))
+            self.drawn += 1
+            dirty |= now[_ROWS] | before[_ROWS]
+        if dirty:
+            self._lay(dirty, self._order)
         return self._frame, {
-            name: drawn[_RESULT] for name, drawn in kept if drawn[_RESULT] is not None
+            name: drawn[_RESULT] for name, drawn in kept.items() if drawn[_RESULT] is not None
         }
 
     def last_key(self, name: str) -> Hashable | None:

@@ -291,10 +291,14 @@ class Session:
         for screen in self._stack[start:]:
             canvas, cursor = screen.frame(canvas)
         canvas = canvas if canvas is not None else Canvas()
-        # A click means what the frame about to be sent shows where it lands (worked
-        # out only for a caller whose clicks come in at all). A frame of 24 rows is
-        # sent centred in a taller window (door/term/canvas.py's centred), and centred
-        # anew after a resize: its map is read where the picture is at the click.
+        self._aim_clicks(canvas)
+        return canvas, cursor
+
+    def _aim_clicks(self, canvas: Canvas) -> None:
+        """A click means what ``canvas``, the frame about to be sent, shows where it
+        lands (worked out only for a caller whose clicks come in at all). A frame of 24
+        rows is sent centred in a taller window (door/term/canvas.py's centred), and
+        centred anew after a resize: its map is read where the picture is at the click."""
         if self._stack and self.terminal.mouse_reporting:
             hits = hits_of(self._stack[-1])
             if canvas.rows == SCREEN_ROWS:
@@ -303,7 +307,6 @@ class Session:
             self.clicks.hits = hits
         else:
             self.clicks.hits = NO_HITS
-        return canvas, cursor
 
     async def paint(self) -> None:
         """Bring the caller's screen up to the stack and send it.
@@ -330,6 +333,23 @@ class Session:
             if self.touch:
                 self._offer_keys(canvas)
         self._speaking = said is not None
+        await self.terminal.flush()
+
+    async def paint_drawn(self, canvas: Canvas, cursor: Cursor) -> None:
+        """Send ``canvas``, the frame of the top screen as its owner drew it without the
+        stack being composed (a part of its last frame drawn again: a move of the
+        highlight bar at a table, door/table/step_frame.py), as ``paint`` sends a
+        composed one: it answers the wake-ups before it, and the click map and a touch
+        screen's keys follow it. Only for a screen on top, not lines or speech (the
+        owner makes sure: ``renderer`` is a ``Renderer``, nothing over its screen)."""
+        self.inbox.forget_wake()
+        if self._speaking:
+            self.renderer.invalidate()
+            self._speaking = False
+        self._aim_clicks(canvas)
+        self.renderer.render(canvas, cursor)
+        if self.touch:
+            self._offer_keys(canvas)
         await self.terminal.flush()
 
     def forget_offers(self) -> None:

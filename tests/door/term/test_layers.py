@@ -13,7 +13,7 @@ from door.table.person import Person
 from door.table.solo import play_against_computer
 from door.term.canvas import Canvas
 from door.term.layers import ALWAYS, Layer, Layers
-from door.ui.session import Session
+from door.ui.session import Cursor, Session
 from tests.door.caller import KeyboardTerminal, play_through, run_async
 
 
@@ -48,6 +48,23 @@ def test_a_layer_whose_key_is_unchanged_is_not_drawn_again() -> None:
     assert first.settled and texts(first) == ["one     ", "        ", "two     "]
     third, _ = layers.frame(8, 3, [counted("top", 0, "uno"), counted("low", 2, "two")])
     assert third is second  # nothing changed: the very same frame
+
+
+def test_layers_drawn_again_alone_draw_those_whose_keys_changed_over_the_frame() -> None:
+    """``Layers.redraw`` of several layers (a step's keys at a table): the changed ones
+    drawn and laid in their places among the others, the frame as a whole draw of the
+    same layers makes it, and the next whole frame draws nothing again."""
+    layers = Layers()
+    under = ("under", (), lambda canvas: canvas.fill(1, 0, 10, "-"))
+    first = [text_layer("top", 0, 0, "one"), under, text_layer("low", 1, 2, "two")]
+    layers.frame(10, 2, first)
+    now = [text_layer("top", 0, 0, "one"), under, text_layer("low", 1, 4, "2")]
+    redrawn = layers.redraw(now[0], now[2])
+    assert redrawn is not None and layers.drawn == 1
+    assert texts(redrawn[0]) == texts(Layers().frame(10, 2, now)[0]) == ["one       ", "----2-----"]
+    again, _ = layers.frame(10, 2, now)
+    assert layers.drawn == 0 and again is redrawn[0]
+    assert layers.redraw(now[0], text_layer("new", 0, 5, "x")) is None  # not in the frame
 
 
 def test_a_shrinking_layer_shows_the_layer_under_it_again() -> None:
@@ -126,7 +143,8 @@ async def test_every_table_frame_of_a_game_matches_the_table_drawn_whole(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     frames = 0
-    kept_frame = Person.frame
+    people: list[Person] = []
+    kept_frame, kept_paint_drawn = Person.frame, Session.paint_drawn
 
     def checked(person: Person) -> tuple[Canvas, tuple[int, int] | None]:
         nonlocal frames
@@ -134,9 +152,22 @@ async def test_every_table_frame_of_a_game_matches_the_table_drawn_whole(
         whole, whole_cursor = draw_table(person.view)
         assert canvas.cells == whole.cells and cursor == whole_cursor
         frames += 1
+        people.append(person)
         return canvas, cursor
 
+    async def step_checked(session: Session, canvas: Canvas, cursor: Cursor) -> None:
+        """A step's frame (door/table/step_frame.py): what a whole one would have been,
+        the view composed afresh from the table."""
+        nonlocal frames
+        (person,) = {id(person): person for person in people}.values()
+        person.compose()
+        whole, whole_cursor = draw_table(person.view)
+        assert canvas.cells == whole.cells and cursor == whole_cursor
+        frames += 1
+        await kept_paint_drawn(session, canvas, cursor)
+
     monkeypatch.setattr(Person, "frame", checked)
+    monkeypatch.setattr(Session, "paint_drawn", step_checked)
     terminal = KeyboardTerminal()
     session = Session(terminal)
     options = GameOptions(level="easy")  # against the computer the win bar is on
@@ -145,4 +176,6 @@ async def test_every_table_frame_of_a_game_matches_the_table_drawn_whole(
     )
     await play_through(terminal, task)
     await task
-    assert frames > 120  # a whole game to 121: every step of every hand was compared
+    # A whole game to 121: every step of every hand was compared, the moves of the
+    # highlight bar too.
+    assert frames > 120
