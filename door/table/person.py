@@ -300,9 +300,8 @@ class Person(Asked):
         while True:
             if self.nesting == 0 and self.interrupted():
                 raise StepInterrupted
-            await self.draw()
             # A running turn timer is redrawn every second.
-            key = await self.inbox.next(timeout=1.0 if self.timer is not None else None)
+            key = await self.key_after_drawing(timeout=1.0 if self.timer is not None else None)
             if key is None:
                 continue  # something happened at the table: redraw, look again
             if key == Key.CTRL_L:
@@ -397,6 +396,13 @@ class Person(Asked):
         finally:
             self.nesting -= 1
 
+    async def key_after_drawing(self, timeout: float | None = None) -> Key | None:
+        """The next key (None: woken), the screen drawn first unless it is typed ahead."""
+        if (key := await self.inbox.typed_ahead()) is None:
+            await self.draw()
+            key = await self.inbox.next(timeout=timeout)
+        return key
+
     async def draw(self) -> None:
         row_only = self._bar_row_wakes == self.inbox.wakes
         self._bar_row_wakes = None
@@ -411,14 +417,10 @@ class Person(Asked):
     async def overlay_key(self) -> Key:
         """The next key for an overlay (help, a dialog) on top of the table: the table
         under it keeps being redrawn as the game moves, and Ctrl-L repaints all."""
-        while True:
-            await self.draw()
-            key = await self.inbox.next()
-            if key is None:
-                continue
-            if key != Key.CTRL_L:
-                return key
-            self.session.redraw_all()
+        while (key := await self.key_after_drawing()) is None or key == Key.CTRL_L:
+            if key is not None:
+                self.session.redraw_all()
+        return key
 
     async def help(self) -> None:
         """The help pages, over the table, until a key closes them."""

@@ -10,11 +10,19 @@ import sys
 from types import FrameType
 from typing import Any
 
+from door.metrics.tally import TALLY
 from door.table.person import Person
 from door.term.keys import Key
 from door.term.terminal import StreamTerminal
 from tests.door.caller import KeyboardTerminal, run_async
-from tests.door.table.test_table import log_text, press, start, until_status
+from tests.door.table.test_table import (
+    HAND_LABELS,
+    hand_card,
+    log_text,
+    press,
+    start,
+    until_status,
+)
 
 WATCHING = Person.watch_the_game.__code__
 SENDING = StreamTerminal._resume_output.__code__
@@ -48,3 +56,29 @@ async def test_a_card_played_is_drawn_after_one_resumption_of_the_callers_task()
     assert runs_before_the_frame == 2
     assert "You play 10♠ (count 10)." in log_text(terminal)
     task.cancel()
+
+
+async def _display_after(*presses: tuple[Key | str, ...]) -> tuple[list[str], int]:
+    """The screen of a game's discard after ``presses`` (each a group of keys that
+    arrive together), and the frames the last group was answered with."""
+    terminal = KeyboardTerminal()
+    task = start(terminal, random.Random(5))
+    await until_status(terminal, task, "RETURN mark")
+    frames = 0
+    for keys in presses:
+        before = TALLY.frames
+        await press(terminal, task, *keys)
+        frames = TALLY.frames - before
+    task.cancel()
+    return terminal.display, frames
+
+
+@run_async
+async def test_keys_typed_ahead_are_answered_by_one_frame_after_the_last() -> None:
+    # Three moves of the bar that arrived together (a held arrow key, a pasted line): a
+    # frame for each of the first two would be replaced at once by the next one's.
+    together, frames = await _display_after((Key.RIGHT, Key.RIGHT, Key.RIGHT))
+    assert frames == 1  # three before
+    one_at_a_time, _ = await _display_after((Key.RIGHT,), (Key.RIGHT,), (Key.RIGHT,))
+    assert together == one_at_a_time  # the same screen: the bar on the fourth card
+    assert ">" in together[HAND_LABELS][hand_card(3) - 1 : hand_card(4)]
