@@ -28,6 +28,7 @@ from door.table.bar_row import paint_bar_row
 from door.table.coach import Coach
 from door.table.options import GameResult
 from door.table.seats import Seat, is_over, thrown_before
+from door.table.settle import after_turns
 from door.table.steps import GO_ON_KEYS, answer
 from door.table.win_bars import Shown
 from door.table.words import EVERYWHERE, WAITING_STATUS, wrong_key
@@ -210,13 +211,8 @@ class Person(Asked):
             self.waiting_error = ""
 
     def _after_the_table_acts(self) -> asyncio.Future[None]:
-        """Settled once ``_moved_on``, or after ``SETTLE_TURNS`` turns of the loop: each
-        turn looks with a callback, where a ``sleep(0)`` a turn resumed this person's
-        whole chain of coroutines (the call, the lobby, the table, the step)."""
-        loop = asyncio.get_running_loop()
-        settled: asyncio.Future[None] = loop.create_future()
-        loop.call_soon(_look_again, settled, self._moved_on, SETTLE_TURNS)
-        return settled
+        """Settled once ``_moved_on``, or after ``SETTLE_TURNS`` turns of the loop."""
+        return after_turns(SETTLE_TURNS, self._moved_on)
 
     def _moved_on(self) -> bool:
         """Whether ``attend()`` has more than drawing to do: the game is over, this
@@ -303,6 +299,8 @@ class Person(Asked):
             # A running turn timer is redrawn every second.
             key = await self.key_after_drawing(timeout=1.0 if self.timer is not None else None)
             if key is None:
+                if self.running is None:  # watching: the table may act over a few turns
+                    await after_turns(SETTLE_TURNS, self.interrupted)
                 continue  # something happened at the table: redraw, look again
             if key == Key.CTRL_L:
                 self.session.redraw_all()
@@ -587,13 +585,3 @@ class Person(Asked):
         self._painted_wakes = self.inbox.wakes
         self.compose()
         return draw_table(self.view, self.layers)
-
-
-def _look_again(settled: asyncio.Future[None], moved_on: Callable[[], bool], turns: int) -> None:
-    """A turn of the loop after an answer (``Person._after_the_table_acts``)."""
-    if settled.done():
-        return  # the person's task was cancelled meanwhile
-    if turns <= 1 or moved_on():
-        settled.set_result(None)
-    else:
-        asyncio.get_running_loop().call_soon(_look_again, settled, moved_on, turns - 1)
