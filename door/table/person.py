@@ -299,7 +299,8 @@ class Person(Asked):
             # A running turn timer is redrawn every second.
             key = await self.key_after_drawing(timeout=1.0 if self.timer is not None else None)
             if key is None:
-                if self.running is None:  # watching: the table may act over a few turns
+                # Watching: the table may act over a few turns; draw once it has.
+                if self.running is None and not self.interrupted():
                     await after_turns(SETTLE_TURNS, self.interrupted)
                 continue  # something happened at the table: redraw, look again
             if key == Key.CTRL_L:
