@@ -29,6 +29,7 @@ from door.table.coach import Coach
 from door.table.last_frame import LastFrame
 from door.table.options import GameResult
 from door.table.seats import Seat, is_over, thrown_before
+from door.table.settle import after_turns
 from door.table.step_frame import paint_step_frame
 from door.table.steps import GO_ON_KEYS, answer
 from door.table.win_bars import Shown
@@ -209,13 +210,8 @@ class Person(Asked):
             self.waiting_error = ""
 
     def _after_the_table_acts(self) -> asyncio.Future[None]:
-        """Settled once ``_moved_on``, or after ``SETTLE_TURNS`` turns of the loop: each
-        turn looks with a callback, where a ``sleep(0)`` a turn resumed this person's
-        whole chain of coroutines (the call, the lobby, the table, the step)."""
-        loop = asyncio.get_running_loop()
-        settled: asyncio.Future[None] = loop.create_future()
-        loop.call_soon(_look_again, settled, self._moved_on, SETTLE_TURNS)
-        return settled
+        """Settled once ``_moved_on``, or after ``SETTLE_TURNS`` turns of the loop."""
+        return after_turns(SETTLE_TURNS, self._moved_on)
 
     def _moved_on(self) -> bool:
         """Whether ``attend()`` has more than drawing to do: the game is over, this
@@ -297,10 +293,12 @@ class Person(Asked):
         while True:
             if self.nesting == 0 and self.interrupted():
                 raise StepInterrupted
-            await self.draw()
             # A running turn timer is redrawn every second.
-            key = await self.inbox.next(timeout=1.0 if self.timer is not None else None)
+            key = await self.key_after_drawing(timeout=1.0 if self.timer is not None else None)
             if key is None:
+                # Watching: the table may act over a few turns; draw once it has.
+                if self.running is None and not self.interrupted():
+                    await after_turns(SETTLE_TURNS, self.interrupted)
                 continue  # something happened at the table: redraw, look again
             if key == Key.CTRL_L:
                 self.session.redraw_all()
@@ -394,6 +392,13 @@ class Person(Asked):
         finally:
             self.nesting -= 1
 
+    async def key_after_drawing(self, timeout: float | None = None) -> Key | None:
+        """The next key (None: woken), the screen drawn first unless it is typed ahead."""
+        if (key := await self.inbox.typed_ahead()) is None:
+            await self.draw()
+            key = await self.inbox.next(timeout=timeout)
+        return key
+
     async def draw(self) -> None:
         session = self.session
         if self.last_frame.bar_row_only(self.inbox) and paint_bar_row(
@@ -409,14 +414,10 @@ class Person(Asked):
     async def overlay_key(self) -> Key:
         """The next key for an overlay (help, a dialog) on top of the table: the table
         under it keeps being redrawn as the game moves, and Ctrl-L repaints all."""
-        while True:
-            await self.draw()
-            key = await self.inbox.next()
-            if key is None:
-                continue
-            if key != Key.CTRL_L:
-                return key
-            self.session.redraw_all()
+        while (key := await self.key_after_drawing()) is None or key == Key.CTRL_L:
+            if key is not None:
+                self.session.redraw_all()
+        return key
 
     async def help(self) -> None:
         """The help pages, over the table, until a key closes them."""
@@ -587,13 +588,3 @@ class Person(Asked):
         self.last_frame.composed(self.inbox, self.session.top is self.screen)
         self.compose()
         return draw_table(self.view, self.layers)
-
-
-def _look_again(settled: asyncio.Future[None], moved_on: Callable[[], bool], turns: int) -> None:
-    """A turn of the loop after an answer (``Person._after_the_table_acts``)."""
-    if settled.done():
-        return  # the person's task was cancelled meanwhile
-    if turns <= 1 or moved_on():
-        settled.set_result(None)
-    else:
-        asyncio.get_running_loop().call_soon(_look_again, settled, moved_on, turns - 1)

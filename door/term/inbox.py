@@ -91,6 +91,24 @@ class Inbox:
                 if timer is not None:
                     timer.cancel()
 
+    async def typed_ahead(self) -> Key | None:
+        """A key the caller has typed already (the rest of a click, or one waiting in the
+        terminal), taken without waiting and whether woken or not; None if there is none.
+        A screen that takes it before drawing skips a frame the caller could never have
+        read: the next key's frame replaces it at once (two digits sent together, a held
+        arrow, a pasted line). A click is read on the frame last sent, the one clicked."""
+        clicked = self.clicks.pending()
+        if clicked is not None:
+            return clicked
+        terminal = self.terminal
+        if too_small(terminal.size):
+            return None  # the key answers nothing there: ``next`` takes it, and redraws
+        while (key := await terminal.take_key()) is not None:
+            translated = self.clicks.translate(key)
+            if translated is not None:
+                return translated
+        return None
+
     def forget_wake(self) -> None:
         """A wake-up the frame about to be drawn answers already (it shows the news)."""
         self._woken = False

@@ -5,16 +5,29 @@ not resumed once a turn of the loop to see whether it has."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
 from types import FrameType
 from typing import Any
 
+from door.metrics.tally import TALLY
+from door.table.flow import Table
+from door.table.options import GameOptions
 from door.table.person import Person
+from door.table.solo import play_against_computer
 from door.term.keys import Key
 from door.term.terminal import StreamTerminal
+from door.ui.session import Session
 from tests.door.caller import KeyboardTerminal, run_async
-from tests.door.table.test_table import log_text, press, start, until_status
+from tests.door.table.test_table import (
+    HAND_LABELS,
+    hand_card,
+    log_text,
+    press,
+    start,
+    until_status,
+)
 
 WATCHING = Person.watch_the_game.__code__
 SENDING = StreamTerminal._resume_output.__code__
@@ -48,3 +61,72 @@ async def test_a_card_played_is_drawn_after_one_resumption_of_the_callers_task()
     assert runs_before_the_frame == 2
     assert "You play 10♠ (count 10)." in log_text(terminal)
     task.cancel()
+
+
+async def _display_after(*presses: tuple[Key | str, ...]) -> tuple[list[str], int]:
+    """The screen of a game's discard after ``presses`` (each a group of keys that
+    arrive together), and the frames the last group was answered with."""
+    terminal = KeyboardTerminal()
+    task = start(terminal, random.Random(5))
+    await until_status(terminal, task, "RETURN mark")
+    frames = 0
+    for keys in presses:
+        before = TALLY.frames
+        await press(terminal, task, *keys)
+        frames = TALLY.frames - before
+    task.cancel()
+    return terminal.display, frames
+
+
+@run_async
+async def test_keys_typed_ahead_are_answered_by_one_frame_after_the_last() -> None:
+    # Three moves of the bar that arrived together (a held arrow key, a pasted line): a
+    # frame for each of the first two would be replaced at once by the next one's.
+    together, frames = await _display_after((Key.RIGHT, Key.RIGHT, Key.RIGHT))
+    assert frames == 1  # three before
+    one_at_a_time, _ = await _display_after((Key.RIGHT,), (Key.RIGHT,), (Key.RIGHT,))
+    assert together == one_at_a_time  # the same screen: the bar on the fourth card
+    assert ">" in together[HAND_LABELS][hand_card(3) - 1 : hand_card(4)]
+
+
+class _CountedTerminal(KeyboardTerminal):
+    """A watcher's terminal that counts the frames its screen sends (a paint, a flush)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames = 0
+
+    async def flush(self) -> None:
+        self.frames += 1
+        await super().flush()
+
+
+@run_async
+async def test_a_watcher_sees_a_throw_and_what_the_table_does_next_in_one_frame() -> None:
+    # The throw is logged by its own task, and the host takes the next step (the cut) two
+    # turns of the loop later: a watcher drew both, a turn apart.
+    terminal, watcher_terminal = KeyboardTerminal(), _CountedTerminal()
+    tables: list[Table[Any]] = []
+    game = play_against_computer(
+        Session(terminal),
+        GameOptions(level="easy"),
+        "Alice",
+        rng=random.Random(5),
+        pause=2.0,  # the computer's cut is held on screen far longer than the test looks
+        on_table=tables.append,
+        win_bar="off",  # (a bar worked out after a frame sends its row alone)
+    )
+    task = asyncio.ensure_future(game)
+    await until_status(terminal, task, "RETURN mark")
+    watcher = tables[0].watch("Wendy", Session(watcher_terminal))
+    watching = asyncio.ensure_future(watcher.attend())
+    await press(terminal, task, Key.ENTER)
+    await press(terminal, task, Key.RIGHT, Key.ENTER)
+    assert "RETURN throw" in terminal.status
+    before = watcher_terminal.frames
+    terminal.press(Key.ENTER)
+    await asyncio.sleep(0.3)
+    assert watcher_terminal.frames - before == 1  # two before
+    assert "throws" in " ".join(watcher_terminal.display[17:21])  # the throw, in the log
+    task.cancel()
+    watching.cancel()

@@ -169,6 +169,35 @@ def test_a_key_typed_too_small_to_see_answers_nothing() -> None:
     assert run(scenario) == [None, Key.printable("b")]
 
 
+def test_a_key_typed_ahead_is_taken_without_waiting_even_when_woken() -> None:
+    async def scenario() -> list[Key | None]:
+        terminal = KeyboardTerminal()
+        inbox = Inbox(terminal)
+        got = [await inbox.typed_ahead()]  # none typed: no wait
+        terminal.push_keys("ab")
+        await terminal.settle()
+        inbox.wake()
+        got += [await inbox.typed_ahead(), await inbox.typed_ahead(), await inbox.typed_ahead()]
+        got.append(await inbox.next())  # the wake-up is still there for the screen
+        terminal.close()
+        return got
+
+    assert run(scenario) == [None, Key.printable("a"), Key.printable("b"), None, None]
+
+
+def test_a_key_typed_ahead_too_small_to_see_is_left_for_next() -> None:
+    async def scenario() -> list[Key | None]:
+        terminal = KeyboardTerminal(cols=20, rows=5)
+        inbox = Inbox(terminal)
+        terminal.push_keys("a")
+        await terminal.settle()
+        got = [await inbox.typed_ahead(), await inbox.next()]  # next answers it: redraw
+        terminal.close()
+        return got
+
+    assert run(scenario) == [None, None]
+
+
 def test_waiting_makes_no_task() -> None:
     async def scenario() -> tuple[list[str], list[Key | None]]:
         terminal = KeyboardTerminal()
