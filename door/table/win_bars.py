@@ -226,7 +226,8 @@ class WinBars:
         A view the engine refuses is dropped (the person's frame shows no new bar)."""
         if not self._waiting or self._game is None:
             return False
-        if moment_of(self._game) != self._moment:
+        carried = moment_of(self._game) != self._moment
+        if carried:
             # The live game moved on since these views were asked for and nobody has
             # drawn it yet: the bar worked out now is the new moment's, so it is kept as
             # the new moment's, and the askers' waits carried over to it (the moment they
@@ -240,7 +241,12 @@ class WinBars:
         try:
             self._work_out(self._game, view, queue)
         except CribbageError:
-            logger.exception("no win bar for the view %r", view)
+            if carried:
+                # A view of a deal that has ended (the cards it threw are not in the new
+                # deal's crib): its askers draw the new deal and ask for their view there.
+                logger.debug("the win bar of %r left with its deal", view)
+            else:
+                logger.exception("no win bar for the view %r", view)
         else:
             TALLY.win_bar_lag_seconds += time.perf_counter() - wait.asked
             for asker in wait.askers:

@@ -22,8 +22,9 @@ from door.table.person import Person
 from door.term.canvas import Canvas, Style
 from door.term.keys import Key
 from door.ui.session import Session
+from engine.computer.selfplay import RandomPlayer, next_action
 from engine.odds.winbar import win_bar
-from engine.rules.game import Game
+from engine.rules.game import Game, Phase
 from tests.door.caller import KeyboardTerminal, run_async
 from tests.door.fake_terminal import FakeTerminal
 from tests.door.table.test_table import KNOWN_SHOW, press, start, until_status
@@ -306,3 +307,29 @@ def test_a_closed_loops_queue_of_bars_is_let_go() -> None:
     del loop
     gc.collect()
     assert gone() is None
+
+
+@run_async
+async def test_a_seats_bar_asked_for_in_a_deal_that_ends_before_its_turn_is_dropped_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # A seat's view names the cards it threw: carried into the next deal, whose crib
+    # does not hold them, the engine refuses it. That is the deal moving on, not a fault
+    # to log with a traceback.
+    bars = win_bars.WinBars()
+    game = Game(rng=random.Random(5))
+    players = [RandomPlayer(random.Random(seat)) for seat in range(2)]
+    while game.phase is not Phase.DISCARD:
+        next_action(game, players)
+    thrown = tuple(game.hand(0)[:2])
+    game.discard(0, list(thrown))
+    while game.phase is not Phase.CUT:
+        next_action(game, players)
+    assert bars.shown(game, 0, thrown) is None  # asked for, waiting its turn
+    deal = game.hand_number
+    while game.hand_number == deal:  # the deal ends before the queue's turn
+        next_action(game, players)
+    with caplog.at_level("DEBUG", logger="door.table.win_bars"):
+        await loop_turns()
+    assert bars.worked_out == 0 and not bars.waiting
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
