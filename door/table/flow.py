@@ -150,6 +150,7 @@ class Table(Company[Someone]):
         """The computer's decisions the game waits for: closing the table stops them."""
         self.stalls = Stalls(self, claim_after)
         """The clocks on the callers the game waits on (door/table/stalls.py)."""
+        self.pausing = False  # the host holds the screens on the computer's move
 
     # --- running the game -------------------------------------------------------------
 
@@ -577,9 +578,11 @@ class Table(Company[Someone]):
         self.changed()
 
     async def pause(self) -> None:
-        """Hold the screens a moment so everyone can follow the computer's moves."""
+        """Hold the screens a moment on the computer's move (see person.py _look_again)."""
         self.changed()
-        await asyncio.sleep(self.pause_seconds if self.pause_seconds > 0 else 0)
+        self.pausing = self.pause_seconds > 0  # (cancelled, the table is closing)
+        await asyncio.sleep(self.pause_seconds if self.pausing else 0)
+        self.pausing = False
 
 
 async def _settle_all(futures: Any, on_each: Callable[[], None] | None = None) -> None:

@@ -210,12 +210,13 @@ class Person(Asked):
             self.waiting_error = ""
 
     def _after_the_table_acts(self) -> asyncio.Future[None]:
-        """Settled once ``_moved_on``, or after ``SETTLE_TURNS`` turns of the loop: each
-        turn looks with a callback, where a ``sleep(0)`` a turn resumed this person's
-        whole chain of coroutines (the call, the lobby, the table, the step)."""
+        """Settled once ``_moved_on``, or the table pauses on the computer's move (done for
+        now: the pause after most plays), or after ``SETTLE_TURNS`` turns of the loop: each
+        turn looks with a callback, where a ``sleep(0)`` a turn resumed this person's chain
+        of coroutines (the call, the lobby, the table, the step)."""
         loop = asyncio.get_running_loop()
         settled: asyncio.Future[None] = loop.create_future()
-        loop.call_soon(_look_again, settled, self._moved_on, SETTLE_TURNS)
+        loop.call_soon(_look_again, settled, self, SETTLE_TURNS)
         return settled
 
     def _moved_on(self) -> bool:
@@ -587,11 +588,11 @@ class Person(Asked):
         return draw_table(self.view, self.layers)
 
 
-def _look_again(settled: asyncio.Future[None], moved_on: Callable[[], bool], turns: int) -> None:
+def _look_again(settled: asyncio.Future[None], person: Person, turns: int) -> None:
     """A turn of the loop after an answer (``Person._after_the_table_acts``)."""
     if settled.done():
         return  # the person's task was cancelled meanwhile
-    if turns <= 1 or moved_on():
+    if turns <= 1 or person.table.pausing or person._moved_on():
         settled.set_result(None)
     else:
-        asyncio.get_running_loop().call_soon(_look_again, settled, moved_on, turns - 1)
+        asyncio.get_running_loop().call_soon(_look_again, settled, person, turns - 1)

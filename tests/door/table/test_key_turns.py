@@ -5,11 +5,13 @@ not resumed once a turn of the loop to see whether it has."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
 from types import FrameType
 from typing import Any
 
+from door.table.flow import Table
 from door.table.person import Person
 from door.term.keys import Key
 from door.term.terminal import StreamTerminal
@@ -47,4 +49,27 @@ async def test_a_card_played_is_drawn_after_one_resumption_of_the_callers_task()
     # resumed after every turn of the loop, three of them while the computer thought.
     assert runs_before_the_frame == 2
     assert "You play 10♠ (count 10)." in log_text(terminal)
+    task.cancel()
+
+
+@run_async
+async def test_a_card_played_is_drawn_on_the_turn_after_the_table_pauses() -> None:
+    # The computer's move is held on screen (the pause): the table has done all it will
+    # with the card meanwhile, so the caller's frame need not wait the turns of the loop
+    # the table is let act in (it was drawn two turns later).
+    terminal = KeyboardTerminal()
+    tables: list[Table[Any]] = []
+    task = start(terminal, random.Random(5), on_table=tables.append)
+    await until_status(terminal, task, "RETURN play")
+    tables[0].pause_seconds = 60
+    terminal.press(Key.ENTER)
+    turns = 0
+    while "You play 10♠ (count 10)." not in log_text(terminal) and turns < 20:
+        await asyncio.sleep(0)
+        turns += 1
+    assert "You play 10♠ (count 10)." in log_text(terminal)
+    assert "Computer is playing..." in terminal.message
+    # Four turns of the loop from the key pressed to the frame, where six were: the
+    # caller's task no longer looks twice more whether the table has acted.
+    assert turns == 4, turns
     task.cancel()
