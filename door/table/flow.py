@@ -87,6 +87,7 @@ from door.table.seats import (
     display_order,
     is_over,
 )
+from door.table.settling import settle_all
 from door.table.stalls import DEFAULT_CLAIM_AFTER, Stalls
 from engine.rules.cards import Card
 from engine.rules.events import CutForDeal, ShowScored
@@ -150,6 +151,8 @@ class Table(Company[Someone]):
         """The computer's decisions the game waits for: closing the table stops them."""
         self.stalls = Stalls(self, claim_after)
         """The clocks on the callers the game waits on (door/table/stalls.py)."""
+        self.pausing = False
+        """The host holds the screens on the computer's move (``pause``)."""
 
     # --- running the game -------------------------------------------------------------
 
@@ -283,7 +286,7 @@ class Table(Company[Someone]):
                     # Whoever is ready is waited on no more: they may claim the game from
                     # one who never is (door/table/stalls.py), as after a show.
                     ready = functools.partial(self._drop_done_waits, asked)
-                    await _settle_all(asked.values(), on_each=ready)
+                    await settle_all(asked.values(), on_each=ready)
                     return
             finally:
                 self.set_waits({})
@@ -304,17 +307,21 @@ class Table(Company[Someone]):
             for seat in throwing
             if seat.computer_plays
         }
-        callers = {
-            seat: asyncio.ensure_future(self.discard_for(seat))
-            for seat in throwing
-            if seat not in thoughts
-        }
+        throwers = [seat for seat in throwing if seat not in thoughts]
         # A seat the computer took when its caller's wait ran out: their call back ends
         # the computer's turn at this throw (until_settled is made now, while away).
         returns = {
             asyncio.ensure_future(seat.until_settled()): seat for seat in thoughts if seat.away
         }
+        # One caller throwing (against the computer, as a rule) is awaited here: a task
+        # of theirs and asyncio.wait took two turns of the loop more to the next frame.
+        alone = throwers if len(throwers) == 1 and not returns else []
+        callers = {
+            seat: asyncio.ensure_future(self.discard_for(seat)) for seat in throwers if not alone
+        }
         try:
+            for seat in alone:
+                await self.discard_for(seat)
             while pending := [task for task in callers.values() if not task.done()]:
                 done, _ = await asyncio.wait(
                     [*pending, *returns], return_when=asyncio.FIRST_COMPLETED
@@ -425,7 +432,7 @@ class Table(Company[Someone]):
         asked = {person: person.ask(prompt_for(person)) for person in self.players_present()}
         self.set_waits({person.seat.index: "go on" for person in asked if person.seat is not None})
         try:
-            await _settle_all(asked.values(), on_each=lambda: self._drop_done_waits(asked))
+            await settle_all(asked.values(), on_each=lambda: self._drop_done_waits(asked))
         finally:
             self.set_waits({})
 
@@ -577,20 +584,16 @@ class Table(Company[Someone]):
         self.changed()
 
     async def pause(self) -> None:
-        """Hold the screens a moment so everyone can follow the computer's moves."""
+        """Hold the screens a moment so everyone can follow the computer's moves. The
+        table does nothing meanwhile, so a caller who has just answered draws at once
+        (``pausing``: door/table/person.py's ``_look_again``). No pause is a turn of the
+        loop, in which the table goes on."""
         self.changed()
-        await asyncio.sleep(self.pause_seconds if self.pause_seconds > 0 else 0)
-
-
-async def _settle_all(futures: Any, on_each: Callable[[], None] | None = None) -> None:
-    """Wait until every future is answered or its person has gone (SeatAway)."""
-    pending = {future for future in futures if not future.done()}
-    while pending:
-        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-        for future in done:
-            if not future.cancelled() and future.exception() is not None:
-                error = future.exception()
-                if not isinstance(error, SeatAway):
-                    raise error
-        if on_each is not None:
-            on_each()
+        if self.pause_seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        self.pausing = True
+        try:
+            await asyncio.sleep(self.pause_seconds)
+        finally:
+            self.pausing = False

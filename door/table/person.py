@@ -210,8 +210,12 @@ class Person(Asked):
             self.waiting_error = ""
 
     def _after_the_table_acts(self) -> asyncio.Future[None]:
-        """Settled once ``_moved_on``, or after ``SETTLE_TURNS`` turns of the loop."""
-        return after_turns(SETTLE_TURNS, self._moved_on)
+        """Settled once ``_moved_on``, or the table pauses on the computer's move (done for
+        now: the pause after most plays), or after ``SETTLE_TURNS`` turns of the loop."""
+        return after_turns(SETTLE_TURNS, self._table_acted)
+
+    def _table_acted(self) -> bool:
+        return self.table.pausing or self._moved_on()
 
     def _moved_on(self) -> bool:
         """Whether ``attend()`` has more than drawing to do: the game is over, this
