@@ -20,9 +20,9 @@ table. A few milliseconds, so it can follow every play and count.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import numpy as np
 
@@ -38,6 +38,8 @@ from engine.odds.model import (
     clear_kept,
     first_role_chance,
     prepare_start_table,
+    trimmed_first_role_chance,
+    trimmed_stages,
 )
 from engine.odds.tables import load_win_tables
 from engine.odds.winprob import role_sides, win_chances
@@ -66,14 +68,8 @@ class View(NamedTuple):
 def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
     """The cards ``seat`` has seen; a spectator sees all. Raises IllegalActionError for
     a seat that does not exist or thrown cards that are not in the crib."""
-    thrown = tuple(
-        card_list(thrown if isinstance(thrown, list | tuple) else list(thrown), "the thrown cards")
-    )
-    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
-        raise IllegalActionError(f"There is no seat {seat!r}.")
+    thrown = _checked_throw(game, seat, thrown)
     crib = game.crib
-    if thrown and not set(thrown).issubset(crib):
-        raise IllegalActionError("the thrown cards must be in the crib")
     # Gathered as bits, not a set of cards: a bar asks for a view at every moment.
     seen = 0 if game.starter is None else game.starter.bit
     for play in game.plays:
@@ -92,6 +88,19 @@ def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
     return View(seat, thrown, seen)
 
 
+def _checked_throw(game: Game, seat: int | None, thrown: Sequence[Card]) -> tuple[Card, ...]:
+    """``thrown`` as a tuple; raises IllegalActionError for a seat that does not exist or
+    thrown cards that are not in the crib."""
+    thrown = tuple(
+        card_list(thrown if isinstance(thrown, list | tuple) else list(thrown), "the thrown cards")
+    )
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
+        raise IllegalActionError(f"There is no seat {seat!r}.")
+    if thrown and not set(thrown).issubset(game.crib):
+        raise IllegalActionError("the thrown cards must be in the crib")
+    return thrown
+
+
 def win_bar(
     game: Game, seat: int | None = None, *, thrown: Sequence[Card] = ()
 ) -> tuple[float, ...]:
@@ -102,6 +111,8 @@ def win_bar(
     IllegalActionError for a seat that does not exist.
     """
     sides = game.sides
+    if seat is not None and game.players == 2 and game.phase in _AFTER_THE_CUT:
+        return _seat_of_two_after_cut(game, seat, thrown)
     if game.phase is Phase.OVER:
         outcome = game.outcome()
         winner = outcome.winner_side if outcome is not None else 0
@@ -146,6 +157,8 @@ def forget() -> None:
     pass as the first."""
     _crib_after_cut.cache_clear()
     _shown.cache_clear()
+    _SHOWS.clear()
+    _rest_trimmed.cache_clear()
     clear_kept()
 
 
@@ -194,13 +207,89 @@ def pegging_stages(game: Game) -> list[Stage]:
 
 def hand_stages(game: Game, view: View) -> list[Stage]:
     """The rest of this deal as stages: the play to come, then each show not yet counted."""
-    stages = pegging_stages(game)
+    return pegging_stages(game) + show_stages(game, view)
+
+
+def show_stages(game: Game, view: View) -> list[Stage]:
+    """Each show not yet counted, as stages."""
+    stages: list[Stage] = []
     done = len(game.shows) if game.phase is Phase.SHOW else 0
     for role, is_crib in _show_order(game.players)[done:]:
         seat = (game.dealer + role) % game.players
         dist = crib_distribution(game, view) if is_crib else hand_distribution(game, view, seat)
         stages.append(("add", role % game.sides, dist))
     return stages
+
+
+_AFTER_THE_CUT: Final = frozenset((Phase.PLAY, Phase.SHOW))
+
+
+def _seat_of_two_after_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tuple[float, ...]:
+    """``win_bar`` for a seat of two once the starter is cut (the play and the show),
+    with the deal's shows as the forward run takes them looked up rather than worked
+    out: they depend only on what the seat has seen of the other hand, so they stay the
+    same while the seat itself plays, and every moment of a deal built them again (its
+    view, each hand's and the crib's distribution, their trimmed forms and sum: most of
+    a play's bar)."""
+    thrown = _checked_throw(game, seat, thrown)
+    starter = game.starter
+    assert starter is not None
+    dealer = game.dealer
+    kept = 0
+    for card in game.kept(seat):
+        kept |= card.bit
+    other = 0
+    for play in game.plays:
+        if play.seat != seat:
+            other |= play.card.bit
+    throw = 0  # the thrown cards in their order (the crib's lookup is by its order)
+    for card in thrown:
+        throw = throw << 6 | card.index + 1
+    done = len(game.shows) if game.phase is Phase.SHOW else 0
+    key = (seat == dealer, starter.index, kept, other, throw, done)
+    shows = _SHOWS.get(key)
+    if shows is None:
+        seen = starter.bit | kept | other
+        for card in thrown:
+            seen |= card.bit
+        shows = _SHOWS.keep(key, tuple(trimmed_stages(show_stages(game, View(seat, thrown, seen)))))
+    stages = list(shows)
+    if game.phase is Phase.PLAY:
+        left = (len(game.hand(dealer)), len(game.hand(1 - dealer)))
+        stages[:0] = _rest_trimmed(left)
+    scores = game.scores
+    start = load_win_tables().start[2]
+    first = trimmed_first_role_chance((scores[dealer], scores[1 - dealer]), stages, start)
+    return (first, 1.0 - first) if dealer == 0 else (1.0 - first, first)
+
+
+class _Kept(dict[Hashable, tuple[Stage, ...]]):
+    """Stages kept by a key, the oldest quarter forgotten when full."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def keep(self, key: Hashable, stages: tuple[Stage, ...]) -> tuple[Stage, ...]:
+        if len(self) >= self.most:
+            for old in list(self)[: self.most // 4]:
+                del self[old]
+        self[key] = stages
+        return stages
+
+
+_SHOWS: Final = _Kept(8192)
+"""A seat of two's shows still to count once the starter is cut, trimmed and merged, by
+what they depend on: whether the seat deals, the starter, the seat's kept cards, the
+other's cards played, the seat's throw and the shows counted. A table asks again a
+second or two later (its seat's next play), when a thousand other tables have put in a
+few each."""
+
+
+@cache
+def _rest_trimmed(left: tuple[int, int]) -> tuple[Stage, ...]:
+    """Two sides' play still to come, trimmed, when they hold ``left`` cards (by role)."""
+    return tuple(trimmed_stages(load_win_tables().rest_stages(2, left)))
 
 
 @cache
