@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import cache, lru_cache
+from itertools import repeat
 from typing import Final, NamedTuple
 
 import numpy as np
 
 import compiled_parts
 from engine.odds.before_cut import crib_before_cut, hand_over_starters
-from engine.odds.crib import crib_given_starter
+from engine.odds.crib import crib_given_seen
 from engine.odds.hand_tables import load_tables
 from engine.odds.kept import read_only
 from engine.odds.model import (
@@ -91,13 +92,21 @@ def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
 def _checked_throw(game: Game, seat: int | None, thrown: Sequence[Card]) -> tuple[Card, ...]:
     """``thrown`` as a tuple; raises IllegalActionError for a seat that does not exist or
     thrown cards that are not in the crib."""
-    thrown = tuple(
-        card_list(thrown if isinstance(thrown, list | tuple) else list(thrown), "the thrown cards")
-    )
+    # A tuple of cards, as the door gives it, is taken as it is (the check in C): a bar
+    # checks its view at every moment.
+    if type(thrown) is not tuple or not all(map(isinstance, thrown, repeat(Card))):
+        thrown = tuple(
+            card_list(
+                thrown if isinstance(thrown, list | tuple) else list(thrown), "the thrown cards"
+            )
+        )
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
         raise IllegalActionError(f"There is no seat {seat!r}.")
-    if thrown and not set(thrown).issubset(game.crib):
-        raise IllegalActionError("the thrown cards must be in the crib")
+    if thrown:
+        crib = game.crib
+        for card in thrown:
+            if card not in crib:  # found by identity, never a call of Card.__eq__
+                raise IllegalActionError("the thrown cards must be in the crib")
     return thrown
 
 
@@ -346,15 +355,7 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
     A table asks again a second or two later, when a thousand other tables have each
     put one in: four thousand kept (about 870 bytes each, 3.5 MB) still hold its own."""
     weight = load_tables().throw_weight[role]
-    others = []
-    rest = seen & ~starter.bit
-    for card in thrown:
-        rest &= ~card.bit
-    while rest:  # the cards left, lowest index first (as the deck holds them)
-        low = rest & -rest
-        others.append(FULL_DECK[low.bit_length() - 1])
-        rest ^= low
-    return read_only(crib_given_starter(thrown, starter, tuple(others), weight))
+    return read_only(crib_given_seen(thrown, starter, seen, weight))
 
 
 def crib_distribution(game: Game, view: View) -> FloatArray:
