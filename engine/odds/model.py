@@ -171,6 +171,12 @@ def trimmed_stages(stages: Sequence[Stage]) -> list[Stage]:
     return _merged(_trimmed(stages))
 
 
+def trimmed_distribution(dist: FloatArray) -> FloatArray:
+    """One role's distribution as ``trimmed_stages`` trims it alone (kept for a read-only
+    one)."""
+    return _trimmed_dist("add", dist)
+
+
 def trimmed_first_role_chance(
     scores: tuple[int, int], trimmed: list[Stage], start_table: FloatArray, goal: int = GOAL
 ) -> float:
@@ -540,6 +546,12 @@ def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, int]) -
             both = tails[in0, in1]
             pulled[i, j] = here + (tails[in0, 0] - both + both / 2)
     return pulled
+
+
+def chance_through_play(value: FloatArray, pegging: FloatArray) -> float:
+    """Role 0's chance before two sides peg ``pegging`` jointly, from ``value`` after it
+    (from the scores now; its edges are the goal's where they reach it)."""
+    return float(_pull_joint(value, pegging, (1, 1))[0, 0])
 
 
 def _rolled(box: FloatArray) -> FloatArray:

@@ -23,11 +23,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from functools import cache, lru_cache
 from itertools import repeat
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeVar
 
 import numpy as np
 
 import compiled_parts
+from engine.odds.after_play import AfterPlay, after_play_values, chance_through_crib
 from engine.odds.before_cut import crib_before_cut, hand_over_starters
 from engine.odds.crib import crib_given_seen
 from engine.odds.hand_tables import load_tables
@@ -38,7 +39,9 @@ from engine.odds.model import (
     chances_through,
     clear_kept,
     first_role_chance,
+    first_role_table,
     prepare_start_table,
+    trimmed_distribution,
     trimmed_first_role_chance,
     trimmed_stages,
 )
@@ -167,6 +170,8 @@ def forget() -> None:
     _crib_after_cut.cache_clear()
     _shown.cache_clear()
     _SHOWS.clear()
+    _CRIBS.clear()
+    _AFTER_PLAY.clear()
     _rest_trimmed.cache_clear()
     clear_kept()
 
@@ -235,11 +240,10 @@ _AFTER_THE_CUT: Final = frozenset((Phase.PLAY, Phase.SHOW))
 
 def _seat_of_two_after_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tuple[float, ...]:
     """``win_bar`` for a seat of two once the starter is cut (the play and the show),
-    with the deal's shows as the forward run takes them looked up rather than worked
-    out: they depend only on what the seat has seen of the other hand, so they stay the
-    same while the seat itself plays, and every moment of a deal built them again (its
-    view, each hand's and the crib's distribution, their trimmed forms and sum: most of
-    a play's bar)."""
+    with what the rest of the deal brings looked up rather than worked out: it depends
+    only on what the seat has seen of the other hand, so it stays the same while the
+    seat itself plays, and every moment of a deal built it again (its view, each hand's
+    and the crib's distribution, their trimmed forms and sum: most of a play's bar)."""
     thrown = _checked_throw(game, seat, thrown)
     starter = game.starter
     assert starter is not None
@@ -252,47 +256,108 @@ def _seat_of_two_after_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tup
         if play.seat != seat:
             other |= play.card.bit
     throw = 0  # the thrown cards in their order (the crib's lookup is by its order)
+    seen = starter.bit | kept | other
     for card in thrown:
         throw = throw << 6 | card.index + 1
-    done = len(game.shows) if game.phase is Phase.SHOW else 0
-    key = (seat == dealer, starter.index, kept, other, throw, done)
-    shows = _SHOWS.get(key)
-    if shows is None:
-        seen = starter.bit | kept | other
-        for card in thrown:
-            seen |= card.bit
-        shows = _SHOWS.keep(key, tuple(trimmed_stages(show_stages(game, View(seat, thrown, seen)))))
-    stages = list(shows)
-    if game.phase is Phase.PLAY:
-        left = (len(game.hand(dealer)), len(game.hand(1 - dealer)))
-        stages[:0] = _rest_trimmed(left)
+        seen |= card.bit
+    view = View(seat, thrown, seen)
     scores = game.scores
-    start = load_win_tables().start[2]
-    first = trimmed_first_role_chance((scores[dealer], scores[1 - dealer]), stages, start)
+    first_score, second_score = scores[dealer], scores[1 - dealer]
+    if game.phase is Phase.PLAY or not game.shows:  # in the show, its first count to come
+        first = _in_the_play(game, view, (seat == dealer, starter.index, kept, other, throw))
+    else:
+        key = (seat == dealer, starter.index, kept, other, throw, len(game.shows))
+        shows = _SHOWS.get(key)
+        if shows is None:
+            shows = _SHOWS.keep(key, tuple(trimmed_stages(show_stages(game, view))))
+        start = load_win_tables().start[2]
+        first = trimmed_first_role_chance((first_score, second_score), list(shows), start)
     return (first, 1.0 - first) if dealer == 0 else (1.0 - first, first)
 
 
-class _Kept(dict[Hashable, tuple[Stage, ...]]):
-    """Stages kept by a key, the oldest quarter forgotten when full."""
+def _in_the_play(game: Game, view: View, key: tuple[bool, int, int, int, int]) -> float:
+    """The dealer's chance in the play (or at its end) as a seat of two sees it, ``key``
+    saying all that its view depends on: the chances once the play is over without the
+    crib (``engine.odds.after_play``) are kept by what the two hands' distributions depend
+    on for the deal's later moments (worked out again when one needs scores they do not
+    hold), and the crib, trimmed, by the whole key (the other's plays change it)."""
+    dealer = game.dealer
+    crib = _CRIBS.get(key)
+    if crib is None:
+        crib = _CRIBS.keep(key, trimmed_distribution(crib_distribution(game, view)))
+    if game.phase is Phase.PLAY:
+        table = _rest_trimmed((len(game.hand(dealer)), len(game.hand(1 - dealer))))[0][2]
+    else:
+        table = _NOTHING_PEGGED
+    first_score, second_score = game.scores[dealer], game.scores[1 - dealer]
+    deals, starter, kept, other, _ = key
+    hands = (deals, starter, kept, other if other.bit_count() == 4 else 0)
+    known = _AFTER_PLAY.get(hands)
+    if known is not None:
+        chance = chance_through_crib(known[0], first_score, second_score, crib, table)
+        if chance is not None:
+            return chance
+        pone, dealer_hand = known[1], known[2]
+    else:
+        pone = trimmed_distribution(hand_distribution(game, view, 1 - dealer))
+        dealer_hand = trimmed_distribution(hand_distribution(game, view, dealer))
+    rows, cols = table.shape
+    after = after_play_values(
+        first_role_table(load_win_tables().start[2]),
+        first_score,
+        second_score,
+        rows + SHOW_POINTS - 1 + AFTER_PLAY_SLACK,
+        cols + AFTER_PLAY_SLACK,
+        pone,
+        dealer_hand,
+    )
+    _AFTER_PLAY.keep(hands, (after, pone, dealer_hand))
+    chance = chance_through_crib(after, first_score, second_score, crib, table)
+    assert chance is not None  # the values were worked out from these scores
+    return chance
+
+
+_NOTHING_PEGGED: Final = read_only(np.ones((1, 1)))
+"""The play over: no points more for either side."""
+
+AFTER_PLAY_SLACK: Final = 4
+"""Scores more than the play still to come may bring, each way, over which the chances
+after the play are worked out: the deal's later moments, each side having pegged some
+and holding fewer cards, then find them there."""
+
+V = TypeVar("V")
+
+
+class _Kept(dict[Hashable, V]):
+    """Values kept by a key, the oldest quarter forgotten when full."""
 
     def __init__(self, most: int) -> None:
         super().__init__()
         self.most = most
 
-    def keep(self, key: Hashable, stages: tuple[Stage, ...]) -> tuple[Stage, ...]:
+    def keep(self, key: Hashable, value: V) -> V:
         if len(self) >= self.most:
             for old in list(self)[: self.most // 4]:
                 del self[old]
-        self[key] = stages
-        return stages
+        self[key] = value
+        return value
 
 
-_SHOWS: Final = _Kept(8192)
-"""A seat of two's shows still to count once the starter is cut, trimmed and merged, by
-what they depend on: whether the seat deals, the starter, the seat's kept cards, the
-other's cards played, the seat's throw and the shows counted. A table asks again a
-second or two later (its seat's next play), when a thousand other tables have put in a
-few each."""
+_SHOWS: Final = _Kept[tuple[Stage, ...]](4096)
+"""A seat of two's shows still to count once the first is counted, trimmed and merged as
+the forward run takes them, by what they depend on: whether the seat deals, the starter,
+the seat's kept cards, the other's cards played, the seat's throw and the shows counted."""
+
+_CRIBS: Final = _Kept[FloatArray](8192)
+"""A seat of two's crib in the play, trimmed, by what it depends on (``_SHOWS``' key but
+the shows counted). A table asks again a second or two later (its seat's next play),
+when a thousand other tables have put in a few each."""
+
+_AFTER_PLAY: Final = _Kept[tuple[AfterPlay, FloatArray, FloatArray]](4096)
+"""A seat of two's chances once the play is over (``engine.odds.after_play``), with the
+pone's and the dealer's hands they were worked out from, by what those depend on:
+whether the seat deals, the starter, its kept cards and the other's hand once all four
+are seen (about 6 kB each)."""
 
 
 @cache

@@ -308,9 +308,11 @@ def moments_of_two_seats(seed: int):  # type: ignore[no-untyped-def]
 
 
 def test_a_seat_of_two_s_shows_looked_up_give_the_bar_worked_out_afresh() -> None:
-    """Once the starter is cut, a seat of two's shows are looked up by what it has seen:
-    every bar is the one its stages worked out afresh give, to the bit, with its throw
-    remembered or not."""
+    """Once the starter is cut, a seat of two's shows are looked up by what it has seen,
+    and in the play (and the show before its first count) the chances after the play
+    are kept for the deal: every bar is the one its stages worked out afresh through the
+    forward run give, with its throw remembered or not, to the bit once a hand is
+    counted, within the rounding of other sums (engine.odds.after_play) before."""
     checked = 0
     for seed in (3, 4, 5):
         winbar.forget()
@@ -320,7 +322,11 @@ def test_a_seat_of_two_s_shows_looked_up_give_the_bar_worked_out_afresh() -> Non
             for throw in (thrown, ()):
                 view = winbar.view_of(game, seat, throw)
                 afresh = winbar.chances_with(game, winbar.hand_stages(game, view))
-                assert win_bar(game, seat, thrown=throw) == afresh
+                bar = win_bar(game, seat, thrown=throw)
+                if game.phase is Phase.PLAY or not game.shows:
+                    assert bar == pytest.approx(afresh, abs=1e-14)
+                else:
+                    assert bar == afresh
                 checked += 1
     assert checked > 300
 

@@ -1,0 +1,184 @@
+"""Two sides' chances once the play is over, worked out once a deal and narrowed by the
+crib at each moment of its play: the win bar of a seat of two during the play.
+
+A seat's view of the rest of a deal changes in two ways while the play goes on: the
+play still to come and the scores at every play, and the crib (the other's cards played
+cannot be in it) at every play of the other's. The hands (the pone's, counted first, and
+the dealer's) stay the same until the other's is seen whole. So the chance after the
+play is worked out without the crib, once, over the scores the rest of the play may
+bring (``after_play_values``: the pone's hand, then the dealer's, then the next deal),
+and each moment takes the crib and the play still to come through it alone
+(``chance_through_crib``): a few thousand products in place of the whole forward run.
+
+The dealer's crib comes last in counting order, after the pone's hand: taking it first
+is exact as long as the dealer reaching the goal with hand and crib (``dealer >= 121``)
+counts only where the pone did not reach it first, which the values past the goal say
+(``AfterPlay.passed``: the pone's chance of staying short). The chances are the forward
+run's (``engine.odds.model.first_role_chance``) but for the rounding of the sums, a few
+parts in 10^15 (tests/engine/odds/test_after_play.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final, NamedTuple
+
+import numpy as np
+
+from compiled_parts import Twin
+from engine.odds.model import GOAL, FloatArray, chance_through_play
+
+
+class AfterPlay(NamedTuple):
+    """Role 0's chance once the play is over with the crib still to count, from scores
+    ``(first + i, second + j)``: ``values[i, j]`` under the goal, ``passed[j]`` for role 0
+    on the goal or past it (the pone's chance of not reaching it with its hand)."""
+
+    first: int
+    second: int
+    values: FloatArray
+    passed: FloatArray
+
+
+def after_play_values(
+    first_role: FloatArray,
+    first: int,
+    second: int,
+    rows: int,
+    cols: int,
+    pone: FloatArray,
+    dealer_hand: FloatArray,
+) -> AfterPlay:
+    """``AfterPlay`` over ``rows`` x ``cols`` scores from ``(first, second)`` (fewer where
+    they reach the goal), before the pone counts ``pone`` and the dealer ``dealer_hand``,
+    then the next deal from ``first_role`` (``engine.odds.model.first_role_table``).
+
+    Each value is its terms summed in one order whatever the box (a point's at a time,
+    the pone's then the dealer's), so values worked out over two boxes are the same."""
+    rows, cols = min(rows, GOAL - first), min(cols, GOAL - second)
+    values, passed = PARTS.chosen.values(first_role, first, second, rows, cols, pone, dealer_hand)
+    return AfterPlay(first, second, values, passed)
+
+
+def _values_python(
+    first_role: FloatArray,
+    first: int,
+    second: int,
+    rows: int,
+    cols: int,
+    pone: FloatArray,
+    dealer_hand: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """``after_play_values``' work: the values and the chances past the goal."""
+    dealer_rows = min(rows + len(dealer_hand) - 1, GOAL - first)
+    # The pone's points: none of the table's scores past the goal (the pone has won).
+    wide = np.zeros((dealer_rows, cols + len(pone) - 1))
+    inside = min(wide.shape[1], GOAL - second)
+    wide[:, :inside] = first_role[first : first + dealer_rows, second : second + inside]
+    counted = np.zeros((dealer_rows, cols))
+    passed = np.zeros(cols)
+    short = np.zeros(cols + len(pone) - 1)
+    short[:inside] = 1.0
+    for points, weight in enumerate(pone.tolist()):
+        if not weight:
+            continue  # adds nothing: a hand known is one weight (the C skips it too)
+        counted += weight * wide[:, points : points + cols]
+        passed += weight * short[points : points + cols]
+    # Then the dealer's: past the goal, role 0 wins if the pone did not first.
+    below = np.empty((rows + len(dealer_hand) - 1, cols))
+    below[:dealer_rows] = counted
+    below[dealer_rows:] = passed
+    values = np.zeros((rows, cols))
+    for points, weight in enumerate(dealer_hand.tolist()):
+        if weight:
+            values += weight * below[points : points + rows]
+    return values, passed
+
+
+def _values_in_c(after_play: Callable[..., None]) -> Values:
+    """``_values_python`` with engine/odds/_after_play.c's ``after_play``: the same sums in
+    the same order."""
+
+    def values_in_c(
+        first_role: FloatArray,
+        first: int,
+        second: int,
+        rows: int,
+        cols: int,
+        pone: FloatArray,
+        dealer_hand: FloatArray,
+    ) -> tuple[FloatArray, FloatArray]:
+        values, passed = np.empty((rows, cols)), np.empty(cols)
+        after_play(first_role, first, second, pone, dealer_hand, values, passed)
+        return values, passed
+
+    return values_in_c
+
+
+def _through_crib_python(
+    values: FloatArray,
+    passed: FloatArray,
+    goal_row: int,
+    row: int,
+    col: int,
+    need0: int,
+    need1: int,
+    crib: FloatArray,
+    pegging: FloatArray,
+) -> float:
+    """``chance_through_crib``'s work, from ``values[row, col]`` (row ``goal_row`` is the
+    goal's), over ``need0`` x ``need1`` scores: the crib's points a point at a time, then
+    the play."""
+    past = row + need0 + len(crib) - 1 - goal_row  # the crib's rows on the goal or past it
+    below = values[row : min(goal_row, row + need0 + len(crib) - 1), col : col + need1]
+    if past > 0:
+        below = np.vstack([below, np.broadcast_to(passed[col : col + need1], (past, need1))])
+    after = np.zeros((need0, need1))
+    for points, weight in enumerate(crib.tolist()):
+        if weight:
+            after += weight * below[points : points + need0]
+    return chance_through_play(after, pegging)
+
+
+Values = Callable[
+    [FloatArray, int, int, int, int, FloatArray, FloatArray], tuple[FloatArray, FloatArray]
+]
+ThroughCrib = Callable[
+    [FloatArray, FloatArray, int, int, int, int, int, FloatArray, FloatArray], float
+]
+
+
+class Parts(NamedTuple):
+    """The module's two compiled parts."""
+
+    values: Values
+    through_crib: ThroughCrib
+
+
+PARTS: Final = Twin[Parts](
+    "engine.odds._after_play",
+    python=Parts(_values_python, _through_crib_python),
+    compiled=lambda c: Parts(_values_in_c(c.after_play), c.through_crib),
+)
+"""The values after the play and a moment through them, in C where
+engine/odds/_after_play.c was built."""
+
+
+def chance_through_crib(
+    after: AfterPlay, first: int, second: int, crib: FloatArray, pegging: FloatArray
+) -> float | None:
+    """Role 0's chance from scores ``(first, second)``, under the goal, with ``pegging``
+    still to come in the play (a joint table, trimmed) and then ``crib`` for the dealer
+    once the hands are counted; None when ``after`` does not hold the scores it needs
+    (work them out again from these)."""
+    row, col = first - after.first, second - after.second
+    rows, cols = after.values.shape
+    goal_row = GOAL - after.first
+    need0, need1 = min(GOAL - first, pegging.shape[0]), min(GOAL - second, pegging.shape[1])
+    if row < 0 or col < 0 or col + need1 > cols:
+        return None
+    if min(goal_row, row + need0 + len(crib) - 1) > rows:
+        return None
+    return PARTS.chosen.through_crib(
+        after.values, after.passed, goal_row, row, col, need0, need1, crib, pegging
+    )
