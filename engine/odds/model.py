@@ -161,29 +161,7 @@ def first_role_chance(
     first, second = scores
     if first >= goal or second >= goal:
         return 1.0 if first >= goal else 0.0
-    return trimmed_first_role_chance(scores, trimmed_stages(stages), start_table, goal)
-
-
-def trimmed_stages(stages: Sequence[Stage]) -> list[Stage]:
-    """The stages as the forward runs take them: without their negligible tails, and
-    consecutive ones of one role as one. The win bar keeps a deal's shows so, as they
-    stay the same through many moments of its play and show."""
-    return _merged(_trimmed(stages))
-
-
-def trimmed_distribution(dist: FloatArray) -> FloatArray:
-    """One role's distribution as ``trimmed_stages`` trims it alone (kept for a read-only
-    one)."""
-    return _trimmed_dist("add", dist)
-
-
-def trimmed_first_role_chance(
-    scores: tuple[int, int], trimmed: list[Stage], start_table: FloatArray, goal: int = GOAL
-) -> float:
-    """``first_role_chance`` through stages already trimmed (``trimmed_stages``)."""
-    first, second = scores
-    if first >= goal or second >= goal:
-        return 1.0 if first >= goal else 0.0
+    trimmed = trimmed_stages(stages)
     before, reach, adds = _reach(trimmed, 2)
     if adds > 2:  # some role has more than one add
         reaching = (first + reach[0] >= goal) + (second + reach[1] >= goal)
@@ -194,6 +172,18 @@ def trimmed_first_role_chance(
         before, reach, adds = _reach(trimmed, 2)
     region = (min(goal - first, reach[0] + 1), min(goal - second, reach[1] + 1))
     return FORWARD.chosen(scores, trimmed, before, region, start_table)
+
+
+def trimmed_stages(stages: Sequence[Stage]) -> list[Stage]:
+    """The stages as the forward runs take them: without their negligible tails, and
+    consecutive ones of one role as one."""
+    return _merged(_trimmed(stages))
+
+
+def trimmed_distribution(dist: FloatArray) -> FloatArray:
+    """One role's distribution as ``trimmed_stages`` trims it alone (kept for a read-only
+    one)."""
+    return _trimmed_dist("add", dist)
 
 
 _TRIMMED = KeptForTables()

@@ -42,7 +42,6 @@ from engine.odds.model import (
     first_role_table,
     prepare_start_table,
     trimmed_distribution,
-    trimmed_first_role_chance,
     trimmed_stages,
 )
 from engine.odds.tables import load_win_tables
@@ -169,7 +168,6 @@ def forget() -> None:
     pass as the first."""
     _crib_after_cut.cache_clear()
     _shown.cache_clear()
-    _SHOWS.clear()
     _CRIBS.clear()
     _AFTER_PLAY.clear()
     _rest_trimmed.cache_clear()
@@ -261,46 +259,44 @@ def _seat_of_two_after_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tup
         throw = throw << 6 | card.index + 1
         seen |= card.bit
     view = View(seat, thrown, seen)
-    scores = game.scores
-    first_score, second_score = scores[dealer], scores[1 - dealer]
-    if game.phase is Phase.PLAY or not game.shows:  # in the show, its first count to come
-        first = _in_the_play(game, view, (seat == dealer, starter.index, kept, other, throw))
-    else:
-        key = (seat == dealer, starter.index, kept, other, throw, len(game.shows))
-        shows = _SHOWS.get(key)
-        if shows is None:
-            shows = _SHOWS.keep(key, tuple(trimmed_stages(show_stages(game, view))))
-        start = load_win_tables().start[2]
-        first = trimmed_first_role_chance((first_score, second_score), list(shows), start)
+    first = _through_the_play(game, view, (seat == dealer, starter.index, kept, other, throw))
     return (first, 1.0 - first) if dealer == 0 else (1.0 - first, first)
 
 
-def _in_the_play(game: Game, view: View, key: tuple[bool, int, int, int, int]) -> float:
-    """The dealer's chance in the play (or at its end) as a seat of two sees it, ``key``
+def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, int]) -> float:
+    """The dealer's chance in the play or the show as a seat of two sees it, ``key``
     saying all that its view depends on: the chances once the play is over without the
-    crib (``engine.odds.after_play``) are kept by what the two hands' distributions depend
-    on for the deal's later moments (worked out again when one needs scores they do not
-    hold), and the crib, trimmed, by the whole key (the other's plays change it)."""
+    crib (``engine.odds.after_play``; in the show, without the hands counted) are kept by
+    what the two hands' distributions depend on for the deal's later moments (worked
+    out again when one needs scores they do not hold), and the crib, trimmed, by the
+    whole key (the other's plays change it)."""
     dealer = game.dealer
     crib = _CRIBS.get(key)
     if crib is None:
         crib = _CRIBS.keep(key, trimmed_distribution(crib_distribution(game, view)))
+    counted = 0
     if game.phase is Phase.PLAY:
         table = _rest_trimmed((len(game.hand(dealer)), len(game.hand(1 - dealer))))[0][2]
     else:
-        table = _NOTHING_PEGGED
+        table, counted = _NOTHING_PEGGED, len(game.shows)
     first_score, second_score = game.scores[dealer], game.scores[1 - dealer]
     deals, starter, kept, other, _ = key
-    hands = (deals, starter, kept, other if other.bit_count() == 4 else 0)
+    hands = (deals, starter, kept, other if other.bit_count() == 4 else 0, counted)
     known = _AFTER_PLAY.get(hands)
     if known is not None:
         chance = chance_through_crib(known[0], first_score, second_score, crib, table)
         if chance is not None:
             return chance
         pone, dealer_hand = known[1], known[2]
-    else:
-        pone = trimmed_distribution(hand_distribution(game, view, 1 - dealer))
-        dealer_hand = trimmed_distribution(hand_distribution(game, view, dealer))
+    else:  # a hand counted brings nothing more
+        pone = (
+            _NOTHING
+            if counted > 0
+            else trimmed_distribution(hand_distribution(game, view, 1 - dealer))
+        )
+        dealer_hand = (
+            _NOTHING if counted > 1 else trimmed_distribution(hand_distribution(game, view, dealer))
+        )
     rows, cols = table.shape
     after = after_play_values(
         first_role_table(load_win_tables().start[2]),
@@ -319,6 +315,8 @@ def _in_the_play(game: Game, view: View, key: tuple[bool, int, int, int, int]) -
 
 _NOTHING_PEGGED: Final = read_only(np.ones((1, 1)))
 """The play over: no points more for either side."""
+_NOTHING: Final = read_only(np.ones(1))
+"""A hand counted: no points more for it."""
 
 AFTER_PLAY_SLACK: Final = 4
 """Scores more than the play still to come may bring, each way, over which the chances
@@ -343,21 +341,17 @@ class _Kept(dict[Hashable, V]):
         return value
 
 
-_SHOWS: Final = _Kept[tuple[Stage, ...]](4096)
-"""A seat of two's shows still to count once the first is counted, trimmed and merged as
-the forward run takes them, by what they depend on: whether the seat deals, the starter,
-the seat's kept cards, the other's cards played, the seat's throw and the shows counted."""
-
 _CRIBS: Final = _Kept[FloatArray](8192)
-"""A seat of two's crib in the play, trimmed, by what it depends on (``_SHOWS``' key but
-the shows counted). A table asks again a second or two later (its seat's next play),
+"""A seat of two's crib once the starter is cut, trimmed, by what it depends on: whether
+the seat deals, the starter, the seat's kept cards, the other's cards played and the
+seat's throw. A table asks again a second or two later (its seat's next play),
 when a thousand other tables have put in a few each."""
 
 _AFTER_PLAY: Final = _Kept[tuple[AfterPlay, FloatArray, FloatArray]](4096)
 """A seat of two's chances once the play is over (``engine.odds.after_play``), with the
 pone's and the dealer's hands they were worked out from, by what those depend on:
-whether the seat deals, the starter, its kept cards and the other's hand once all four
-are seen (about 6 kB each)."""
+whether the seat deals, the starter, its kept cards, the other's hand once all four
+are seen and the hands counted (about 6 kB each)."""
 
 
 @cache

@@ -285,11 +285,14 @@ def bars_of_a_game(seed: int, *, afresh: bool) -> list[tuple[float, ...]]:
 
 def test_work_kept_between_bars_never_changes_one() -> None:
     """The crib worked out after the cut is kept for the moments after it (only the
-    other side's plays change it), and the odds of passing 121 for every shipped table:
-    the bars of a whole game that reuse them are the bars worked out afresh."""
+    other side's plays change it), the chances after the play for the deal (worked out
+    from the scores of its first moment, later ones read from them), and the odds of
+    passing 121 for every shipped table: the bars of a whole game that reuse them are
+    the bars worked out afresh, to the bit."""
     winbar.forget()
     kept = bars_of_a_game(11, afresh=False)
-    assert winbar._crib_after_cut.cache_info().hits > 20
+    assert 0 < len(winbar._CRIBS) < len(kept) // 2
+    assert 0 < len(winbar._AFTER_PLAY) < len(kept) // 2
     assert bars_of_a_game(11, afresh=True) == kept
 
 
@@ -308,11 +311,10 @@ def moments_of_two_seats(seed: int):  # type: ignore[no-untyped-def]
 
 
 def test_a_seat_of_two_s_shows_looked_up_give_the_bar_worked_out_afresh() -> None:
-    """Once the starter is cut, a seat of two's shows are looked up by what it has seen,
-    and in the play (and the show before its first count) the chances after the play
-    are kept for the deal: every bar is the one its stages worked out afresh through the
-    forward run give, with its throw remembered or not, to the bit once a hand is
-    counted, within the rounding of other sums (engine.odds.after_play) before."""
+    """Once the starter is cut, a seat of two's crib is looked up by what it has seen,
+    and the chances after the play are kept for the deal: every bar of the play and the
+    show is the one its stages worked out afresh through the forward run give, with its
+    throw remembered or not, within the rounding of other sums (engine.odds.after_play)."""
     checked = 0
     for seed in (3, 4, 5):
         winbar.forget()
@@ -322,11 +324,7 @@ def test_a_seat_of_two_s_shows_looked_up_give_the_bar_worked_out_afresh() -> Non
             for throw in (thrown, ()):
                 view = winbar.view_of(game, seat, throw)
                 afresh = winbar.chances_with(game, winbar.hand_stages(game, view))
-                bar = win_bar(game, seat, thrown=throw)
-                if game.phase is Phase.PLAY or not game.shows:
-                    assert bar == pytest.approx(afresh, abs=1e-14)
-                else:
-                    assert bar == afresh
+                assert win_bar(game, seat, thrown=throw) == pytest.approx(afresh, abs=1e-14)
                 checked += 1
     assert checked > 300
 
