@@ -34,6 +34,8 @@ static int read_float64(PyObject *array, Py_buffer *view, int ndim, const char *
     return 0;
 }
 
+#define TAIL 1e-6 /* engine/odds/model.py's TAIL */
+
 static double item1(const Py_buffer *view, Py_ssize_t i) {
     return *(const double *)((const char *)view->buf + i * view->strides[0]);
 }
@@ -47,8 +49,9 @@ PyDoc_STRVAR(through_crib_doc,
              "through_crib(values, passed, goal_row, row, col, need0, need1, crib, pegging) "
              "-> float\n\n"
              "Role 0's chance from ``values[row, col]`` (row ``goal_row`` the goal's, "
-             "``passed`` past it) with ``crib`` and then ``pegging`` to come, over ``need0`` "
-             "x ``need1`` scores, as engine/odds/after_play.py's Python twin works it out.");
+             "``passed`` past it) with ``crib`` (trimmed here) and then ``pegging`` to come, "
+             "over ``need0`` x ``need1`` scores, or None where ``values`` has too few rows "
+             "for the crib, as engine/odds/after_play.py's Python twin works it out.");
 
 static PyObject *through_crib(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 9) {
@@ -84,11 +87,31 @@ static PyObject *through_crib(PyObject *self, PyObject *const *args, Py_ssize_t 
                     *pegging = &views[3];
     Py_ssize_t rows = values->shape[0], cols = values->shape[1], length = crib->shape[0];
     Py_ssize_t prows = pegging->shape[0], pcols = pegging->shape[1];
-    Py_ssize_t last = row + need0 + length - 1; /* one past the last row read */
     if (row < 0 || col < 0 || need0 < 1 || need1 < 1 || need0 > prows || need1 > pcols ||
-        row >= goal_row || (last < goal_row ? last : goal_row) > rows || col + need1 > cols ||
-        passed->shape[0] != cols) {
+        row >= goal_row || col + need1 > cols || passed->shape[0] != cols) {
         PyErr_SetString(PyExc_ValueError, "the scores asked for must lie inside the values");
+        goto done;
+    }
+    /* The crib without its negligible tail, as engine/odds/model.py trims a distribution:
+     * the points past those kept bring at most TAIL (summed from the last point down),
+     * and what is kept is weighed by its own total. */
+    Py_ssize_t kept = 1;
+    double tail = 0.0;
+    for (Py_ssize_t points = length - 1; points > 0; points--) {
+        tail += item1(crib, points);
+        if (tail > TAIL) {
+            kept = points + 1;
+            break;
+        }
+    }
+    double total = 0.0;
+    for (Py_ssize_t points = 0; points < kept; points++)
+        total += item1(crib, points);
+    length = kept;
+    Py_ssize_t last = row + need0 + length - 1; /* one past the last row read */
+    if ((last < goal_row ? last : goal_row) > rows) {
+        result = Py_None; /* the values do not hold the scores the crib may bring */
+        Py_INCREF(result);
         goto done;
     }
     after = (double *)PyMem_Calloc((size_t)(need0 * need1), sizeof(double));
@@ -100,9 +123,9 @@ static PyObject *through_crib(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     /* The crib's points, a point at a time (as the Python adds them). */
     for (Py_ssize_t points = 0; points < length; points++) {
-        double weight = item1(crib, points);
+        double weight = item1(crib, points) / total;
         if (weight == 0.0)
-            continue; /* adds nothing (as in the Python): a point's hand is one weight */
+            continue; /* adds nothing (as in the Python) */
         for (Py_ssize_t i = 0; i < need0; i++) {
             Py_ssize_t from = row + i + points;
             double *out = after + i * need1;

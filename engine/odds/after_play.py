@@ -26,7 +26,7 @@ from typing import Final, NamedTuple
 import numpy as np
 
 from compiled_parts import Twin
-from engine.odds.model import GOAL, FloatArray, chance_through_play
+from engine.odds.model import GOAL, TAIL, FloatArray, chance_through_play
 
 
 class AfterPlay(NamedTuple):
@@ -125,18 +125,33 @@ def _through_crib_python(
     need1: int,
     crib: FloatArray,
     pegging: FloatArray,
-) -> float:
+) -> float | None:
     """``chance_through_crib``'s work, from ``values[row, col]`` (row ``goal_row`` is the
-    goal's), over ``need0`` x ``need1`` scores: the crib's points a point at a time, then
-    the play."""
-    past = row + need0 + len(crib) - 1 - goal_row  # the crib's rows on the goal or past it
-    below = values[row : min(goal_row, row + need0 + len(crib) - 1), col : col + need1]
-    if past > 0:
-        below = np.vstack([below, np.broadcast_to(passed[col : col + need1], (past, need1))])
+    goal's), over ``need0`` x ``need1`` scores: the crib trimmed (as
+    ``engine.odds.model`` trims a distribution, its sums added one at a time), its
+    points a point at a time, then the play; None where ``values`` has too few rows for
+    the crib."""
+    weights = crib.tolist()
+    kept, tail = 1, 0.0
+    for points in range(len(weights) - 1, 0, -1):
+        tail += weights[points]
+        if tail > TAIL:
+            kept = points + 1
+            break
+    total = 0.0
+    for weight in weights[:kept]:
+        total += weight
+    last = row + need0 + kept - 1
+    if min(last, goal_row) > len(values):
+        return None
+    below = values[row : min(goal_row, last), col : col + need1]
+    if last > goal_row:  # the crib's rows on the goal or past it
+        passing = np.broadcast_to(passed[col : col + need1], (last - goal_row, need1))
+        below = np.vstack([below, passing])
     after = np.zeros((need0, need1))
-    for points, weight in enumerate(crib.tolist()):
-        if weight:
-            after += weight * below[points : points + need0]
+    for points, weight in enumerate(weights[:kept]):
+        if weight / total:
+            after += weight / total * below[points : points + need0]
     return chance_through_play(after, pegging)
 
 
@@ -144,7 +159,7 @@ Values = Callable[
     [FloatArray, int, int, int, int, FloatArray, FloatArray], tuple[FloatArray, FloatArray]
 ]
 ThroughCrib = Callable[
-    [FloatArray, FloatArray, int, int, int, int, int, FloatArray, FloatArray], float
+    [FloatArray, FloatArray, int, int, int, int, int, FloatArray, FloatArray], float | None
 ]
 
 
@@ -169,15 +184,12 @@ def chance_through_crib(
 ) -> float | None:
     """Role 0's chance from scores ``(first, second)``, under the goal, with ``pegging``
     still to come in the play (a joint table, trimmed) and then ``crib`` for the dealer
-    once the hands are counted; None when ``after`` does not hold the scores it needs
-    (work them out again from these)."""
+    once the hands are counted (trimmed here, as ``engine.odds.model`` trims it); None
+    when ``after`` does not hold the scores it needs (work them out again from these)."""
     row, col = first - after.first, second - after.second
-    rows, cols = after.values.shape
     goal_row = GOAL - after.first
     need0, need1 = min(GOAL - first, pegging.shape[0]), min(GOAL - second, pegging.shape[1])
-    if row < 0 or col < 0 or col + need1 > cols:
-        return None
-    if min(goal_row, row + need0 + len(crib) - 1) > rows:
+    if row < 0 or col < 0 or col + need1 > after.values.shape[1]:
         return None
     return PARTS.chosen.through_crib(
         after.values, after.passed, goal_row, row, col, need0, need1, crib, pegging

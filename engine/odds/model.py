@@ -32,7 +32,7 @@ from engine.odds.kept import KeptForTables, read_only
 FloatArray = npt.NDArray[np.float64]
 
 GOAL: Final = 121
-_TAIL: Final = 1e-6  # forward runs drop a distribution's tail of this much, renormalised
+TAIL: Final = 1e-6  # forward runs drop a distribution's tail of this much, renormalised
 
 
 def sides_for(players: int) -> int:
@@ -92,17 +92,17 @@ def rotate(table: FloatArray) -> FloatArray:
 
 
 def _tail_end(dist: FloatArray) -> int:
-    """How many leading points to keep so that at most ``_TAIL`` is dropped past them.
+    """How many leading points to keep so that at most ``TAIL`` is dropped past them.
 
     The mass at each point or more, summed from the last point down as numpy's cumsum of
-    the reversed array sums it (the same floats), until it passes ``_TAIL``: a
+    the reversed array sums it (the same floats), until it passes ``TAIL``: a
     distribution of 30 points in a fifth of the time of that cumsum and its search,
     as most of its tail is passed within a few points."""
     tail = 0.0
     values = dist.tolist()
     for point in range(len(values) - 1, 0, -1):
         tail += values[point]
-        if tail > _TAIL:
+        if tail > TAIL:
             return point + 1
     return 1
 
