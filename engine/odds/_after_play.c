@@ -1,11 +1,14 @@
-/* A moment of two sides' play through the values after it (engine/odds/after_play.py,
- * ``_through_crib_python``) in C.
+/* Two sides' chances once the play is over, and a moment of the play through them
+ * (engine/odds/after_play.py: ``_values_python`` and ``_through_crib_python``) in C.
  *
- * The crib's points are taken through the values once the hands are counted, a point at
- * a time, over the scores the play still to come may bring; then the play's joint stage
- * at the scores now, as engine/odds/_forward.c's pull_joint takes it. The crib's sums are
- * added in the Python's order; the play's in another than numpy's dot product, so a
- * chance may differ from the Python's in its last bits (tests/engine/odds/test_after_play.py).
+ * after_play: the values before the pone's hand and the dealer's are counted, a point at
+ * a time, each value's terms in the Python's order (the same to the bit).
+ * through_crib: the crib (trimmed here as engine/odds/model.py trims a distribution) taken
+ * through those values a point at a time, over the scores the play still to come may
+ * bring; then the play's joint stage at the scores now, as engine/odds/_forward.c's
+ * pull_joint takes it. The play's sum is added in another order than numpy's dot
+ * product, so a chance may differ from the Python's in its last bits
+ * (tests/engine/odds/test_after_play.py).
  *
  * Nothing here trusts its arguments: an array that is not float64 of the right number of
  * dimensions, or rows, columns and scores that would read outside it, raise an exception.

@@ -1,5 +1,6 @@
 """Two sides' chances once the play is over, worked out once a deal and narrowed by the
-crib at each moment of its play: the win bar of a seat of two during the play.
+crib at each moment of its play: the win bar of a seat of two during the play and the
+show (there the play still to come is nothing, and a hand counted brings no more).
 
 A seat's view of the rest of a deal changes in two ways while the play goes on: the
 play still to come and the scores at every play, and the crib (the other's cards played
