@@ -268,8 +268,8 @@ def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, in
     saying all that its view depends on: the chances once the play is over without the
     crib (``engine.odds.after_play``; in the show, without the hands counted) are kept by
     what the two hands' distributions depend on for the deal's later moments (worked
-    out again when one needs scores they do not hold), and the crib by the
-    whole key (the other's plays change it)."""
+    out again when one needs scores they do not hold), and the crib by the whole key
+    (the other's plays change it)."""
     dealer = game.dealer
     crib = _CRIBS.get(key)
     if crib is None:
@@ -342,10 +342,10 @@ class _Kept(dict[Hashable, V]):
 
 
 _CRIBS: Final = _Kept[FloatArray](8192)
-"""A seat of two's crib once the starter is cut by what it depends on: whether
-the seat deals, the starter, the seat's kept cards, the other's cards played and the
-seat's throw. A table asks again a second or two later (its seat's next play),
-when a thousand other tables have put in a few each."""
+"""A seat of two's crib once the starter is cut, by what it depends on: whether the seat
+deals, the starter, the seat's kept cards, the other's cards played and the seat's
+throw. A table asks again a second or two later (its seat's next play), when a
+thousand other tables have put in a few each."""
 
 _AFTER_PLAY: Final = _Kept[tuple[AfterPlay, FloatArray, FloatArray]](4096)
 """A seat of two's chances once the play is over (``engine.odds.after_play``), with the
