@@ -70,11 +70,13 @@ def _values_python(
     pone: FloatArray,
     dealer_hand: FloatArray,
 ) -> tuple[FloatArray, FloatArray]:
-    """``after_play_values``' work: the values and the chances past the goal."""
-    dealer_rows = min(rows + len(dealer_hand) - 1, GOAL - first)
+    """``after_play_values``' work: the values and the chances past the goal (the
+    table's last row and column are the goal's)."""
+    goal0, goal1 = first_role.shape
+    dealer_rows = min(rows + len(dealer_hand) - 1, goal0 - first)
     # The pone's points: none of the table's scores past the goal (the pone has won).
     wide = np.zeros((dealer_rows, cols + len(pone) - 1))
-    inside = min(wide.shape[1], GOAL - second)
+    inside = min(wide.shape[1], goal1 - second)
     wide[:, :inside] = first_role[first : first + dealer_rows, second : second + inside]
     counted = np.zeros((dealer_rows, cols))
     passed = np.zeros(cols)
@@ -94,6 +96,68 @@ def _values_python(
         if weight:
             values += weight * below[points : points + rows]
     return values, passed
+
+
+_ONE: Final = np.ones(1)
+"""A hand that brings no points (counted, or taken into a table made before)."""
+
+_AVERAGE_FIRST: dict[
+    tuple[int, int, bool], tuple[FloatArray, FloatArray, FloatArray, FloatArray]
+] = {}
+"""Tables of the values after the play with the other's average hand counted, by the
+start table's and the average's ids and whether the average is the pone's, with the
+arrays themselves (so that neither id can be reused while it is kept)."""
+
+
+def before_cut_values(
+    first_role: FloatArray,
+    first: int,
+    second: int,
+    rows: int,
+    cols: int,
+    own: FloatArray,
+    average: FloatArray,
+    own_deals: bool,
+) -> AfterPlay:
+    """``after_play_values`` for a seat of two before the cut, whose own hand is ``own``
+    and the other's the same ``average`` at every table: the average's part is a table
+    made once (``_average_counted``), so only the seat's own hand is counted here. The
+    chances are ``after_play_values``' but for the rounding of the sums."""
+    rows, cols = min(rows, GOAL - first), min(cols, GOAL - second)
+    table, passed = _average_counted(first_role, average, pone=own_deals)
+    if own_deals:  # the pone's average counted first, in the table: then the dealer's own
+        values, _ = PARTS.chosen.values(table, first, second, rows, cols, _ONE, own)
+        return AfterPlay(first, second, values, passed[second : second + cols].copy())
+    values, passed = PARTS.chosen.values(table, first, second, rows, cols, own, _ONE)
+    return AfterPlay(first, second, values, passed)
+
+
+def _average_counted(
+    first_role: FloatArray, average: FloatArray, *, pone: bool
+) -> tuple[FloatArray, FloatArray]:
+    """The values after the play over every score with only ``average`` counted: the
+    pone's (``pone``; rows past the goal hold the chance of its staying short, one for
+    each point a dealer's hand may bring, so a dealer's hand is counted through them
+    as through values made whole) or the dealer's (the pone's hand then counted
+    through it as through the start table)."""
+    key = (id(first_role), id(average), pone)
+    known = _AVERAGE_FIRST.get(key)
+    if known is None or known[0] is not first_role or known[1] is not average:
+        goal0, goal1 = first_role.shape
+        if pone:
+            counted, passed = PARTS.chosen.values(first_role, 0, 0, goal0, goal1, average, _ONE)
+            table = np.vstack([counted, np.broadcast_to(passed, (SHOW_ROWS, goal1))])
+        else:
+            table, passed = PARTS.chosen.values(first_role, 0, 0, goal0, goal1, _ONE, average)
+        if len(_AVERAGE_FIRST) > 8:
+            _AVERAGE_FIRST.clear()  # tables made on the fly (tests)
+        known = _AVERAGE_FIRST[key] = (first_role, average, np.ascontiguousarray(table), passed)
+    return known[2], known[3]
+
+
+SHOW_ROWS: Final = 30
+"""The most points a hand may bring (29), and one: the rows past the goal a table of
+the pone's average counted holds."""
 
 
 def _values_in_c(after_play: Callable[..., None]) -> Values:

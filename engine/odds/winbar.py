@@ -28,7 +28,12 @@ from typing import Final, NamedTuple, TypeVar
 import numpy as np
 
 import compiled_parts
-from engine.odds.after_play import AfterPlay, after_play_values, chance_through_crib
+from engine.odds.after_play import (
+    AfterPlay,
+    after_play_values,
+    before_cut_values,
+    chance_through_crib,
+)
 from engine.odds.before_cut import crib_before_cut, hand_over_starters
 from engine.odds.crib import crib_given_seen
 from engine.odds.hand_tables import load_tables
@@ -122,8 +127,11 @@ def win_bar(
     IllegalActionError for a seat that does not exist.
     """
     sides = game.sides
-    if seat is not None and game.players == 2 and game.phase in _AFTER_THE_CUT:
-        return _seat_of_two_after_cut(game, seat, thrown)
+    if seat is not None and game.players == 2:
+        if game.phase in _AFTER_THE_CUT:
+            return _seat_of_two_after_cut(game, seat, thrown)
+        if game.phase is Phase.CUT:
+            return _seat_of_two_before_cut(game, seat, thrown)
     if game.phase is Phase.OVER:
         outcome = game.outcome()
         winner = outcome.winner_side if outcome is not None else 0
@@ -171,6 +179,7 @@ def forget() -> None:
     _CRIBS.clear()
     _AFTER_PLAY.clear()
     _rest_trimmed.cache_clear()
+    _whole_play_trimmed.cache_clear()
     clear_kept()
 
 
@@ -311,6 +320,43 @@ def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, in
     chance = chance_through_crib(after, first_score, second_score, crib, table)
     assert chance is not None  # the values were worked out from these scores
     return chance
+
+
+def _seat_of_two_before_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tuple[float, ...]:
+    """``win_bar`` for a seat of two once both have thrown, before the cut: the other's
+    hand is then the shipped average, whose part of the chances after the play is a
+    table made once (``engine.odds.after_play.before_cut_values``), and the crib and the
+    whole play go through them as a moment of the play does (the forward run took the
+    whole deal from the next deal's table: a tenth of the bar's time at load, one bar a
+    hand)."""
+    view = view_of(game, seat, thrown)
+    dealer = game.dealer
+    own = trimmed_distribution(hand_distribution(game, view, seat))
+    average = trimmed_distribution(hand_distribution(game, view, 1 - seat))
+    table = _whole_play_trimmed()
+    rows, cols = table.shape
+    first_score, second_score = game.scores[dealer], game.scores[1 - dealer]
+    after = before_cut_values(
+        first_role_table(load_win_tables().start[2]),
+        first_score,
+        second_score,
+        rows + SHOW_POINTS - 1,
+        cols,
+        own,
+        average,
+        seat == dealer,
+    )
+    chance = chance_through_crib(
+        after, first_score, second_score, crib_distribution(game, view), table
+    )
+    assert chance is not None  # the values were worked out from these scores
+    return (chance, 1.0 - chance) if dealer == 0 else (1.0 - chance, chance)
+
+
+@cache
+def _whole_play_trimmed() -> FloatArray:
+    """Two sides' whole play, trimmed, as the forward run takes it before the cut."""
+    return trimmed_stages(load_win_tables().deal_stages(2)[:1])[0][2]
 
 
 _NOTHING_PEGGED: Final = read_only(np.ones((1, 1)))

@@ -62,6 +62,33 @@ def test_a_moment_of_the_play_is_the_forward_run_s_chance() -> None:
     assert worst < 1e-13
 
 
+@pytest.mark.parametrize("own_deals", [True, False])
+def test_values_before_the_cut_from_the_average_s_table_are_the_values(own_deals: bool) -> None:
+    """The other's average hand counted once into a table over every score, then the
+    seat's own hand: the values and the chances past the goal counting both give,
+    near the goal as far from it, within the rounding of the sums."""
+    rng = random.Random(51)
+    first_role = first_role_table(load_win_tables().start[2])
+    average = trimmed("add", 1, random_dist(rng, 25))
+    worst = 0.0
+    for _ in range(200):
+        first, second = rng.randint(0, 120), rng.randint(0, 120)
+        rows, cols = rng.randint(1, 60), rng.randint(1, 30)
+        own = trimmed("add", 0, random_dist(rng, rng.randint(1, 30)))
+        pone, hand = (average, own) if own_deals else (own, average)
+        whole = after_play_values(first_role, first, second, rows, cols, pone, hand)
+        made = after_play.before_cut_values(
+            first_role, first, second, rows, cols, own, average, own_deals
+        )
+        assert made.values.shape == whole.values.shape
+        worst = max(
+            worst,
+            float(np.abs(made.values - whole.values).max()),
+            float(np.abs(made.passed - whole.passed).max()),
+        )
+    assert worst < 1e-14
+
+
 def test_values_that_do_not_hold_the_scores_asked_for_say_so() -> None:
     first_role = first_role_table(load_win_tables().start[2])
     pegging = read_only(np.full((5, 5), 1 / 25))

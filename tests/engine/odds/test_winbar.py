@@ -312,14 +312,15 @@ def moments_of_two_seats(seed: int):  # type: ignore[no-untyped-def]
 
 def test_a_seat_of_two_s_shows_looked_up_give_the_bar_worked_out_afresh() -> None:
     """Once the starter is cut, a seat of two's crib is looked up by what it has seen,
-    and the chances after the play are kept for the deal: every bar of the play and the
-    show is the one its stages worked out afresh through the forward run give, with its
-    throw remembered or not, within the rounding of other sums (engine.odds.after_play)."""
+    and the chances after the play are kept for the deal; before it, they are made from
+    a table of the other's average hand: every bar of the cut, the play and the show is
+    the one its stages worked out afresh through the forward run give, with its throw
+    remembered or not, within the rounding of other sums (engine.odds.after_play)."""
     checked = 0
     for seed in (3, 4, 5):
         winbar.forget()
         for game, seat, thrown in moments_of_two_seats(seed):
-            if game.phase not in (Phase.PLAY, Phase.SHOW):
+            if game.phase not in (Phase.CUT, Phase.PLAY, Phase.SHOW):
                 continue
             for throw in (thrown, ()):
                 view = winbar.view_of(game, seat, throw)
