@@ -1,7 +1,8 @@
 """The compiled parts (compiled_parts.PARTS says which, and which Python each stands in
 for): drawing on a layer (door/term/_record.c), laying a frame's rows (door/term/_lay.c),
 the renderer's row loop (door/ui/_paint.c), the win bar's two-sided run
-(engine/odds/_forward.c), a crib once the starter is cut (engine/odds/_crib.c) and the
+(engine/odds/_forward.c) and two sides' play through the values after it
+(engine/odds/_after_play.c), a crib once the starter is cut (engine/odds/_crib.c) and the
 master's full search of the play over sampled hands (engine/computer/_peg.c with two
 players, engine/computer/_table_peg.c with three or four), each the same as its Python twin.
 
@@ -18,6 +19,7 @@ setup(
         Extension("door.ui._paint", ["door/ui/_paint.c"], optional=True),
         Extension("engine.odds._forward", ["engine/odds/_forward.c"], optional=True),
         Extension("engine.odds._by_role", ["engine/odds/_by_role.c"], optional=True),
+        Extension("engine.odds._after_play", ["engine/odds/_after_play.c"], optional=True),
         Extension(
             "engine.odds._crib",
             ["engine/odds/_crib.c"],

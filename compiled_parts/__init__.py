@@ -42,6 +42,9 @@ PARTS: Final = {
     "door.ui._paint": Part("door.ui.renderer", "the row loop that paints a frame's changes"),
     "engine.odds._by_role": Part("engine.odds.model", "three sides' run through a deal by role"),
     "engine.odds._forward": Part("engine.odds.model", "the win bar's two-sided run"),
+    "engine.odds._after_play": Part(
+        "engine.odds.after_play", "a moment of two sides' play through the values after it"
+    ),
     "engine.odds._crib": Part("engine.odds.crib", "a crib once the starter is cut"),
     "engine.odds._before_cut": Part(
         "engine.odds.before_cut", "a known hand and a half-known crib before the cut"

@@ -16,7 +16,7 @@ from compiled_parts import Twin
 from engine.odds.hand_tables import RANK_TABLE, RANKS, FloatArray
 from engine.rules.cards import FULL_DECK, Card, Rank
 
-CribGivenStarter = Callable[[tuple[Card, ...], Card, tuple[Card, ...], FloatArray], FloatArray]
+CribOfUnseen = Callable[[tuple[Card, ...], Card, int, FloatArray], FloatArray]
 CribCounts = Callable[..., Any]
 
 
@@ -33,10 +33,11 @@ def _deck_pairs() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArr
 
 
 def _crib_given_starter(
-    discards: tuple[Card, ...], starter: Card, kept: tuple[Card, ...], weight: FloatArray
+    discards: tuple[Card, ...], starter: Card, seen: int, weight: FloatArray
 ) -> FloatArray:
     """Our crib's distribution once the starter is known, over the pone's two
-    cards, weighted by how often a pone throws them.
+    cards, weighted by how often a pone throws them; ``seen``: the cards out of the pool
+    as bits by card index (the discards and the starter among them).
 
     The pairs of unseen cards are taken from the deck's pairs (``_deck_pairs``) whose
     cards are both unseen, in the order pairs of the unseen cards alone would come in:
@@ -44,7 +45,7 @@ def _crib_given_starter(
     as in a count over the unseen cards' pairs themselves (the tests compare the two)."""
     first, second, codes = _deck_pairs()
     unseen = np.ones(len(FULL_DECK), dtype=bool)
-    unseen[[card.index for card in (*discards, *kept, starter)]] = False
+    unseen[[index for index in range(len(FULL_DECK)) if seen >> index & 1]] = False
     pair = unseen[first] & unseen[second]
     suit = starter.index % 4
     code = codes[suit][pair]
@@ -63,17 +64,14 @@ def _crib_given_starter(
     return result
 
 
-def _crib_counts_in_c(crib_counts: CribCounts) -> CribGivenStarter:
+def _crib_counts_in_c(crib_counts: CribCounts) -> CribOfUnseen:
     """``_crib_given_starter`` with engine/odds/_crib.c's ``crib_counts``: one loop over the
     unseen pairs, in the same order, each bin the same sum."""
 
     def crib_given_starter_in_c(
-        discards: tuple[Card, ...], starter: Card, kept: tuple[Card, ...], weight: FloatArray
+        discards: tuple[Card, ...], starter: Card, seen: int, weight: FloatArray
     ) -> FloatArray:
         first, second = discards
-        seen = starter.bit
-        for card in (*discards, *kept):
-            seen |= card.bit
         crib = np.zeros(30)
         crib_counts(RANK_TABLE, weight, first.index, second.index, starter.index, seen, crib)
         result: FloatArray = crib / crib.sum()
@@ -82,7 +80,7 @@ def _crib_counts_in_c(crib_counts: CribCounts) -> CribGivenStarter:
     return crib_given_starter_in_c
 
 
-CRIB: Final = Twin[CribGivenStarter](
+CRIB: Final = Twin[CribOfUnseen](
     "engine.odds._crib",
     python=_crib_given_starter,
     compiled=lambda c: _crib_counts_in_c(c.crib_counts),
@@ -96,4 +94,16 @@ def crib_given_starter(
     """Our crib's distribution once the starter is known, over the other player's two
     cards, weighted by ``weight`` (how often a player in their role throws them); ``kept``
     and the starter are not in the pool."""
-    return CRIB.chosen(discards, starter, kept, weight)
+    seen = starter.bit
+    for card in (*discards, *kept):
+        seen |= card.bit
+    return CRIB.chosen(discards, starter, seen, weight)
+
+
+def crib_given_seen(
+    discards: tuple[Card, ...], starter: Card, seen: int, weight: FloatArray
+) -> FloatArray:
+    """``crib_given_starter`` with the cards out of the pool given as bits by card index
+    (``seen``, which holds the discards and the starter): as a win bar's view keeps them,
+    not turned into cards and back."""
+    return CRIB.chosen(discards, starter, seen, weight)

@@ -32,7 +32,7 @@ from engine.odds.kept import KeptForTables, read_only
 FloatArray = npt.NDArray[np.float64]
 
 GOAL: Final = 121
-_TAIL: Final = 1e-6  # forward runs drop a distribution's tail of this much, renormalised
+TAIL: Final = 1e-6  # forward runs drop a distribution's tail of this much, renormalised
 
 
 def sides_for(players: int) -> int:
@@ -92,17 +92,17 @@ def rotate(table: FloatArray) -> FloatArray:
 
 
 def _tail_end(dist: FloatArray) -> int:
-    """How many leading points to keep so that at most ``_TAIL`` is dropped past them.
+    """How many leading points to keep so that at most ``TAIL`` is dropped past them.
 
     The mass at each point or more, summed from the last point down as numpy's cumsum of
-    the reversed array sums it (the same floats), until it passes ``_TAIL``: a
+    the reversed array sums it (the same floats), until it passes ``TAIL``: a
     distribution of 30 points in a fifth of the time of that cumsum and its search,
     as most of its tail is passed within a few points."""
     tail = 0.0
     values = dist.tolist()
     for point in range(len(values) - 1, 0, -1):
         tail += values[point]
-        if tail > _TAIL:
+        if tail > TAIL:
             return point + 1
     return 1
 
@@ -161,7 +161,7 @@ def first_role_chance(
     first, second = scores
     if first >= goal or second >= goal:
         return 1.0 if first >= goal else 0.0
-    trimmed = _merged(_trimmed(stages))
+    trimmed = trimmed_stages(stages)
     before, reach, adds = _reach(trimmed, 2)
     if adds > 2:  # some role has more than one add
         reaching = (first + reach[0] >= goal) + (second + reach[1] >= goal)
@@ -172,6 +172,18 @@ def first_role_chance(
         before, reach, adds = _reach(trimmed, 2)
     region = (min(goal - first, reach[0] + 1), min(goal - second, reach[1] + 1))
     return FORWARD.chosen(scores, trimmed, before, region, start_table)
+
+
+def trimmed_stages(stages: Sequence[Stage]) -> list[Stage]:
+    """The stages as the forward runs take them: without their negligible tails, and
+    consecutive ones of one role as one."""
+    return _merged(_trimmed(stages))
+
+
+def trimmed_distribution(dist: FloatArray) -> FloatArray:
+    """One role's distribution as ``trimmed_stages`` trims it alone (kept for a read-only
+    one)."""
+    return _trimmed_dist("add", dist)
 
 
 _TRIMMED = KeptForTables()
@@ -524,6 +536,12 @@ def _pull_joint(value: FloatArray, pegging: FloatArray, need: tuple[int, int]) -
             both = tails[in0, in1]
             pulled[i, j] = here + (tails[in0, 0] - both + both / 2)
     return pulled
+
+
+def chance_through_play(value: FloatArray, pegging: FloatArray) -> float:
+    """Role 0's chance before two sides peg ``pegging`` jointly, from ``value`` after it
+    (from the scores now; its edges are the goal's where they reach it)."""
+    return float(_pull_joint(value, pegging, (1, 1))[0, 0])
 
 
 def _rolled(box: FloatArray) -> FloatArray:

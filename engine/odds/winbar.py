@@ -20,15 +20,22 @@ table. A few milliseconds, so it can follow every play and count.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import cache, lru_cache
-from typing import NamedTuple
+from itertools import repeat
+from typing import Final, NamedTuple, TypeVar
 
 import numpy as np
 
 import compiled_parts
+from engine.odds.after_play import (
+    AfterPlay,
+    after_play_values,
+    before_cut_values,
+    chance_through_crib,
+)
 from engine.odds.before_cut import crib_before_cut, hand_over_starters
-from engine.odds.crib import crib_given_starter
+from engine.odds.crib import crib_given_seen
 from engine.odds.hand_tables import load_tables
 from engine.odds.kept import read_only
 from engine.odds.model import (
@@ -37,7 +44,10 @@ from engine.odds.model import (
     chances_through,
     clear_kept,
     first_role_chance,
+    first_role_table,
     prepare_start_table,
+    trimmed_distribution,
+    trimmed_stages,
 )
 from engine.odds.tables import load_win_tables
 from engine.odds.winprob import role_sides, win_chances
@@ -66,14 +76,8 @@ class View(NamedTuple):
 def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
     """The cards ``seat`` has seen; a spectator sees all. Raises IllegalActionError for
     a seat that does not exist or thrown cards that are not in the crib."""
-    thrown = tuple(
-        card_list(thrown if isinstance(thrown, list | tuple) else list(thrown), "the thrown cards")
-    )
-    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
-        raise IllegalActionError(f"There is no seat {seat!r}.")
+    thrown = _checked_throw(game, seat, thrown)
     crib = game.crib
-    if thrown and not set(thrown).issubset(crib):
-        raise IllegalActionError("the thrown cards must be in the crib")
     # Gathered as bits, not a set of cards: a bar asks for a view at every moment.
     seen = 0 if game.starter is None else game.starter.bit
     for play in game.plays:
@@ -92,6 +96,27 @@ def view_of(game: Game, seat: int | None, thrown: Sequence[Card] = ()) -> View:
     return View(seat, thrown, seen)
 
 
+def _checked_throw(game: Game, seat: int | None, thrown: Sequence[Card]) -> tuple[Card, ...]:
+    """``thrown`` as a tuple; raises IllegalActionError for a seat that does not exist or
+    thrown cards that are not in the crib."""
+    # A tuple of cards, as the door gives it, is taken as it is (the check in C): a bar
+    # checks its view at every moment.
+    if type(thrown) is not tuple or not all(map(isinstance, thrown, repeat(Card))):
+        thrown = tuple(
+            card_list(
+                thrown if isinstance(thrown, list | tuple) else list(thrown), "the thrown cards"
+            )
+        )
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
+        raise IllegalActionError(f"There is no seat {seat!r}.")
+    if thrown:
+        crib = game.crib
+        for card in thrown:
+            if card not in crib:  # found by identity, never a call of Card.__eq__
+                raise IllegalActionError("the thrown cards must be in the crib")
+    return thrown
+
+
 def win_bar(
     game: Game, seat: int | None = None, *, thrown: Sequence[Card] = ()
 ) -> tuple[float, ...]:
@@ -102,6 +127,11 @@ def win_bar(
     IllegalActionError for a seat that does not exist.
     """
     sides = game.sides
+    if seat is not None and game.players == 2:
+        if game.phase in _AFTER_THE_CUT:
+            return _seat_of_two_after_cut(game, seat, thrown)
+        if game.phase is Phase.CUT:
+            return _seat_of_two_before_cut(game, seat, thrown)
     if game.phase is Phase.OVER:
         outcome = game.outcome()
         winner = outcome.winner_side if outcome is not None else 0
@@ -146,6 +176,10 @@ def forget() -> None:
     pass as the first."""
     _crib_after_cut.cache_clear()
     _shown.cache_clear()
+    _CRIBS.clear()
+    _AFTER_PLAY.clear()
+    _rest_trimmed.cache_clear()
+    _whole_play_trimmed.cache_clear()
     clear_kept()
 
 
@@ -194,13 +228,182 @@ def pegging_stages(game: Game) -> list[Stage]:
 
 def hand_stages(game: Game, view: View) -> list[Stage]:
     """The rest of this deal as stages: the play to come, then each show not yet counted."""
-    stages = pegging_stages(game)
+    return pegging_stages(game) + show_stages(game, view)
+
+
+def show_stages(game: Game, view: View) -> list[Stage]:
+    """Each show not yet counted, as stages."""
+    stages: list[Stage] = []
     done = len(game.shows) if game.phase is Phase.SHOW else 0
     for role, is_crib in _show_order(game.players)[done:]:
         seat = (game.dealer + role) % game.players
         dist = crib_distribution(game, view) if is_crib else hand_distribution(game, view, seat)
         stages.append(("add", role % game.sides, dist))
     return stages
+
+
+_AFTER_THE_CUT: Final = frozenset((Phase.PLAY, Phase.SHOW))
+
+
+def _seat_of_two_after_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tuple[float, ...]:
+    """``win_bar`` for a seat of two once the starter is cut (the play and the show),
+    with what the rest of the deal brings looked up rather than worked out: it depends
+    only on what the seat has seen of the other hand, so it stays the same while the
+    seat itself plays, and every moment of a deal built it again (its view, each hand's
+    and the crib's distribution, their trimmed forms and sum: most of a play's bar)."""
+    thrown = _checked_throw(game, seat, thrown)
+    starter = game.starter
+    assert starter is not None
+    dealer = game.dealer
+    kept = 0
+    for card in game.kept(seat):
+        kept |= card.bit
+    other = 0
+    for play in game.plays:
+        if play.seat != seat:
+            other |= play.card.bit
+    throw = 0  # the thrown cards in their order (the crib's lookup is by its order)
+    seen = starter.bit | kept | other
+    for card in thrown:
+        throw = throw << 6 | card.index + 1
+        seen |= card.bit
+    view = View(seat, thrown, seen)
+    first = _through_the_play(game, view, (seat == dealer, starter.index, kept, other, throw))
+    return (first, 1.0 - first) if dealer == 0 else (1.0 - first, first)
+
+
+def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, int]) -> float:
+    """The dealer's chance in the play or the show as a seat of two sees it, ``key``
+    saying all that its view depends on: the chances once the play is over without the
+    crib (``engine.odds.after_play``; in the show, without the hands counted) are kept by
+    what the two hands' distributions depend on for the deal's later moments (worked
+    out again when one needs scores they do not hold), and the crib by the whole key
+    (the other's plays change it)."""
+    dealer = game.dealer
+    crib = _CRIBS.get(key)
+    if crib is None:
+        crib = _CRIBS.keep(key, crib_distribution(game, view))  # trimmed as it is read
+    counted = 0
+    if game.phase is Phase.PLAY:
+        table = _rest_trimmed((len(game.hand(dealer)), len(game.hand(1 - dealer))))[0][2]
+    else:
+        table, counted = _NOTHING_PEGGED, len(game.shows)
+    first_score, second_score = game.scores[dealer], game.scores[1 - dealer]
+    deals, starter, kept, other, _ = key
+    hands = (deals, starter, kept, other if other.bit_count() == 4 else 0, counted)
+    known = _AFTER_PLAY.get(hands)
+    if known is not None:
+        chance = chance_through_crib(known[0], first_score, second_score, crib, table)
+        if chance is not None:
+            return chance
+        pone, dealer_hand = known[1], known[2]
+    else:  # a hand counted brings nothing more
+        pone = (
+            _NOTHING
+            if counted > 0
+            else trimmed_distribution(hand_distribution(game, view, 1 - dealer))
+        )
+        dealer_hand = (
+            _NOTHING if counted > 1 else trimmed_distribution(hand_distribution(game, view, dealer))
+        )
+    rows, cols = table.shape
+    after = after_play_values(
+        first_role_table(load_win_tables().start[2]),
+        first_score,
+        second_score,
+        rows + SHOW_POINTS - 1 + AFTER_PLAY_SLACK,
+        cols + AFTER_PLAY_SLACK,
+        pone,
+        dealer_hand,
+    )
+    _AFTER_PLAY.keep(hands, (after, pone, dealer_hand))
+    chance = chance_through_crib(after, first_score, second_score, crib, table)
+    assert chance is not None  # the values were worked out from these scores
+    return chance
+
+
+def _seat_of_two_before_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tuple[float, ...]:
+    """``win_bar`` for a seat of two once both have thrown, before the cut: the other's
+    hand is then the shipped average, whose part of the chances after the play is a
+    table made once (``engine.odds.after_play.before_cut_values``), and the crib and the
+    whole play go through them as a moment of the play does (the forward run took the
+    whole deal from the next deal's table: a tenth of the bar's time at load, one bar a
+    hand)."""
+    view = view_of(game, seat, thrown)
+    dealer = game.dealer
+    own = trimmed_distribution(hand_distribution(game, view, seat))
+    average = trimmed_distribution(hand_distribution(game, view, 1 - seat))
+    table = _whole_play_trimmed()
+    rows, cols = table.shape
+    first_score, second_score = game.scores[dealer], game.scores[1 - dealer]
+    after = before_cut_values(
+        first_role_table(load_win_tables().start[2]),
+        first_score,
+        second_score,
+        rows + SHOW_POINTS - 1,
+        cols,
+        own,
+        average,
+        seat == dealer,
+    )
+    chance = chance_through_crib(
+        after, first_score, second_score, crib_distribution(game, view), table
+    )
+    assert chance is not None  # the values were worked out from these scores
+    return (chance, 1.0 - chance) if dealer == 0 else (1.0 - chance, chance)
+
+
+@cache
+def _whole_play_trimmed() -> FloatArray:
+    """Two sides' whole play, trimmed, as the forward run takes it before the cut."""
+    return trimmed_stages(load_win_tables().deal_stages(2)[:1])[0][2]
+
+
+_NOTHING_PEGGED: Final = read_only(np.ones((1, 1)))
+"""The play over: no points more for either side."""
+_NOTHING: Final = read_only(np.ones(1))
+"""A hand counted: no points more for it."""
+
+AFTER_PLAY_SLACK: Final = 4
+"""Scores more than the play still to come may bring, each way, over which the chances
+after the play are worked out: the deal's later moments, each side having pegged some
+and holding fewer cards, then find them there."""
+
+V = TypeVar("V")
+
+
+class _Kept(dict[Hashable, V]):
+    """Values kept by a key, the oldest quarter forgotten when full."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def keep(self, key: Hashable, value: V) -> V:
+        if len(self) >= self.most:
+            for old in list(self)[: self.most // 4]:
+                del self[old]
+        self[key] = value
+        return value
+
+
+_CRIBS: Final = _Kept[FloatArray](8192)
+"""A seat of two's crib once the starter is cut, by what it depends on: whether the seat
+deals, the starter, the seat's kept cards, the other's cards played and the seat's
+throw. A table asks again a second or two later (its seat's next play), when a
+thousand other tables have put in a few each."""
+
+_AFTER_PLAY: Final = _Kept[tuple[AfterPlay, FloatArray, FloatArray]](4096)
+"""A seat of two's chances once the play is over (``engine.odds.after_play``), with the
+pone's and the dealer's hands they were worked out from, by what those depend on:
+whether the seat deals, the starter, its kept cards, the other's hand once all four
+are seen and the hands counted (about 6 kB each)."""
+
+
+@cache
+def _rest_trimmed(left: tuple[int, int]) -> tuple[Stage, ...]:
+    """Two sides' play still to come, trimmed, when they hold ``left`` cards (by role)."""
+    return tuple(trimmed_stages(load_win_tables().rest_stages(2, left)))
 
 
 @cache
@@ -257,15 +460,7 @@ def _crib_after_cut(role: str, thrown: tuple[Card, ...], starter: Card, seen: in
     A table asks again a second or two later, when a thousand other tables have each
     put one in: four thousand kept (about 870 bytes each, 3.5 MB) still hold its own."""
     weight = load_tables().throw_weight[role]
-    others = []
-    rest = seen & ~starter.bit
-    for card in thrown:
-        rest &= ~card.bit
-    while rest:  # the cards left, lowest index first (as the deck holds them)
-        low = rest & -rest
-        others.append(FULL_DECK[low.bit_length() - 1])
-        rest ^= low
-    return read_only(crib_given_starter(thrown, starter, tuple(others), weight))
+    return read_only(crib_given_seen(thrown, starter, seen, weight))
 
 
 def crib_distribution(game: Game, view: View) -> FloatArray:

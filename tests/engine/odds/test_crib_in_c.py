@@ -12,10 +12,18 @@ import pytest
 
 from engine.odds.crib import CRIB
 from engine.odds.hand_tables import RANK_TABLE, load_tables
-from engine.rules.cards import FULL_DECK, parse_cards
+from engine.rules.cards import FULL_DECK, Card, parse_cards
 
 pytestmark = pytest.mark.skipif(CRIB.compiled is None, reason="engine/odds/_crib.c was not built")
 crib = CRIB.c_module
+
+
+def bits(*cards: Card) -> int:
+    """The cards out of the pool, as the twins take them: bits by card index."""
+    seen = 0
+    for card in cards:
+        seen |= card.bit
+    return seen
 
 
 def test_random_cribs_are_the_pythons_to_the_bit() -> None:
@@ -39,8 +47,9 @@ def test_random_cribs_are_the_pythons_to_the_bit() -> None:
             kept = tuple(card for card in kept if card not in discards and card != starter)
         flushes += all(card.suit is starter.suit for card in discards)
         nobs += any(card.rank.letter == "J" and card.suit is starter.suit for card in discards)
-        python = CRIB.python(discards, starter, kept, weight)
-        in_c = CRIB.compiled(discards, starter, kept, weight)
+        seen = bits(*discards, starter, *kept)
+        python = CRIB.python(discards, starter, seen, weight)
+        in_c = CRIB.compiled(discards, starter, seen, weight)
         assert in_c.tobytes() == python.tobytes(), (discards, starter, kept)
     assert flushes > 400 and nobs > 50
 
@@ -49,8 +58,9 @@ def test_a_crib_the_tests_of_the_computer_know() -> None:
     cards = parse_cards("JH 5H 2C 3D 9S 7H 4H")
     discards, kept, starter = tuple(cards[:2]), tuple(cards[2:6]), cards[6]
     weight = load_tables().throw_weight["pone"]
-    got = CRIB.compiled(discards, starter, kept, weight)
-    assert got.tobytes() == CRIB.python(discards, starter, kept, weight).tobytes()
+    seen = bits(*discards, starter, *kept)
+    got = CRIB.compiled(discards, starter, seen, weight)
+    assert got.tobytes() == CRIB.python(discards, starter, seen, weight).tobytes()
     # The jack and five thrown make fifteen two whatever comes with them, and the jack is
     # of the starter's suit: three points at least.
     assert got.sum() == pytest.approx(1.0) and not got[:3].any() and got[3] > 0

@@ -75,7 +75,8 @@ def test_every_moment_of_real_games_gives_the_pythons_chance(players: int) -> No
                 next_action(game, seats)
                 for seat in (None, 0):
                     win_bar(game, seat)
-    assert len(calls) > 300
+    # A seat of two's bars after the cut go through engine/odds/_after_play.c instead.
+    assert len(calls) > 250
 
 
 def good_call() -> list[Any]:

@@ -285,9 +285,73 @@ def bars_of_a_game(seed: int, *, afresh: bool) -> list[tuple[float, ...]]:
 
 def test_work_kept_between_bars_never_changes_one() -> None:
     """The crib worked out after the cut is kept for the moments after it (only the
-    other side's plays change it), and the odds of passing 121 for every shipped table:
-    the bars of a whole game that reuse them are the bars worked out afresh."""
+    other side's plays change it), the chances after the play for the deal (worked out
+    from the scores of its first moment, later ones read from them), and the odds of
+    passing 121 for every shipped table: the bars of a whole game that reuse them are
+    the bars worked out afresh, to the bit."""
     winbar.forget()
     kept = bars_of_a_game(11, afresh=False)
-    assert winbar._crib_after_cut.cache_info().hits > 50
+    assert 0 < len(winbar._CRIBS) < len(kept) // 2
+    assert 0 < len(winbar._AFTER_PLAY) < len(kept) // 2
     assert bars_of_a_game(11, afresh=True) == kept
+
+
+def moments_of_two_seats(seed: int):  # type: ignore[no-untyped-def]
+    """Each moment of a 2-player game after an action, with each seat and its throw."""
+    game = Game(2, rng=random.Random(seed), dealer=seed % 2)
+    seats = [ComputerPlayer("normal", random.Random(seed + seat)) for seat in range(2)]
+    thrown: dict[int, tuple[Card, ...]] = {}
+    while game.phase is not Phase.OVER:
+        held = {seat: set(game.hand(seat)) for seat in range(2)}
+        next_action(game, seats)
+        for seat in range(2):
+            if len(held[seat]) == 6 and len(game.hand(seat)) == 4:
+                thrown[seat] = tuple(card for card in held[seat] if card in game.crib)
+            yield game, seat, tuple(c for c in thrown.get(seat, ()) if c in game.crib)
+
+
+def test_a_seat_of_two_s_shows_looked_up_give_the_bar_worked_out_afresh() -> None:
+    """Once the starter is cut, a seat of two's crib is looked up by what it has seen,
+    and the chances after the play are kept for the deal; before it, they are made from
+    a table of the other's average hand: every bar of the cut, the play and the show is
+    the one its stages worked out afresh through the forward run give, with its throw
+    remembered or not, within the rounding of other sums (engine.odds.after_play)."""
+    checked = 0
+    for seed in (3, 4, 5):
+        winbar.forget()
+        for game, seat, thrown in moments_of_two_seats(seed):
+            if game.phase not in (Phase.CUT, Phase.PLAY, Phase.SHOW):
+                continue
+            for throw in (thrown, ()):
+                view = winbar.view_of(game, seat, throw)
+                afresh = winbar.chances_with(game, winbar.hand_stages(game, view))
+                assert win_bar(game, seat, thrown=throw) == pytest.approx(afresh, abs=1e-14)
+                checked += 1
+    assert checked > 300
+
+
+def test_a_seat_s_own_plays_leave_its_shows_as_they_were(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only what a seat sees of the other hand changes its shows: at a moment after its
+    own play, nothing of them is worked out again (every moment of the play built each
+    hand's and the crib's distribution again)."""
+    built: list[int] = []
+    crib_distribution = winbar.crib_distribution
+
+    def counted(game: Game, view: winbar.View) -> np.ndarray:
+        built.append(len(game.plays))
+        return crib_distribution(game, view)
+
+    monkeypatch.setattr(winbar, "crib_distribution", counted)
+    winbar.forget()
+    own_plays = 0
+    for game, seat, thrown in moments_of_two_seats(6):
+        if seat != 0 or game.phase is not Phase.PLAY or not game.plays:
+            continue
+        built.clear()
+        win_bar(game, seat, thrown=thrown)
+        if game.plays[-1].seat == seat and len(game.plays) > 1:
+            own_plays += 1
+            assert built == [], f"the crib worked out again after seat {seat}'s own play"
+    assert own_plays > 10
