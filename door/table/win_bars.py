@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Final, Protocol
 
 from door.metrics.tally import TALLY
-from engine.odds.winbar import win_bar
+from engine.odds.winbar import DealKept, win_bar
 from engine.rules.cards import Card
 from engine.rules.errors import CribbageError
 from engine.rules.game import Game, Phase
@@ -155,6 +155,8 @@ class WinBars:
         """How many bars have been computed (for tests and benches)."""
         self.skipped = 0
         """Moments whose bar was asked for but never worked out: the game moved on first."""
+        self._deal_kept = DealKept()
+        """What this table's bars keep for its deal's later moments (only its own deal)."""
 
     def _follow(self, game: Game) -> None:
         moment = moment_of(game)
@@ -259,10 +261,10 @@ class WinBars:
         started = time.perf_counter()
         if queue is not None and queue.times(game):
             processor_started = time.thread_time()
-            known = win_bar(game, seat, thrown=thrown)
+            known = win_bar(game, seat, thrown=thrown, kept=self._deal_kept)
             queue.learn(game, time.thread_time() - processor_started)
         else:
-            known = win_bar(game, seat, thrown=thrown)
+            known = win_bar(game, seat, thrown=thrown, kept=self._deal_kept)
         self._known[view] = Shown(known, current=True)
         self._last[seat] = known
         TALLY.win_bar_seconds += time.perf_counter() - started

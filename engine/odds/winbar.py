@@ -118,18 +118,23 @@ def _checked_throw(game: Game, seat: int | None, thrown: Sequence[Card]) -> tupl
 
 
 def win_bar(
-    game: Game, seat: int | None = None, *, thrown: Sequence[Card] = ()
+    game: Game,
+    seat: int | None = None,
+    *,
+    thrown: Sequence[Card] = (),
+    kept: DealKept | None = None,
 ) -> tuple[float, ...]:
     """Each side's chance to win now, in side order (a partnership is one side).
 
     ``seat`` is whose view it is (None: a spectator who sees every hand); ``thrown``
-    the cards that seat threw to the crib, if it remembers them. Raises
-    IllegalActionError for a seat that does not exist.
+    the cards that seat threw to the crib, if it remembers them. ``kept``: where one
+    table keeps what its deal's later bars reuse (``DealKept``); without it, a store
+    shared by every caller. Raises IllegalActionError for a seat that does not exist.
     """
     sides = game.sides
     if seat is not None and game.players == 2:
         if game.phase in _AFTER_THE_CUT:
-            return _seat_of_two_after_cut(game, seat, thrown)
+            return _seat_of_two_after_cut(game, seat, thrown, kept)
         if game.phase is Phase.CUT:
             return _seat_of_two_before_cut(game, seat, thrown)
     if game.phase is Phase.OVER:
@@ -176,8 +181,7 @@ def forget() -> None:
     pass as the first."""
     _crib_after_cut.cache_clear()
     _shown.cache_clear()
-    _CRIBS.clear()
-    _AFTER_PLAY.clear()
+    _SHARED.clear()
     _rest_trimmed.cache_clear()
     _whole_play_trimmed.cache_clear()
     clear_kept()
@@ -245,7 +249,9 @@ def show_stages(game: Game, view: View) -> list[Stage]:
 _AFTER_THE_CUT: Final = frozenset((Phase.PLAY, Phase.SHOW))
 
 
-def _seat_of_two_after_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tuple[float, ...]:
+def _seat_of_two_after_cut(
+    game: Game, seat: int, thrown: Sequence[Card], kept: DealKept | None
+) -> tuple[float, ...]:
     """``win_bar`` for a seat of two once the starter is cut (the play and the show),
     with what the rest of the deal brings looked up rather than worked out: it depends
     only on what the seat has seen of the other hand, so it stays the same while the
@@ -255,24 +261,29 @@ def _seat_of_two_after_cut(game: Game, seat: int, thrown: Sequence[Card]) -> tup
     starter = game.starter
     assert starter is not None
     dealer = game.dealer
-    kept = 0
+    kept_bits = 0
     for card in game.kept(seat):
-        kept |= card.bit
+        kept_bits |= card.bit
     other = 0
     for play in game.plays:
         if play.seat != seat:
             other |= play.card.bit
     throw = 0  # the thrown cards in their order (the crib's lookup is by its order)
-    seen = starter.bit | kept | other
+    seen = starter.bit | kept_bits | other
     for card in thrown:
         throw = throw << 6 | card.index + 1
         seen |= card.bit
     view = View(seat, thrown, seen)
-    first = _through_the_play(game, view, (seat == dealer, starter.index, kept, other, throw))
+    store = _SHARED if kept is None else kept.of_deal(game)
+    first = _through_the_play(
+        game, view, (seat == dealer, starter.index, kept_bits, other, throw), store
+    )
     return (first, 1.0 - first) if dealer == 0 else (1.0 - first, first)
 
 
-def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, int]) -> float:
+def _through_the_play(
+    game: Game, view: View, key: tuple[bool, int, int, int, int], store: DealKept
+) -> float:
     """The dealer's chance in the play or the show as a seat of two sees it, ``key``
     saying all that its view depends on: the chances once the play is over without the
     crib (``engine.odds.after_play``; in the show, without the hands counted) are kept by
@@ -280,9 +291,9 @@ def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, in
     out again when one needs scores they do not hold), and the crib by the whole key
     (the other's plays change it)."""
     dealer = game.dealer
-    crib = _CRIBS.get(key)
+    crib = store.cribs.get(key)
     if crib is None:
-        crib = _CRIBS.keep(key, crib_distribution(game, view))  # trimmed as it is read
+        crib = store.cribs.keep(key, crib_distribution(game, view))  # trimmed as it is read
     counted = 0
     if game.phase is Phase.PLAY:
         table = _rest_trimmed((len(game.hand(dealer)), len(game.hand(1 - dealer))))[0][2]
@@ -291,7 +302,7 @@ def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, in
     first_score, second_score = game.scores[dealer], game.scores[1 - dealer]
     deals, starter, kept, other, _ = key
     hands = (deals, starter, kept, other if other.bit_count() == 4 else 0, counted)
-    known = _AFTER_PLAY.get(hands)
+    known = store.after_play.get(hands)
     if known is not None:
         chance = chance_through_crib(known[0], first_score, second_score, crib, table)
         if chance is not None:
@@ -316,7 +327,7 @@ def _through_the_play(game: Game, view: View, key: tuple[bool, int, int, int, in
         pone,
         dealer_hand,
     )
-    _AFTER_PLAY.keep(hands, (after, pone, dealer_hand))
+    store.after_play.keep(hands, (after, pone, dealer_hand))
     chance = chance_through_crib(after, first_score, second_score, crib, table)
     assert chance is not None  # the values were worked out from these scores
     return chance
@@ -387,17 +398,45 @@ class _Kept(dict[Hashable, V]):
         return value
 
 
-_CRIBS: Final = _Kept[FloatArray](8192)
-"""A seat of two's crib once the starter is cut, by what it depends on: whether the seat
-deals, the starter, the seat's kept cards, the other's cards played and the seat's
-throw. A table asks again a second or two later (its seat's next play), when a
-thousand other tables have put in a few each."""
+class DealKept:
+    """What a seat of two's bars keep for the deal's later moments (``_through_the_play``):
+    ``cribs``, the crib once the starter is cut, by what it depends on (whether the seat
+    deals, the starter, the seat's kept cards, the other's cards played and the seat's
+    throw); ``after_play``, the chances once the play is over (``engine.odds.after_play``,
+    about 6 kB each) with the pone's and the dealer's hands they were worked out from, by
+    what those depend on (whether the seat deals, the starter, its kept cards, the
+    other's hand once all four are seen, the hands counted).
 
-_AFTER_PLAY: Final = _Kept[tuple[AfterPlay, FloatArray, FloatArray]](4096)
-"""A seat of two's chances once the play is over (``engine.odds.after_play``), with the
-pone's and the dealer's hands they were worked out from, by what those depend on:
-whether the seat deals, the starter, its kept cards, the other's hand once all four
-are seen and the hands counted (about 6 kB each)."""
+    A table's own (door/table/win_bars.py) holds its present deal only, forgotten when
+    the next is dealt: kept in one store for every table, a thousand tables' deals over
+    and done took 26 MB at 1,200 callers (22 KiB a session, bench/load.py)."""
+
+    __slots__ = ("_deal", "cribs", "after_play")
+
+    def __init__(self, cribs: int = 64, after_play: int = 8) -> None:
+        self._deal: tuple[int, int] | None = None
+        self.cribs = _Kept[FloatArray](cribs)
+        self.after_play = _Kept[tuple[AfterPlay, FloatArray, FloatArray]](after_play)
+
+    def of_deal(self, game: Game) -> DealKept:
+        """This store, emptied if ``game`` has moved to another deal since it was used
+        (the keys say all the values depend on: emptying saves memory, nothing else)."""
+        deal = (id(game), game.hand_number)
+        if deal != self._deal:
+            self._deal = deal
+            self.cribs.clear()
+            self.after_play.clear()
+        return self
+
+    def clear(self) -> None:
+        self.cribs.clear()
+        self.after_play.clear()
+
+
+_SHARED: Final = DealKept(cribs=8192, after_play=4096)
+"""For callers of ``win_bar`` without a store of their own (benches, scripts): a table
+asks again a second or two later (its seat's next play), when a thousand other tables
+have put in a few each."""
 
 
 @cache
