@@ -392,6 +392,8 @@ class Table(Company[Someone]):
 
             card = await self.decide(seat, asked, computer_play)
             self.log(game.play(seat.index, card))
+        if game.phase is Phase.SHOW:  # not the computer's "... is playing" through the pause
+            self.tell("The play is over: the hands are counted next.", "Please wait")
         await self.pause()
 
     async def show(self, game: Game) -> None:
@@ -414,9 +416,8 @@ class Table(Company[Someone]):
         self.panel = None
 
     async def everyone_goes_on(self, game: Game, then: str = "") -> None:
-        """Each caller reads the show (or the game's end) and presses RETURN; the game
-        goes on when all have. ``then`` names what comes next, if not the game's own
-        next step."""
+        """Each caller reads the show (or the game's end) and presses RETURN; the game goes
+        on when all have. ``then`` names what comes next, if not the game's next step."""
 
         def prompt_for(person: Participant) -> GoOn:
             if then:
@@ -584,10 +585,9 @@ class Table(Company[Someone]):
         self.changed()
 
     async def pause(self) -> None:
-        """Hold the screens a moment so everyone can follow the computer's moves. The
-        table does nothing meanwhile, so a caller who has just answered draws at once
-        (``pausing``: door/table/person.py's ``_look_again``). No pause is a turn of the
-        loop, in which the table goes on."""
+        """Hold the screens a moment so everyone can follow the computer's moves. The table
+        does nothing meanwhile: a caller who has just answered draws at once (``pausing``,
+        door/table/person.py). No pause is a turn of the loop, in which the table goes on."""
         self.changed()
         if self.pause_seconds <= 0:
             await asyncio.sleep(0)

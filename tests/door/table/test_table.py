@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from door.table.flow import Table
 from door.table.options import GameOptions, GameResult
 from door.table.solo import play_against_computer
 from door.term.ansi import CLEAR_SCREEN
@@ -17,6 +18,7 @@ from door.term.keys import Key
 from door.term.terminal import Disconnected
 from door.ui.session import Session
 from engine import parse_cards, score_show
+from engine.rules.game import Phase
 from engine.rules.outcome import Outcome
 from tests.door.caller import KeyboardTerminal, answer, play_through, run_async, screen_of
 from tests.door.table.heard import Heard
@@ -536,4 +538,26 @@ async def test_a_window_under_80x24_is_asked_to_grow_and_the_game_waits() -> Non
     assert terminal.display[HAND_CARDS + 1][hand_card(0) : hand_card(6) - 1] == (
         "│2♣ │ │3♣ │ │4♠ │ │7♦ │ │9♥ │ │K♠ │"
     )
+    task.cancel()
+
+
+@run_async
+async def test_the_pause_after_the_pegging_s_last_card_says_the_play_is_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last card down, the table pauses before the show: the message line said what
+    # the computer's last turn left there ("Computer is playing..."), though nobody was.
+    seen: list[str] = []
+    pause = Table.pause
+
+    async def noting_pause(table: Table[Any]) -> None:
+        if table.game.phase is Phase.SHOW and not seen:
+            seen.append(table.message)
+        await pause(table)
+
+    monkeypatch.setattr(Table, "pause", noting_pause)
+    terminal = KeyboardTerminal()
+    task = start(terminal, random.Random(5))
+    await until_status(terminal, task, "RETURN go on")
+    assert seen == ["The play is over: the hands are counted next."]
     task.cancel()
