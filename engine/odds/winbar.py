@@ -289,25 +289,30 @@ def _through_the_play(
     crib (``engine.odds.after_play``; in the show, without the hands counted) are kept by
     what the two hands' distributions depend on for the deal's later moments (worked
     out again when one needs scores they do not hold), and the crib by the whole key
-    (the other's plays change it)."""
+    (the other's plays change it). Each is kept once for the seat's view of the deal,
+    the newest: what they depend on only grows as the deal goes (the other's cards
+    played, the hands counted), so an older one is never asked for again."""
     dealer = game.dealer
-    crib = store.cribs.get(key)
-    if crib is None:
-        crib = store.cribs.keep(key, crib_distribution(game, view))  # trimmed as it is read
+    deals, starter, kept, other, throw = key
+    crib_known = store.cribs.get((deals, starter, kept, throw))
+    if crib_known is not None and crib_known[0] == other:
+        crib = crib_known[1]
+    else:
+        crib = crib_distribution(game, view)  # trimmed as it is read
+        store.cribs.keep((deals, starter, kept, throw), (other, crib))
     counted = 0
     if game.phase is Phase.PLAY:
         table = _rest_trimmed((len(game.hand(dealer)), len(game.hand(1 - dealer))))[0][2]
     else:
         table, counted = _NOTHING_PEGGED, len(game.shows)
     first_score, second_score = game.scores[dealer], game.scores[1 - dealer]
-    deals, starter, kept, other, _ = key
-    hands = (deals, starter, kept, other if other.bit_count() == 4 else 0, counted)
-    known = store.after_play.get(hands)
-    if known is not None:
-        chance = chance_through_crib(known[0], first_score, second_score, crib, table)
+    hands = (other if other.bit_count() == 4 else 0, counted)
+    known = store.after_play.get((deals, starter, kept))
+    if known is not None and known[0] == hands:
+        chance = chance_through_crib(known[1], first_score, second_score, crib, table)
         if chance is not None:
             return chance
-        pone, dealer_hand = known[1], known[2]
+        pone, dealer_hand = known[2], known[3]
     else:  # a hand counted brings nothing more
         pone = (
             _NOTHING
@@ -327,7 +332,7 @@ def _through_the_play(
         pone,
         dealer_hand,
     )
-    store.after_play.keep(hands, (after, pone, dealer_hand))
+    store.after_play.keep((deals, starter, kept), (hands, after, pone, dealer_hand))
     chance = chance_through_crib(after, first_score, second_score, crib, table)
     assert chance is not None  # the values were worked out from these scores
     return chance
@@ -384,39 +389,43 @@ V = TypeVar("V")
 
 
 class _Kept(dict[Hashable, V]):
-    """Values kept by a key, the oldest quarter forgotten when full."""
+    """Values kept by a key, the oldest quarter forgotten when full (a key kept again is
+    the newest)."""
 
     def __init__(self, most: int) -> None:
         super().__init__()
         self.most = most
 
     def keep(self, key: Hashable, value: V) -> V:
-        if len(self) >= self.most:
-            for old in list(self)[: self.most // 4]:
+        if self.pop(key, None) is None and len(self) >= self.most:
+            for old in list(self)[: max(1, self.most // 4)]:
                 del self[old]
         self[key] = value
         return value
 
 
 class DealKept:
-    """What a seat of two's bars keep for the deal's later moments (``_through_the_play``):
-    ``cribs``, the crib once the starter is cut, by what it depends on (whether the seat
-    deals, the starter, the seat's kept cards, the other's cards played and the seat's
-    throw); ``after_play``, the chances once the play is over (``engine.odds.after_play``,
-    about 6 kB each) with the pone's and the dealer's hands they were worked out from, by
-    what those depend on (whether the seat deals, the starter, its kept cards, the
-    other's hand once all four are seen, the hands counted).
+    """What a seat of two's bars keep for the deal's later moments (``_through_the_play``),
+    the newest of each for each seat's view of the deal (whether the seat deals, the
+    starter, its kept cards; the crib's, its throw too): ``cribs``, the crib once the
+    starter is cut; ``after_play``, the chances once the play is over
+    (``engine.odds.after_play``, about 6 kB each) with the pone's and the dealer's hands
+    they were worked out from.
 
     A table's own (door/table/win_bars.py) holds its present deal only, forgotten when
-    the next is dealt: kept in one store for every table, a thousand tables' deals over
-    and done took 26 MB at 1,200 callers (22 KiB a session, bench/load.py)."""
+    the next is dealt: kept in one store for every table, by every moment's key, a
+    thousand tables' deals over and done took 26 MB at 1,200 callers (22 KiB a session,
+    bench/load.py)."""
 
     __slots__ = ("_deal", "cribs", "after_play")
 
-    def __init__(self, cribs: int = 64, after_play: int = 8) -> None:
+    def __init__(self, views: int = 8) -> None:
         self._deal: tuple[int, int] | None = None
-        self.cribs = _Kept[FloatArray](cribs)
-        self.after_play = _Kept[tuple[AfterPlay, FloatArray, FloatArray]](after_play)
+        self.cribs = _Kept[tuple[int, FloatArray]](views)
+        """By the seat's view of the deal: the other's cards played (bits), the crib."""
+        self.after_play = _Kept[tuple[tuple[int, int], AfterPlay, FloatArray, FloatArray]](views)
+        """By the seat's view of the deal: the other's hand if seen whole (bits) and the
+        hands counted, the chances, the pone's and the dealer's hands."""
 
     def of_deal(self, game: Game) -> DealKept:
         """This store, emptied if ``game`` has moved to another deal since it was used
@@ -433,7 +442,7 @@ class DealKept:
         self.after_play.clear()
 
 
-_SHARED: Final = DealKept(cribs=8192, after_play=4096)
+_SHARED: Final = DealKept(views=4096)
 """For callers of ``win_bar`` without a store of their own (benches, scripts): a table
 asks again a second or two later (its seat's next play), when a thousand other tables
 have put in a few each."""

@@ -311,9 +311,8 @@ def test_a_tables_own_store_gives_the_same_bars_and_holds_only_its_present_deal(
     store = winbar.DealKept()
     assert bars_of_a_game(12, afresh=False, kept=store) == afresh
     assert len(winbar._SHARED.cribs) == len(winbar._SHARED.after_play) == 0
-    # The game's last deal alone: its crib for each view the other's plays made, its
-    # chances after the play for each seat's hands as the deal went.
-    assert 0 < len(store.after_play) <= 8 and 0 < len(store.cribs) <= 2 * 5
+    # The game's last deal alone, and only the newest of each for each seat.
+    assert 0 < len(store.after_play) <= 2 and 0 < len(store.cribs) <= 2
 
 
 def moments_of_two_seats(seed: int):  # type: ignore[no-untyped-def]
