@@ -39,8 +39,8 @@ logger = logging.getLogger(__name__)
 WIN_BAR_SETTINGS = ("on", "off", "never")
 """The sysop's ``[game] win_bar``: the bar on from the start where it may show (against
 the computer, for watchers), off until a caller presses w, or never (w is refused). A
-bar costs about a sixth of the processor time a key, so "never" is the setting for a
-board that needs every caller it can seat on one core (README)."""
+bar costs about a twentieth of the processor time a key (README), so "never" is for a
+board that needs every caller it can seat on one core."""
 
 QUIET_TURN_SECONDS: Final = 0.0003
 """A turn of the event loop that took less of this thread's processor time than this ran
