@@ -17,9 +17,19 @@ setup(
         Extension("door.term._lay", ["door/term/_lay.c"], optional=True),
         Extension("door.term._record", ["door/term/_record.c"], optional=True),
         Extension("door.ui._paint", ["door/ui/_paint.c"], optional=True),
-        Extension("engine.odds._forward", ["engine/odds/_forward.c"], optional=True),
+        Extension(
+            "engine.odds._forward",
+            ["engine/odds/_forward.c"],
+            optional=True,
+            depends=["engine/odds/_float64_args.h"],
+        ),
         Extension("engine.odds._by_role", ["engine/odds/_by_role.c"], optional=True),
-        Extension("engine.odds._after_play", ["engine/odds/_after_play.c"], optional=True),
+        Extension(
+            "engine.odds._after_play",
+            ["engine/odds/_after_play.c"],
+            optional=True,
+            depends=["engine/odds/_float64_args.h"],
+        ),
         Extension(
             "engine.odds._crib",
             ["engine/odds/_crib.c"],

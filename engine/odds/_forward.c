@@ -19,6 +19,8 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_float64_args.h"
+
 typedef struct {
     double *data;
     Py_ssize_t rows, cols, stride; /* stride: doubles from one row to the next */
@@ -36,35 +38,6 @@ typedef struct {
     int joint, role;
     Py_ssize_t before0, before1;
 } Stage;
-
-static int read_float64(PyObject *array, Py_buffer *view, int ndim, const char *what) {
-    if (PyObject_GetBuffer(array, view, PyBUF_STRIDES | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->ndim != ndim || view->itemsize != sizeof(double) || view->format == NULL ||
-        strcmp(view->format, "d") != 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a %d-dimensional array of float64", what,
-                     ndim);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    for (int axis = 0; axis < ndim; axis++) {
-        if (view->shape[axis] < 1 || view->strides[axis] % (Py_ssize_t)sizeof(double) != 0) {
-            PyErr_Format(PyExc_ValueError, "%s must be non-empty and aligned", what);
-            PyBuffer_Release(view);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static double item1(const Py_buffer *view, Py_ssize_t i) {
-    return *(const double *)((const char *)view->buf + i * view->strides[0]);
-}
-
-static double item2(const Py_buffer *view, Py_ssize_t i, Py_ssize_t j) {
-    return *(const double *)((const char *)view->buf + i * view->strides[0] +
-                             j * view->strides[1]);
-}
 
 static int read_pair(PyObject *pair, Py_ssize_t *first, Py_ssize_t *second, const char *what) {
     PyObject *items = PySequence_Fast(pair, what);
