@@ -433,8 +433,7 @@ class DealKept:
         deal = (id(game), game.hand_number)
         if deal != self._deal:
             self._deal = deal
-            self.cribs.clear()
-            self.after_play.clear()
+            self.clear()
         return self
 
     def clear(self) -> None:
